@@ -1,0 +1,14 @@
+"""`touchline`: the operator's command line. One Typer per noun, commands stay thin."""
+
+import typer
+
+from .commands import contract, db, seed, serve
+
+app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
+app.add_typer(db.app, name="db")
+app.command("seed")(seed.seed)
+app.command("serve")(serve.serve)
+app.add_typer(contract.app, name="contract")
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,46 @@
+"""The operator commands, run as an operator would (Typer's CliRunner, a fresh SQLite file)."""
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from server.settings import get_settings
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def fresh_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}")
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def test_db_upgrade_reaches_head(fresh_database):
+    result = runner.invoke(app, ["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    assert "database at head" in result.output
+
+
+def test_seed_twice_inserts_nothing_the_second_time(fresh_database):
+    first = runner.invoke(app, ["seed"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, ["seed"])
+    assert second.exit_code == 0, second.output
+    assert "events: +0" not in first.output
+    assert "events: +0" in second.output and "teams: +0" in second.output
+
+
+def test_contract_status_counts_the_pending_operations():
+    from server.contract import bindings
+
+    result = runner.invoke(app, ["contract", "status"])
+    assert result.exit_code == 0
+    pending = sum(1 for b in bindings() if b.pending)
+    assert f"{pending} answer 501" in result.output
+
+
+def test_no_arguments_shows_help():
+    result = runner.invoke(app, [])
+    assert "seed" in result.output and "serve" in result.output

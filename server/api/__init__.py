@@ -1,0 +1,1 @@
+"""HTTP handlers, one module per contract tag; function names are operationIds."""

@@ -1,0 +1,27 @@
+"""Handlers for the `admin` tag: staff operations.
+
+Each later piece of work implements the staff calls of its area; until then they answer 501.
+"""
+
+PENDING = frozenset(
+    {
+        "create_event",
+        "update_event",
+        "go_live",
+        "finish_event",
+        "set_stream_url",
+        "list_products",
+        "run_renewals",
+        "issue_access_codes",
+        "list_access_codes",
+        "revoke_access_code",
+        "find_users",
+        "get_user",
+        "list_user_sessions",
+        "revoke_session",
+        "list_user_devices",
+        "revoke_device",
+        "emit_socket_message",
+        "list_outbox",
+    }
+)

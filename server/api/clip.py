@@ -1,0 +1,29 @@
+"""Handlers for the `clip` tag."""
+
+from ..services import events as events_service
+from ..services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
+from .context import db_session
+from .envelope import ok, page_of, page_query
+from .presenters import event_presenter
+
+PENDING = frozenset({"list_user_clips", "create_clip", "update_clip", "delete_clip"})
+CLIP_LOOKUP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
+
+
+async def list_clips(body: dict):
+    filters = EventFilters(
+        media_types=body.get("media_type") or CLIP_MEDIA_TYPES,
+        parent_event_ids=body.get("event_id") or (),
+        highlight_kinds=body.get("type") or (),
+    )
+    sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
+    async with db_session() as session:
+        result = await events_service.list_events(session, filters, sort, page_query(body))
+    return page_of(result, event_presenter())
+
+
+async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
+    media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
+    async with db_session() as session:
+        view = await events_service.get_event(session, id_, id_type=id_type, media_types=media_types)
+    return ok(event_presenter()(view))

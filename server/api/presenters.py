@@ -1,0 +1,118 @@
+"""API shapes of catalogue records: the one place ORM rows become wire names."""
+
+from ..models import Event, Team
+from ..services.access import Viewer, available_for
+from ..services.events import EventView
+from ..services.identities import IdentityView
+from .context import settings, viewer
+from .envelope import iso
+
+CLIP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
+
+
+def _team(team: Team) -> dict:
+    return {"teamId": team.id, "name": team.name, "shortName": team.short_name, "logo": team.logo, "color": team.color}
+
+
+def _meta_title(view: EventView, leagues_view: bool) -> str | None:
+    if not leagues_view or view.home is None or view.away is None:
+        return None
+    league = next((i.title for i in view.identities if i.media_type == "identity_item"), None)
+    category = next((i.title for i in view.identities if i.media_type == "identity"), None)
+    if not league or not category:
+        return None
+    return f"{league}•{category}"
+
+
+def event(view: EventView, viewer: Viewer, *, leagues_view: bool) -> dict:
+    e: Event = view.event
+    is_clip = e.media_type in CLIP_TYPES
+    teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
+    return {
+        "_id": e.id,
+        "title": e.title,
+        "description": e.description,
+        "event_date": iso(e.event_date),
+        "gameStartDate": iso(e.game_start_date),
+        "endDate": iso(e.end_date),
+        # For clips the link that matters is the event they come from.
+        "event_id": (e.parent_event_id or e.external_id) if is_clip else e.external_id,
+        "reference_id": e.reference_id,
+        "sportType": e.sport_type,
+        "media_type": e.media_type,
+        "eventType": e.event_type,
+        "gameType": e.game_type,
+        "status": e.status,
+        "commerce_type": e.commerce_type,
+        "commerceType": list(e.commerce_modes or []),
+        "gender": e.gender,
+        "availableForUser": available_for(
+            viewer, event_id=e.parent_event_id or e.id, commerce_type=e.commerce_type, media_type=e.media_type
+        ),
+        "availableInUserRegion": e.available_in_region,
+        "integrations": {"vidswap": {"enabled": e.stats_enabled, "id": e.data_partner_id}},
+        "content": {
+            "HLSStream": e.hls_stream,
+            "PanoStream": e.pano_stream,
+            "PosterH": e.poster_h,
+            "MezzanineVideo": e.mezzanine_video,
+            "EPG": f"/api/event/epg/{e.id}" if e.status == "channel" else None,
+        },
+        "eventTeams": teams,
+        "mediaIdentities": [{"_id": i.id, "title": i.title, "media_type": i.media_type} for i in view.identities],
+        "advertisements": {"link": {"vast": e.vast_url}},
+        "metaTitle": _meta_title(view, leagues_view),
+        "type": e.highlight_kind,
+        "startTime": e.start_time_ms,
+        "endTime": e.end_time_ms,
+        "duration": e.duration_s,
+        "added": iso(e.created),
+        "updated": iso(e.updated),
+    }
+
+
+def identity(view: IdentityView) -> dict:
+    item = view.item
+    parents = [{"_id": p.id, "title": p.title, "media_type": p.media_type} for p in view.parents]
+    body = {
+        "_id": item.id,
+        "content": {"PosterH": item.poster_h, "PosterF": item.poster_f},
+        "extendedContent": {
+            "PosterF": list((item.extended_content or {}).get("PosterF", [])),
+            "MobilePosterF": list((item.extended_content or {}).get("MobilePosterF", [])),
+        },
+        "socialMediasLinks": dict(item.social_links or {}),
+        "mainCategories": list(view.parent_positions),
+        "media_parent_order": dict(view.parent_positions),
+        "identityId": [p.id for p in view.parents],
+        "mediaParentIdentities": parents,
+        "sportType": item.sport_type,
+    }
+    if view.is_team:
+        body.update(
+            title=item.name,
+            shortTitle=item.short_name,
+            order=0,
+            archived=False,
+            media_type="team",
+            gender=None,
+            shortName=item.short_name,
+            logo=item.logo,
+            color=item.color,
+        )
+    else:
+        body.update(
+            title=item.title,
+            shortTitle=item.short_title,
+            order=item.order,
+            archived=item.archived,
+            media_type=item.media_type,
+            gender=item.gender,
+        )
+    return body
+
+
+def event_presenter():
+    """A presenter bound to the current viewer and customer options."""
+    current, leagues_view = viewer(), settings().enable_leagues_view
+    return lambda view: event(view, current, leagues_view=leagues_view)

@@ -1,0 +1,75 @@
+"""The one ASGI application: Connexion for /api, socket.io at /ws, media and the webapp."""
+
+import contextlib
+
+import socketio
+from connexion import AsyncApp
+from connexion.options import SwaggerUIOptions
+
+from . import errors
+from .api.routing import TagResolver
+from .auth.bearer import security_map
+from .db import Database
+from .settings import PROJECT_ROOT, Settings, get_settings
+from .web import static_app
+
+OPENAPI_DIR = PROJECT_ROOT / "openapi"
+
+
+def create_api(settings: Settings, database: Database | None = None) -> tuple[AsyncApp, TagResolver]:
+    """The Connexion app alone (tests and the benchmark use it without the socket)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        db = database or Database(settings.database_url, echo=settings.sql_echo)
+        try:
+            yield {"database": db, "settings": settings}
+        finally:
+            if database is None:
+                await db.dispose()
+
+    api = AsyncApp(__name__, lifespan=lifespan, specification_dir=OPENAPI_DIR, security_map=security_map(settings))
+    resolver = TagResolver()
+    api.add_api(
+        "openapi.yaml",
+        resolver=resolver,
+        strict_validation=True,
+        validate_responses=settings.response_validation,
+        pythonic_params=True,
+        swagger_ui_options=SwaggerUIOptions(swagger_ui=False),
+    )
+    errors.install(api)
+    return api, resolver
+
+
+def create_app(settings: Settings | None = None, database: Database | None = None):
+    from .realtime import emitter
+    from .realtime.socket import create_socket_server
+
+    settings = settings or get_settings()
+    api, _ = create_api(settings, database)
+    sio = create_socket_server(settings)
+    emitter.bind(sio)
+    static = static_app(settings)
+    return socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws")
+
+
+def _dispatch(api: AsyncApp, static):
+    """/api and lifespan events go to Connexion (it owns the database); the rest is static.
+
+    Connexion gets the untouched scope: it matches the full path against the contract's
+    `/api` base path itself, which a Starlette Mount would strip.
+    """
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan" or scope["path"] == "/api" or scope["path"].startswith("/api/"):
+            await api(scope, receive, send)
+        else:
+            await static(scope, receive, send)
+
+    return app
+
+
+def asgi():
+    """Import string for uvicorn: `uvicorn --factory server.app:asgi`."""
+    return create_app()

@@ -1,0 +1,1 @@
+"""Authentication: access tokens and how requests are bound to a viewer."""

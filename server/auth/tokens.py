@@ -1,0 +1,55 @@
+"""Short-lived access tokens: HS256 JWTs signed with the server's secret.
+
+Claims: `sub` (user id), `sid` (session id, so a revoked session's tokens can be refused),
+`role` (`viewer` or `staff`), `iat`, `exp`. Refresh tokens are opaque and live in the
+database (accounts work); only access tokens are self-contained.
+"""
+
+import time
+from dataclasses import dataclass
+
+import jwt
+
+ALGORITHM = "HS256"
+ROLES = ("viewer", "staff")
+DEFAULT_LIFETIME_S = 15 * 60
+
+
+@dataclass(frozen=True)
+class TokenClaims:
+    user_id: str
+    session_id: str | None
+    role: str
+    expires_at: int
+
+
+def issue_access_token(
+    user_id: str,
+    *,
+    secret: str,
+    role: str = "viewer",
+    session_id: str | None = None,
+    lifetime: int = DEFAULT_LIFETIME_S,
+    now: float | None = None,
+) -> str:
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    issued = int(now if now is not None else time.time())
+    claims = {"sub": user_id, "role": role, "iat": issued, "exp": issued + lifetime}
+    if session_id:
+        claims["sid"] = session_id
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenClaims | None:
+    """The token's claims, or None when it is malformed, forged, expired or incomplete."""
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], leeway=leeway, options={"require": ["sub", "exp", "iat"]}
+        )
+    except jwt.PyJWTError:
+        return None
+    role = claims.get("role", "viewer")
+    if role not in ROLES or not isinstance(claims["sub"], str):
+        return None
+    return TokenClaims(claims["sub"], claims.get("sid"), role, int(claims["exp"]))

@@ -1,0 +1,1 @@
+"""Load benchmark harness: `python -m server.bench` (see __main__ for options)."""

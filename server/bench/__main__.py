@@ -1,0 +1,153 @@
+"""`python -m server.bench`: event list vs bare ASGI vs trivial Connexion, one machine, one run."""
+
+import argparse
+import asyncio
+import http.client
+import importlib
+import inspect
+import json
+import sys
+from pathlib import Path
+
+from . import report
+from .baselines import DEFAULT_BODY_BYTES
+from .load import LoadResult, run_rated, run_wrk
+from .servers import run_server
+
+LIST_PATH = "/api/event/list"
+LIST_BODY = json.dumps({
+    "page": 0, "size": 10, "sort": "event_date", "order": "desc", "next": True, "count": False,
+    "filters": {"status": ["archived"], "sportType": ["football"]},
+}).encode()
+JSON = {"Content-Type": "application/json"}
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/touchline_bench"
+SQLITE_FILE = Path(__file__).resolve().parents[2] / "var" / "bench" / "events.db"
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def _real_app_missing() -> str | None:
+    # The app and the filler land in other issues: skip their rows, keep the harness usable.
+    for module, attr in (("server.app", "create_app"), ("server.seed.bulk", "fill_events")):
+        try:
+            getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            return f"event list rows: cannot load {module}.{attr} ({exc})"
+    return None
+
+
+def _prepare(database: str, fresh: bool) -> str:
+    """Return the DATABASE_URL; `fresh` drops the bench database first.
+
+    Otherwise it is reused: fill_events tops it up to --events and is a no-op when full.
+    """
+    if database == "sqlite":
+        SQLITE_FILE.parent.mkdir(parents=True, exist_ok=True)
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                SQLITE_FILE.with_name(SQLITE_FILE.name + suffix).unlink(missing_ok=True)
+        return f"sqlite+aiosqlite:///{SQLITE_FILE}"
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = 'touchline_bench'").fetchone()
+        if exists and fresh:
+            conn.execute("DROP DATABASE touchline_bench WITH (FORCE)")
+        if not exists or fresh:
+            conn.execute("CREATE DATABASE touchline_bench")
+    return PG_URL
+
+
+def _fill(url: str, count: int):
+    from server.seed.bulk import fill_events
+
+    result = fill_events(url, count)
+    return asyncio.run(result) if inspect.isawaitable(result) else result
+
+
+def _probe(port: int, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(method, path, body=body, headers=JSON if body else {})
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, data
+
+
+def _measure(server, name: str, method: str, path: str, body: bytes | None,
+             args, results: list[LoadResult]) -> int | None:
+    """Probe once (must be 200), then a saturated wrk run and a rated run."""
+    status, data = _probe(server.port, method, path, body)
+    if status != 200:
+        raise RuntimeError(f"{name}: {method} {path} answered {status}: {data[:300]!r}")
+    url = server.base_url + path
+    headers = JSON if body else None
+    log(f"{name}: wrk {args.connections} connections, {args.duration}s")
+    sat = run_wrk(url, name, method=method, body=body, headers=headers,
+                  duration=args.duration, connections=args.connections, threads=args.threads)
+    sat.body_bytes = len(data)
+    results.append(sat)
+    if args.rate:
+        log(f"{name}: open loop at {args.rate:g} req/s, {args.duration}s")
+        rated = run_rated(url, name, rate=args.rate, method=method, body=body, headers=headers,
+                          duration=args.duration, connections=args.connections)
+        rated.body_bytes = len(data)
+        results.append(rated)
+    return len(data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m server.bench", description=__doc__)
+    p.add_argument("--events", type=int, default=100_000)
+    p.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
+    p.add_argument("--duration", type=int, default=10, help="seconds per measured run")
+    p.add_argument("--connections", type=int, default=64)
+    p.add_argument("--threads", type=int, default=1,
+                   help="wrk threads (1 leaves a core to the server on small machines)")
+    p.add_argument("--rate", type=float, default=1500, help="open-loop req/s; 0 = skip")
+    p.add_argument("--fresh", action="store_true", help="drop and rebuild the bench databases")
+    p.add_argument("--baselines-only", action="store_true")
+    args = p.parse_args(argv)
+
+    results: list[LoadResult] = []
+    skipped: list[str] = []
+    body_bytes = None
+    missing = "event list rows: --baselines-only" if args.baselines_only else _real_app_missing()
+    databases = [] if missing else (
+        ["sqlite", "postgres"] if args.database == "both" else [args.database])
+    if missing:
+        skipped.append(missing)
+    for database in databases:
+        name = f"event list ({database})"
+        try:
+            url = _prepare(database, args.fresh)
+            log(f"{name}: filling up to {args.events} events")
+            log(f"{name}: inserted {_fill(url, args.events)}")
+            env = {"DATABASE_URL": url, "TOUCHLINE_RESPONSE_VALIDATION": "false"}
+            with run_server("server.bench.servers:touchline_app", env) as server:
+                size = _measure(server, name, "POST", LIST_PATH, LIST_BODY, args, results)
+                body_bytes = body_bytes or size
+        except Exception as exc:  # one broken database must not hide the other rows
+            log(f"{name}: {type(exc).__name__}: {exc}")
+            last = [l for l in str(exc).splitlines() if l.strip()][-1:] or [""]
+            skipped.append(f"{name}: {type(exc).__name__}: {last[0]} (details above)")
+
+    # Baselines serve a body as large as the real page, so only framework cost differs.
+    env = {"BENCH_BODY_BYTES": str(body_bytes or DEFAULT_BODY_BYTES)}
+    for name, target, path in (
+        (report.BARE, "server.bench.baselines:bare_asgi_app", "/"),
+        ("trivial Connexion", "server.bench.baselines:connexion_app", "/api/ping"),
+    ):
+        with run_server(target, env) as server:
+            _measure(server, name, "GET", path, None, args, results)
+
+    print(report.render(results, skipped))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""Typed API errors and the handlers that turn every failure into the error envelope.
+
+Connexion answers with application/problem+json by default; the product's clients read
+`{error, message, messageErrorCode}`, so every path out of the app goes through here.
+"""
+
+import logging
+
+import orjson
+from connexion.exceptions import ProblemException
+from connexion.lifecycle import ConnexionRequest, ConnexionResponse
+from starlette.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """Raised by services and handlers; carries the status and the machine-readable code."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None, headers=None):
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.code
+        self.status = status or self.status
+        self.headers = headers or {}
+
+
+class NotFound(ApiError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ApiError):
+    status = 409
+    code = "conflict"
+
+
+class Unauthorized(ApiError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(ApiError):
+    status = 403
+    code = "forbidden"
+
+
+class NotAvailableYet(ApiError):
+    status = 501
+    code = "not_implemented"
+
+
+# Codes for the statuses Connexion and Starlette raise on their own.
+STATUS_CODES = {
+    400: "validation_error",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "too_many_requests",
+    501: "not_implemented",
+}
+
+
+def envelope(status: int, message: str, code: str, *, details=None, headers=None) -> ConnexionResponse:
+    body = {"error": True, "message": message, "messageErrorCode": code}
+    if details:
+        body["details"] = details
+    return ConnexionResponse(
+        status_code=status,
+        body=orjson.dumps(body),
+        content_type="application/json",
+        headers=dict(headers or {}),
+    )
+
+
+def _api_error(_request: ConnexionRequest, exc: ApiError) -> ConnexionResponse:
+    return envelope(exc.status, exc.message, exc.code, headers=exc.headers)
+
+
+def _problem(_request: ConnexionRequest, exc: ProblemException) -> ConnexionResponse:
+    status = exc.status or 500
+    if status >= 500 and status != 501:
+        log.error("problem %s: %s", status, exc.detail)
+        return envelope(500, "An error occurred", "internal_error")
+    message = exc.detail or exc.title or "Request failed"
+    details = [{"message": message}] if status == 400 else None
+    return envelope(status, message, STATUS_CODES.get(status, "bad_request"), details=details, headers=exc.headers)
+
+
+def _http(_request: ConnexionRequest, exc: HTTPException) -> ConnexionResponse:
+    status = exc.status_code
+    if status >= 500:
+        return envelope(500, "An error occurred", "internal_error")
+    message = exc.detail if isinstance(exc.detail, str) and exc.detail else "Request failed"
+    if status == 404:
+        message = "Not found"
+    elif status == 405:
+        message = "Method not allowed"
+    return envelope(status, message, STATUS_CODES.get(status, "bad_request"), headers=exc.headers)
+
+
+def _unicode(_request: ConnexionRequest, _exc: UnicodeDecodeError) -> ConnexionResponse:
+    return envelope(400, "The request body is not valid UTF-8", "validation_error")
+
+
+def _unexpected(_request: ConnexionRequest, exc: Exception) -> ConnexionResponse:
+    log.exception("unhandled error", exc_info=exc)
+    return envelope(500, "An error occurred", "internal_error")
+
+
+def install(app) -> None:
+    """Register the envelope handlers on a Connexion app."""
+    app.add_error_handler(ApiError, _api_error)
+    app.add_error_handler(ProblemException, _problem)
+    app.add_error_handler(HTTPException, _http)
+    app.add_error_handler(UnicodeDecodeError, _unicode)
+    app.add_error_handler(Exception, _unexpected)

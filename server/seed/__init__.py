@@ -1,0 +1,1 @@
+"""Seed data: the demo catalogue (fixtures/catalogue.yaml), its artwork and the benchmark bulk fill."""

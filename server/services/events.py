@@ -1,0 +1,227 @@
+"""Catalogue queries over events, highlights and clips."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..errors import ApiError, NotFound
+from ..models import Event, EventIdentity, Identity, Team
+from .paging import Page, PageQuery, paginate
+
+CLIP_MEDIA_TYPES = ("highlight", "clip")
+SORT_COLUMNS = {
+    "event_date": Event.event_date,
+    "added": Event.created,
+    "created": Event.created,
+    "updated": Event.updated,
+    "title": Event.title,
+    "order": Event.sort_order,
+}
+
+
+@dataclass(frozen=True)
+class EventFilters:
+    identity_ids: Sequence[str] = ()
+    identity_type: str | None = None
+    media_types: Sequence[str] = ()
+    team_ids: Sequence[str] = ()
+    external_ids: Sequence[str] = ()
+    sport_types: Sequence[str] = ()
+    date_from: datetime | None = None
+    date_to: datetime | None = None
+    statuses: Sequence[str] = ()
+    parent_event_ids: Sequence[str] = ()
+    highlight_kinds: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Sort:
+    key: str = "event_date"
+    descending: bool = True
+
+
+@dataclass
+class EventView:
+    """An event with what its wire form needs: teams and the league/category it belongs to."""
+
+    event: Event
+    home: Team | None = None
+    away: Team | None = None
+    identities: list[Identity] = field(default_factory=list)
+
+
+def parse_date_range(value: str | None) -> tuple[datetime | None, datetime | None]:
+    """`from~to` in epoch ms, either side optional."""
+    if not value:
+        return None, None
+    start, _, end = value.partition("~")
+
+    def to_dt(ms: str) -> datetime | None:
+        if not ms:
+            return None
+        try:
+            return datetime.fromtimestamp(int(ms) / 1000, tz=timezone.utc)
+        except (OverflowError, ValueError, OSError):
+            raise ApiError("event_date is out of range", code="validation_error") from None
+
+    date_from, date_to = to_dt(start), to_dt(end)
+    if date_from and date_to and date_from > date_to:
+        raise ApiError("event_date: 'from' is after 'to'", code="validation_error")
+    return date_from, date_to
+
+
+def _filtered(stmt: Select, f: EventFilters) -> Select:
+    if f.identity_ids:
+        linked = select(EventIdentity.event_id).where(EventIdentity.identity_id.in_(f.identity_ids))
+        if f.identity_type:
+            linked = linked.where(EventIdentity.identity_type == f.identity_type)
+        stmt = stmt.where(Event.id.in_(linked))
+    if f.media_types:
+        stmt = stmt.where(Event.media_type.in_(f.media_types))
+    if f.team_ids:
+        stmt = stmt.where(or_(Event.home_team_id.in_(f.team_ids), Event.away_team_id.in_(f.team_ids)))
+    if f.external_ids:
+        stmt = stmt.where(Event.external_id.in_(f.external_ids))
+    if f.sport_types:
+        stmt = stmt.where(Event.sport_type.in_(f.sport_types))
+    if f.date_from:
+        stmt = stmt.where(Event.event_date >= f.date_from)
+    if f.date_to:
+        stmt = stmt.where(Event.event_date <= f.date_to)
+    if f.statuses:
+        stmt = stmt.where(Event.status.in_(f.statuses))
+    if f.parent_event_ids:
+        stmt = stmt.where(Event.parent_event_id.in_(f.parent_event_ids))
+    if f.highlight_kinds:
+        stmt = stmt.where(Event.highlight_kind.in_(f.highlight_kinds))
+    return stmt
+
+
+def _sorted(stmt: Select, sort: Sort) -> Select:
+    column = SORT_COLUMNS[sort.key]
+    # The id tie-breaker keeps pages stable when many rows share a date.
+    if sort.descending:
+        return stmt.order_by(column.desc(), Event.id.desc())
+    return stmt.order_by(column.asc(), Event.id.asc())
+
+
+async def load_views(session: AsyncSession, events: Sequence[Event]) -> list[EventView]:
+    """Attach teams and identities with two queries for the whole page, never one per row."""
+    if not events:
+        return []
+    team_ids = {tid for e in events for tid in (e.home_team_id, e.away_team_id) if tid}
+    teams: dict[str, Team] = {}
+    if team_ids:
+        teams = {t.id: t for t in (await session.scalars(select(Team).where(Team.id.in_(team_ids))))}
+    links = (
+        await session.execute(
+            select(EventIdentity.event_id, Identity)
+            .join(Identity, Identity.id == EventIdentity.identity_id)
+            .where(EventIdentity.event_id.in_([e.id for e in events]))
+            .order_by(Identity.media_type.desc())  # league (identity_item) before category
+        )
+    ).all()
+    by_event: dict[str, list[Identity]] = {}
+    for event_id, identity in links:
+        by_event.setdefault(event_id, []).append(identity)
+    return [
+        EventView(e, teams.get(e.home_team_id or ""), teams.get(e.away_team_id or ""), by_event.get(e.id, []))
+        for e in events
+    ]
+
+
+async def list_events(session: AsyncSession, filters: EventFilters, sort: Sort, page: PageQuery) -> Page[EventView]:
+    stmt = _sorted(_filtered(select(Event), filters), sort)
+    result = await paginate(session, stmt, page)
+    result.entries = await load_views(session, result.entries)
+    return result
+
+
+async def get_event(session: AsyncSession, ident: str, *, id_type: str = "_id", media_types: Sequence[str] = ()) -> EventView:
+    column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
+    stmt = select(Event).where(column == ident)
+    if media_types:
+        stmt = stmt.where(Event.media_type.in_(media_types))
+    event = await session.scalar(stmt)
+    if event is None:
+        raise NotFound("Event not found", code="event_not_found")
+    return (await load_views(session, [event]))[0]
+
+
+def _search_words(q: str) -> list[str]:
+    words = [w for w in q.lower().split() if w][:8]
+    if not words:
+        raise ApiError("q needs at least one word", code="validation_error")
+    return words
+
+
+def _like_escape(word: str) -> str:
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+async def search_events(session: AsyncSession, q: str, statuses: Sequence[str], page: PageQuery) -> Page[EventView]:
+    stmt = select(Event).where(Event.media_type == "event")
+    for word in _search_words(q):
+        stmt = stmt.where(Event.search_text.like(f"%{_like_escape(word)}%", escape="\\"))
+    if statuses:
+        stmt = stmt.where(Event.status.in_(statuses))
+    result = await paginate(session, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page)
+    result.entries = await load_views(session, result.entries)
+    return result
+
+
+async def related_videos(session: AsyncSession, ident: str, page: PageQuery) -> Page[EventView]:
+    """Archived games and highlights sharing a team, else the league, with the given item."""
+    item = await session.get(Event, ident)
+    if item is None:
+        raise NotFound("Event not found", code="event_not_found")
+    anchor = await session.get(Event, item.parent_event_id) if item.parent_event_id else item
+    anchor = anchor or item
+    team_ids = [t for t in (anchor.home_team_id, anchor.away_team_id) if t]
+    leagues = select(EventIdentity.identity_id).where(
+        EventIdentity.event_id == anchor.id, EventIdentity.identity_type == "identity_item"
+    )
+    same_league = Event.id.in_(select(EventIdentity.event_id).where(EventIdentity.identity_id.in_(leagues)))
+    same_teams = or_(Event.home_team_id.in_(team_ids), Event.away_team_id.in_(team_ids)) if team_ids else None
+    parents = select(Event.id).where(same_teams if same_teams is not None else same_league)
+    related = or_(
+        and_(Event.media_type == "event", same_teams if same_teams is not None else same_league),
+        and_(Event.media_type.in_(CLIP_MEDIA_TYPES), Event.parent_event_id.in_(parents)),
+    )
+    stmt = (
+        select(Event)
+        .where(related, Event.id != item.id, Event.status.in_(("archived", "vod")))
+        .order_by(Event.event_date.desc(), Event.id.desc())
+    )
+    result = await paginate(session, stmt, PageQuery(page.page, page.size, next=True, count=page.count))
+    result.entries = await load_views(session, result.entries)
+    return result
+
+
+@dataclass(frozen=True)
+class SportCount:
+    sport_type: str
+    title: str
+    count: int
+
+
+async def grouped_sport_count(session: AsyncSession, statuses: Sequence[str]) -> list[SportCount]:
+    rows = (
+        await session.execute(
+            select(Event.sport_type, func.count())
+            .where(Event.media_type == "event", Event.status.in_(statuses), Event.sport_type.is_not(None))
+            .group_by(Event.sport_type)
+        )
+    ).all()
+    titles = dict(
+        (await session.execute(select(Identity.sport_type, Identity.title).where(Identity.media_type == "identity"))).all()
+    )
+    counts = [SportCount(sport, titles.get(sport) or sport.replace("-", " ").title(), n) for sport, n in rows]
+    return sorted(counts, key=lambda c: (-c.count, c.title))
+
+
+def default_programme_window(now: datetime) -> tuple[datetime, datetime]:
+    return now - timedelta(hours=6), now + timedelta(hours=24)

@@ -1,0 +1,45 @@
+"""Offset paging with the envelope's optional extras (`nextExists`, `totalCount`)."""
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PageQuery:
+    page: int = 0
+    size: int = 10
+    next: bool = False
+    count: bool = False
+
+    @property
+    def offset(self) -> int:
+        return self.page * self.size
+
+
+@dataclass
+class Page(Generic[T]):
+    entries: list[T]
+    query: PageQuery
+    total: int | None = None
+    next_exists: bool | None = None
+
+
+async def paginate(session: AsyncSession, stmt: Select, query: PageQuery, *, scalars: bool = True) -> Page[Any]:
+    """Run `stmt` for one page; fetch one extra row to learn whether a next page exists."""
+    extra = 1 if query.next else 0
+    result = await session.execute(stmt.offset(query.offset).limit(query.size + extra))
+    rows = list(result.scalars() if scalars else result.all())
+    next_exists = None
+    if query.next:
+        next_exists = len(rows) > query.size
+        rows = rows[: query.size]
+    total = None
+    if query.count:
+        counted = stmt.order_by(None).subquery()
+        total = (await session.execute(select(func.count()).select_from(counted))).scalar_one()
+    return Page(rows, query, total, next_exists)

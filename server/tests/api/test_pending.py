@@ -1,0 +1,28 @@
+"""Operations a later piece of work implements answer 501 in the envelope, after auth."""
+
+from server.auth.tokens import issue_access_token
+
+
+def bearer(settings, **kw) -> dict:
+    return {"Authorization": f"Bearer {issue_access_token('a' * 24, secret=settings.secret_key, **kw)}"}
+
+
+async def test_pending_public_operation_answers_501(client):
+    response = await client.post("/api/user/password/forgot", json={"email": "fan@example.com"})
+    assert response.status_code == 501
+    assert response.json()["messageErrorCode"] == "not_implemented"
+
+
+async def test_pending_secured_operation_needs_a_token_first(client):
+    response = await client.get("/api/user/get_profile")
+    assert response.status_code == 401 and response.json()["messageErrorCode"] == "unauthorized"
+
+
+async def test_forged_token_is_refused(client):
+    response = await client.get("/api/user/get_profile", headers={"Authorization": "Bearer abc.def.ghi"})
+    assert response.status_code == 401 and response.json()["message"] == "Provided token is not valid"
+
+
+async def test_pending_secured_operation_with_a_valid_token_answers_501(client, settings):
+    response = await client.get("/api/user/get_profile", headers=bearer(settings))
+    assert response.status_code == 501 and response.json()["error"] is True

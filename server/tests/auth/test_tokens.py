@@ -1,0 +1,34 @@
+"""Access tokens: what verifies and what does not."""
+
+import jwt
+
+from server.auth.tokens import issue_access_token, verify_access_token
+
+SECRET = "test-secret-please-ignore-0123456789"
+
+
+def test_issued_token_verifies_with_its_claims():
+    token = issue_access_token("u1", secret=SECRET, role="staff", session_id="s1", lifetime=60)
+    claims = verify_access_token(token, secret=SECRET)
+    assert (claims.user_id, claims.session_id, claims.role) == ("u1", "s1", "staff")
+
+
+def test_expired_token_is_refused():
+    token = issue_access_token("u1", secret=SECRET, lifetime=60, now=1_000_000)
+    assert verify_access_token(token, secret=SECRET) is None
+
+
+def test_token_signed_with_another_secret_is_refused():
+    token = issue_access_token("u1", secret="another-secret-of-enough-length-000")
+    assert verify_access_token(token, secret=SECRET) is None
+
+
+def test_unsigned_token_is_refused():
+    token = jwt.encode({"sub": "u1", "iat": 1, "exp": 9_999_999_999}, key=None, algorithm="none")
+    assert verify_access_token(token, secret=SECRET) is None
+
+
+def test_garbage_and_unknown_roles_are_refused():
+    assert verify_access_token("not.a.token", secret=SECRET) is None
+    forged_role = jwt.encode({"sub": "u1", "iat": 1, "exp": 9_999_999_999, "role": "root"}, SECRET, algorithm="HS256")
+    assert verify_access_token(forged_role, secret=SECRET) is None

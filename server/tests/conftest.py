@@ -1,0 +1,93 @@
+"""Shared fixtures: every database-backed test runs on SQLite and on PostgreSQL.
+
+PostgreSQL tests skip when no server answers, unless REQUIRE_POSTGRES=1 (CI), where they fail.
+"""
+
+import os
+import uuid
+
+import httpx
+import psycopg
+import pytest
+
+from server.app import create_api
+from server.db import Database
+from server.migrate import upgrade
+from server.settings import Settings
+
+POSTGRES_ADMIN_DSN = os.environ.get("TOUCHLINE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def _postgres_database() -> str:
+    name = f"touchline_test_{uuid.uuid4().hex[:8]}"
+    try:
+        with psycopg.connect(POSTGRES_ADMIN_DSN, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as exc:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required (REQUIRE_POSTGRES=1) but unreachable: {exc}")
+        pytest.skip(f"PostgreSQL unreachable: {exc}")
+    return name
+
+
+def _drop_postgres_database(name: str) -> None:
+    with psycopg.connect(POSTGRES_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def database_url(request, tmp_path_factory):
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'touchline.db'}"
+        upgrade(url)
+        yield url
+        return
+    name = _postgres_database()
+    url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    upgrade(url)
+    yield url
+    _drop_postgres_database(name)
+
+
+@pytest.fixture(scope="session")
+async def database(database_url):
+    db = Database(database_url)
+    yield db
+    await db.dispose()
+
+
+@pytest.fixture(scope="session")
+def settings(database_url) -> Settings:
+    return Settings(environment="test", database_url=database_url, response_validation=True)
+
+
+@pytest.fixture(scope="session")
+def api(settings):
+    app, _resolver = create_api(settings)
+    return app
+
+
+def with_state(app, state: dict):
+    """httpx's ASGI transport sends no lifespan events; give requests the state lifespan would."""
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] == "http":
+            scope = {**scope, "state": dict(state)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+@pytest.fixture(scope="session")
+async def client(api, database, settings):
+    transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": settings}))
+    async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as http:
+        yield http
+
+
+@pytest.fixture(scope="session")
+async def catalogue(database):
+    from .factories import build_catalogue
+
+    async with database.session() as session:
+        return await build_catalogue(session)

@@ -1,0 +1,299 @@
+"""The demo catalogue: what a fresh install shows, and that seeding is safe to repeat."""
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+
+from server.media.live import live_playlist, load_vod_playlist
+from server.models import (
+    Base, EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Team, TeamIdentity,
+)
+from server.seed import artwork
+from server.seed.bulk import bulk_count, fill_events, sync_url
+from server.seed.catalogue import HIGHLIGHT_KINDS, build_catalogue, reference_id
+from server.seed.fixtures import FIXTURES_DIR, load_catalogue
+from server.seed.loader import seed
+
+NOW = datetime(2026, 11, 22, 21, 7, 33, tzinfo=timezone.utc)
+COMMERCE_TYPES = {"commerce_free_media", "commerce_members_media", "commerce_ppv_media",
+                  "commerce_subscription-basic_media", "commerce_transactional_media"}
+
+
+@pytest.fixture
+async def engine(tmp_path):
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path}/t.db")
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.create_all)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+async def seeded(engine):
+    await seed(engine, now=NOW)
+    return engine
+
+
+async def count(engine, model, *where) -> int:
+    async with engine.connect() as conn:
+        return await conn.scalar(select(func.count()).select_from(model).where(*where))
+
+
+async def rows(engine, stmt):
+    async with async_sessionmaker(engine)() as session:
+        return list(await session.scalars(stmt))
+
+
+async def test_seed_has_three_sports_fifteen_leagues_sixty_teams(seeded):
+    assert await count(seeded, Identity, Identity.media_type == "identity") >= 3
+    assert await count(seeded, Identity, Identity.media_type == "identity_item") >= 15
+    assert await count(seeded, Team) >= 60
+    sports = {i.sport_type for i in await rows(seeded, select(Identity).where(Identity.media_type == "identity"))}
+    assert {"football", "basketball", "ice-hockey"} <= sports
+    # Every league hangs off exactly one sport; every team is in a league and its sport.
+    assert await count(seeded, IdentityParent) == await count(seeded, Identity, Identity.media_type == "identity_item")
+    for team in await rows(seeded, select(Team)):
+        links = await rows(seeded, select(Identity).join(TeamIdentity).where(TeamIdentity.team_id == team.id))
+        assert {i.media_type for i in links} == {"identity", "identity_item"}, team.name
+        assert all(i.sport_type == team.sport_type for i in links)
+    genders = {i.gender for i in await rows(seeded, select(Identity).where(Identity.media_type == "identity_item"))}
+    assert {"male", "female"} <= genders
+    assert await count(seeded, Event, Event.media_type == "event", Event.game_type == "game") >= 300
+
+
+async def test_something_is_always_live_and_upcoming_after_seeding(engine):
+    for now in (NOW, datetime.now(timezone.utc), NOW + timedelta(days=40, hours=7, minutes=31)):
+        await seed(engine, now=now)
+        live = await rows(engine, select(Event).where(Event.status == "live", Event.media_type == "event"))
+        games = [e for e in live if e.game_type == "game"]
+        assert len(games) >= 3
+        for event in live:
+            assert now - timedelta(minutes=90) <= event.event_date <= now
+            assert event.hls_stream.startswith("/media/live/")
+        soon = await count(engine, Event, Event.status == "upcoming", Event.event_date > now,
+                           Event.event_date <= now + timedelta(hours=24))
+        assert soon >= 5
+        later = await count(engine, Event, Event.status == "upcoming", Event.event_date > now + timedelta(days=7))
+        assert later >= 5
+        assert await count(engine, Event, Event.status == "upcoming", Event.event_date <= now) == 0
+        assert await count(engine, Event, Event.status == "archived", Event.media_type == "event",
+                           Event.end_date > now) == 0
+        oldest = await rows(engine, select(func.min(Event.event_date)).where(Event.status == "archived"))
+        assert oldest[0] >= now - timedelta(days=121)
+
+
+async def test_every_highlight_kind_is_present(seeded):
+    clips = await rows(seeded, select(Event).where(Event.parent_event_id.is_not(None)))
+    assert {c.highlight_kind for c in clips} == set(HIGHLIGHT_KINDS)
+    parents = {e.id: e for e in await rows(seeded, select(Event).where(Event.status == "archived",
+                                                                        Event.media_type == "event"))}
+    for clip in clips:
+        assert clip.media_type == ("clip" if clip.highlight_kind == "clip" else "highlight")
+        assert clip.status in ("archived", "vod")
+        parent = parents[clip.parent_event_id]
+        assert 0 <= clip.start_time_ms < clip.end_time_ms <= parent.duration_s * 1000
+        assert clip.event_date >= parent.end_date
+    with_clips = {c.parent_event_id for c in clips}
+    assert len(with_clips) >= 0.7 * len([p for p in parents.values() if p.game_type == "game"])
+    per_game = [sum(1 for c in clips if c.parent_event_id == p) for p in with_clips]
+    assert min(per_game) >= 1 and max(per_game) <= 4
+
+
+async def test_every_playable_event_points_at_a_served_sample(seeded):
+    samples = {p.parent.name for p in (FIXTURES_DIR / "media").glob("*/index.m3u8")}
+    events = await rows(seeded, select(Event))
+    for event in events:
+        if event.status == "upcoming":
+            assert event.hls_stream is None
+            continue
+        match = re.fullmatch(r"/media/(vod/(\w+)/index\.m3u8|live/(\w+)\.m3u8)", event.hls_stream or "")
+        assert match, (event.title, event.hls_stream)
+        sample = match.group(2) or match.group(3)
+        assert sample in samples
+        if event.status in ("live", "channel"):
+            assert event.hls_stream.startswith("/media/live/")
+            vod = load_vod_playlist(FIXTURES_DIR / "media" / sample / "index.m3u8")
+            assert "#EXTINF" in live_playlist(vod, NOW.timestamp(), event.event_date.timestamp())
+        else:
+            assert event.hls_stream.startswith("/media/vod/")
+        assert event.poster_h.startswith("/media/posters/")
+        assert (FIXTURES_DIR / "posters" / event.poster_h.rsplit("/", 1)[1]).exists()
+    for team in await rows(seeded, select(Team)):
+        assert (FIXTURES_DIR / "logos" / team.logo.rsplit("/", 1)[1]).exists()
+
+
+async def test_team_names_are_not_placeholders(seeded):
+    teams = await rows(seeded, select(Team))
+    names = [t.name for t in teams]
+    assert len(set(names)) == len(names)
+    for team in teams:
+        assert not re.search(r"\b(team|club)\s*\d+\b", team.name, re.I), team.name
+        assert len(team.name.split()) >= 2
+        assert 2 <= len(team.short_name) <= 6 and team.short_name.upper() == team.short_name
+        assert re.fullmatch(r"#[0-9a-f]{6}", team.color)
+        assert team.city and team.city in team.name
+        assert set(team.social_links) >= {"facebook", "instagram", "twitter", "web"}
+        assert all(link.startswith("https://") and "example.com" in link for link in team.social_links.values())
+    games = await rows(seeded, select(Event).where(Event.game_type == "game", Event.media_type == "event"))
+    by_id = {t.id: t for t in teams}
+    for game in games:
+        home, away = by_id[game.home_team_id], by_id[game.away_team_id]
+        assert game.title == f"{home.name} vs {away.name}"
+        assert home.sport_type == away.sport_type == game.sport_type
+        assert home.short_name.lower() in game.search_text and away.name.lower() in game.search_text
+
+
+async def test_archived_games_have_stats_with_percentages_at_most_100(seeded):
+    games = await rows(seeded, select(Event).where(Event.game_type == "game", Event.media_type == "event",
+                                                   Event.status.in_(("archived", "live"))))
+    stats = {s.event_id: s for s in await rows(seeded, select(EventStats))}
+    percentages = 0
+    for game in games:
+        assert game.stats_enabled and game.data_partner_id
+        s = stats[game.id]
+        for side in ("homeTeam", "awayTeam"):
+            team = s.scores[side]
+            assert team["name"] in game.title
+            assert team["periods"] and all(isinstance(p, int) and p >= 0 for p in team["periods"])
+            if game.sport_type != "volleyball":  # volleyball scores sets won, periods hold set points
+                assert team["score"] == sum(team["periods"])
+        if game.status == "archived" and game.sport_type in ("basketball", "ice-hockey", "volleyball"):
+            assert s.scores["homeTeam"]["score"] != s.scores["awayTeam"]["score"]  # no draws there
+        metrics = s.overview["groups"][0]["metrics"]
+        assert len(metrics) >= 5
+        for m in metrics:
+            assert {"shortName", "name", "filterId", "homeTeamValue", "awayTeamValue"} <= set(m)
+            for value in (m["homeTeamValue"], m["awayTeamValue"]):
+                assert value["text"].removesuffix("%") == str(value["number"])
+                if value["text"].endswith("%"):
+                    percentages += 1
+                    assert 0 <= value["number"] <= 100
+        if any(m["filterId"] == "possession" for m in metrics):
+            pos = next(m for m in metrics if m["filterId"] == "possession")
+            assert pos["homeTeamValue"]["number"] + pos["awayTeamValue"]["number"] == 100
+    assert percentages > 0
+    upcoming = await rows(seeded, select(Event).where(Event.status == "upcoming"))
+    assert not any(e.stats_enabled for e in upcoming)
+
+
+async def test_seed_twice_does_not_duplicate(engine):
+    first = await seed(engine, now=NOW)
+    counts = {m.__name__: await count(engine, m) for m in (Identity, Team, Event, EventIdentity, EventStats,
+                                                          EpgProgramme, TeamIdentity, IdentityParent)}
+    second = await seed(async_sessionmaker(engine), now=NOW + timedelta(hours=3))
+    assert first.total_inserted > 0 and second.total_inserted == 0 and second.was_seeded_before
+    assert {m: await count(engine, globals()[m]) for m in counts} == counts
+    # The re-run re-timed the catalogue: live games are live at the new time.
+    live = await rows(engine, select(Event).where(Event.status == "live"))
+    assert all(e.event_date >= NOW + timedelta(hours=3) - timedelta(minutes=90) for e in live)
+    # update_existing=False leaves rows alone.
+    third = await seed(engine, now=NOW, update_existing=False)
+    assert third.total_inserted == 0 and sum(third.updated.values()) == 0
+
+
+async def test_reset_starts_over(engine):
+    await seed(engine, now=NOW)
+    async with engine.begin() as conn:
+        await conn.execute(Event.__table__.insert().values(
+            id="f" * 24, media_type="event", title="Stray", event_date=NOW, external_id="X-1",
+            reference_id="x-1", status="archived"))
+    report = await seed(engine, now=NOW, reset=True)
+    assert report.deleted["events"] == await count(engine, Event) + 1
+    assert await count(engine, Event, Event.id == "f" * 24) == 0
+    assert report.total_inserted == sum(len(r) for _, r in build_catalogue(NOW).tables())
+
+
+def test_build_is_deterministic_and_ids_do_not_move_with_now():
+    a, b = build_catalogue(NOW), build_catalogue(NOW)
+    assert a.tables() == b.tables()
+    later = build_catalogue(NOW + timedelta(days=3, minutes=17))
+    shape = lambda d: [(e["id"], e["external_id"], e["title"], e["status"]) for e in d.events]  # noqa: E731
+    assert shape(a) == shape(later)
+    events = a.events
+    assert len({e["external_id"] for e in events}) == len({e["reference_id"] for e in events}) == len(events)
+    assert all(re.fullmatch(r"TL-(EV|HL)-\d{6}", e["external_id"]) for e in events)
+    assert all(len(e["reference_id"]) <= 40 and e["reference_id"].startswith("ref-") for e in events)
+    assert reference_id("womens-professional-hockey-circuit-and-more", 123) == "ref-womens-professional-hockey-123"
+
+
+def test_catalogue_content_covers_the_product():
+    data = build_catalogue(NOW)
+    games = [e for e in data.events if e["media_type"] == "event" and e["game_type"] == "game"]
+    assert {e["commerce_type"] for e in games} == COMMERCE_TYPES
+    free = [e for e in games if e["commerce_type"] == "commerce_free_media"]
+    assert len(free) > len(games) / 2 and all(e["commerce_modes"] == [] for e in free)
+    assert {tuple(e["commerce_modes"]) for e in games} >= {("ppv",), ("svod",), ("svod", "cvod"), ("ppv", "svod")}
+    assert all(e["vast_url"] is None or e["vast_url"].startswith("https://example.com/") for e in data.events)
+    assert any(e["vast_url"] for e in games)
+    kinds = {e["event_type"] for e in data.events}
+    assert {"game", "training", "other", "externalContent", "channel"} <= kinds
+    for e in data.events:
+        if e["game_type"] == "other":
+            assert e["home_team_id"] is None and e["away_team_id"] is None
+        assert e["event_date"].tzinfo is not None
+        if e["game_start_date"]:
+            assert timedelta(0) < e["game_start_date"] - e["event_date"] <= timedelta(minutes=15)
+    links = {}
+    for link in data.event_identities:
+        links.setdefault(link["event_id"], set()).add(link["identity_type"])
+    assert all(links[e["id"]] == {"identity", "identity_item"} for e in games)
+
+
+def test_channels_have_a_programme_guide():
+    data = build_catalogue(NOW)
+    channels = [e for e in data.events if e["status"] == "channel"]
+    assert len(channels) >= 2
+    game_ids = {e["id"] for e in data.events if e["game_type"] == "game"}
+    for channel in channels:
+        assert (channel["media_type"], channel["event_type"], channel["game_type"]) == ("event", "channel", "other")
+        slots = sorted((p for p in data.epg_programmes if p["channel_id"] == channel["id"]),
+                       key=lambda p: p["starts_at"])
+        assert slots[0]["starts_at"] <= NOW - timedelta(days=1)
+        assert slots[-1]["ends_at"] >= NOW + timedelta(days=2) - timedelta(hours=1)
+        for prev, nxt in zip(slots, slots[1:]):
+            assert prev["ends_at"] == nxt["starts_at"]  # no gaps, no overlaps
+        for slot in slots:
+            assert timedelta(minutes=30) <= slot["ends_at"] - slot["starts_at"] <= timedelta(minutes=120)
+            if slot["related_event_id"]:
+                assert slot["related_event_id"] in game_ids
+        assert any(s["related_event_id"] for s in slots)
+
+
+def test_artwork_is_what_the_generator_writes():
+    files = artwork.render_all(load_catalogue())
+    for relative, svg in files.items():
+        path = FIXTURES_DIR / relative
+        assert path.exists() and path.read_text() == svg, (
+            f"{relative} is stale: regenerate with `python -m server.seed.artwork`")
+        assert len(svg.encode()) < 2048
+    on_disk = {f"{p.parent.name}/{p.name}" for folder in ("logos", "posters")
+               for p in (FIXTURES_DIR / folder).glob("*")}
+    assert on_disk == set(files), "stray artwork files: regenerate with `python -m server.seed.artwork`"
+
+
+def test_sync_url_maps_async_drivers():
+    assert sync_url("sqlite+aiosqlite:///var/t.db") == "sqlite:///var/t.db"
+    assert sync_url("postgresql+psycopg://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+
+
+async def test_bulk_fill_is_idempotent_by_count(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path}/bulk.db"
+    assert fill_events(url, 6000, now=NOW) == 6000  # more than one batch
+    assert fill_events(url, 6000, now=NOW) == 0
+    assert fill_events(url, 6500, now=NOW) == 500
+    from sqlalchemy import create_engine
+    engine = create_engine(sync_url(url))
+    with engine.connect() as conn:
+        assert bulk_count(conn) == 6500
+        assert conn.scalar(select(func.count()).select_from(Team)) >= 60  # seeded the catalogue first
+        bulk_ids = select(Event.id).where(Event.external_id.like("TL-BK-%"))
+        links = conn.scalar(select(func.count()).select_from(EventIdentity)
+                            .where(EventIdentity.event_id.in_(bulk_ids)))
+        assert links == 2 * 6500
+        statuses = dict(conn.execute(select(Event.status, func.count()).where(Event.external_id.like("TL-BK-%"))
+                                     .group_by(Event.status)).all())
+        assert statuses["archived"] > statuses["upcoming"] > 0
+    engine.dispose()

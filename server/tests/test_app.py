@@ -1,0 +1,60 @@
+"""The whole ASGI app: API, media, webapp fallback and the socket mount on one port."""
+
+import httpx
+import pytest
+
+from server.app import create_app
+from server.settings import Settings
+
+
+@pytest.fixture(scope="module")
+async def app_client(tmp_path_factory):
+    settings = Settings(environment="test", database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
+                        webapp_dist=tmp_path_factory.mktemp("nodist"))
+    transport = httpx.ASGITransport(app=create_app(settings))
+    async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as client:
+        yield client
+
+
+async def test_live_playlist_is_served_with_the_hls_content_type(app_client):
+    response = await app_client.get("/media/live/football.m3u8")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/vnd.apple.mpegurl")
+    assert "#EXT-X-ENDLIST" not in response.text and "../vod/football/" in response.text
+
+
+async def test_vod_playlist_and_segments_are_served(app_client):
+    playlist = await app_client.get("/media/vod/football/index.m3u8")
+    assert playlist.status_code == 200 and "#EXT-X-ENDLIST" in playlist.text
+    segment = await app_client.get("/media/vod/football/index0.ts")
+    assert segment.headers["content-type"] == "video/mp2t" and len(segment.content) > 1000
+
+
+async def test_unknown_stream_is_not_found_in_the_envelope(app_client):
+    response = await app_client.get("/media/live/nope.m3u8")
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "stream_not_found"
+
+
+async def test_unknown_media_path_is_not_found(app_client):
+    response = await app_client.get("/media/elsewhere/x")
+    assert response.status_code == 404 and response.json()["error"] is True
+
+
+async def test_socket_path_refuses_polling(app_client):
+    response = await app_client.get("/ws/", params={"EIO": "4", "transport": "polling"})
+    assert response.status_code == 400
+
+
+async def test_root_answers_without_a_built_webapp(app_client):
+    response = await app_client.get("/")
+    assert response.status_code == 200 and response.json()["api"] == "/api"
+
+
+def test_default_secret_is_refused_in_production():
+    with pytest.raises(ValueError, match="SECRET_KEY"):
+        Settings(environment="production")
+
+
+async def test_missing_media_file_is_not_found_in_the_envelope(app_client):
+    response = await app_client.get("/media/logos/no-such-team.svg")
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"

@@ -1,0 +1,81 @@
+"""Static parts of the one ASGI process: sample media, artwork and the built webapp."""
+
+import mimetypes
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, Router
+from starlette.staticfiles import StaticFiles
+
+from .settings import Settings
+
+# Browsers and hls.js want these exact types; Python's table lacks or varies on them.
+mimetypes.add_type("application/vnd.apple.mpegurl", ".m3u8")
+mimetypes.add_type("video/mp2t", ".ts")
+mimetypes.add_type("video/mp4", ".m4s")
+mimetypes.add_type("image/svg+xml", ".svg")
+
+
+class SpaFiles(StaticFiles):
+    """Serves the built webapp; unknown paths get index.html so client-side routes load."""
+
+    async def get_response(self, path: str, scope):
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as exc:
+            if exc.status_code != 404:
+                raise
+            return await super().get_response("index.html", scope)
+
+
+async def _not_found_json(scope, receive, send) -> None:
+    response = JSONResponse({"error": True, "message": "Not found", "messageErrorCode": "not_found"}, status_code=404)
+    await response(scope, receive, send)
+
+
+async def _http_error(_request, exc: HTTPException) -> JSONResponse:
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+    return JSONResponse(
+        {"error": True, "message": exc.detail or "Request failed", "messageErrorCode": code},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
+
+
+def static_app(settings: Settings) -> Starlette:
+    """Media and the webapp; missing files answer in the error envelope, like the API."""
+    return Starlette(
+        routes=[Mount("/media", app=media_router(settings)), Mount("/", app=webapp(settings))],
+        exception_handlers={HTTPException: _http_error},
+    )
+
+
+def media_router(settings: Settings) -> Router:
+    from .media.routes import live_playlist_route
+
+    fixtures = settings.fixtures_dir
+    return Router(
+        routes=[
+            Route("/live/{name}.m3u8", live_playlist_route(fixtures / "media"), methods=["GET", "HEAD"]),
+            Mount("/vod", app=StaticFiles(directory=fixtures / "media", check_dir=False)),
+            Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
+            Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),
+        ],
+        default=_not_found_json,
+    )
+
+
+def webapp(settings: Settings):
+    dist: Path = settings.webapp_dist
+    if (dist / "index.html").exists():
+        return SpaFiles(directory=dist, html=True)
+
+    async def placeholder(scope, receive, send):
+        response = JSONResponse(
+            {"name": "Touchline", "api": "/api", "socket": "/ws", "webapp": "not built (make run builds it)"}
+        )
+        await response(scope, receive, send)
+
+    return placeholder
