@@ -37,7 +37,11 @@ test-python: install
 	$(BIN)/python -m pytest -q
 
 # Dredd and Schemathesis against a freshly seeded server; prints the operations still 501.
-contract: install
+openapi/node_modules/.installed: openapi/package.json openapi/package-lock.json
+	cd openapi && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+contract: install openapi/node_modules/.installed
 	$(BIN)/touchline contract status
 	$(BIN)/python -m server.checks.contract
 

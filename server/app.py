@@ -4,10 +4,16 @@ import contextlib
 
 import socketio
 from connexion import AsyncApp
+from connexion.middleware import ConnexionMiddleware
+from connexion.middleware.response_validation import ResponseValidationMiddleware
+from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
 from . import errors
+from .api.cache import ResponseCache
+from .api.jsonifier import OrjsonJsonifier
 from .api.routing import TagResolver
+from .api.validation import VALIDATOR_MAP
 from .auth.bearer import security_map
 from .db import Database
 from .settings import PROJECT_ROOT, Settings, get_settings
@@ -16,19 +22,32 @@ from .web import static_app
 OPENAPI_DIR = PROJECT_ROOT / "openapi"
 
 
-def create_api(settings: Settings, database: Database | None = None) -> tuple[AsyncApp, TagResolver]:
-    """The Connexion app alone (tests and the benchmark use it without the socket)."""
+def create_api(
+    settings: Settings, database: Database | None = None, state: dict | None = None
+) -> tuple[AsyncApp, TagResolver]:
+    """The Connexion app alone (tests and the benchmark use it without the socket).
+
+    `state` adds shared objects to what handlers see as `request.state` (the socket server).
+    """
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         db = database or Database(settings.database_url, echo=settings.sql_echo)
         try:
-            yield {"database": db, "settings": settings}
+            cache = ResponseCache(settings.catalogue_cache_seconds)
+            yield {**(state or {}), "database": db, "settings": settings, "cache": cache}
         finally:
             if database is None:
                 await db.dispose()
 
-    api = AsyncApp(__name__, lifespan=lifespan, specification_dir=OPENAPI_DIR, security_map=security_map(settings))
+    api = AsyncApp(
+        __name__,
+        lifespan=lifespan,
+        specification_dir=OPENAPI_DIR,
+        security_map=security_map(settings),
+        jsonifier=OrjsonJsonifier(),
+        middlewares=_middlewares(settings),
+    )
     resolver = TagResolver()
     api.add_api(
         "openapi.yaml",
@@ -36,10 +55,22 @@ def create_api(settings: Settings, database: Database | None = None) -> tuple[As
         strict_validation=True,
         validate_responses=settings.response_validation,
         pythonic_params=True,
+        validator_map=VALIDATOR_MAP,
         swagger_ui_options=SwaggerUIOptions(swagger_ui=False),
     )
     errors.install(api)
     return api, resolver
+
+
+def _middlewares(settings: Settings) -> list:
+    """Connexion's stack without what Touchline never uses: each layer costs every request.
+
+    No Swagger UI (the contract is served as a file); response validation only when on.
+    """
+    skip = {SwaggerUIMiddleware}
+    if not settings.response_validation:
+        skip.add(ResponseValidationMiddleware)
+    return [m for m in ConnexionMiddleware.default_middlewares if m not in skip]
 
 
 def create_app(settings: Settings | None = None, database: Database | None = None):
@@ -47,8 +78,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     from .realtime.socket import create_socket_server
 
     settings = settings or get_settings()
-    api, _ = create_api(settings, database)
     sio = create_socket_server(settings)
+    api, _ = create_api(settings, database, state={"socket": sio})
     emitter.bind(sio)
     static = static_app(settings)
     return socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws")

@@ -6,6 +6,7 @@ hand-kept list.
 
 import importlib
 import inspect
+import types
 from pathlib import Path
 
 import yaml
@@ -38,7 +39,11 @@ def handler_functions(tag: str) -> set[str]:
     return {
         name
         for name, obj in vars(module).items()
-        if not name.startswith("_") and inspect.iscoroutinefunction(obj) and obj.__module__ == module.__name__
+        # type(), not isinstance(): context proxies (connexion.request) raise on any attribute.
+        if not name.startswith("_")
+        and type(obj) is types.FunctionType
+        and inspect.iscoroutinefunction(obj)
+        and obj.__module__ == module.__name__
     }
 
 

@@ -90,7 +90,11 @@ def _problem(_request: ConnexionRequest, exc: ProblemException) -> ConnexionResp
         log.error("problem %s: %s", status, exc.detail)
         return envelope(500, "An error occurred", "internal_error")
     message = exc.detail or exc.title or "Request failed"
-    details = [{"message": message}] if status == 400 else None
+    details = None
+    if status == 400:
+        field = getattr(exc.detail, "field", None)  # server.api.validation.FieldError
+        details = [{"field": field, "message": exc.detail.reason} if field else {"message": message}]
+        message = str(message)
     return envelope(status, message, STATUS_CODES.get(status, "bad_request"), details=details, headers=exc.headers)
 
 

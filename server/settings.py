@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     # Response validation costs ~27% throughput: on in tests, off in production.
     response_validation: bool = False
     sql_echo: bool = False
+    # Anonymous catalogue answers are shared for this long (0 turns the cache off).
+    catalogue_cache_seconds: float = Field(default=2.0, ge=0, le=300)
     # Customer config (spec §3): "league•category" meta titles when the leagues view is on.
     enable_leagues_view: bool = True
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"

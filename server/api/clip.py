@@ -5,11 +5,13 @@ from ..services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
 from .context import db_session
 from .envelope import ok, page_of, page_query
 from .presenters import event_presenter
+from .cache import cached_for_anonymous
 
 PENDING = frozenset({"list_user_clips", "create_clip", "update_clip", "delete_clip"})
 CLIP_LOOKUP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
 
 
+@cached_for_anonymous
 async def list_clips(body: dict):
     filters = EventFilters(
         media_types=body.get("media_type") or CLIP_MEDIA_TYPES,
@@ -22,6 +24,7 @@ async def list_clips(body: dict):
     return page_of(result, event_presenter())
 
 
+@cached_for_anonymous
 async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
     async with db_session() as session:

@@ -10,10 +10,12 @@ from ..services.paging import PageQuery
 from .context import db_session
 from .envelope import epoch_ms, ok, page_of, page_query
 from .presenters import event_presenter
+from .cache import cached_for_anonymous
 
 PENDING = frozenset({"get_commerce_options"})
 
 
+@cached_for_anonymous
 async def list_events(body: dict):
     raw = body.get("filters") or {}
     date_from, date_to = parse_date_range(raw.get("event_date"))
@@ -34,18 +36,21 @@ async def list_events(body: dict):
     return page_of(result, event_presenter())
 
 
+@cached_for_anonymous
 async def search_events(q: str, page: int = 0, size: int = 10, status: list | None = None):
     async with db_session() as session:
         result = await events_service.search_events(session, q, status or (), PageQuery(page, size, next=True))
     return page_of(result, event_presenter())
 
 
+@cached_for_anonymous
 async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     async with db_session() as session:
         view = await events_service.get_event(session, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
     return ok(event_presenter()(view))
 
 
+@cached_for_anonymous
 async def grouped_sport_count(status: list | None = None):
     async with db_session() as session:
         counts = await events_service.grouped_sport_count(session, status or ("live",))
@@ -53,22 +58,22 @@ async def grouped_sport_count(status: list | None = None):
     return ok({"entries": entries, "totalCount": sum(c.count for c in counts)})
 
 
+@cached_for_anonymous
 async def get_event_stats(id_: str, score: bool = True, overview: bool = True):
     async with db_session() as session:
         vidswap = await stats_service.game_stats(session, id_, score=score, overview=overview)
     return ok({"vidswap": vidswap})
 
 
-def _from_ms(ms: int | None, fallback: datetime) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc) if ms is not None else fallback
+def _from_ms(ms: int | None) -> datetime | None:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc) if ms is not None else None
 
 
+@cached_for_anonymous
 async def get_channel_programme(id_: str, from_: int | None = None, to: int | None = None):
-    default_start, default_end = events_service.default_programme_window(datetime.now(timezone.utc))
+    start, end = events_service.programme_window(datetime.now(timezone.utc), _from_ms(from_), _from_ms(to))
     async with db_session() as session:
-        guide = await programme_service.channel_programme(
-            session, id_, _from_ms(from_, default_start), _from_ms(to, default_end)
-        )
+        guide = await programme_service.channel_programme(session, id_, start, end)
     entries = [
         {
             "_id": slot.id,

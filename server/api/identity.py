@@ -6,8 +6,10 @@ from ..services.paging import PageQuery
 from . import presenters
 from .context import db_session
 from .envelope import ok, page_of
+from .cache import cached_for_anonymous
 
 
+@cached_for_anonymous
 async def list_identities(body: dict):
     raw = body.get("filters") or {}
     filters = IdentityFilters(
@@ -24,6 +26,7 @@ async def list_identities(body: dict):
     return page_of(result, presenters.identity)
 
 
+@cached_for_anonymous
 async def get_identity_by_id(id_: str):
     async with db_session() as session:
         view = await identities_service.get_identity(session, id_)

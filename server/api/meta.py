@@ -2,9 +2,11 @@
 
 import logging
 
+from connexion import request
 from sqlalchemy import text
 
 from ..errors import ApiError
+from ..realtime.health import fanout_status
 from .context import db_session
 from .envelope import ok
 
@@ -22,4 +24,10 @@ async def get_health():
     except Exception as exc:  # any driver error means "not ready", never a 500 page
         log.warning("health check: database unavailable: %s", exc)
         raise ApiError("Database unavailable", code="database_unavailable", status=503) from None
-    return ok({"status": "ok", "database": "ok"})
+    report = {"status": "ok", "database": "ok"}
+    sio = getattr(request.state, "socket", None)  # absent when the API runs without the socket
+    if sio is not None:
+        report["realtime"] = await fanout_status(sio)
+        if report["realtime"]["status"] != "ok":
+            report["status"] = "degraded"
+    return ok(report)

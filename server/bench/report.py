@@ -10,7 +10,7 @@ TARGET_P99_MS = 50.0
 def _row(r: LoadResult, bare: LoadResult | None) -> str:
     ratio = f"{r.requests_per_s / bare.requests_per_s:6.3f}" if bare and r.mode == "saturated" else "     -"
     size = f"{r.body_bytes:6d}" if r.body_bytes else "     -"
-    return (f"{r.name:<28} {r.mode:<12} {r.requests_per_s:9.0f} {r.p50_ms:8.2f} "
+    return (f"{r.name:<34} {r.mode:<12} {r.requests_per_s:9.0f} {r.p50_ms:8.2f} "
             f"{r.p99_ms:8.2f} {ratio} {r.errors:6d} {size}  {r.note}")
 
 
@@ -36,7 +36,7 @@ def verdicts(results: list[LoadResult]) -> list[str]:
 
 def render(results: list[LoadResult], skipped: list[str] = ()) -> str:
     bare = next((r for r in results if r.name == BARE and r.mode == "saturated"), None)
-    head = (f"{'name':<28} {'mode':<12} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+    head = (f"{'name':<34} {'mode':<12} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
             f"{'xbare':>6} {'errors':>6} {'bytes':>6}")
     lines = [head, "-" * len(head)] + [_row(r, bare) for r in results]
     if bare:

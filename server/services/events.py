@@ -223,5 +223,17 @@ async def grouped_sport_count(session: AsyncSession, statuses: Sequence[str]) ->
     return sorted(counts, key=lambda c: (-c.count, c.title))
 
 
-def default_programme_window(now: datetime) -> tuple[datetime, datetime]:
-    return now - timedelta(hours=6), now + timedelta(hours=24)
+PROGRAMME_BEFORE = timedelta(hours=6)
+PROGRAMME_AFTER = timedelta(hours=24)
+
+
+def programme_window(now: datetime, start: datetime | None, end: datetime | None) -> tuple[datetime, datetime]:
+    """The EPG window: 6 h back to 24 h ahead of now; a side given alone keeps that 30 h span."""
+    span = PROGRAMME_BEFORE + PROGRAMME_AFTER
+    if start is None and end is None:
+        return now - PROGRAMME_BEFORE, now + PROGRAMME_AFTER
+    if start is None:
+        return end - span, end
+    if end is None:
+        return start, start + span
+    return start, end

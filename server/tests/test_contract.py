@@ -35,3 +35,13 @@ def test_report_lists_pending_operations_as_501():
     text = contract.report()
     pending = [b for b in contract.bindings() if b.pending]
     assert text.count("  501  ") == len(pending)
+
+
+def test_only_pending_operations_document_a_501():
+    import yaml
+
+    spec = yaml.safe_load(contract.OPENAPI_PATH.read_text())
+    pending = {b.operation_id for b in contract.bindings() if b.pending}
+    for method, path, _tag, operation_id in contract.operations():
+        documents_501 = "501" in spec["paths"][path][method.lower()]["responses"]
+        assert documents_501 == (operation_id in pending), f"{operation_id}: 501 documented={documents_501}"

@@ -176,6 +176,18 @@ async def test_channel_links_its_programme_and_programme_lists_the_window(client
     assert [s["startTime"] for s in slots] == sorted(s["startTime"] for s in slots)
 
 
+async def test_programme_with_only_to_keeps_a_30_hour_window_before_it(client, catalogue):
+    to_ms = int(catalogue.now.timestamp() * 1000) + 3_600_000
+    guide = (await client.get(f"/api/event/epg/{catalogue['channel']}", params={"to": to_ms})).json()
+    slots = guide["content"]["entries"]
+    assert slots and all(s["startTime"] < to_ms and s["endTime"] > to_ms - 30 * 3_600_000 for s in slots)
+
+
+async def test_programme_with_from_after_to_is_a_validation_error(client, catalogue):
+    response = await client.get(f"/api/event/epg/{catalogue['channel']}", params={"from": 2_000, "to": 1_000})
+    assert response.status_code == 400 and response.json()["messageErrorCode"] == "validation_error"
+
+
 async def test_programme_of_a_non_channel_is_not_found(client, catalogue):
     response = await client.get(f"/api/event/epg/{catalogue['live']}")
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "channel_not_found"

@@ -1,0 +1,1 @@
+"""Checks that need a running server: the contract runner (`make contract`)."""
