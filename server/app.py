@@ -75,10 +75,10 @@ def _middlewares(settings: Settings) -> list:
 
 def create_app(settings: Settings | None = None, database: Database | None = None):
     from .realtime import emitter
-    from .realtime.socket import create_socket_server
+    from .realtime.socket import create_socket_server, token_authenticator
 
     settings = settings or get_settings()
-    sio = create_socket_server(settings)
+    sio = create_socket_server(settings, authenticate=token_authenticator(settings.secret_key))
     api, _ = create_api(settings, database, state={"socket": sio})
     emitter.bind(sio)
     static = static_app(settings)

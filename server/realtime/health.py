@@ -13,6 +13,10 @@ async def fanout_status(sio: socketio.AsyncServer) -> dict[str, str]:
     manager = sio.manager
     if not isinstance(manager, socketio.AsyncRedisManager):
         return {"manager": "in_process", "status": "ok"}
+    if not getattr(sio, "manager_initialized", True):
+        # python-socketio subscribes when the first client connects; until then there is
+        # nobody in this process to deliver to, so nothing is missed.
+        return {"manager": "redis", "status": "ok"}
     listener = getattr(manager, "thread", None)
     if listener is None or listener.done():
         return {"manager": "redis", "status": "down"}

@@ -80,6 +80,17 @@ async def _user_id(auth: Any, authenticate: Authenticate | None) -> str | None:
     return user_id
 
 
+def token_authenticator(secret: str) -> Authenticate:
+    """Handshake tokens are the REST access tokens: the socket's user is the token's subject."""
+    from ..auth.tokens import verify_access_token
+
+    def authenticate(token: str) -> str | None:
+        claims = verify_access_token(token, secret=secret)
+        return claims.user_id if claims else None
+
+    return authenticate
+
+
 def create_socket_server(
     settings: Any,
     *,
