@@ -5,6 +5,7 @@ server sends (`validate_outgoing`), so the document cannot drift from the code u
 """
 
 import functools
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ class Message:
 class Contract:
     document: dict[str, Any]
     messages: dict[str, Message]
+    registry: Registry = field(default_factory=Registry, compare=False, repr=False)
 
     def names(self, direction: str) -> set[str]:
         return {m.name for m in self.messages.values() if m.direction == direction}
@@ -85,7 +87,7 @@ def load(path: Path = ASYNCAPI_PATH) -> Contract:
                 room=message.get("x-room"),
                 ack_validator=_validator(registry, f"{base}/x-ack/payload") if ack else None,
             )
-    return Contract(document=document, messages=messages)
+    return Contract(document=document, messages=messages, registry=registry)
 
 
 @functools.cache
@@ -128,6 +130,39 @@ def validate_incoming(name: str, payload: Any) -> None:
 def validate_outgoing(name: str, payload: Any) -> None:
     """Raise ContractError unless `payload` is a valid server -> client `name` message."""
     _validate(name, payload, "outgoing")
+
+
+@functools.cache
+def schema_validator(schema: str) -> Draft7Validator:
+    """Validator for `#/components/schemas/<schema>`, e.g. RoomAck or ConnectError."""
+    document = contract()
+    if schema not in document.document["components"]["schemas"]:
+        raise KeyError(schema)
+    return _validator(document.registry, f"#/components/schemas/{schema}")
+
+
+def validate_ack(name: str, ack: Any) -> dict[str, Any]:
+    """Parse the server's ack to client message `name` and check it; returns the parsed body.
+
+    Raises ContractError unless `ack` is JSON text (x-ack `args`) of a valid x-ack `payload`.
+    A name the server does not handle has no x-ack; the document promises it a
+    `validation_error` failure, so it is held to RoomAckError.
+    """
+    if not isinstance(ack, str):
+        raise ContractError(name, f"{name} ack must be a JSON string, not {type(ack).__name__}")
+    try:
+        body = json.loads(ack)
+    except ValueError as exc:
+        raise ContractError(name, f"{name} ack is not JSON: {exc}") from None
+    message = contract().messages.get(name)
+    if message is not None and message.direction == "incoming" and message.ack_validator is not None:
+        validator = message.ack_validator
+    else:
+        validator = schema_validator("RoomAckError")
+    details = [{"field": _field(e), "message": e.message} for e in validator.iter_errors(body)]
+    if details:
+        raise ContractError(name, f"{name} ack is invalid", details)
+    return body
 
 
 def room_template(name: str) -> str:

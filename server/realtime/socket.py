@@ -9,6 +9,7 @@ import contextlib
 import inspect
 import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 REDIS_CHANNEL = "touchline:socketio"
 # Client messages are a few ids; refuse anything far larger before parsing it.
 MAX_MESSAGE_BYTES = 16 * 1024
+NAMESPACE = "/"
 
 # token -> user id, or None when the token is not valid. May be sync or async.
 Authenticate = Callable[[str], "str | None | Awaitable[str | None]"]
@@ -116,11 +118,29 @@ def create_socket_server(
     return sio
 
 
+def _unknown(event: str) -> str:
+    return _fail("validation_error", f"'{event}' is not a message the client may send")
+
+
 def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | None) -> None:
+    # python-socketio also routes a client *message* named "connect" or "disconnect" to these
+    # handlers (the catch-all skips reserved names). The real handshake and hang-up run while the
+    # sid is still pending, never connected; a message can only come from a connected sid.
+    def sent_as_message(sid: str) -> bool:
+        return sio.manager.is_connected(sid, NAMESPACE)
+
     @sio.event
-    async def connect(sid: str, environ: dict, auth: Any = None) -> None:
+    async def connect(sid: str, *args: Any) -> str | None:
+        if sent_as_message(sid):
+            return _unknown("connect")  # must not re-run the handshake and replace the session
+        auth = args[1] if len(args) > 1 else None  # args: environ[, auth]
         user_id = await _user_id(auth, authenticate)
         await sio.save_session(sid, {"user_id": user_id})
+        return None
+
+    @sio.event
+    async def disconnect(sid: str, *args: Any) -> str | None:
+        return _unknown("disconnect") if sent_as_message(sid) else None
 
     def room_handler(name: str, join: bool, room_of: Callable[[dict], str], own_user: bool):
         # `*args`: a client may emit any number of arguments; only exactly one is valid.
@@ -154,11 +174,21 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
     @sio.on("*")
     async def unknown(event: str, sid: str, *args: Any) -> str:
         # Answer instead of ignoring, so a client waiting for an ack does not time out.
-        return _fail("validation_error", f"'{event}' is not a message the client may send")
+        return _unknown(event)
+
+
+# Servers already closed: a second AsyncServer.shutdown() fails (Engine.IO awaits None).
+_closed: "weakref.WeakSet[socketio.AsyncServer]" = weakref.WeakSet()
 
 
 async def close_socket_server(sio: socketio.AsyncServer) -> None:
-    """Stop background work: Engine.IO's service task and the Redis listener, if any."""
+    """Stop background work: Engine.IO's service task and the Redis listener, if any.
+
+    Safe to call more than once (an app's shutdown and a test's teardown may both do it).
+    """
+    if sio in _closed:
+        return
+    _closed.add(sio)
     await sio.shutdown()
     manager = sio.manager
     listener = getattr(manager, "thread", None)

@@ -1,21 +1,27 @@
 """With Redis, a message emitted anywhere reaches room members on every server process.
 
-Skips when no Redis answers, unless REQUIRE_REDIS=1 (CI), where it fails.
+Each test runs real uvicorn servers sharing a Redis channel of its own. Skips when no Redis
+answers, unless REQUIRE_REDIS=1 (CI), where it fails.
 """
 
 import asyncio
+import contextlib
 import os
 import uuid
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
+import pytest_asyncio
 import redis
 import socketio
 
-from server.realtime.emitter import external_emitter
+from server.realtime.emitter import Emitter, external_emitter
 from server.realtime.health import fanout_status
 from server.realtime.socket import close_socket_server, create_socket_server
-from server.tests.realtime.test_socket import EVENT, free_port
+from server.tests.realtime.test_socket import EVENT, MARKER_EVENT, TIMEOUT_S, Inbox, ask, open_client, serving
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 REDIS_URL = os.environ.get("TOUCHLINE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -31,56 +37,89 @@ def redis_url():
     return REDIS_URL
 
 
-async def start(sio):
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(socketio.ASGIApp(sio, socketio_path="ws"), host="127.0.0.1", port=port,
-                                           lifespan="off", log_level="warning", ws_per_message_deflate=False))
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.02)
-    return server, task, f"http://127.0.0.1:{port}"
+@pytest.fixture
+def channel():
+    return f"touchline:test:{uuid.uuid4().hex[:12]}"
 
 
-async def test_a_message_published_through_redis_reaches_a_member_on_another_server(redis_url):
-    channel = f"touchline:test:{uuid.uuid4().hex[:8]}"
-    settings = SimpleNamespace(redis_url=redis_url)
-    first, second = (create_socket_server(settings, redis_channel=channel) for _ in range(2))
-    running = [await start(first), await start(second)]
-    client = socketio.AsyncClient(reconnection=False)
-    received: asyncio.Queue = asyncio.Queue()
-    client.on("update-event", received.put_nowait)
-    try:
-        await client.connect(running[1][2], transports=["websocket"], socketio_path="ws", wait_timeout=5)
-        await client.call("join-event-room", {"eventId": EVENT}, timeout=5)
-        async with external_emitter(redis_url, channel) as out:
-            deadline = asyncio.get_running_loop().time() + 5
-            while await out.listeners() < 1:  # a server subscribes once its first client connects
-                assert asyncio.get_running_loop().time() < deadline, "servers never subscribed"
-                await asyncio.sleep(0.05)
-            await out.emit_update_event(EVENT, {"status": "live"})
-        assert await asyncio.wait_for(received.get(), 5) == {"eventId": EVENT, "status": "live"}
-        assert await fanout_status(second) == {"manager": "redis", "status": "ok"}
-    finally:
-        await client.disconnect()
-        for server, task, _url in running:
-            server.should_exit = True
-            await task
-        for sio in (first, second):
-            await close_socket_server(sio)
+@pytest_asyncio.fixture(loop_scope="session")
+async def cluster(redis_url, channel):
+    """cluster(n) -> n running socket servers sharing `channel`; clients and servers closed after."""
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def start(count: int) -> list[SimpleNamespace]:
+            nodes = []
+            for _ in range(count):
+                sio = create_socket_server(SimpleNamespace(redis_url=redis_url), redis_channel=channel)
+                stack.push_async_callback(close_socket_server, sio)  # after uvicorn has stopped
+                url = await stack.enter_async_context(serving(sio))
+                nodes.append(SimpleNamespace(sio=sio, url=url, emitter=Emitter(sio)))
+            return nodes
+
+        async def connect(node: SimpleNamespace) -> socketio.AsyncClient:
+            client = await open_client(node.url)
+            stack.push_async_callback(client.disconnect)  # before its server stops
+            return client
+
+        yield SimpleNamespace(start=start, connect=connect)
 
 
-async def test_fanout_is_down_once_the_listener_has_stopped(redis_url):
-    sio = create_socket_server(SimpleNamespace(redis_url=redis_url), redis_channel=f"touchline:test:{uuid.uuid4().hex[:8]}")
-    server, task, url = await start(sio)
-    try:
-        assert await fanout_status(sio) == {"manager": "redis", "status": "ok"}  # idle: nobody to deliver to
-        client = socketio.AsyncClient(reconnection=False)
-        await client.connect(url, transports=["websocket"], socketio_path="ws", wait_timeout=5)
-        await client.disconnect()
-        await close_socket_server(sio)
-        assert (await fanout_status(sio))["status"] == "down"
-    finally:
-        server.should_exit = True
-        await task
+async def subscribed(redis_url: str, channel: str, servers: int) -> None:
+    """Wait until `servers` processes listen on `channel` (python-socketio subscribes lazily,
+    once a server's first client connects, so a message sent earlier would be lost)."""
+    async with external_emitter(redis_url, channel) as probe:
+        async def listening() -> None:
+            while await probe.listeners() < servers:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(listening(), TIMEOUT_S)
+
+
+async def test_a_message_from_an_external_emitter_reaches_members_on_every_server(cluster, redis_url, channel):
+    a, b = await cluster.start(2)
+    member_a, member_b = await cluster.connect(a), await cluster.connect(b)
+    inboxes = [Inbox(member_a), Inbox(member_b)]
+    for client in (member_a, member_b):
+        assert (await ask(client, "join-event-room", {"eventId": EVENT}))["ok"] is True
+    await subscribed(redis_url, channel, 2)
+
+    async with external_emitter(redis_url, channel) as out:
+        assert await out.emit_update_event(EVENT, {"status": "live"}) is True
+
+    for inbox in inboxes:
+        assert await inbox.next() == ("update-event", {"eventId": EVENT, "status": "live"})
+
+
+async def test_a_message_emitted_on_one_server_reaches_members_on_the_others_once(cluster, redis_url, channel):
+    a, b = await cluster.start(2)
+    member_a, member_b, outsider_b = await cluster.connect(a), await cluster.connect(b), await cluster.connect(b)
+    inbox_a, inbox_b, inbox_outsider = Inbox(member_a), Inbox(member_b), Inbox(outsider_b)
+    for client in (member_a, member_b, outsider_b):
+        await ask(client, "join-event-room", {"eventId": MARKER_EVENT})
+    for client in (member_a, member_b):
+        await ask(client, "join-event-room", {"eventId": EVENT})
+    await subscribed(redis_url, channel, 2)
+
+    await a.emitter.emit_update_event(EVENT, {"status": "live"})
+    await a.emitter.emit_update_event(MARKER_EVENT, {"status": "archived"})
+
+    # Per connection, both messages travel the same path in order: a member sees EVENT then the
+    # marker (a duplicate of EVENT, e.g. A delivering its own message again from Redis, would come
+    # between them); the outsider sees the marker first.
+    marker = ("update-event", {"eventId": MARKER_EVENT, "status": "archived"})
+    for inbox in (inbox_a, inbox_b):
+        assert await inbox.next() == ("update-event", {"eventId": EVENT, "status": "live"})
+        assert await inbox.next() == marker
+    assert await inbox_outsider.next() == marker
+
+
+async def test_fanout_health_follows_the_redis_listener(cluster, redis_url, channel):
+    [node] = await cluster.start(1)
+    # Idle: python-socketio has not subscribed yet, but there is nobody here to deliver to.
+    assert await fanout_status(node.sio) == {"manager": "redis", "status": "ok"}
+    await cluster.connect(node)
+    await subscribed(redis_url, channel, 1)
+    assert await fanout_status(node.sio) == {"manager": "redis", "status": "ok"}
+
+    await close_socket_server(node.sio)  # stops the listener: messages from elsewhere no longer arrive
+    assert (await fanout_status(node.sio))["status"] == "down"
