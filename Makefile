@@ -49,6 +49,7 @@ test: test-python contract
 
 bench: install
 	$(BIN)/python -m server.bench
+	$(BIN)/python -m server.bench.accounts
 
 clean:
 	rm -rf var/bench var/contract

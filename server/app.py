@@ -1,6 +1,7 @@
 """The one ASGI application: Connexion for /api, socket.io at /ws, media and the webapp."""
 
 import contextlib
+from collections.abc import Callable
 
 import socketio
 from connexion import AsyncApp
@@ -9,12 +10,13 @@ from connexion.middleware.response_validation import ResponseValidationMiddlewar
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import errors
+from . import errors, gc_policy
 from .api.cache import ResponseCache
 from .api.jsonifier import OrjsonJsonifier
 from .api.routing import TagResolver
 from .api.validation import VALIDATOR_MAP
 from .auth.bearer import security_map
+from .auth.providers import ProviderClient
 from .db import Database
 from .settings import PROJECT_ROOT, Settings, get_settings
 from .web import static_app
@@ -23,20 +25,29 @@ OPENAPI_DIR = PROJECT_ROOT / "openapi"
 
 
 def create_api(
-    settings: Settings, database: Database | None = None, state: dict | None = None
+    settings: Settings,
+    database: Database | None = None,
+    state: dict | None = None,
+    *,
+    running: Callable[[], contextlib.AbstractAsyncContextManager] | None = None,
 ) -> tuple[AsyncApp, TagResolver]:
     """The Connexion app alone (tests and the benchmark use it without the socket).
 
     `state` adds shared objects to what handlers see as `request.state` (the socket server).
+    `running()` is entered for the app's lifetime, inside the lifespan (the socket's tasks).
     """
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         db = database or Database(settings.database_url, echo=settings.sql_echo)
+        identity_providers = ProviderClient.from_settings(settings)
         try:
             cache = ResponseCache(settings.catalogue_cache_seconds)
-            yield {**(state or {}), "database": db, "settings": settings, "cache": cache}
+            async with running() if running else contextlib.nullcontext():
+                yield {**(state or {}), "database": db, "settings": settings, "cache": cache,
+                       "identity_providers": identity_providers}
         finally:
+            await identity_providers.close()
             if database is None:
                 await db.dispose()
 
@@ -75,11 +86,26 @@ def _middlewares(settings: Settings) -> list:
 
 def create_app(settings: Settings | None = None, database: Database | None = None):
     from .realtime import emitter
-    from .realtime.socket import create_socket_server, token_authenticator
+    from .realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 
     settings = settings or get_settings()
-    sio = create_socket_server(settings, authenticate=token_authenticator(settings.secret_key))
-    api, _ = create_api(settings, database, state={"socket": sio})
+    # One Database for the API and the socket handshake (which checks that sessions stand).
+    owned = database is None
+    database = database or Database(settings.database_url, echo=settings.sql_echo)
+    sio = create_socket_server(settings, authenticate=token_authenticator(settings.secret_key, database))
+
+    @contextlib.asynccontextmanager
+    async def running():
+        await start_socket_server(sio)
+        try:
+            async with gc_policy.running(settings.gc_full_collection_interval):
+                yield
+        finally:
+            await close_socket_server(sio)
+            if owned:
+                await database.dispose()
+
+    api, _ = create_api(settings, database, state={"socket": sio}, running=running)
     emitter.bind(sio)
     static = static_app(settings)
     return socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws")
@@ -102,5 +128,10 @@ def _dispatch(api: AsyncApp, static):
 
 
 def asgi():
-    """Import string for uvicorn: `uvicorn --factory server.app:asgi`."""
+    """Import string for uvicorn: `uvicorn --factory server.app:asgi`.
+
+    `touchline serve` also applies the settings uvicorn owns; with uvicorn directly, pass
+    `--ws wsproto --ws-per-message-deflate false` (uvicorn's defaults cost ~25 % and ~3x more
+    memory per socket; see server/bench/fanout.py).
+    """
     return create_app()

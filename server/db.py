@@ -1,9 +1,11 @@
 """Engine and session factory for SQLite (embedded) and PostgreSQL (production)."""
 
+import asyncio
+
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -39,11 +41,35 @@ class Database:
         self.url = database_url
         self.engine = make_engine(database_url, echo=echo)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        self._sqlite_writer = asyncio.Lock()
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as session:
             yield session
+
+    @asynccontextmanager
+    async def write_session(self) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction takes the write lock up front on SQLite (BEGIN IMMEDIATE).
+
+        A deferred SQLite transaction that reads and then writes fails with "database is locked"
+        when another writer got there first; taking the lock at the start makes such
+        read-check-write sequences (device limit, token rotation, code redemption) wait their turn.
+        On PostgreSQL use row locks (`with_for_update`) or conditional updates instead.
+        """
+        if not self.is_sqlite:
+            async with self.sessions() as session:
+                yield session
+            return
+        # Writers of this process queue here instead of in SQLite's busy handler, which sleeps
+        # in steps of up to 100 ms; other processes still wait through busy_timeout.
+        async with self._sqlite_writer, self.sessions() as session:
+            await session.execute(text("BEGIN IMMEDIATE"))
+            yield session
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -20,12 +20,14 @@ class ApiError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None, headers=None):
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None, headers=None,
+                 details: list[dict] | None = None):
         super().__init__(message)
         self.message = message
         self.code = code or self.code
         self.status = status or self.status
         self.headers = headers or {}
+        self.details = details  # [{field, message}] for validation errors
 
 
 class NotFound(ApiError):
@@ -81,7 +83,7 @@ def envelope(status: int, message: str, code: str, *, details=None, headers=None
 
 
 def _api_error(_request: ConnexionRequest, exc: ApiError) -> ConnexionResponse:
-    return envelope(exc.status, exc.message, exc.code, headers=exc.headers)
+    return envelope(exc.status, exc.message, exc.code, details=exc.details, headers=exc.headers)
 
 
 def _problem(_request: ConnexionRequest, exc: ProblemException) -> ConnexionResponse:

@@ -2,10 +2,11 @@
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "touchline-development-secret-change-me"
@@ -31,6 +32,73 @@ class Settings(BaseSettings):
     catalogue_cache_seconds: float = Field(default=2.0, ge=0, le=300)
     # Customer config (spec §3): "league•category" meta titles when the leagues view is on.
     enable_leagues_view: bool = True
+    # Accounts and sessions (issue: accounts). Lifetimes in seconds.
+    access_token_lifetime: int = Field(default=15 * 60, ge=30, le=24 * 3600)
+    refresh_token_lifetime: int = Field(default=14 * 24 * 3600, ge=60)  # unused for this long: gone
+    session_lifetime: int = Field(default=30 * 24 * 3600, ge=60)  # absolute, whatever the refreshes
+    refresh_grace_seconds: int = Field(default=30, ge=0, le=300)  # duplicate refreshes get the same pair
+    device_limit: int = Field(default=5, ge=1, le=100)
+    limit_ticket_lifetime: int = Field(default=5 * 60, ge=30, le=3600)
+    password_reset_lifetime: int = Field(default=60 * 60, ge=60)
+    # Argon2id, at least OWASP's minimum (19 MiB, t=2, p=1).
+    argon2_memory_kib: int = Field(default=19 * 1024, ge=19 * 1024)
+    argon2_time_cost: int = Field(default=2, ge=2)
+    argon2_parallelism: int = Field(default=1, ge=1)
+    # Rate limits: attempts per window (seconds). Failed sign-ins count per account; every
+    # attempt counts per client address.
+    login_failures_per_account: int = Field(default=10, ge=1)
+    login_failure_window: int = Field(default=15 * 60, ge=1)
+    login_attempts_per_address: int = Field(default=30, ge=1)
+    login_address_window: int = Field(default=60, ge=1)
+    # Where links in mails point (the webapp); defaults to this server.
+    public_base_url: str | None = None
+    # Origins whose pages may open the socket at /ws (comma-separated or a JSON list in
+    # TOUCHLINE_SOCKET_ALLOWED_ORIGINS). Unset: this server's own origins (`socket_origins`).
+    socket_allowed_origins: Annotated[list[str] | None, NoDecode] = None
+    # Per-message deflate on websockets: ~3x the memory per connection (TOOLCHAIN-NOTES), off.
+    socket_per_message_deflate: bool = False
+    # Seconds between full garbage collections, which then run only on this timer (see
+    # server/gc_policy.py: with thousands of sockets CPython's own schedule stalls broadcasts for
+    # ~1 s). 0 keeps CPython's schedule.
+    gc_full_collection_interval: float = Field(default=300.0, ge=0)
+    # Federated sign-on (server/auth/providers). A provider is offered when it is enabled and
+    # configured: google and apple need a client id, facebook an app id and secret, ifa an
+    # issuer and a client id. OpenID Connect providers are found through
+    # {issuer}/.well-known/openid-configuration.
+    skip_login: bool = False  # with ifa offered, the sign-in page goes straight to it (spec §2)
+    federation_timeout: float = Field(default=10.0, gt=0, le=60)  # seconds for one call to a provider
+    federation_cache_seconds: int = Field(default=3600, ge=0, le=24 * 3600)  # discovery documents, keys
+    facebook_enabled: bool = True
+    facebook_app_id: str | None = None
+    facebook_app_secret: str | None = None
+    facebook_graph_url: str = "https://graph.facebook.com/v15.0"
+    apple_enabled: bool = True
+    apple_client_id: str | None = None  # the Services ID
+    apple_issuer: str = "https://appleid.apple.com"
+    google_enabled: bool = True
+    google_client_id: str | None = None
+    google_issuer: str = "https://accounts.google.com"
+    ifa_enabled: bool = True
+    ifa_issuer: str | None = None
+    ifa_client_id: str | None = None
+    ifa_client_secret: str | None = None
+    ifa_redirect_uri: str | None = None  # default: {public base URL}/auth/oauth2/callback/ifa/
+    # Password resets and changes: requests per mail address and per client address, attempts per
+    # account (each attempt costs two Argon2 hashes). Windows in seconds.
+    password_reset_requests_per_email: int = Field(default=5, ge=1)
+    password_reset_email_window: int = Field(default=60 * 60, ge=1)
+    password_reset_requests_per_address: int = Field(default=20, ge=1)
+    password_reset_address_window: int = Field(default=60 * 60, ge=1)
+    password_change_attempts: int = Field(default=5, ge=1)
+    password_change_window: int = Field(default=15 * 60, ge=1)
+    # Mail: without smtp_host every mail stays in the outbox (GET /admin/outbox) with status `kept`.
+    smtp_host: str | None = None
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_starttls: bool = True  # require STARTTLS (turn off only for a local relay)
+    smtp_timeout: float = Field(default=15.0, gt=0, le=120)
+    mail_from: str = "Touchline <no-reply@touchline.invalid>"
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"
     var_dir: Path = PROJECT_ROOT / "var"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"
@@ -41,9 +109,80 @@ class Settings(BaseSettings):
             raise ValueError("TOUCHLINE_SECRET_KEY must be set in production")
         return self
 
+    @model_validator(mode="after")
+    def _refuse_plain_http_providers_in_production(self) -> "Settings":
+        if self.environment == "production":
+            for name in ("facebook_graph_url", "apple_issuer", "google_issuer", "ifa_issuer"):
+                value = getattr(self, name)
+                if value and not value.startswith("https://"):
+                    raise ValueError(f"TOUCHLINE_{name.upper()} must be an https:// URL in production")
+        return self
+
+    @field_validator("socket_allowed_origins", mode="before")
+    @classmethod
+    def _parse_origins(cls, value):
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return None  # an empty variable means "not set", never "no check"
+            if text.startswith("["):
+                import json
+
+                return json.loads(text)
+            return [part for part in (p.strip() for p in text.split(",")) if part]
+        return value
+
+    @field_validator("socket_allowed_origins")
+    @classmethod
+    def _check_origins(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        # python-engineio reads [] as "no Origin check at all" and "*" as "any origin".
+        if not value:
+            raise ValueError("socket_allowed_origins must list at least one origin (unset it for the default)")
+        if "*" in value:
+            raise ValueError("socket_allowed_origins cannot be '*' (any site could open sockets as its visitors)")
+        return [normalise_origin(origin) for origin in value]
+
+    @property
+    def base_url(self) -> str:
+        return (self.public_base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def socket_origins(self) -> list[str]:
+        """The Origins the socket handshake accepts: the setting, else this server's own."""
+        if self.socket_allowed_origins:
+            return list(self.socket_allowed_origins)
+        own = [origin_of(self.base_url), f"http://127.0.0.1:{self.port}", f"http://localhost:{self.port}"]
+        return list(dict.fromkeys(own))
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalise_origin(value: str) -> str:
+    """`scheme://host[:port]` as a browser sends it in `Origin`: lower case, no path, no
+    default port. Raises ValueError for anything that is not an http(s) origin."""
+    parts = urlsplit(value.strip())
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"{value!r} is not an origin: it has a path, query or fragment")
+    return origin_of(value)
+
+
+def origin_of(url: str) -> str:
+    """The origin of an http(s) URL (what a page served from it sends as `Origin`)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname or parts.username or parts.password:
+        raise ValueError(f"{url!r} is not an origin like https://touchline.example")
+    host = parts.hostname
+    if ":" in host:
+        host = f"[{host}]"  # IPv6 literal
+    port = parts.port
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != _DEFAULT_PORTS[parts.scheme] else "")
 
 
 @lru_cache

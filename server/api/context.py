@@ -1,16 +1,28 @@
-"""Per-request access to the app's shared objects (set up by the lifespan in server.app)."""
+"""Per-request access to the app's shared objects (set up by the lifespan in server.app),
+and to who is asking."""
 
+import functools
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from connexion import request
+from connexion.context import context
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..auth.bearer import ACCESS, LIMIT_TICKET
+from ..auth.passwords import Passwords
+from ..errors import Forbidden, Unauthorized
+from ..services import sessions as sessions_service
 from ..services.access import ANONYMOUS, Viewer
 from ..settings import Settings
 
 
 def settings() -> Settings:
     return request.state.settings
+
+
+def state(name: str, default=None):
+    return getattr(request.state, name, default)
 
 
 @asynccontextmanager
@@ -20,6 +32,81 @@ async def db_session():
         yield session
 
 
+def client_address() -> str | None:
+    client = request.scope.get("client")
+    return client[0] if client else None
+
+
+@dataclass(frozen=True)
+class Principal:
+    """A signed-in caller whose session is alive (checked against the database per request)."""
+
+    user_id: str
+    session_id: str | None
+    role: str
+    device_ref: str | None
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role == "staff"
+
+
+def _token_info() -> dict | None:
+    return context.get("token_info")
+
+
+async def signed_in(*, allow_limit_ticket: bool = False) -> Principal:
+    """The caller of a secured operation. Refuses tokens whose session was revoked, expired or
+    deleted (logout, removed device, deleted account), and limit tickets unless allowed."""
+    info = _token_info()
+    if not info:
+        raise Unauthorized("Authentication required")
+    if info.get("kind") == LIMIT_TICKET:
+        if not allow_limit_ticket:
+            raise Unauthorized("Authentication required")
+        async with db_session() as session:
+            ticket = await sessions_service.live_limit_ticket(session, info["ticket_id"], info["sub"])
+        if ticket is None:
+            raise Unauthorized("The sign-in ticket has expired, please sign in again", code="limit_ticket_invalid")
+        return Principal(info["sub"], None, "viewer", None)
+    if info.get("kind") != ACCESS:
+        raise Unauthorized("Authentication required")
+    async with db_session() as session:
+        alive = await sessions_service.session_alive(session, info["sub"], info.get("sid"))
+    if alive is None:
+        raise Unauthorized("Your session has ended, please sign in again", code="unauthorized")
+    return Principal(info["sub"], info.get("sid"), alive.role, alive.device_ref)
+
+
+async def staff() -> Principal:
+    principal = await signed_in()
+    if not principal.is_staff:
+        raise Forbidden("Staff only")
+    return principal
+
+
 def viewer() -> Viewer:
-    """The signed-in viewer; anonymous until the accounts work binds tokens to requests."""
+    """The viewer for personalised public answers; anonymous unless a request bound one."""
     return getattr(request.state, "viewer", None) or ANONYMOUS
+
+
+@asynccontextmanager
+async def db_write_session():
+    """A session for read-check-write sequences (see Database.write_session)."""
+    session: AsyncSession
+    async with request.state.database.write_session() as session:
+        yield session
+
+
+def session_policy() -> sessions_service.Policy:
+    return sessions_service.Policy.from_settings(settings())
+
+
+def passwords() -> Passwords:
+    current = settings()
+    return _passwords(current.argon2_memory_kib, current.argon2_time_cost, current.argon2_parallelism)
+
+
+@functools.lru_cache(maxsize=8)
+def _passwords(memory_kib: int, time_cost: int, parallelism: int) -> Passwords:
+    return Passwords(memory_kib, time_cost, parallelism)

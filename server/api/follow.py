@@ -1,12 +1,31 @@
-"""Handlers for the `follow` tag: followed leagues, categories and teams.
+"""Handlers for the `follow` tag: followed main categories, sub-categories (leagues) and teams.
 
-The accounts and sessions work implements these; until then they answer 501.
-"""
+Only ever the signed-in viewer's own follows: the user id comes from the session."""
 
-PENDING = frozenset(
-    {
-        "list_follows",
-        "save_follow",
-        "remove_follow",
-    }
-)
+from ..services import follows
+from ..services.paging import PageQuery
+from .context import db_session, db_write_session, signed_in
+from .envelope import ok, page_of
+from .presenters import followed
+
+
+async def list_follows(page: int = 0, size: int = 150, version: int = 2, types: list | None = None):
+    # `version` has one value (2, entries carry the item); the contract refuses any other.
+    principal = await signed_in()
+    async with db_session() as db:
+        result = await follows.list_follows(db, principal.user_id, types or (), PageQuery(page, size))
+    return page_of(result, followed)
+
+
+async def save_follow(body: dict):
+    principal = await signed_in()
+    async with db_write_session() as db:
+        view = await follows.save_follow(db, principal.user_id, body["type"], body["reference_id"])
+    return ok(followed(view))
+
+
+async def remove_follow(body: dict):
+    principal = await signed_in()
+    async with db_write_session() as db:
+        await follows.remove_follow(db, principal.user_id, body["id"])
+    return ok(None)

@@ -1,8 +1,10 @@
-"""API shapes of catalogue records: the one place ORM rows become wire names."""
+"""API shapes of catalogue records, and of follows (which carry one): the one place ORM rows
+become wire names."""
 
 from ..models import Event, Team
 from ..services.access import Viewer, available_for
 from ..services.events import EventView
+from ..services.follows import FollowView
 from ..services.identities import IdentityView
 from .context import settings, viewer
 from .envelope import iso
@@ -112,7 +114,12 @@ def identity(view: IdentityView) -> dict:
     return body
 
 
-def event_presenter():
-    """A presenter bound to the current viewer and customer options."""
-    current, leagues_view = viewer(), settings().enable_leagues_view
+def event_presenter(for_viewer: Viewer | None = None):
+    """A presenter bound to the current viewer (or `for_viewer`) and customer options."""
+    current, leagues_view = for_viewer or viewer(), settings().enable_leagues_view
     return lambda view: event(view, current, leagues_view=leagues_view)
+
+
+def followed(view: FollowView) -> dict:
+    f = view.follow
+    return {"_id": f.id, "reference_id": f.reference_id, "type": f.type, "added": iso(f.created), "item": identity(view.item)}

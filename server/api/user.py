@@ -1,27 +1,26 @@
-"""Handlers for the `user` tag: sign-up, sign-in, devices, profile, watchlist.
+"""Handlers for the `user` tag: sign-up, sign-in, devices, profile, password, watchlist.
 
-The accounts and sessions work implements these; until then they answer 501.
+The handlers live in server/api/users/ (one module per area); Connexion binds the names
+re-exported here. An operation not implemented yet stays in PENDING and answers 501.
 """
 
-PENDING = frozenset(
-    {
-        "register_user",
-        "login_user",
-        "complete_login",
-        "logout_user",
-        "end_other_sessions",
-        "check_current_device",
-        "get_devices",
-        "delete_device",
-        "get_profile",
-        "update_profile",
-        "delete_account",
-        "change_password",
-        "forgot_password",
-        "reset_password",
-        "get_watchlist",
-        "get_watchlist_ids",
-        "add_to_watchlist",
-        "remove_from_watchlist",
-    }
+from .users.account import (  # noqa: F401
+    change_password,
+    delete_account,
+    end_other_sessions,
+    forgot_password,
+    reset_password,
 )
+from .users.signin import (  # noqa: F401
+    check_current_device,
+    complete_login,
+    delete_device,
+    get_devices,
+    login_user,
+    logout_user,
+    register_user,
+)
+from .users.profile import get_profile, update_profile  # noqa: F401
+from .users.watchlist import add_to_watchlist, get_watchlist, get_watchlist_ids, remove_from_watchlist  # noqa: F401
+
+PENDING: frozenset[str] = frozenset()

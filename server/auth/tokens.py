@@ -2,7 +2,11 @@
 
 Claims: `sub` (user id), `sid` (session id, so a revoked session's tokens can be refused),
 `role` (`viewer` or `staff`), `iat`, `exp`. Refresh tokens are opaque and live in the
-database (accounts work); only access tokens are self-contained.
+database; only access tokens are self-contained.
+
+Limit tickets (a sign-in stopped at the device limit) are JWTs too, with `typ: limit` and a
+`jti` that the database makes single-use. Each verifier refuses the other kind, so a ticket
+can never be used as an access token.
 """
 
 import time
@@ -41,6 +45,34 @@ def issue_access_token(
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
+LIMIT_TICKET_TYPE = "limit"
+
+
+@dataclass(frozen=True)
+class LimitTicketClaims:
+    user_id: str
+    ticket_id: str
+    expires_at: int
+
+
+def issue_limit_ticket(user_id: str, ticket_id: str, *, secret: str, lifetime: int, now: float | None = None) -> str:
+    issued = int(now if now is not None else time.time())
+    claims = {"sub": user_id, "jti": ticket_id, "typ": LIMIT_TICKET_TYPE, "iat": issued, "exp": issued + lifetime}
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
+    """The ticket's claims, or None (malformed, forged, expired, or not a ticket). Single use is
+    the database's job (server.services.sessions)."""
+    try:
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat", "jti"]})
+    except jwt.PyJWTError:
+        return None
+    if claims.get("typ") != LIMIT_TICKET_TYPE or not isinstance(claims["sub"], str) or not isinstance(claims["jti"], str):
+        return None
+    return LimitTicketClaims(claims["sub"], claims["jti"], int(claims["exp"]))
+
+
 def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenClaims | None:
     """The token's claims, or None when it is malformed, forged, expired or incomplete."""
     try:
@@ -48,6 +80,8 @@ def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenCla
             token, secret, algorithms=[ALGORITHM], leeway=leeway, options={"require": ["sub", "exp", "iat"]}
         )
     except jwt.PyJWTError:
+        return None
+    if "typ" in claims:  # a limit ticket (or anything else that is not an access token)
         return None
     role = claims.get("role", "viewer")
     if role not in ROLES or not isinstance(claims["sub"], str):

@@ -1,4 +1,5 @@
-"""`python -m server.bench`: event list vs bare ASGI vs trivial Connexion, one machine, one run."""
+"""`python -m server.bench`: event list vs bare ASGI vs trivial Connexion, then the kick-off
+socket fan-out (server.bench.fanout), one machine, one run. `--suite` runs one of them."""
 
 import argparse
 import asyncio
@@ -100,8 +101,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rate", type=float, default=1500, help="open-loop req/s; 0 = skip")
     p.add_argument("--fresh", action="store_true", help="drop and rebuild the bench databases")
     p.add_argument("--baselines-only", action="store_true")
+    p.add_argument("--suite", choices=("all", "catalogue", "fanout"), default="all")
+    p.add_argument("--fanout-clients", type=int, default=5000, help="websocket clients in the room")
+    p.add_argument("--fanout-generators", type=int, default=4, help="load-generator processes")
+    p.add_argument("--fanout-rounds", type=int, default=3, help="messages sent, one at a time")
     args = p.parse_args(argv)
+    if args.suite != "fanout":
+        catalogue(args)
+    if args.suite != "catalogue":
+        from .fanout import report as fanout_report
 
+        log(f"fan-out: {args.fanout_clients} clients, {args.fanout_generators} generators, "
+            f"{args.fanout_rounds} rounds")
+        print("\n== Kick-off fan-out\n" + fanout_report(args.fanout_clients, args.fanout_generators,
+                                                          args.fanout_rounds))
+    return 0
+
+
+def catalogue(args) -> None:
+    """The event list against the bare ASGI and trivial Connexion baselines."""
     results: list[LoadResult] = []
     skipped: list[str] = []
     body_bytes = None
@@ -139,7 +157,6 @@ def main(argv: list[str] | None = None) -> int:
             _measure(server, name, "GET", path, None, args, results)
 
     print(report.render(results, skipped))
-    return 0
 
 
 if __name__ == "__main__":

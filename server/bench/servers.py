@@ -24,12 +24,12 @@ def free_port() -> int:
 
 
 def uvicorn_command(target: str, port: int, factory: bool = True) -> list[str]:
-    # One worker, no access log, no websocket deflate: the settings the targets are for.
+    # One worker, no access log, wsproto without deflate: how `touchline serve` runs the app.
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     cmd = [
         sys.executable, "-m", "uvicorn", target,
         "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-        "--no-access-log", "--ws-per-message-deflate", "false",
+        "--no-access-log", "--ws", "wsproto", "--ws-per-message-deflate", "false",
         "--loop", loop, "--http", "httptools", "--log-level", "warning",
     ]
     return cmd + (["--factory"] if factory else [])

@@ -1,5 +1,18 @@
 """All ORM models; importing this package registers every table on Base.metadata."""
 
+from .accounts import (
+    AuthSession,
+    Device,
+    FederatedIdentity,
+    Follow,
+    LimitTicket,
+    OutboxMail,
+    PasswordReset,
+    RateLimitBucket,
+    RefreshToken,
+    User,
+    WatchlistItem,
+)
 from .base import Base, new_id, utcnow
 from .catalogue import (
     EpgProgramme,
@@ -13,6 +26,17 @@ from .catalogue import (
 )
 
 __all__ = [
+    "AuthSession",
+    "Device",
+    "FederatedIdentity",
+    "Follow",
+    "LimitTicket",
+    "OutboxMail",
+    "PasswordReset",
+    "RateLimitBucket",
+    "RefreshToken",
+    "User",
+    "WatchlistItem",
     "Base",
     "EpgProgramme",
     "Event",

@@ -15,9 +15,8 @@ from collections.abc import Mapping
 from datetime import date, datetime, timezone
 from typing import Any, Protocol
 
-import socketio
-
 from . import contract
+from .fanout import WriteOnlyRedisManager
 from .socket import REDIS_CHANNEL, event_room, user_room
 
 log = logging.getLogger(__name__)
@@ -52,6 +51,29 @@ def _check_room(name: str, payload: dict, room: str) -> None:
         raise contract.ContractError(name, f"{name} for {key} {payload[key]} cannot go to room {room}")
 
 
+def checked(name: str, payload: Mapping[str, Any], room: str) -> Any:
+    """The JSON the clients would receive for `payload`; raises ContractError unless `name` is
+    a server message, the payload matches its schema and `room` its `x-room`."""
+    data = _jsonable(payload)
+    contract.validate_outgoing(name, data)
+    _check_room(name, data, room)
+    return data
+
+
+def with_room_key(name: str, payload: Mapping[str, Any], room: str) -> dict[str, Any]:
+    """`payload` completed with the id its room names, when the message carries that field
+    and the payload leaves it out: `update-event` to `event:<id>` gets `eventId: <id>`.
+    Anything else is returned as it is (and left to the contract checks to judge)."""
+    message = contract.contract().messages.get(name)
+    if message is None or message.direction != "outgoing" or message.room is None or not isinstance(room, str):
+        return dict(payload)
+    kind, key = re.fullmatch(r"(\w+):\{(\w+)\}", message.room).groups()
+    prefix = f"{kind}:"
+    if key in message.payload_schema.get("properties", {}) and key not in payload and room.startswith(prefix):
+        return {**payload, key: room[len(prefix):]}
+    return dict(payload)
+
+
 class Emitter:
     """Validated, typed sends; the target is a bound server or a write-only Redis manager."""
 
@@ -70,9 +92,7 @@ class Emitter:
 
         Returns False (and logs) when nothing is bound, so services also work without a socket.
         """
-        data = _jsonable(payload)
-        contract.validate_outgoing(name, data)
-        _check_room(name, data, room)
+        data = checked(name, payload, room)
         if self._target is None:
             log.warning("realtime emitter is not bound; dropped %s to %s", name, room)
             return False
@@ -122,15 +142,19 @@ class Emitter:
 class RedisEmitter(Emitter):
     """Emits into the rooms of every server sharing `redis_url`, without running a server.
 
-    python-socketio logs and drops a message it cannot publish, so callers that must know
-    (the CLI) should call `listeners()` first: it raises when Redis is unreachable.
+    A message Redis does not take raises (redis.exceptions.RedisError) instead of being
+    dropped; `receivers` is how many server processes got the last one (0: nobody listens).
     """
 
     def __init__(self, redis_url: str, channel: str = REDIS_CHANNEL):
         self.redis_url = redis_url
         self.channel = channel
-        self.manager = socketio.AsyncRedisManager(redis_url, channel=channel, write_only=True)
+        self.manager = WriteOnlyRedisManager(redis_url, channel)
         super().__init__(self.manager)
+
+    @property
+    def receivers(self) -> int | None:
+        return self.manager.last_receivers
 
     async def listeners(self) -> int:
         """How many server processes are subscribed to the channel right now."""

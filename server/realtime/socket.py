@@ -11,11 +11,13 @@ import json
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import socketio
 
 from . import contract
+from .fanout import SupervisedRedisManager
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +28,26 @@ REDIS_CHANNEL = "touchline:socketio"
 MAX_MESSAGE_BYTES = 16 * 1024
 NAMESPACE = "/"
 
-# token -> user id, or None when the token is not valid. May be sync or async.
-Authenticate = Callable[[str], "str | None | Awaitable[str | None]"]
+
+@dataclass(frozen=True)
+class SocketUser:
+    """Who a connection belongs to: the token's subject and its sign-in session."""
+
+    user_id: str
+    session_id: str | None = None
+
+
+class SessionEnded(Exception):
+    """The token is valid but its session was revoked, expired or deleted."""
+
+
+class AuthUnavailable(Exception):
+    """The session cannot be checked right now (the database does not answer)."""
+
+
+# token -> SocketUser (or a bare user id), or None when the token is not valid; may raise
+# SessionEnded or AuthUnavailable. May be sync or async.
+Authenticate = Callable[[str], SocketUser | str | None | Awaitable[SocketUser | str | None]]
 
 
 def user_room(user_id: str) -> str:
@@ -50,14 +70,19 @@ def _fail(code: str, message: str, details: list[dict[str, str]] | None = None) 
     return json.dumps(body)
 
 
-def _refuse(message: str) -> socketio.exceptions.ConnectionRefusedError:
+SESSION_ENDED = "Your session has ended, please sign in again"
+UNAVAILABLE = "The server cannot check your session right now, please try again"
+
+
+def _refuse(message: str, code: str = "unauthorized") -> socketio.exceptions.ConnectionRefusedError:
     # The client's connect_error gets err.message and err.data (the REST error envelope).
-    envelope = {"error": True, "message": message, "messageErrorCode": "unauthorized"}
+    envelope = {"error": True, "message": message, "messageErrorCode": code}
     return socketio.exceptions.ConnectionRefusedError(message, envelope)
 
 
-async def _user_id(auth: Any, authenticate: Authenticate | None) -> str | None:
-    """The handshake's user, None for anonymous; raises ConnectionRefusedError for a bad token."""
+async def _user(auth: Any, authenticate: Authenticate | None) -> SocketUser | None:
+    """The handshake's user, None for anonymous; raises ConnectionRefusedError for a bad token
+    or an ended session."""
     if auth is None:
         return None
     if not isinstance(auth, dict):
@@ -71,26 +96,72 @@ async def _user_id(auth: Any, authenticate: Authenticate | None) -> str | None:
         # Token verification is not configured yet: everyone is anonymous, nobody is refused.
         return None
     try:
-        user_id = authenticate(token)
-        if inspect.isawaitable(user_id):
-            user_id = await user_id
+        user = authenticate(token)
+        if inspect.isawaitable(user):
+            user = await user
+    except SessionEnded:
+        raise _refuse(SESSION_ENDED) from None
+    except AuthUnavailable:
+        raise _refuse(UNAVAILABLE, "service_unavailable") from None
     except Exception:
         log.exception("socket authentication failed")
-        user_id = None
-    if not user_id:
+        user = None
+    if isinstance(user, str) and user:
+        user = SocketUser(user)
+    if not isinstance(user, SocketUser):
         raise _refuse("The access token is invalid or expired")
-    return user_id
+    return user
 
 
-def token_authenticator(secret: str) -> Authenticate:
-    """Handshake tokens are the REST access tokens: the socket's user is the token's subject."""
-    from ..auth.tokens import verify_access_token
+class TokenAuthenticator:
+    """Handshake tokens are the REST access tokens: the socket's user is the token's subject.
 
-    def authenticate(token: str) -> str | None:
-        claims = verify_access_token(token, secret=secret)
-        return claims.user_id if claims else None
+    With a database (server.db.Database) the token's session must also still stand, as for
+    every secured REST call: a token of a signed-out session, a removed device or a deleted
+    account is refused although its signature and lifetime are fine.
+    """
 
-    return authenticate
+    def __init__(self, secret: str, database: Any = None):
+        self.secret = secret
+        self.database = database
+
+    async def __call__(self, token: str) -> SocketUser | None:
+        from ..auth.tokens import verify_access_token
+
+        claims = verify_access_token(token, secret=self.secret)
+        if claims is None:
+            return None
+        user = SocketUser(claims.user_id, claims.session_id)
+        if not await self.session_alive(user):
+            raise SessionEnded()
+        return user
+
+    async def session_alive(self, user: SocketUser) -> bool:
+        """True while the user's session stands (always, without a database)."""
+        if self.database is None:
+            return True
+        from ..services.sessions import session_alive
+
+        try:
+            async with self.database.session() as db:
+                alive = await session_alive(db, user.user_id, user.session_id)
+        except Exception as exc:
+            log.warning("socket: cannot check the session of user %s: %s", user.user_id, exc)
+            raise AuthUnavailable() from exc
+        return alive is not None
+
+
+def token_authenticator(secret: str, database: Any = None) -> TokenAuthenticator:
+    return TokenAuthenticator(secret, database)
+
+
+def allowed_origins(settings: Any) -> list[str]:
+    """The explicit Origin allow-list for the handshake. python-engineio treats `[]` as "no
+    check at all" and None as "same Host header", so neither may reach it."""
+    origins = list(getattr(settings, "socket_origins", None) or [])
+    if not origins or "*" in origins:
+        raise ValueError("the socket needs an explicit list of allowed origins (settings.socket_origins)")
+    return origins
 
 
 def create_socket_server(
@@ -98,24 +169,37 @@ def create_socket_server(
     *,
     authenticate: Authenticate | None = None,
     redis_channel: str = REDIS_CHANNEL,
+    fanout_options: dict[str, Any] | None = None,
 ) -> socketio.AsyncServer:
     """An ASGI Socket.IO server; mount it with socketio.ASGIApp(sio, socketio_path="ws").
 
-    With `settings.redis_url` set, rooms are shared across processes through Redis.
-    `authenticate` verifies handshake tokens; without it every connection is anonymous.
+    `settings` needs `socket_origins` (the handshake's Origin allow-list) and `redis_url`:
+    when set, rooms are shared across processes through Redis (server.realtime.fanout;
+    `fanout_options` tunes its timings). `authenticate` verifies handshake tokens
+    (`token_authenticator`); without it every connection is anonymous.
+    Call `start_socket_server` once the event loop runs, `close_socket_server` at the end.
     """
     redis_url = getattr(settings, "redis_url", None)
-    manager = socketio.AsyncRedisManager(redis_url, channel=redis_channel) if redis_url else None
+    manager = SupervisedRedisManager(redis_url, redis_channel, **(fanout_options or {})) if redis_url else None
     sio = socketio.AsyncServer(
         async_mode="asgi",
         client_manager=manager,
         transports=["websocket"],  # polling would need sticky sessions behind a balancer
-        cors_allowed_origins=None,  # same origin only; [] would switch the Origin check off
+        cors_allowed_origins=allowed_origins(settings),
         max_http_buffer_size=MAX_MESSAGE_BYTES,
     )
     contract.contract()  # load and compile now: a broken document fails at start-up
     _register_handlers(sio, authenticate)
     return sio
+
+
+async def start_socket_server(sio: socketio.AsyncServer) -> None:
+    """Subscribe to the fan-out now rather than at the first connection (python-socketio's
+    default), so a process receives other processes' messages and reports its health from
+    the start."""
+    if not sio.manager_initialized:
+        sio.manager_initialized = True
+        sio.manager.initialize()
 
 
 def _unknown(event: str) -> str:
@@ -129,13 +213,15 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
     def sent_as_message(sid: str) -> bool:
         return sio.manager.is_connected(sid, NAMESPACE)
 
+    session_alive = getattr(authenticate, "session_alive", None)
+
     @sio.event
     async def connect(sid: str, *args: Any) -> str | None:
         if sent_as_message(sid):
             return _unknown("connect")  # must not re-run the handshake and replace the session
         auth = args[1] if len(args) > 1 else None  # args: environ[, auth]
-        user_id = await _user_id(auth, authenticate)
-        await sio.save_session(sid, {"user_id": user_id})
+        user = await _user(auth, authenticate)
+        await sio.save_session(sid, {"user": user})
         return None
 
     @sio.event
@@ -153,10 +239,18 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
             except contract.ContractError as exc:
                 return _fail("validation_error", exc.message, exc.details)
             if own_user:
-                session = await sio.get_session(sid)
-                if session.get("user_id") != payload["userId"]:
+                user: SocketUser | None = (await sio.get_session(sid)).get("user")
+                if user is None or user.user_id != payload["userId"]:
                     verb = "join" if join else "leave"
                     return _fail("forbidden", f"A connection may only {verb} its own user room")
+                if join and session_alive is not None:
+                    # The session may have ended since the handshake (logout on another tab).
+                    try:
+                        alive = await session_alive(user)
+                    except AuthUnavailable:
+                        return _fail("service_unavailable", UNAVAILABLE)
+                    if not alive:
+                        return _fail("forbidden", SESSION_ENDED)
             room = room_of(payload)
             if join:
                 await sio.enter_room(sid, room)
@@ -191,6 +285,9 @@ async def close_socket_server(sio: socketio.AsyncServer) -> None:
     _closed.add(sio)
     await sio.shutdown()
     manager = sio.manager
+    if isinstance(manager, SupervisedRedisManager):
+        await manager.aclose()
+        return
     listener = getattr(manager, "thread", None)
     if listener is not None:
         listener.cancel()

@@ -64,6 +64,15 @@ async def _identities_by_id(session: AsyncSession, ids: set[str]) -> dict[str, I
     return {i.id: i for i in await session.scalars(select(Identity).where(Identity.id.in_(ids)))}
 
 
+async def views_by_id(session: AsyncSession, identity_ids: set[str], team_ids: set[str]) -> dict[str, IdentityView]:
+    """Views of these identities and teams keyed by id (a few queries for the whole set, never one per
+    id); unknown ids are left out."""
+    identities = list((await _identities_by_id(session, identity_ids)).values())
+    teams = list(await session.scalars(select(Team).where(Team.id.in_(team_ids)))) if team_ids else []
+    views = await _identity_views(session, identities) + await _team_views(session, teams)
+    return {view.item.id: view for view in views}
+
+
 async def list_identities(
     session: AsyncSession, filters: IdentityFilters, sort: str, descending: bool, page: PageQuery
 ) -> Page[IdentityView]:

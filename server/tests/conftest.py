@@ -10,10 +10,18 @@ import httpx
 import psycopg
 import pytest
 
+from server import clock
 from server.app import create_api
 from server.db import Database
 from server.migrate import upgrade
 from server.settings import Settings
+
+@pytest.fixture(autouse=True)
+def real_time():
+    """Tests may move the server's clock forward (server.clock.advance); each starts on time."""
+    yield
+    clock.reset()
+
 
 POSTGRES_ADMIN_DSN = os.environ.get("TOUCHLINE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -58,7 +66,9 @@ async def database(database_url):
 
 @pytest.fixture(scope="session")
 def settings(database_url) -> Settings:
-    return Settings(environment="test", database_url=database_url, response_validation=True)
+    # Every test signs in from the same address: the per-address limit is tested on its own app.
+    return Settings(environment="test", database_url=database_url, response_validation=True,
+                    login_attempts_per_address=1_000_000)
 
 
 @pytest.fixture(scope="session")

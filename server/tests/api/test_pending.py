@@ -8,7 +8,7 @@ def bearer(settings, **kw) -> dict:
 
 
 async def test_pending_public_operation_answers_501(client):
-    response = await client.post("/api/user/password/forgot", json={"email": "fan@example.com"})
+    response = await client.get("/api/commerce/bundles")
     assert response.status_code == 501
     assert response.json()["messageErrorCode"] == "not_implemented"
 
@@ -24,5 +24,5 @@ async def test_forged_token_is_refused(client):
 
 
 async def test_pending_secured_operation_with_a_valid_token_answers_501(client, settings):
-    response = await client.get("/api/user/get_profile", headers=bearer(settings))
+    response = await client.get("/api/commerce/card", headers=bearer(settings))
     assert response.status_code == 501 and response.json()["error"] is True

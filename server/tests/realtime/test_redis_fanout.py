@@ -1,40 +1,38 @@
 """With Redis, a message emitted anywhere reaches room members on every server process.
 
-Each test runs real uvicorn servers sharing a Redis channel of its own. Skips when no Redis
-answers, unless REQUIRE_REDIS=1 (CI), where it fails.
+Each test runs real uvicorn servers sharing a Redis channel of its own, on a private
+redis-server (conftest). Skips without redis-server, unless REQUIRE_REDIS=1 (CI): then it fails.
 """
 
 import asyncio
 import contextlib
-import os
 import uuid
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
 import pytest_asyncio
-import redis
 import socketio
 
 from server.realtime.emitter import Emitter, external_emitter
 from server.realtime.health import fanout_status
-from server.realtime.socket import close_socket_server, create_socket_server
-from server.tests.realtime.test_socket import EVENT, MARKER_EVENT, TIMEOUT_S, Inbox, ask, open_client, serving
+from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server
+from server.tests.realtime.test_socket import (
+    EVENT,
+    MARKER_EVENT,
+    TIMEOUT_S,
+    Inbox,
+    ask,
+    open_client,
+    serving,
+    socket_settings,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-REDIS_URL = os.environ.get("TOUCHLINE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
-
-@pytest.fixture(scope="module")
-def redis_url():
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.exceptions.RedisError as exc:
-        if os.environ.get("REQUIRE_REDIS") == "1":
-            pytest.fail(f"Redis is required (REQUIRE_REDIS=1) but unreachable: {exc}")
-        pytest.skip(f"Redis unreachable: {exc}")
-    return REDIS_URL
+@pytest.fixture
+def redis_url(redis_server):
+    return redis_server.url
 
 
 @pytest.fixture
@@ -47,11 +45,13 @@ async def cluster(redis_url, channel):
     """cluster(n) -> n running socket servers sharing `channel`; clients and servers closed after."""
     async with contextlib.AsyncExitStack() as stack:
 
-        async def start(count: int) -> list[SimpleNamespace]:
+        async def start(count: int, *, started: bool = True) -> list[SimpleNamespace]:
             nodes = []
             for _ in range(count):
-                sio = create_socket_server(SimpleNamespace(redis_url=redis_url), redis_channel=channel)
+                sio = create_socket_server(socket_settings(redis_url), redis_channel=channel)
                 stack.push_async_callback(close_socket_server, sio)  # after uvicorn has stopped
+                if started:
+                    await start_socket_server(sio)  # what the app's lifespan does
                 url = await stack.enter_async_context(serving(sio))
                 nodes.append(SimpleNamespace(sio=sio, url=url, emitter=Emitter(sio)))
             return nodes
@@ -65,8 +65,8 @@ async def cluster(redis_url, channel):
 
 
 async def subscribed(redis_url: str, channel: str, servers: int) -> None:
-    """Wait until `servers` processes listen on `channel` (python-socketio subscribes lazily,
-    once a server's first client connects, so a message sent earlier would be lost)."""
+    """Wait until `servers` processes listen on `channel` (they subscribe as they start; a
+    message published before would not reach them)."""
     async with external_emitter(redis_url, channel) as probe:
         async def listening() -> None:
             while await probe.listeners() < servers:
@@ -113,13 +113,32 @@ async def test_a_message_emitted_on_one_server_reaches_members_on_the_others_onc
     assert await inbox_outsider.next() == marker
 
 
-async def test_fanout_health_follows_the_redis_listener(cluster, redis_url, channel):
+async def until_status(sio: socketio.AsyncServer, status: str, timeout: float = TIMEOUT_S) -> None:
+    async def reached() -> None:
+        while (await fanout_status(sio))["status"] != status:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(reached(), timeout)
+
+
+async def test_a_started_server_subscribes_before_any_client_connects(cluster, redis_url, channel):
     [node] = await cluster.start(1)
-    # Idle: python-socketio has not subscribed yet, but there is nobody here to deliver to.
-    assert await fanout_status(node.sio) == {"manager": "redis", "status": "ok"}
+    await subscribed(redis_url, channel, 1)
+    await until_status(node.sio, "ok")
+
+
+async def test_a_server_that_was_not_started_subscribes_with_its_first_client(cluster, redis_url, channel):
+    # python-socketio's own behaviour when nobody called start_socket_server (no lifespan):
+    # the process does not hear other processes yet, and says so.
+    [node] = await cluster.start(1, started=False)
+    assert await fanout_status(node.sio) == {"manager": "redis", "status": "down"}
     await cluster.connect(node)
     await subscribed(redis_url, channel, 1)
-    assert await fanout_status(node.sio) == {"manager": "redis", "status": "ok"}
+    await until_status(node.sio, "ok")
 
+
+async def test_fanout_health_is_down_once_the_listener_has_stopped(cluster, redis_url, channel):
+    [node] = await cluster.start(1)
+    await until_status(node.sio, "ok")
     await close_socket_server(node.sio)  # stops the listener: messages from elsewhere no longer arrive
-    assert (await fanout_status(node.sio))["status"] == "down"
+    assert await fanout_status(node.sio) == {"manager": "redis", "status": "down"}

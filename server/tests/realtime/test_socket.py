@@ -23,7 +23,7 @@ import uvicorn
 from server.auth.tokens import issue_access_token
 from server.realtime import contract
 from server.realtime.emitter import Emitter
-from server.realtime.socket import close_socket_server, create_socket_server, token_authenticator
+from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -34,6 +34,12 @@ EVENT = "e0e000000000000000000003"
 MARKER_EVENT = "e0e000000000000000000004"
 STREAM_URL = "https://cdn.example/live/main.m3u8"
 TIMEOUT_S = 5
+PAGE_ORIGIN = "https://touchline.example"  # the allow-listed origin of the test servers
+
+
+def socket_settings(redis_url: str | None = None, origins: list[str] | None = None) -> SimpleNamespace:
+    """What create_socket_server reads from server.settings.Settings."""
+    return SimpleNamespace(redis_url=redis_url, socket_origins=origins or [PAGE_ORIGIN])
 
 
 # --- helpers (test_redis_fanout uses them too) --------------------------------------------------
@@ -103,8 +109,9 @@ def token_for(user_id: str, **claims: Any) -> str:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def socket_server():
-    sio = create_socket_server(SimpleNamespace(redis_url=None), authenticate=token_authenticator(SECRET))
+    sio = create_socket_server(socket_settings(), authenticate=token_authenticator(SECRET))
     try:
+        await start_socket_server(sio)
         async with serving(sio) as url:
             yield SimpleNamespace(url=url, emitter=Emitter(sio))
     finally:
@@ -161,14 +168,38 @@ async def test_a_bad_token_is_refused_at_the_handshake_with_the_unauthorized_env
     assert not client.connected
 
 
-async def test_a_handshake_from_another_origin_is_refused(socket_server, connect):
-    assert (await connect(headers={"Origin": socket_server.url})).connected  # same origin
-    # Our own HTTP session: a client refused this early leaves its own one open.
+async def test_a_handshake_from_an_allowed_origin_is_accepted(connect):
+    assert (await connect(headers={"Origin": PAGE_ORIGIN})).connected
+
+
+async def test_a_handshake_without_an_origin_is_accepted_as_it_comes_from_no_web_page(connect):
+    assert (await connect()).connected  # browsers always send Origin; tools and apps do not
+
+
+@pytest.mark.parametrize("origin", [
+    "https://elsewhere.example",
+    "http://touchline.example",  # the right host over another scheme
+    "https://touchline.example.evil.example",
+    "null",  # sandboxed frames and file:// pages
+], ids=["other-site", "other-scheme", "suffix-trick", "null"])
+async def test_a_handshake_from_an_origin_not_on_the_list_is_refused_before_the_websocket_opens(socket_server, origin):
     async with aiohttp.ClientSession() as http:
+        async with http.get(f"{socket_server.url}/ws/", params={"EIO": "4", "transport": "websocket"},
+                            headers={"Origin": origin}) as response:  # a plain GET: no upgrade happens
+            assert response.status == 400
+        # And a real client is refused. Our own HTTP session: a client refused this early
+        # leaves its own one open.
         client = socketio.AsyncClient(reconnection=False, http_session=http)
         with pytest.raises(socketio.exceptions.ConnectionError):
             await client.connect(socket_server.url, transports=["websocket"], socketio_path="ws",
-                                 headers={"Origin": "https://elsewhere.example"}, wait_timeout=TIMEOUT_S)
+                                 headers={"Origin": origin}, wait_timeout=TIMEOUT_S)
+
+
+@pytest.mark.parametrize("origins", [[], None, ["*"]], ids=["empty-list-means-no-check", "none-means-host-header",
+                                                            "star-means-any"])
+async def test_the_socket_server_needs_an_explicit_origin_allow_list(origins):
+    with pytest.raises(ValueError, match="allowed origins"):
+        create_socket_server(SimpleNamespace(redis_url=None, socket_origins=origins))
 
 
 async def test_long_polling_is_refused_with_400(socket_server):

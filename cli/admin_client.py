@@ -1,0 +1,168 @@
+"""A small client for the admin API, shared by every staff command of the CLI (and the TUI).
+
+    async with AdminClient.from_options(api_url, email, password) as api:
+        content = await api.post("/admin/socket/emit", {...})
+
+`get`/`post` return the `content` of the success envelope and raise `AdminApiError` (carrying
+`messageErrorCode` and `message`) for an error envelope, a server that cannot be reached or an
+answer that is not the envelope. The client signs in with the staff account on first use
+(POST /api/user/login, device id `touchline-cli`) and once more if the token was refused (it
+expired, or the session ended). In Typer commands, `run(...)` turns AdminApiError into exit
+code 1 with the message on stderr; the `ApiUrl`, `StaffEmail` and `StaffPassword` option types
+read the TOUCHLINE_API_URL, TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD variables.
+"""
+
+import asyncio
+import json
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+import aiohttp
+import typer
+
+DEFAULT_API_URL = "http://127.0.0.1:8080"
+DEVICE_ID = "touchline-cli"
+TIMEOUT_S = 15.0
+
+T = TypeVar("T")
+
+
+class AdminApiError(Exception):
+    """An error envelope from the API, or a failure to get one (`code` then says which)."""
+
+    def __init__(self, message: str, code: str, status: int | None = None, details: list | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+        self.details = details or []
+
+    def __str__(self) -> str:
+        lines = [f"{self.message} ({self.code})"]
+        lines += [f"  {d.get('field') or '(body)'}: {d.get('message')}" for d in self.details if isinstance(d, dict)]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class StaffCredentials:
+    email: str
+    password: str
+
+
+class AdminClient:
+    def __init__(self, base_url: str, credentials: StaffCredentials | None, *, timeout: float = TIMEOUT_S):
+        self.base_url = base_url.rstrip("/")
+        self.credentials = credentials
+        self.timeout = timeout
+        self._http: aiohttp.ClientSession | None = None
+        self._token: str | None = None
+
+    @classmethod
+    def from_options(cls, api_url: str | None, email: str | None, password: str | None) -> "AdminClient":
+        credentials = StaffCredentials(email, password) if email and password else None
+        return cls(api_url or DEFAULT_API_URL, credentials)
+
+    async def __aenter__(self) -> "AdminClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
+
+    @property
+    def token(self) -> str | None:
+        """The access token of the current sign-in (None before the first call)."""
+        return self._token
+
+    async def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
+        return await self.request("GET", path, params=params)
+
+    async def post(self, path: str, body: Any = None) -> Any:
+        return await self.request("POST", path, body=body)
+
+    async def request(self, method: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None,
+                      signed_in: bool = True) -> Any:
+        """`path` is relative to /api (e.g. "/admin/outbox"). Returns the envelope's `content`."""
+        if signed_in and self._token is None:
+            await self.sign_in()
+        try:
+            return await self._send(method, path, body, params, signed_in)
+        except AdminApiError as error:
+            if not (signed_in and error.status == 401):
+                raise
+        await self.sign_in()  # the token expired or its session ended: once more, freshly signed in
+        return await self._send(method, path, body, params, signed_in)
+
+    async def sign_in(self) -> None:
+        if self.credentials is None:
+            raise AdminApiError("Staff credentials are needed: set TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD "
+                                "(or --staff-email and --staff-password)", "missing_credentials")
+        self._token = None
+        content = await self._send("POST", "/user/login", {
+            "username": self.credentials.email, "password": self.credentials.password,
+            "device_id": DEVICE_ID, "device_name": "Touchline CLI", "strategy": "refresh",
+        }, None, signed_in=False)
+        if content.get("device_error"):
+            error = content["device_error"]
+            raise AdminApiError(f"{error.get('message', 'Device Limit Exceeded')}: the staff account has no free device "
+                                f"slot for {DEVICE_ID!r}; remove a device of that account first",
+                                error.get("code", "device_limit_exceeded"))
+        token = (content.get("tokenData") or {}).get("access_token")
+        if not token:
+            raise AdminApiError("The sign-in answer has no access token", "unexpected_response")
+        self._token = token
+
+    async def _send(self, method: str, path: str, body: Any, params: dict[str, Any] | None, signed_in: bool) -> Any:
+        if self._http is None:
+            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
+        url = f"{self.base_url}/api{path}"
+        headers = {"Accept": "application/json"}
+        if signed_in and self._token:
+            headers["Authorization"] = f"Bearer {self._token}"
+        try:
+            async with self._http.request(method, url, json=body, params=params, headers=headers) as answer:
+                text = await answer.text()
+                status = answer.status
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+            raise AdminApiError(f"Cannot reach the Touchline API at {self.base_url}: {reason}", "api_unreachable") from None
+        try:
+            envelope = json.loads(text)
+        except ValueError:
+            envelope = None
+        if not isinstance(envelope, dict) or "error" not in envelope:
+            raise AdminApiError(f"{method} {url} answered {status} without the API's envelope: {text[:200]!r}",
+                                "unexpected_response", status)
+        if envelope["error"] or status >= 400:
+            raise AdminApiError(envelope.get("message") or "An error occurred",
+                                envelope.get("messageErrorCode") or "default_error_message", status,
+                                envelope.get("details"))
+        return envelope.get("content")
+
+
+# --- Typer glue ----------------------------------------------------------------------------------
+
+ApiUrl = Annotated[str, typer.Option("--api-url", envvar="TOUCHLINE_API_URL", help="Base URL of the Touchline server.")]
+StaffEmail = Annotated[str | None, typer.Option("--staff-email", envvar="TOUCHLINE_STAFF_EMAIL",
+                                                help="Staff account to sign in with.")]
+StaffPassword = Annotated[str | None, typer.Option("--staff-password", envvar="TOUCHLINE_STAFF_PASSWORD",
+                                                   help="Its password (prefer the variable).", show_default=False)]
+
+
+def fail(message: str) -> typer.Exit:
+    """Print `message` to stderr; returns the exit (code 1) to raise."""
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(1)
+
+
+def run(work: Awaitable[T]) -> T:
+    """Run a coroutine of a command; domain errors end the command with exit code 1."""
+    try:
+        return asyncio.run(work)
+    except AdminApiError as error:
+        raise fail(str(error)) from None

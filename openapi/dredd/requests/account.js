@@ -1,0 +1,90 @@
+// Dredd requests for passwords (forgotten, reset, changed), ending other sessions and deleting
+// the account (tag user), and the mail outbox (tag admin).
+const { fixtures, keepExample, setBody, setPath, setToken, dropToken, api, signUp } = require('../support');
+
+const NEW_PASSWORD = 'dredd new contract password';
+const TRIES = 100; // the limits are a few attempts per window; more means the limit is off
+
+// The reset link is written after the answer to /user/password/forgot went out: wait for it.
+async function resetToken(email) {
+  for (let i = 0; i < 50; i += 1) {
+    const query = new URLSearchParams({ to: email, kind: 'password_reset' });
+    const page = await api('GET', `/admin/outbox?${query}`, undefined, fixtures.tokens.staff);
+    const [mail] = page.content.entries;
+    const match = mail && mail.text.match(/[?&]token=([^\s&]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no password_reset mail to ${email} in the outbox`);
+}
+
+// Call `request` until it answers 429 (the limit is reached, so the transaction's own request is refused too).
+async function exhaust(request) {
+  for (let i = 0; i < TRIES; i += 1) {
+    if ((await request()).status === 429) return;
+  }
+  throw new Error(`no 429 after ${TRIES} attempts`);
+}
+
+function post(path, body, token) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(`${fixtures.base}/api${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+module.exports = {
+  forgot_password: {
+    200: keepExample,
+    400: (t) => setBody(t, { mail: 'ada@example.com' }), // the field is `email`
+    429: async (t) => {
+      const email = `dredd-forgot-${process.pid}-${Date.now()}@example.com`;
+      await exhaust(() => post('/user/password/forgot', { email }));
+      setBody(t, { email });
+    },
+  },
+  reset_password: {
+    200: async (t) => {
+      const account = await signUp();
+      await api('POST', '/user/password/forgot', { email: account.email });
+      setBody(t, { token: await resetToken(account.email), password: NEW_PASSWORD });
+    },
+    400: (t) => setBody(t, { token: `pr_${'x'.repeat(43)}`, password: NEW_PASSWORD }), // never issued
+    429: 'needs the per-client limit of reset requests exhausted, which would refuse the other transactions '
+      + 'from this client; server/tests/api/test_password.py produces it',
+  },
+  change_password: {
+    200: async (t) => {
+      const account = await signUp();
+      setToken(t, account.access_token);
+      setBody(t, { current_password: account.password, new_password: NEW_PASSWORD });
+    },
+    400: (t) => setBody(t, { current_password: 'anything' }), // new_password is required
+    401: dropToken,
+    403: async (t) => {
+      const account = await signUp();
+      setToken(t, account.access_token);
+      setBody(t, { current_password: 'not the password', new_password: NEW_PASSWORD });
+    },
+    429: async (t) => {
+      const account = await signUp();
+      const wrong = { current_password: 'not the password', new_password: NEW_PASSWORD };
+      await exhaust(() => post('/user/change_password', wrong, account.access_token));
+      setToken(t, account.access_token);
+      setBody(t, wrong);
+    },
+  },
+  end_other_sessions: {
+    200: async (t) => setToken(t, (await signUp()).access_token),
+    401: dropToken,
+  },
+  delete_account: {
+    200: async (t) => setToken(t, (await signUp()).access_token),
+    401: dropToken,
+  },
+  list_outbox: {
+    200: keepExample,
+    400: (t) => setPath(t, '/admin/outbox?kind=newsletter'), // not a MailKind
+    401: dropToken,
+    403: (t) => setToken(t, fixtures.tokens.viewer),
+  },
+};

@@ -1,0 +1,46 @@
+"""Schemathesis hooks for `make contract` (loaded through SCHEMATHESIS_HOOKS).
+
+Bearer tokens per operation: operations that end or change a session or an account get a
+freshly registered account each time, so fuzzing them never signs out the demo accounts the
+other operations use; `/admin/` operations use the demo staff account, the rest the demo viewer.
+"""
+
+import itertools
+import json
+import os
+import urllib.request
+
+import schemathesis
+
+# Operations after which the caller's token (or account) no longer works as before.
+SESSION_CHANGING = frozenset({
+    "logout_user", "end_other_sessions", "delete_account", "change_password", "delete_device",
+})
+
+_fixtures = json.loads(open(os.environ["TOUCHLINE_CONTRACT_FIXTURES"]).read())
+_counter = itertools.count(1)
+
+
+def _fresh_account_token() -> str:
+    n = next(_counter)
+    device = f"schemathesis-{os.getpid()}-{n}"
+    body = json.dumps({"email": f"st-{os.getpid()}-{n}@example.com", "password": "schemathesis password",
+                       "displayName": "Schemathesis", "device_id": device, "device_name": device}).encode()
+    request = urllib.request.Request(f"{_fixtures['base']}/api/user/register", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())["content"]["tokenData"]["access_token"]
+
+
+@schemathesis.auth(refresh_interval=None)
+class TouchlineBearer:
+    def get(self, case, context):
+        operation_id = case.operation.definition.raw.get("operationId")
+        if operation_id in SESSION_CHANGING:
+            return _fresh_account_token()
+        if case.operation.path.startswith("/admin/"):
+            return _fixtures["tokens"]["staff"]
+        return _fixtures["tokens"]["viewer"]
+
+    def set(self, case, data, context):
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}

@@ -1,0 +1,156 @@
+"""Mail: written to the outbox first, delivered through SMTP afterwards.
+
+`write()` adds the mail to the outbox table inside the caller's transaction, so a mail exists
+exactly when the change it reports was committed. Without SMTP settings it stays there with
+status `kept` (staff read it with `GET /admin/outbox`). With SMTP it is `queued`, and
+`deliver()` (run after the commit, outside the request) sends it and records `sent` or `failed`;
+the outbox row is never removed, whatever the SMTP server says.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from enum import StrEnum
+
+import aiosmtplib
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import clock
+from ..db import Database
+from ..models import OutboxMail, new_id
+from ..settings import Settings
+from .paging import Page, PageQuery, paginate
+
+log = logging.getLogger(__name__)
+
+KEPT = "kept"
+QUEUED = "queued"
+SENT = "sent"
+FAILED = "failed"
+
+
+class MailKind(StrEnum):
+    """The contract's MailKind."""
+
+    PASSWORD_RESET = "password_reset"
+    PASSWORD_CHANGED = "password_changed"
+    ACCOUNT_DELETED = "account_deleted"
+    PURCHASE_RECEIPT = "purchase_receipt"
+    RENEWAL_FAILED = "renewal_failed"
+
+
+@dataclass(frozen=True)
+class Message:
+    subject: str
+    text: str
+
+
+# --- the mails ------------------------------------------------------------------------------
+
+
+def password_reset_message(link: str, minutes: int) -> Message:
+    return Message(
+        "Reset your Touchline password",
+        "Someone asked to reset the password of your Touchline account.\n"
+        f"Open this link within {minutes} minutes to choose a new one:\n"
+        f"{link}\n\n"
+        "The link works once. If you did not ask for it, ignore this mail: your password stays as it is.\n",
+    )
+
+
+def password_changed_message(base_url: str) -> Message:
+    return Message(
+        "Your Touchline password was changed",
+        "The password of your Touchline account was just changed.\n\n"
+        "If that was not you, choose a new password now:\n"
+        f"{base_url}/auth/password/forgot/\n",
+    )
+
+
+def account_deleted_message() -> Message:
+    return Message(
+        "Your Touchline account was deleted",
+        "Your Touchline account was deleted and its personal data erased.\n"
+        "You were signed out on every device. This address is no longer stored with us; "
+        "you may sign up again with it at any time.\n",
+    )
+
+
+# --- the outbox -----------------------------------------------------------------------------
+
+
+def write(db: AsyncSession, settings: Settings, *, to: str, kind: MailKind, message: Message) -> OutboxMail:
+    """Add a mail to the outbox in the caller's transaction; the caller commits, then calls
+    `deliver()` with the ids of the mails whose status is `queued`."""
+    mail = OutboxMail(
+        id=new_id(), to_address=to, kind=str(kind), subject=message.subject, text=message.text,
+        status=QUEUED if settings.smtp_host else KEPT, created=clock.now(),
+    )
+    db.add(mail)
+    return mail
+
+
+def queued_ids(mails: Iterable[OutboxMail | None]) -> list[str]:
+    return [m.id for m in mails if m is not None and m.status == QUEUED]
+
+
+async def list_outbox(db: AsyncSession, *, to: str | None, kind: str | None, query: PageQuery) -> Page[OutboxMail]:
+    """Mail, newest first; `to` matches the address case-insensitively."""
+    stmt = select(OutboxMail)
+    if to:
+        stmt = stmt.where(func.lower(OutboxMail.to_address) == to.strip().lower())
+    if kind:
+        stmt = stmt.where(OutboxMail.kind == kind)
+    return await paginate(db, stmt.order_by(OutboxMail.created.desc(), OutboxMail.id.desc()), query)
+
+
+# --- delivery -------------------------------------------------------------------------------
+
+
+async def deliver(database: Database, settings: Settings, mail_ids: Iterable[str]) -> None:
+    """Send queued mails through SMTP and record the outcome. Never raises for a delivery
+    failure: the mail is marked `failed` with the reason and stays in the outbox."""
+    for mail_id in mail_ids:
+        await _deliver_one(database, settings, mail_id)
+
+
+async def _deliver_one(database: Database, settings: Settings, mail_id: str) -> None:
+    async with database.session() as db:
+        mail = await db.get(OutboxMail, mail_id)
+    if mail is None or mail.status != QUEUED or not settings.smtp_host:
+        return
+    status, error = SENT, None
+    try:
+        await aiosmtplib.send(
+            _email(mail, settings),
+            hostname=settings.smtp_host,
+            port=settings.smtp_port,
+            username=settings.smtp_username or None,
+            password=settings.smtp_password.get_secret_value() if settings.smtp_password else None,
+            start_tls=settings.smtp_starttls,
+            timeout=settings.smtp_timeout,
+        )
+    except Exception as exc:  # any failure (refused, unreachable, TLS, timeout) is recorded, not raised
+        status, error = FAILED, f"{type(exc).__name__}: {exc}"[:500]
+        log.warning("mail %s (%s) to the SMTP server failed: %s", mail.id, mail.kind, error)
+    async with database.session() as db:
+        await db.execute(
+            update(OutboxMail).where(OutboxMail.id == mail.id, OutboxMail.status == QUEUED)
+            .values(status=status, error=error, sent_at=clock.now() if status == SENT else None)
+        )
+        await db.commit()
+
+
+def _email(mail: OutboxMail, settings: Settings) -> EmailMessage:
+    sender_name, sender_address = parseaddr(settings.mail_from)
+    message = EmailMessage()
+    message["From"] = formataddr((sender_name, sender_address))
+    message["To"] = mail.to_address
+    message["Subject"] = mail.subject
+    message["Date"] = format_datetime(mail.created)
+    message["Message-ID"] = make_msgid(idstring=mail.id, domain=sender_address.rpartition("@")[2] or None)
+    message.set_content(mail.text)
+    return message

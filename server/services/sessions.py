@@ -1,0 +1,414 @@
+"""Sign-in sessions: devices and the device limit, access and refresh tokens, limit tickets.
+
+A session is one sign-in on one device. Its access tokens are short-lived JWTs carrying its id;
+its refresh tokens are opaque, stored as SHA-256 hashes, and rotate on every use.
+
+Rotation and the grace window: the successor of a refresh token is derived from it
+(HMAC of the token under the server secret), so when two tabs of the same device refresh with
+the same token at once, the one that loses the race can be given the very same new refresh
+token without it ever being stored in clear. Reuse of a rotated token after the grace window
+(or from another device) means it leaked: the whole session is revoked.
+
+Write paths run in `Database.write_session()` (BEGIN IMMEDIATE on SQLite) and lock rows with
+FOR UPDATE on PostgreSQL, so concurrent sign-ins cannot pass the device limit and concurrent
+refreshes rotate once.
+"""
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import clock
+from ..auth.tokens import issue_access_token, issue_limit_ticket
+from ..errors import NotFound, Unauthorized
+from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
+from ..settings import Settings
+
+# Longest chain of rotations followed inside the grace window (tabs refreshing in a burst).
+MAX_CHAIN = 16
+# Sessions' and devices' "last used" move at most this often (saves two writes per refresh).
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class RefreshFailed(Unauthorized):
+    """The client signs out and shows the session-expired message (spec §8)."""
+
+    code = "refresh_token_failed"
+
+    def __init__(self, message: str = "Expired Session", *, revoked: tuple[str, str] | None = None):
+        super().__init__(message)
+        # (user id, device id) when this failure revoked a session: its device is told to sign out.
+        self.revoked = revoked
+
+
+class LimitTicketInvalid(Unauthorized):
+    code = "limit_ticket_invalid"
+
+    def __init__(self):
+        super().__init__("The sign-in ticket has expired, please sign in again")
+
+
+@dataclass(frozen=True)
+class Policy:
+    secret: str
+    access_lifetime: int
+    refresh_lifetime: int
+    session_lifetime: int
+    grace_seconds: int
+    device_limit: int
+    ticket_lifetime: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "Policy":
+        return cls(
+            secret=settings.secret_key,
+            access_lifetime=settings.access_token_lifetime,
+            refresh_lifetime=settings.refresh_token_lifetime,
+            session_lifetime=settings.session_lifetime,
+            grace_seconds=settings.refresh_grace_seconds,
+            device_limit=settings.device_limit,
+            ticket_lifetime=settings.limit_ticket_lifetime,
+        )
+
+
+@dataclass(frozen=True)
+class DeviceIn:
+    device_id: str
+    device_name: str
+    os_name: str | None = None
+    os_version: str | None = None
+    app_version: str | None = None
+
+
+@dataclass
+class SignInResult:
+    """What a sign-in produced: tokens, or (device_error set) a stop at the device limit."""
+
+    user: User
+    provider: str
+    is_register: bool
+    devices: list[Device]
+    token_data: dict | None = None
+    device_error: dict | None = None
+    session_id: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_refresh_token() -> str:
+    return "rt_" + secrets.token_urlsafe(32)
+
+
+def successor_of(token: str, secret: str) -> str:
+    digest = hmac.new(secret.encode(), b"rotate:" + token.encode(), hashlib.sha256).digest()
+    return "rt_" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def _for_update(statement, db: AsyncSession):
+    # SQLite has no row locks; its write transactions are serialised by BEGIN IMMEDIATE.
+    return statement if db.bind.dialect.name == "sqlite" else statement.with_for_update()
+
+
+def access_token_data(user: User, session_id: str, refresh_token: str, policy: Policy) -> dict:
+    access = issue_access_token(
+        user.id, secret=policy.secret, role=user.role, session_id=session_id,
+        lifetime=policy.access_lifetime, now=clock.timestamp(),
+    )
+    return {"access_token": access, "expires_in": policy.access_lifetime, "refresh_token": refresh_token}
+
+
+async def list_devices(db: AsyncSession, user_id: str) -> list[Device]:
+    rows = await db.execute(select(Device).where(Device.user_id == user_id).order_by(Device.updated.desc(), Device.id))
+    return list(rows.scalars())
+
+
+async def _find_device(db: AsyncSession, user_id: str, device_id: str) -> Device | None:
+    return (
+        await db.execute(select(Device).where(Device.user_id == user_id, Device.device_id == device_id))
+    ).scalar_one_or_none()
+
+
+def _touch_device(device: Device, info: DeviceIn, now: datetime) -> None:
+    device.device_name = info.device_name
+    device.os_name = info.os_name if info.os_name is not None else device.os_name
+    device.os_version = info.os_version if info.os_version is not None else device.os_version
+    device.app_version = info.app_version if info.app_version is not None else device.app_version
+    device.updated = now
+
+
+async def _start_session(
+    db: AsyncSession, user: User, device: Device, provider: str, policy: Policy, now: datetime, client_address: str | None
+) -> tuple[str, str]:
+    session = AuthSession(
+        id=new_id(), user_id=user.id, device_ref=device.id, provider=provider, created=now, updated=now,
+        expires_at=now + timedelta(seconds=policy.session_lifetime), last_used=now, client_address=client_address,
+    )
+    db.add(session)
+    refresh = new_refresh_token()
+    db.add(RefreshToken(
+        id=new_id(), session_id=session.id, token_hash=token_hash(refresh), created=now,
+        expires_at=min(now + timedelta(seconds=policy.refresh_lifetime), session.expires_at),
+    ))
+    return session.id, refresh
+
+
+async def sign_in(
+    db: AsyncSession,
+    user_id: str,
+    device_info: DeviceIn,
+    *,
+    policy: Policy,
+    provider: str,
+    is_register: bool = False,
+    client_address: str | None = None,
+) -> SignInResult:
+    """Start a session for `user_id` on this device, or stop at the device limit with a ticket.
+
+    The caller opened `db` with `Database.write_session()`; this commits."""
+    now = clock.now()
+    user = (await db.execute(_for_update(select(User).where(User.id == user_id), db))).scalar_one_or_none()
+    if user is None or user.deleted_at is not None:
+        raise Unauthorized("Wrong username or password", code="invalid_credentials")
+    device = await _find_device(db, user.id, device_info.device_id)
+    if device is None:
+        count = (await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user.id))).scalar_one()
+        if count >= policy.device_limit:
+            return await _stop_at_limit(db, user, provider, is_register, policy, now)
+        device = Device(id=new_id(), user_id=user.id, device_id=device_info.device_id,
+                        device_name=device_info.device_name, os_name=device_info.os_name,
+                        os_version=device_info.os_version, app_version=device_info.app_version,
+                        created=now, updated=now)
+        db.add(device)
+        await db.flush()
+    else:
+        _touch_device(device, device_info, now)
+    session_id, refresh = await _start_session(db, user, device, provider, policy, now, client_address)
+    user.last_sign_in = now
+    await db.commit()
+    devices = await list_devices(db, user.id)
+    return SignInResult(user=user, provider=provider, is_register=is_register, devices=devices,
+                        token_data=access_token_data(user, session_id, refresh, policy), session_id=session_id)
+
+
+async def _stop_at_limit(
+    db: AsyncSession, user: User, provider: str, is_register: bool, policy: Policy, now: datetime
+) -> SignInResult:
+    ticket_id = secrets.token_hex(16)
+    db.add(LimitTicket(id=ticket_id, user_id=user.id, provider=provider, is_register=is_register, created=now,
+                       expires_at=now + timedelta(seconds=policy.ticket_lifetime)))
+    await db.commit()
+    ticket = issue_limit_ticket(user.id, ticket_id, secret=policy.secret, lifetime=policy.ticket_lifetime,
+                                now=now.timestamp())
+    device_error = {
+        "code": "device_limit_exceeded",
+        "message": "Device Limit Exceeded",
+        "limit": policy.device_limit,
+        "limit_ticket": ticket,
+        "limit_ticket_expires_in": policy.ticket_lifetime,
+    }
+    return SignInResult(user=user, provider=provider, is_register=is_register,
+                        devices=await list_devices(db, user.id), device_error=device_error)
+
+
+async def live_limit_ticket(db: AsyncSession, ticket_id: str, user_id: str) -> LimitTicket | None:
+    """The ticket if it is unused and unexpired (it may then remove devices)."""
+    return (
+        await db.execute(select(LimitTicket).where(
+            LimitTicket.id == ticket_id, LimitTicket.user_id == user_id,
+            LimitTicket.used_at.is_(None), LimitTicket.expires_at > clock.now(),
+        ))
+    ).scalar_one_or_none()
+
+
+async def complete_with_ticket(
+    db: AsyncSession, ticket_id: str, user_id: str, device_info: DeviceIn, *, policy: Policy,
+    client_address: str | None = None,
+) -> SignInResult:
+    """Spend a limit ticket (once) and sign in again; at the limit still, a new ticket comes back."""
+    now = clock.now()
+    spent = await db.execute(
+        update(LimitTicket)
+        .where(LimitTicket.id == ticket_id, LimitTicket.user_id == user_id,
+               LimitTicket.used_at.is_(None), LimitTicket.expires_at > now)
+        .values(used_at=now)
+        .returning(LimitTicket.provider, LimitTicket.is_register)
+    )
+    row = spent.first()
+    if row is None:
+        await db.rollback()
+        raise LimitTicketInvalid()
+    return await sign_in(db, user_id, device_info, policy=policy, provider=row.provider, is_register=row.is_register,
+                         client_address=client_address)
+
+
+@dataclass(frozen=True)
+class Alive:
+    role: str
+    device_ref: str
+
+
+async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) -> Alive | None:
+    """The session behind an access token, if it still stands (not revoked, expired or deleted)."""
+    if not session_id:
+        return None
+    row = (
+        await db.execute(
+            select(User.role, AuthSession.device_ref)
+            .join(User, User.id == AuthSession.user_id)
+            .where(AuthSession.id == session_id, AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None),
+                   AuthSession.expires_at > clock.now(), User.deleted_at.is_(None))
+        )
+    ).first()
+    return Alive(row.role, row.device_ref) if row else None
+
+
+async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
+    """Rotate `token`; answers `{token, expires_in, refresh_token}` or raises RefreshFailed.
+
+    The caller opened `db` with `Database.write_session()`; this commits. The common path is
+    four statements (read, conditional update, insert, commit): refreshes are the busiest write.
+    """
+    now = clock.now()
+    statement = (
+        select(RefreshToken, AuthSession, User, Device)
+        .join(AuthSession, AuthSession.id == RefreshToken.session_id)
+        .join(User, User.id == AuthSession.user_id)
+        .join(Device, Device.id == AuthSession.device_ref)
+        .where(RefreshToken.token_hash == token_hash(token))
+    )
+    if db.bind.dialect.name != "sqlite":  # concurrent refreshes of one token queue on its row
+        statement = statement.with_for_update(of=RefreshToken)
+    found = (await db.execute(statement)).first()
+    if found is None:
+        raise RefreshFailed()
+    row, session, user, device = found
+    if session.revoked_at is not None or session.expires_at <= now or user.deleted_at is not None:
+        raise RefreshFailed()
+    same_device = device_id is None or device_id == device.device_id
+    if row.used_at is None and same_device:
+        if row.expires_at <= now:
+            raise RefreshFailed()
+        successor = successor_of(token, policy.secret)
+        successor_id = new_id()
+        rotated = await db.execute(
+            update(RefreshToken).where(RefreshToken.id == row.id, RefreshToken.used_at.is_(None))
+            .values(used_at=now, replaced_by=successor_id)
+            .execution_options(synchronize_session=False)
+        )
+        if rotated.rowcount == 1:
+            await db.execute(insert(RefreshToken).values(
+                id=successor_id, session_id=session.id, token_hash=token_hash(successor), created=now,
+                expires_at=min(now + timedelta(seconds=policy.refresh_lifetime), session.expires_at)))
+            if now - session.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
+                session.last_used = now
+                device.updated = now
+            await db.commit()
+            return _refresh_result(user, session.id, successor, policy)
+        await db.refresh(row)  # another refresh rotated it between our read and our update
+    if row.used_at is not None and same_device and now - row.used_at <= timedelta(seconds=policy.grace_seconds):
+        current = await _live_successor(db, token, policy)
+        if current is not None:
+            await db.commit()
+            return _refresh_result(user, session.id, current, policy)
+    # A rotated token came back too late, or from another device: it leaked. End the session.
+    await revoke_session(db, session.id, reason="refresh_token_reuse")
+    await db.commit()
+    raise RefreshFailed(revoked=(user.id, device.device_id))
+
+
+async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str | None:
+    """Follow the rotation chain from `token` to the refresh token that is still unused."""
+    current = token
+    for _ in range(MAX_CHAIN):
+        current = successor_of(current, policy.secret)
+        row = (await db.execute(select(RefreshToken).where(RefreshToken.token_hash == token_hash(current)))).scalar_one_or_none()
+        if row is None:
+            return None
+        if row.used_at is None:
+            return current if row.expires_at > clock.now() else None
+    return None
+
+
+def _refresh_result(user: User, session_id: str, refresh_token: str, policy: Policy) -> dict:
+    data = access_token_data(user, session_id, refresh_token, policy)
+    return {"token": data["access_token"], "expires_in": data["expires_in"], "refresh_token": data["refresh_token"]}
+
+
+async def revoke_session(db: AsyncSession, session_id: str, *, reason: str) -> bool:
+    """Revoke one session (its access and refresh tokens stop working). The caller commits."""
+    result = await db.execute(
+        update(AuthSession).where(AuthSession.id == session_id, AuthSession.revoked_at.is_(None))
+        .values(revoked_at=clock.now(), revoked_reason=reason)
+    )
+    return (result.rowcount or 0) > 0
+
+
+async def revoke_user_sessions(db: AsyncSession, user_id: str, *, reason: str, keep: str | None = None) -> int:
+    """Revoke every live session of a user except `keep`; returns how many. The caller commits."""
+    where = [AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now()]
+    if keep:
+        where.append(AuthSession.id != keep)
+    result = await db.execute(update(AuthSession).where(*where).values(revoked_at=clock.now(), revoked_reason=reason))
+    return result.rowcount or 0
+
+
+async def count_other_sessions(db: AsyncSession, user_id: str, keep: str | None) -> int:
+    where = [AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now()]
+    if keep:
+        where.append(AuthSession.id != keep)
+    return (await db.execute(select(func.count()).select_from(AuthSession).where(*where))).scalar_one()
+
+
+async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> Device:
+    """Delete one of the user's devices; its sessions and refresh tokens go with it (cascade).
+
+    Matches the device's `deviceId` (the browser's identification string) or its `_id`.
+    The caller commits and then tells the device through `remove-user-device`."""
+    device = (
+        await db.execute(select(Device).where(Device.user_id == user_id,
+                                              (Device.device_id == device_id) | (Device.id == device_id)))
+    ).scalars().first()
+    if device is None:
+        raise NotFound("Device not found", code="device_not_found")
+    await db.delete(device)
+    await db.flush()
+    return device
+
+
+async def check_device(
+    db: AsyncSession, user_id: str, device_info: DeviceIn, *, register: bool, policy: Policy
+) -> tuple[bool, list[Device]]:
+    """Whether this device belongs to the account (registering it when asked and allowed)."""
+    device = await _find_device(db, user_id, device_info.device_id)
+    now = clock.now()
+    if device is not None:
+        _touch_device(device, device_info, now)
+        await db.commit()
+        return True, await list_devices(db, user_id)
+    if register:
+        count = (await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user_id))).scalar_one()
+        if count < policy.device_limit:
+            db.add(Device(id=new_id(), user_id=user_id, device_id=device_info.device_id,
+                          device_name=device_info.device_name, os_name=device_info.os_name,
+                          os_version=device_info.os_version, app_version=device_info.app_version,
+                          created=now, updated=now))
+            await db.commit()
+            return True, await list_devices(db, user_id)
+    return False, await list_devices(db, user_id)
+
+
+__all__ = [
+    "Alive", "DeviceIn", "LimitTicketInvalid", "Policy", "RefreshFailed", "SignInResult",
+    "check_device", "complete_with_ticket", "count_other_sessions", "list_devices", "live_limit_ticket",
+    "refresh", "remove_device", "revoke_session", "revoke_user_sessions", "session_alive", "sign_in",
+    "successor_of", "token_hash",
+]

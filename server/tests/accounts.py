@@ -1,0 +1,51 @@
+"""Signed-in users for tests: sign up and sign in through the API, like a client would."""
+
+import itertools
+import uuid
+
+PASSWORD = "correct horse battery staple"
+_devices = itertools.count(1)
+
+
+def new_email() -> str:
+    return f"fan-{uuid.uuid4().hex[:12]}@example.com"
+
+
+def new_device() -> str:
+    return f"Mozilla/5.0 (X11; Linux x86_64) TestBrowser/{next(_devices)}.{uuid.uuid4().hex[:6]}"
+
+
+def bearer(access_token: str) -> dict:
+    return {"Authorization": f"Bearer {access_token}"}
+
+
+async def sign_up(client, email: str | None = None, password: str = PASSWORD, device_id: str | None = None,
+                  display_name: str = "Test Fan", **fields) -> dict:
+    """Register an account; returns the sign-in content plus `email`, `password`, `device_id` and
+    `headers` (the bearer header of the new session)."""
+    email = email or new_email()
+    device_id = device_id or new_device()
+    answer = await client.post("/api/user/register", json={
+        "email": email, "password": password, "displayName": display_name,
+        "device_id": device_id, "device_name": device_id, "strategy": "refresh", **fields,
+    })
+    assert answer.status_code == 200, answer.text
+    content = answer.json()["content"]
+    return {**content, "email": email, "password": password, "device_id": device_id,
+            "headers": bearer(content["tokenData"]["access_token"])}
+
+
+async def sign_in(client, email: str, password: str = PASSWORD, device_id: str | None = None):
+    """POST /api/user/login; returns the raw response."""
+    device_id = device_id or new_device()
+    return await client.post("/api/user/login", json={
+        "username": email, "password": password, "device_id": device_id, "device_name": device_id, "strategy": "refresh",
+    })
+
+
+async def refresh(client, refresh_token: str, device_id: str | None = None):
+    body = {"grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token": refresh_token,
+            "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"}
+    if device_id:
+        body["device"] = {"id": device_id, "name": device_id}
+    return await client.post("/api/oauth2/token", json=body)

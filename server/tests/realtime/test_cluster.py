@@ -1,0 +1,279 @@
+"""Two whole Touchline servers (uvicorn processes started as in production) sharing a fresh
+PostgreSQL database and a Redis: what is sent on one reaches websocket clients on the other,
+whether it comes from the admin API or from `touchline socket emit`, and Redis may restart.
+
+Needs PostgreSQL and redis-server (REQUIRE_POSTGRES=1 / REQUIRE_REDIS=1 turn skips into failures).
+"""
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+import socketio
+
+from server.auth.passwords import Passwords
+from server.db import Database
+from server.migrate import upgrade
+from server.models import User, new_id
+from server.settings import PROJECT_ROOT, Settings
+from server.tests.conftest import _drop_postgres_database, _postgres_database
+from server.tests.realtime.support import RedisServer, free_port, redis_server_binary
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+EVENT = "e0e000000000000000000003"
+STREAM = "/media/live/football.m3u8"
+PASSWORD = "correct horse battery staple"
+SECRET = "cluster-test-secret-of-at-least-32-bytes"
+TIMEOUT_S = 10
+
+
+class ServerProcess:
+    """`uvicorn server.app:asgi --factory` on a port of its own, output kept for failures."""
+
+    def __init__(self, env: dict[str, str]):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile("w+")
+        command = [sys.executable, "-m", "uvicorn", "server.app:asgi", "--factory", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--ws-per-message-deflate", "false", "--no-access-log",
+                   "--log-level", "warning"]
+        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, **env, "TOUCHLINE_PORT": str(self.port)})
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-4000:]
+
+    async def wait_ready(self, http: aiohttp.ClientSession, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.output()}")
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                async with http.get(f"{self.url}/api/health") as answer:
+                    if answer.status == 200 and (await answer.json())["content"]["status"] == "ok":
+                        return
+            await asyncio.sleep(0.1)
+        raise TimeoutError(f"server on {self.url} not healthy after {timeout} s:\n{self.output()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+
+async def _add_user(database_url: str, role: str) -> str:
+    email = f"{role}-{new_id()}@example.com"
+    password_hash = await Passwords.from_settings(Settings(environment="test")).hash(PASSWORD)
+    database = Database(database_url)
+    try:
+        async with database.session() as db:
+            db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name=role.title(), role=role,
+                        club_list=[], options={}))
+            await db.commit()
+    finally:
+        await database.dispose()
+    return email
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def cluster():
+    redis_server = RedisServer(redis_server_binary()).start()
+    name = _postgres_database()
+    database_url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    servers: list[ServerProcess] = []
+    try:
+        await asyncio.to_thread(upgrade, database_url)  # alembic runs its own event loop
+        staff, viewer = await _add_user(database_url, "staff"), await _add_user(database_url, "viewer")
+        env = {"TOUCHLINE_ENVIRONMENT": "test", "TOUCHLINE_DATABASE_URL": database_url, "REDIS_URL": redis_server.url,
+               "TOUCHLINE_SECRET_KEY": SECRET, "TOUCHLINE_RESPONSE_VALIDATION": "true",
+               "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000"}
+        servers = [ServerProcess(env), ServerProcess(env)]
+        async with aiohttp.ClientSession() as http:
+            for server in servers:
+                await server.wait_ready(http)
+            yield SimpleNamespace(a=servers[0], b=servers[1], redis=redis_server, http=http, staff=staff,
+                                  viewer=viewer, database_url=database_url)
+    finally:
+        for server in servers:
+            server.stop()
+        redis_server.stop()
+        _drop_postgres_database(name)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def connect():
+    """connect(server, token=None, origin=None) -> a connected client, disconnected after the test."""
+    clients: list[socketio.AsyncClient] = []
+    # One HTTP session for all of them: a client refused at the handshake leaves its own open.
+    http = aiohttp.ClientSession()
+
+    async def connect_(server: ServerProcess, token: str | None = None, origin: str | None = None):
+        client = socketio.AsyncClient(reconnection=False, http_session=http)
+        await client.connect(server.url, transports=["websocket"], socketio_path="ws",
+                             auth={"token": token} if token else None,
+                             headers={"Origin": origin} if origin else {}, wait_timeout=TIMEOUT_S)
+        clients.append(client)
+        return client
+
+    yield connect_
+    for client in clients:
+        await client.disconnect()
+    await http.close()
+
+
+class Inbox:
+    def __init__(self, client: socketio.AsyncClient):
+        self._queue: asyncio.Queue = asyncio.Queue()
+        client.on("*", lambda name, data: self._queue.put_nowait((name, data)))
+
+    async def next(self) -> tuple[str, Any]:
+        return await asyncio.wait_for(self._queue.get(), TIMEOUT_S)
+
+
+async def watching(connect, server: ServerProcess) -> Inbox:
+    client = await connect(server)
+    inbox = Inbox(client)
+    assert '"ok": true' in await client.call("join-event-room", {"eventId": EVENT}, timeout=TIMEOUT_S)
+    return inbox
+
+
+async def sign_in(cluster, server: ServerProcess, email: str) -> str:
+    async with cluster.http.post(f"{server.url}/api/user/login", json={
+            "username": email, "password": PASSWORD, "device_id": f"cluster-test-{new_id()}",
+            "device_name": "cluster test"}) as answer:
+        body = await answer.json()
+    assert answer.status == 200, body
+    return body["content"]["tokenData"]["access_token"]
+
+
+async def admin_emit(cluster, server: ServerProcess, token: str, body: dict) -> tuple[int, dict]:
+    async with cluster.http.post(f"{server.url}/api/admin/socket/emit", json=body,
+                                 headers={"Authorization": f"Bearer {token}"}) as answer:
+        return answer.status, await answer.json()
+
+
+async def realtime_status(cluster, server: ServerProcess) -> str:
+    async with cluster.http.get(f"{server.url}/api/health") as answer:
+        return (await answer.json())["content"]["realtime"]["status"]
+
+
+async def until_status(cluster, server: ServerProcess, status: str, timeout: float = TIMEOUT_S) -> None:
+    async def reached() -> None:
+        while await realtime_status(cluster, server) != status:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(reached(), timeout)
+
+
+async def touchline(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """The CLI as an operator runs it: a process of its own."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TOUCHLINE_REDIS_URL")}
+    return await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "cli.main", *args], cwd=PROJECT_ROOT,
+                                   env={**clean, **env}, capture_output=True, text=True, timeout=60)
+
+
+def live(title: str) -> dict:
+    return {"status": "live", "title": title}
+
+
+# --- fan-out between the processes -------------------------------------------------------------
+
+
+async def test_each_server_reports_its_redis_fanout_as_ok(cluster):
+    for server in (cluster.a, cluster.b):
+        assert await realtime_status(cluster, server) == "ok"
+    assert cluster.redis.numsub("touchline:socketio") == 2
+
+
+async def test_a_client_on_one_server_gets_what_the_admin_api_of_the_other_sends(cluster, connect):
+    inbox = await watching(connect, cluster.a)
+    token = await sign_in(cluster, cluster.b, cluster.staff)
+    status, body = await admin_emit(cluster, cluster.b, token, {
+        "event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": STREAM}})
+    assert status == 200 and body["content"]["manager"] == "redis", body
+    assert await inbox.next() == ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM})
+
+
+async def test_a_client_on_one_server_gets_what_the_cli_sends_through_redis(cluster, connect):
+    inbox = await watching(connect, cluster.a)
+    result = await touchline("socket", "emit", "update-event", "--room", f"event:{EVENT}",
+                             "--data", '{"status": "live", "title": "from the CLI"}', REDIS_URL=cluster.redis.url)
+    assert result.returncode == 0, result.stderr
+    assert "2 server process(es) received it" in result.stdout
+    assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("from the CLI")})
+
+
+async def test_a_client_on_one_server_gets_what_the_cli_sends_through_the_other_servers_api(cluster, connect):
+    inbox = await watching(connect, cluster.a)
+    result = await touchline("socket", "emit", "update-event", "--room", f"event:{EVENT}",
+                             "--data", '{"status": "live", "title": "via the API"}', TOUCHLINE_API_URL=cluster.b.url,
+                             TOUCHLINE_STAFF_EMAIL=cluster.staff, TOUCHLINE_STAFF_PASSWORD=PASSWORD)
+    assert result.returncode == 0, result.stderr
+    assert "(fan-out: redis)" in result.stdout
+    assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("via the API")})
+
+
+# --- handshake rules on the real app ----------------------------------------------------------
+
+
+async def test_a_server_accepts_pages_of_its_own_origin_and_refuses_others(cluster, connect):
+    for own in (cluster.a.url, f"http://localhost:{cluster.a.port}"):
+        assert (await connect(cluster.a, origin=own)).connected
+    for other in (cluster.b.url, "https://elsewhere.example"):  # the other server is another origin
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            await connect(cluster.a, origin=other)
+
+
+async def test_a_session_signed_out_on_one_server_cannot_open_the_socket_on_the_other(cluster, connect):
+    token = await sign_in(cluster, cluster.a, cluster.viewer)
+    assert (await connect(cluster.b, token=token)).connected
+    async with cluster.http.post(f"{cluster.a.url}/api/user/logout",
+                                 headers={"Authorization": f"Bearer {token}"}) as answer:
+        assert answer.status == 200
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        await connect(cluster.b, token=token)
+
+
+# --- Redis goes away and comes back (last: it restarts the shared Redis) ------------------------
+
+
+async def test_when_redis_restarts_health_goes_down_then_ok_and_delivery_resumes(cluster, connect):
+    inbox = await watching(connect, cluster.a)
+    token = await sign_in(cluster, cluster.b, cluster.staff)
+    try:
+        cluster.redis.kill()
+        for server in (cluster.a, cluster.b):
+            await until_status(cluster, server, "down")
+        async with cluster.http.get(f"{cluster.a.url}/api/health") as answer:
+            assert answer.status == 200 and (await answer.json())["content"]["status"] == "degraded"
+        # Sent while Redis is down: the server keeps it and publishes it once Redis is back.
+        status, _ = await admin_emit(cluster, cluster.b, token, {
+            "event": "update-event", "room": f"event:{EVENT}", "payload": live("during the outage")})
+        assert status == 200
+    finally:
+        cluster.redis.start()
+
+    for server in (cluster.a, cluster.b):
+        await until_status(cluster, server, "ok")
+    assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("during the outage")})
+    status, _ = await admin_emit(cluster, cluster.b, token, {
+        "event": "update-event", "room": f"event:{EVENT}", "payload": live("after the outage")})
+    assert status == 200
+    assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("after the outage")})
+    assert cluster.redis.numsub("touchline:socketio") == 2
