@@ -21,7 +21,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
@@ -118,9 +118,9 @@ def _for_update(statement, db: AsyncSession):
     return statement if db.bind.dialect.name == "sqlite" else statement.with_for_update()
 
 
-def access_token_data(user: User, session_id: str, refresh_token: str, policy: Policy) -> dict:
+def access_token_data(user_id: str, role: str, session_id: str, refresh_token: str, policy: Policy) -> dict:
     access = issue_access_token(
-        user.id, secret=policy.secret, role=user.role, session_id=session_id,
+        user_id, secret=policy.secret, role=role, session_id=session_id,
         lifetime=policy.access_lifetime, now=clock.timestamp(),
     )
     return {"access_token": access, "expires_in": policy.access_lifetime, "refresh_token": refresh_token}
@@ -196,7 +196,7 @@ async def sign_in(
     await db.commit()
     devices = await list_devices(db, user.id)
     return SignInResult(user=user, provider=provider, is_register=is_register, devices=devices,
-                        token_data=access_token_data(user, session_id, refresh, policy), session_id=session_id)
+                        token_data=access_token_data(user.id, user.role, session_id, refresh, policy), session_id=session_id)
 
 
 async def _stop_at_limit(
@@ -271,58 +271,72 @@ async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) 
     return Alive(row.role, row.device_ref) if row else None
 
 
+# Built once, reading plain columns: refreshes are the busiest write, and building ORM statements
+# and objects per call cost more than running the SQL.
+_REFRESH_LOOKUP = (
+    select(
+        RefreshToken.id, RefreshToken.used_at, RefreshToken.expires_at,
+        AuthSession.id.label("session_id"), AuthSession.revoked_at, AuthSession.last_used,
+        AuthSession.expires_at.label("session_expires_at"), AuthSession.device_ref,
+        User.id.label("user_id"), User.role, User.deleted_at, Device.device_id,
+    )
+    .join(AuthSession, AuthSession.id == RefreshToken.session_id)
+    .join(User, User.id == AuthSession.user_id)
+    .join(Device, Device.id == AuthSession.device_ref)
+    .where(RefreshToken.token_hash == bindparam("token_hash"))
+)
+_REFRESH_LOOKUP_LOCKED = _REFRESH_LOOKUP.with_for_update(of=RefreshToken)
+_ROTATE = (
+    update(RefreshToken)
+    .where(RefreshToken.id == bindparam("row_id"), RefreshToken.used_at.is_(None))
+    .values(used_at=bindparam("used_at"), replaced_by=bindparam("replaced_by"))
+    .execution_options(synchronize_session=False)
+)
+_INSERT_TOKEN = insert(RefreshToken)
+
+
 async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
     """Rotate `token`; answers `{token, expires_in, refresh_token}` or raises RefreshFailed.
 
     The caller opened `db` with `Database.write_session()`; this commits. The common path is
-    four statements (read, conditional update, insert, commit): refreshes are the busiest write.
+    four statements (read, conditional update, insert, commit).
     """
     now = clock.now()
-    statement = (
-        select(RefreshToken, AuthSession, User, Device)
-        .join(AuthSession, AuthSession.id == RefreshToken.session_id)
-        .join(User, User.id == AuthSession.user_id)
-        .join(Device, Device.id == AuthSession.device_ref)
-        .where(RefreshToken.token_hash == token_hash(token))
-    )
-    if db.bind.dialect.name != "sqlite":  # concurrent refreshes of one token queue on its row
-        statement = statement.with_for_update(of=RefreshToken)
-    found = (await db.execute(statement)).first()
-    if found is None:
+    # Concurrent refreshes of one token queue on its row (PostgreSQL; SQLite serialises writers).
+    lookup = _REFRESH_LOOKUP if db.bind.dialect.name == "sqlite" else _REFRESH_LOOKUP_LOCKED
+    params = {"token_hash": token_hash(token)}
+    row = (await db.execute(lookup, params)).first()
+    if row is None:
         raise RefreshFailed()
-    row, session, user, device = found
-    if session.revoked_at is not None or session.expires_at <= now or user.deleted_at is not None:
+    if row.revoked_at is not None or row.session_expires_at <= now or row.deleted_at is not None:
         raise RefreshFailed()
-    same_device = device_id is None or device_id == device.device_id
+    same_device = device_id is None or device_id == row.device_id
     if row.used_at is None and same_device:
         if row.expires_at <= now:
             raise RefreshFailed()
         successor = successor_of(token, policy.secret)
         successor_id = new_id()
-        rotated = await db.execute(
-            update(RefreshToken).where(RefreshToken.id == row.id, RefreshToken.used_at.is_(None))
-            .values(used_at=now, replaced_by=successor_id)
-            .execution_options(synchronize_session=False)
-        )
+        rotated = await db.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
         if rotated.rowcount == 1:
-            await db.execute(insert(RefreshToken).values(
-                id=successor_id, session_id=session.id, token_hash=token_hash(successor), created=now,
-                expires_at=min(now + timedelta(seconds=policy.refresh_lifetime), session.expires_at)))
-            if now - session.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
-                session.last_used = now
-                device.updated = now
+            await db.execute(_INSERT_TOKEN, {
+                "id": successor_id, "session_id": row.session_id, "token_hash": token_hash(successor),
+                "created": now,
+                "expires_at": min(now + timedelta(seconds=policy.refresh_lifetime), row.session_expires_at)})
+            if now - row.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
+                await db.execute(update(AuthSession).where(AuthSession.id == row.session_id).values(last_used=now))
+                await db.execute(update(Device).where(Device.id == row.device_ref).values(updated=now))
             await db.commit()
-            return _refresh_result(user, session.id, successor, policy)
-        await db.refresh(row)  # another refresh rotated it between our read and our update
+            return _refresh_result(row.user_id, row.role, row.session_id, successor, policy)
+        row = (await db.execute(lookup, params)).first()  # another refresh rotated it meanwhile
     if row.used_at is not None and same_device and now - row.used_at <= timedelta(seconds=policy.grace_seconds):
         current = await _live_successor(db, token, policy)
         if current is not None:
             await db.commit()
-            return _refresh_result(user, session.id, current, policy)
+            return _refresh_result(row.user_id, row.role, row.session_id, current, policy)
     # A rotated token came back too late, or from another device: it leaked. End the session.
-    await revoke_session(db, session.id, reason="refresh_token_reuse")
+    await revoke_session(db, row.session_id, reason="refresh_token_reuse")
     await db.commit()
-    raise RefreshFailed(revoked=(user.id, device.device_id))
+    raise RefreshFailed(revoked=(row.user_id, row.device_id))
 
 
 async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str | None:
@@ -338,8 +352,8 @@ async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str |
     return None
 
 
-def _refresh_result(user: User, session_id: str, refresh_token: str, policy: Policy) -> dict:
-    data = access_token_data(user, session_id, refresh_token, policy)
+def _refresh_result(user_id: str, role: str, session_id: str, refresh_token: str, policy: Policy) -> dict:
+    data = access_token_data(user_id, role, session_id, refresh_token, policy)
     return {"token": data["access_token"], "expires_in": data["expires_in"], "refresh_token": data["refresh_token"]}
 
 
