@@ -5,7 +5,6 @@ import asyncio
 import socket
 import threading
 import time
-import uuid
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -13,28 +12,11 @@ import pytest
 import uvicorn
 
 from server.app import create_app
-from server.auth.passwords import Passwords
-from server.db import Database
 from server.migrate import upgrade
-from server.models import User, new_id
 from server.settings import Settings
+from server.tests.accounts import PASSWORD, create_user_at  # noqa: F401 (PASSWORD: the CLI tests import it from here)
 
-PASSWORD = "correct horse battery staple"
 SECRET = "cli-test-secret-of-at-least-32-bytes-long"
-
-
-async def _add_user(database_url: str, settings: Settings, role: str) -> str:
-    email = f"{role}-{uuid.uuid4().hex[:10]}@example.com"
-    database = Database(database_url)
-    try:
-        password_hash = await Passwords.from_settings(settings).hash(PASSWORD)
-        async with database.session() as db:
-            db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name=role.title(), role=role,
-                        club_list=[], options={}))
-            await db.commit()
-    finally:
-        await database.dispose()
-    return email
 
 
 @contextmanager
@@ -69,9 +51,8 @@ def accounts_db(tmp_path_factory):
     """A migrated SQLite database with one staff and one viewer account (emails in the result)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('cli-server') / 'touchline.db'}"
     upgrade(url)
-    settings = Settings(environment="test", database_url=url, secret_key=SECRET)
-    staff = asyncio.run(_add_user(url, settings, "staff"))
-    viewer = asyncio.run(_add_user(url, settings, "viewer"))
+    staff = asyncio.run(create_user_at(url, role="staff"))
+    viewer = asyncio.run(create_user_at(url, role="viewer"))
     return SimpleNamespace(url=url, staff=staff, viewer=viewer)
 
 

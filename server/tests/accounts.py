@@ -49,3 +49,30 @@ async def refresh(client, refresh_token: str, device_id: str | None = None):
     if device_id:
         body["device"] = {"id": device_id, "name": device_id}
     return await client.post("/api/oauth2/token", json=body)
+
+
+async def create_user(database, *, role: str = "viewer", password: str = PASSWORD) -> str:
+    """Insert an account straight into the database (staff accounts cannot sign up); returns its
+    e-mail address. `database` is a server.db.Database."""
+    from server.auth.passwords import Passwords
+    from server.models import User, new_id
+    from server.settings import Settings
+
+    email = new_email()
+    password_hash = await Passwords.from_settings(Settings(environment="test")).hash(password)
+    async with database.session() as db:
+        db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name=role.title(), role=role,
+                    club_list=[], options={}))
+        await db.commit()
+    return email
+
+
+async def create_user_at(database_url: str, *, role: str = "viewer") -> str:
+    """create_user() for a database this process has no Database object for."""
+    from server.db import Database
+
+    database = Database(database_url)
+    try:
+        return await create_user(database, role=role)
+    finally:
+        await database.dispose()

@@ -10,10 +10,9 @@ import httpx
 import orjson
 from sqlalchemy import select
 
-from server.auth.passwords import Passwords
-from server.models import OutboxMail, User, new_id
+from server.models import OutboxMail, User
 from server.realtime import emitter
-from server.tests.accounts import PASSWORD, new_email, sign_in
+from server.tests.accounts import create_user, sign_in
 from server.tests.conftest import with_state
 
 _addresses = itertools.count(1)
@@ -96,12 +95,7 @@ async def user_row(database, user_id: str) -> User:
 
 async def staff_headers(client, database, settings) -> dict:
     """Create a staff account in the database and sign it in through POST /api/user/login."""
-    email = new_email()
-    password_hash = await Passwords.from_settings(settings).hash(PASSWORD)
-    async with database.session() as db:
-        db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name="Staff", role="staff",
-                    club_list=[], options={}))
-        await db.commit()
+    email = await create_user(database, role="staff")
     answer = await sign_in(client, email)
     assert answer.status_code == 200, answer.text
     return {"Authorization": f"Bearer {answer.json()['content']['tokenData']['access_token']}"}

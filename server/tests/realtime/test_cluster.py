@@ -20,11 +20,10 @@ import pytest
 import pytest_asyncio
 import socketio
 
-from server.auth.passwords import Passwords
-from server.db import Database
 from server.migrate import upgrade
-from server.models import User, new_id
-from server.settings import PROJECT_ROOT, Settings
+from server.models import new_id
+from server.settings import PROJECT_ROOT
+from server.tests.accounts import PASSWORD, create_user_at
 from server.tests.conftest import _drop_postgres_database, _postgres_database
 from server.tests.realtime.support import RedisServer, free_port, redis_server_binary
 
@@ -32,7 +31,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 EVENT = "e0e000000000000000000003"
 STREAM = "/media/live/football.m3u8"
-PASSWORD = "correct horse battery staple"
 SECRET = "cluster-test-secret-of-at-least-32-bytes"
 TIMEOUT_S = 10
 
@@ -77,20 +75,6 @@ class ServerProcess:
         self.log.close()
 
 
-async def _add_user(database_url: str, role: str) -> str:
-    email = f"{role}-{new_id()}@example.com"
-    password_hash = await Passwords.from_settings(Settings(environment="test")).hash(PASSWORD)
-    database = Database(database_url)
-    try:
-        async with database.session() as db:
-            db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name=role.title(), role=role,
-                        club_list=[], options={}))
-            await db.commit()
-    finally:
-        await database.dispose()
-    return email
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def cluster():
     redis_server = RedisServer(redis_server_binary()).start()
@@ -99,7 +83,7 @@ async def cluster():
     servers: list[ServerProcess] = []
     try:
         await asyncio.to_thread(upgrade, database_url)  # alembic runs its own event loop
-        staff, viewer = await _add_user(database_url, "staff"), await _add_user(database_url, "viewer")
+        staff, viewer = await create_user_at(database_url, role="staff"), await create_user_at(database_url, role="viewer")
         env = {"TOUCHLINE_ENVIRONMENT": "test", "TOUCHLINE_DATABASE_URL": database_url, "REDIS_URL": redis_server.url,
                "TOUCHLINE_SECRET_KEY": SECRET, "TOUCHLINE_RESPONSE_VALIDATION": "true",
                "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000"}
