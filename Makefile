@@ -45,7 +45,8 @@ contract: install openapi/node_modules/.installed
 	$(BIN)/touchline contract status
 	$(BIN)/python -m server.checks.contract
 
-test: test-python contract
+# Contract checks first, so the run ends with pytest's own summary line.
+test: contract test-python
 
 bench: install
 	$(BIN)/python -m server.bench

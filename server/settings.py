@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     smtp_starttls: bool = True  # require STARTTLS (turn off only for a local relay)
     smtp_timeout: float = Field(default=15.0, gt=0, le=120)
     mail_from: str = "Touchline <no-reply@touchline.invalid>"
+    # Card payments (server/payments): the provider that charges cards; "sandbox" is the built-in
+    # test-mode processor. Its "requires action" test cards stay processing this many seconds.
+    payment_provider: Literal["sandbox"] = "sandbox"
+    payment_sandbox_action_seconds: float = Field(default=5.0, ge=0, le=300)
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"
     var_dir: Path = PROJECT_ROOT / "var"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"

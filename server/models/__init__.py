@@ -24,6 +24,7 @@ from .catalogue import (
     Team,
     TeamIdentity,
 )
+from .payments import CardHandle, IdempotencyKey, PaymentCharge
 
 __all__ = [
     "AuthSession",
@@ -46,6 +47,9 @@ __all__ = [
     "IdentityParent",
     "Team",
     "TeamIdentity",
+    "CardHandle",
+    "IdempotencyKey",
+    "PaymentCharge",
     "new_id",
     "utcnow",
 ]

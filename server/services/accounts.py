@@ -17,12 +17,15 @@ from .. import clock
 from ..errors import Forbidden
 from ..models import (
     AuthSession,
+    CardHandle,
     Device,
     FederatedIdentity,
     Follow,
+    IdempotencyKey,
     LimitTicket,
     OutboxMail,
     PasswordReset,
+    PaymentCharge,
     User,
     WatchlistItem,
 )
@@ -146,6 +149,10 @@ ERASURE: tuple[Erase, ...] = (
     Erase(PasswordReset),
     Erase(Follow),
     Erase(WatchlistItem),
+    Erase(IdempotencyKey),  # recorded answers of money-moving calls
+    Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards
+    # Charges are money records: kept, no longer tied to the person (brand and last 4 digits only).
+    Erase(PaymentCharge, owner="owner_id", scrub={"owner_id": None}),
     Erase(User, owner="id", scrub={
         "email": None, "password_hash": None, "display_name": DELETED_DISPLAY_NAME, "global_tags": False,
         "city": None, "gender": None, "date_of_birth": None, "phone": None, "country_name": None,
