@@ -51,6 +51,7 @@ test: contract test-python
 bench: install
 	$(BIN)/python -m server.bench
 	$(BIN)/python -m server.bench.accounts
+	$(BIN)/python -m server.bench.entitlements
 
 clean:
 	rm -rf var/bench var/contract

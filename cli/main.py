@@ -2,7 +2,7 @@
 
 import typer
 
-from .commands import contract, db, seed, serve, socket, users
+from .commands import billing, codes, contract, db, seed, serve, socket, users
 
 app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
 app.add_typer(db.app, name="db")
@@ -11,6 +11,8 @@ app.command("serve")(serve.serve)
 app.add_typer(contract.app, name="contract")
 app.add_typer(socket.app, name="socket")
 app.add_typer(users.app, name="users")
+app.add_typer(codes.app, name="codes")
+app.add_typer(billing.app, name="billing")
 
 if __name__ == "__main__":
     app()

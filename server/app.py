@@ -10,7 +10,7 @@ from connexion.middleware.response_validation import ResponseValidationMiddlewar
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import errors, gc_policy
+from . import errors, gc_policy, jobs
 from .api.cache import ResponseCache
 from .api.jsonifier import OrjsonJsonifier
 from .api.routing import TagResolver
@@ -18,6 +18,7 @@ from .api.validation import VALIDATOR_MAP
 from .auth.bearer import security_map
 from .auth.providers import ProviderClient
 from .db import Database
+from .services.commerce.holdings import HoldingsCache
 from .settings import PROJECT_ROOT, Settings, get_settings
 from .web import static_app
 
@@ -43,9 +44,10 @@ def create_api(
         identity_providers = ProviderClient.from_settings(settings)
         try:
             cache = ResponseCache(settings.catalogue_cache_seconds)
+            held = HoldingsCache(settings.holdings_cache_seconds)
             async with running() if running else contextlib.nullcontext():
                 yield {**(state or {}), "database": db, "settings": settings, "cache": cache,
-                       "identity_providers": identity_providers}
+                       "identity_providers": identity_providers, "holdings_cache": held}
         finally:
             await identity_providers.close()
             if database is None:
@@ -98,7 +100,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     async def running():
         await start_socket_server(sio)
         try:
-            async with gc_policy.running(settings.gc_full_collection_interval):
+            async with gc_policy.running(settings.gc_full_collection_interval), jobs.running(settings, database):
                 yield
         finally:
             await close_socket_server(sio)

@@ -4,7 +4,10 @@ Connexion answers with application/problem+json by default; the product's client
 `{error, message, messageErrorCode}`, so every path out of the app goes through here.
 """
 
+import functools
 import logging
+import re
+from collections import defaultdict
 
 import orjson
 from connexion.exceptions import ProblemException
@@ -100,16 +103,37 @@ def _problem(_request: ConnexionRequest, exc: ProblemException) -> ConnexionResp
     return envelope(status, message, STATUS_CODES.get(status, "bad_request"), details=details, headers=exc.headers)
 
 
-def _http(_request: ConnexionRequest, exc: HTTPException) -> ConnexionResponse:
+@functools.lru_cache(maxsize=1)
+def _methods_by_path() -> tuple[tuple[re.Pattern, str], ...]:
+    """(path pattern under /api, its `Allow` value) for every path of the contract."""
+    from .contract import operations  # imports the handlers, which import this module
+
+    methods: dict[str, set[str]] = defaultdict(set)
+    for method, path, _tag, _operation_id in operations():
+        methods[path].update({method, "HEAD"} if method == "GET" else {method})
+    return tuple((re.compile("/api" + re.sub(r"\\\{[^/]*?\\\}", "[^/]+", re.escape(path)) + "$"),
+                  ", ".join(sorted(allowed))) for path, allowed in methods.items())
+
+
+def _allow(path: str, fallback: str | None) -> str | None:
+    """Every method of the path: the router answers 405 from the first route whose path matches,
+    which lists only that route's method when a path has several operations."""
+    return next((allowed for pattern, allowed in _methods_by_path() if pattern.match(path)), fallback)
+
+
+def _http(request: ConnexionRequest, exc: HTTPException) -> ConnexionResponse:
     status = exc.status_code
     if status >= 500:
         return envelope(500, "An error occurred", "internal_error")
     message = exc.detail if isinstance(exc.detail, str) and exc.detail else "Request failed"
+    headers = exc.headers
     if status == 404:
         message = "Not found"
     elif status == 405:
         message = "Method not allowed"
-    return envelope(status, message, STATUS_CODES.get(status, "bad_request"), headers=exc.headers)
+        allow = _allow(request.scope["path"], (headers or {}).get("Allow"))
+        headers = {**(headers or {}), "Allow": allow} if allow else headers
+    return envelope(status, message, STATUS_CODES.get(status, "bad_request"), headers=headers)
 
 
 def _unicode(_request: ConnexionRequest, _exc: UnicodeDecodeError) -> ConnexionResponse:

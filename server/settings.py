@@ -91,6 +91,9 @@ class Settings(BaseSettings):
     password_reset_address_window: int = Field(default=60 * 60, ge=1)
     password_change_attempts: int = Field(default=5, ge=1)
     password_change_window: int = Field(default=15 * 60, ge=1)
+    # Access-code redemption attempts per account (every attempt counts, right or wrong).
+    access_code_attempts: int = Field(default=10, ge=1)
+    access_code_window: int = Field(default=10 * 60, ge=1)
     # Mail: without smtp_host every mail stays in the outbox (GET /admin/outbox) with status `kept`.
     smtp_host: str | None = None
     smtp_port: int = Field(default=587, ge=1, le=65535)
@@ -103,6 +106,22 @@ class Settings(BaseSettings):
     # test-mode processor. Its "requires action" test cards stay processing this many seconds.
     payment_provider: Literal["sandbox"] = "sandbox"
     payment_sandbox_action_seconds: float = Field(default=5.0, ge=0, le=300)
+    # Background jobs of every server process (server/jobs.py), in seconds; 0 turns one off.
+    # Settlement: "requires action" charges the provider decided reach their purchase or contract.
+    settlement_interval_seconds: float = Field(default=1.0, ge=0)
+    # Renewals: contracts at their period end are charged again, marked past due or expired.
+    renewal_interval_seconds: float = Field(default=3600.0, ge=0)
+    # Expired idempotency keys and card tokens are deleted.
+    payment_cleanup_interval_seconds: float = Field(default=3600.0, ge=0)
+    # Signed stream URLs (server/media/signing.py) stop working this many seconds after the event
+    # was fetched; the player fetches the event again for a fresh one.
+    stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
+    # Regions (ISO 3166 alpha-2): the request header a CDN or proxy sets with the viewer's
+    # country (e.g. CloudFront-Viewer-Country); without one, everyone is in the default region.
+    region_header: str | None = None
+    # How long one process reuses what a viewer holds (0: query every request); see HoldingsCache.
+    holdings_cache_seconds: float = Field(default=2.0, ge=0, le=60)
+    default_region: str = Field(default="GB", pattern=r"^[A-Z]{2}$")
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"
     var_dir: Path = PROJECT_ROOT / "var"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"

@@ -53,13 +53,14 @@ def static_app(settings: Settings) -> Starlette:
 
 
 def media_router(settings: Settings) -> Router:
-    from .media.routes import live_playlist_route
+    """Streams only through signed paths (server.media.signing); /media/vod and /media/live,
+    the stored addresses, serve nothing. Artwork is public."""
+    from .media.routes import signed_media_route
 
     fixtures = settings.fixtures_dir
     return Router(
         routes=[
-            Route("/live/{name}.m3u8", live_playlist_route(fixtures / "media"), methods=["GET", "HEAD"]),
-            Mount("/vod", app=StaticFiles(directory=fixtures / "media", check_dir=False)),
+            Route("/s/{token}/{path:path}", signed_media_route(settings, fixtures / "media"), methods=["GET", "HEAD"]),
             Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
             Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),
         ],

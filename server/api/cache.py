@@ -2,7 +2,8 @@
 
 The catalogue changes rarely and every viewer of a page asks the same question, so one answer
 can serve all of them for a moment (a CDN would do the same in front of us). Only answers
-for anonymous viewers are kept: signed-in viewers' answers carry their own entitlements.
+for anonymous viewers are kept (one per region): signed-in viewers' answers carry their own
+entitlements.
 Staleness is bounded by the TTL; `clear()` drops everything at once when this process
 writes to the catalogue. Each app has its own cache (in `request.state.cache`).
 """
@@ -16,7 +17,7 @@ import orjson
 from cachetools import TTLCache
 from connexion import request
 
-from .context import viewer
+from .context import bind_viewer
 
 MAX_ENTRIES = 4096
 
@@ -61,10 +62,12 @@ def cached_for_anonymous(handler: Callable[..., Awaitable[Any]]) -> Callable[...
 
     @functools.wraps(handler)
     async def cached(**arguments):
+        current = await bind_viewer()
         cache: ResponseCache | None = getattr(request.state, "cache", None)
-        if cache is None or not cache.enabled or viewer().signed_in:
+        if cache is None or not cache.enabled or current.signed_in:
             return await handler(**arguments)
-        key = _key(handler.__name__, arguments)
+        # Anonymous answers differ only by region (availability, stream URLs).
+        key = _key(handler.__name__, {**arguments, "\0region": current.region})
         answer = cache.get(key)
         if answer is not None:
             return answer

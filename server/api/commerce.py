@@ -1,26 +1,21 @@
-"""Handlers for the `commerce` tag: products, subscriptions, pay-per-view, access codes, cards.
+"""Handlers for the `commerce` tag: products, subscriptions, pay-per-view, access codes, cards
+(implemented in server/api/shop/)."""
 
-The commerce and entitlements work implements these; until then they answer 501.
-"""
-
-PENDING = frozenset(
-    {
-        "get_subscriptions",
-        "get_subscription_by_id",
-        "list_bundles",
-        "get_customer_contracts",
-        "get_customer_subscription_by_id",
-        "cancel_contract",
-        "subscribe_by_stored_cc",
-        "subscription_checkout",
-        "purchase_ppv",
-        "purchase_ppv_by_stored_cc",
-        "list_ppv_purchases",
-        "get_ppv_purchase",
-        "redeem_access_code",
-        "tokenize_card",
-        "get_stored_card",
-        "update_stored_card",
-        "delete_stored_card",
-    }
+from .shop.cards import delete_stored_card, get_stored_card, tokenize_card, update_stored_card  # noqa: F401
+from .shop.catalog import get_subscription_by_id, get_subscriptions, list_bundles  # noqa: F401
+from .shop.codes import redeem_access_code  # noqa: F401
+from .shop.contracts import (  # noqa: F401
+    cancel_contract,
+    get_customer_contracts,
+    get_customer_subscription_by_id,
+    subscribe_by_stored_cc,
+    subscription_checkout,
 )
+from .shop.purchases import (  # noqa: F401
+    get_ppv_purchase,
+    list_ppv_purchases,
+    purchase_ppv,
+    purchase_ppv_by_stored_cc,
+)
+
+PENDING: frozenset[str] = frozenset()

@@ -9,11 +9,13 @@ from connexion import request
 from connexion.context import context
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from .. import clock
 from ..auth.bearer import ACCESS, LIMIT_TICKET
 from ..auth.passwords import Passwords
 from ..errors import Forbidden, Unauthorized
 from ..services import sessions as sessions_service
 from ..services.access import ANONYMOUS, Viewer
+from ..services.commerce import holdings
 from ..settings import Settings
 
 
@@ -86,8 +88,52 @@ async def staff() -> Principal:
 
 
 def viewer() -> Viewer:
-    """The viewer for personalised public answers; anonymous unless a request bound one."""
+    """The viewer bound to this request by `bind_viewer` (anonymous before that)."""
     return getattr(request.state, "viewer", None) or ANONYMOUS
+
+
+def viewer_region() -> str | None:
+    """The viewer's country: the header the CDN or proxy in front sets (when configured), else
+    the deployment's default region."""
+    current = settings()
+    if current.region_header:
+        value = (request.headers.get(current.region_header) or "").strip().upper()
+        if len(value) == 2 and value.isalpha():
+            return value
+    return current.default_region
+
+
+async def bind_viewer(*, refresh: bool = False) -> Viewer:
+    """Who is asking, with what they hold, for answers that depend on it (availability, stream
+    URLs, product state). Without a token the viewer is anonymous; a token that is invalid, or
+    whose session has ended, gets 401 like on secured operations."""
+    bound = getattr(request.state, "viewer", None)
+    if bound is not None and not refresh:  # `refresh`: what the viewer holds just changed
+        return bound
+    region = viewer_region()
+    info = _token_info()
+    current = Viewer(region=region)
+    # `{}`: the operation's anonymous alternative matched although a token was sent (operations
+    # without security leave no token_info at all and stay anonymous).
+    if info == {} and request.headers.get("Authorization"):
+        # A token that does not verify (expired, forged) is refused, not read as anonymous: the
+        # client refreshes and retries once (spec section 7) instead of silently losing access.
+        raise Unauthorized("Provided token is not valid")
+    if info and info.get("kind") == ACCESS:
+        user_id = info["sub"]
+        cache: holdings.HoldingsCache | None = state("holdings_cache")
+        async with db_session() as session:
+            alive = await sessions_service.session_alive(session, user_id, info.get("sid"))
+            if alive is None:
+                raise Unauthorized("Your session has ended, please sign in again", code="unauthorized")
+            held = None if refresh or cache is None else cache.get(user_id)
+            if held is None:
+                held = await holdings.load(session, user_id, clock.now())
+                if cache is not None:
+                    cache.put(user_id, held)
+        current = Viewer(user_id, held, region)
+    request.state.viewer = current
+    return current
 
 
 @asynccontextmanager

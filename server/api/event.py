@@ -12,7 +12,7 @@ from .envelope import epoch_ms, ok, page_of, page_query
 from .presenters import event_presenter
 from .cache import cached_for_anonymous
 
-PENDING = frozenset({"get_commerce_options"})
+from .shop.catalog import get_commerce_options  # noqa: F401
 
 
 @cached_for_anonymous

@@ -1,8 +1,12 @@
 """API shapes of catalogue records, and of follows (which carry one): the one place ORM rows
 become wire names."""
 
+from collections.abc import Callable
+
+from .. import clock
+from ..media.signing import sign_stream
 from ..models import Event, Team
-from ..services.access import Viewer, available_for
+from ..services.access import FREE, Viewer, decide
 from ..services.events import EventView
 from ..services.follows import FollowView
 from ..services.identities import IdentityView
@@ -10,6 +14,8 @@ from .context import settings, viewer
 from .envelope import iso
 
 CLIP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
+STREAMS = ("hls_stream", "pano_stream", "mezzanine_video")
+StreamSigner = Callable[..., str | None]
 
 
 def _team(team: Team) -> dict:
@@ -26,10 +32,27 @@ def _meta_title(view: EventView, leagues_view: bool) -> str | None:
     return f"{league}•{category}"
 
 
-def event(view: EventView, viewer: Viewer, *, leagues_view: bool) -> dict:
+def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
+    """`sign(url, user_id=, event_id=)` turns a stored stream URL into the one a viewer plays
+    (server.media.signing.sign_stream bound to the settings and the answer's instant)."""
     e: Event = view.event
     is_clip = e.media_type in CLIP_TYPES
     teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
+    access = decide(viewer, event_id=e.parent_event_id or e.id, media_type=e.media_type, commerce_type=e.commerce_type,
+                    commerce_modes=e.commerce_modes or (), identity_ids=[i.id for i in view.identities],
+                    regions=e.regions, available_anywhere=e.available_in_region)
+    # Media locations only for viewers who may watch, signed for them and this event: the media
+    # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
+    # so binding adds nothing and the player needs no bearer); the rest only play with the
+    # viewer's own access token, so an anonymous viewer never gets one for a paid stream (a
+    # user clip, "always available", is played by its signed-in viewer).
+    holder = None if e.commerce_type == FREE else viewer.user_id
+    watchable = access.available_for_user and (holder is not None or e.commerce_type == FREE)
+    if watchable:
+        streams = {name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id)
+                   for name in STREAMS}
+    else:
+        streams = dict.fromkeys(STREAMS)
     return {
         "_id": e.id,
         "title": e.title,
@@ -48,16 +71,15 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool) -> dict:
         "commerce_type": e.commerce_type,
         "commerceType": list(e.commerce_modes or []),
         "gender": e.gender,
-        "availableForUser": available_for(
-            viewer, event_id=e.parent_event_id or e.id, commerce_type=e.commerce_type, media_type=e.media_type
-        ),
-        "availableInUserRegion": e.available_in_region,
+        "availableForUser": access.available_for_user,
+        "availableInUserRegion": access.available_in_region,
+        "commerceCoverage": list(access.coverage),
         "integrations": {"vidswap": {"enabled": e.stats_enabled, "id": e.data_partner_id}},
         "content": {
-            "HLSStream": e.hls_stream,
-            "PanoStream": e.pano_stream,
+            "HLSStream": streams["hls_stream"],
+            "PanoStream": streams["pano_stream"],
             "PosterH": e.poster_h,
-            "MezzanineVideo": e.mezzanine_video,
+            "MezzanineVideo": streams["mezzanine_video"],
             "EPG": f"/api/event/epg/{e.id}" if e.status == "channel" else None,
         },
         "eventTeams": teams,
@@ -116,8 +138,14 @@ def identity(view: IdentityView) -> dict:
 
 def event_presenter(for_viewer: Viewer | None = None):
     """A presenter bound to the current viewer (or `for_viewer`) and customer options."""
-    current, leagues_view = for_viewer or viewer(), settings().enable_leagues_view
-    return lambda view: event(view, current, leagues_view=leagues_view)
+    config = settings()
+    current, leagues_view = for_viewer or viewer(), config.enable_leagues_view
+    now = clock.timestamp()  # one instant for the whole answer: every URL expires together
+
+    def sign(url, *, user_id, event_id):
+        return sign_stream(url, user_id=user_id, event_id=event_id, settings=config, now=now)
+
+    return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
 
 
 def followed(view: FollowView) -> dict:

@@ -8,6 +8,7 @@ and body of every request. These subclasses name the field (the envelope's
 
 from __future__ import annotations
 
+import json
 import re
 
 from connexion.exceptions import BadRequestProblem, ExtraParameterProblem
@@ -94,23 +95,31 @@ class FieldParameterValidator(ParameterValidator):
             ) from None
 
 
+_ABSENT = object()
+
+
 class FieldJSONBodyValidator(JSONRequestBodyValidator):
     @property
     def _validator(self):
         return _body_validator(self._schema)
 
     async def _parse(self, stream, scope):
+        raw = b"".join([chunk async for chunk in stream])
+        if not raw.strip():
+            return _ABSENT  # no body at all, which is not the JSON value null
         try:
-            return await super()._parse(stream, scope)
-        except BadRequestProblem as problem:
-            if isinstance(problem.detail, FieldError):
-                raise
+            return json.loads(raw.decode(self._encoding))
+        except (ValueError, UnicodeDecodeError):
             reason = "is not valid JSON"
             raise BadRequestProblem(detail=FieldError(f"The request body {reason}", "body", reason)) from None
 
     def _validate(self, body):
+        if body is _ABSENT:
+            if self._required:
+                raise BadRequestProblem(detail=FieldError("The request body must not be empty", "body", "is required"))
+            return None  # an optional body (`required: false`) may be left out
         if not self._nullable and body is None:
-            raise BadRequestProblem(detail=FieldError("The request body must not be empty", "body", "is required"))
+            raise BadRequestProblem(detail=FieldError("The request body must not be null", "body", "is null"))
         error = best_match(self._validator.iter_errors(body))
         if error is None:
             return None

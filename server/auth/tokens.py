@@ -9,10 +9,11 @@ Limit tickets (a sign-in stopped at the device limit) are JWTs too, with `typ: l
 can never be used as an access token.
 """
 
-import time
 from dataclasses import dataclass
 
 import jwt
+
+from .. import clock
 
 ALGORITHM = "HS256"
 ROLES = ("viewer", "staff")
@@ -38,7 +39,7 @@ def issue_access_token(
 ) -> str:
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
-    issued = int(now if now is not None else time.time())
+    issued = int(now if now is not None else clock.timestamp())
     claims = {"sub": user_id, "role": role, "iat": issued, "exp": issued + lifetime}
     if session_id:
         claims["sid"] = session_id
@@ -56,17 +57,32 @@ class LimitTicketClaims:
 
 
 def issue_limit_ticket(user_id: str, ticket_id: str, *, secret: str, lifetime: int, now: float | None = None) -> str:
-    issued = int(now if now is not None else time.time())
+    issued = int(now if now is not None else clock.timestamp())
     claims = {"sub": user_id, "jti": ticket_id, "typ": LIMIT_TICKET_TYPE, "iat": issued, "exp": issued + lifetime}
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+# Lifetimes are checked against server.clock (tokens are issued with it), not PyJWT's wall clock.
+_OWN_TIME_CHECKS = {"verify_exp": False, "verify_iat": False, "verify_nbf": False}
+
+
+def _within_lifetime(claims: dict, leeway: int) -> bool:
+    issued, expires = claims.get("iat"), claims.get("exp")
+    if not isinstance(issued, (int, float)) or not isinstance(expires, (int, float)):
+        return False
+    now = clock.timestamp()
+    return issued - leeway <= now < expires + leeway
 
 
 def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
     """The ticket's claims, or None (malformed, forged, expired, or not a ticket). Single use is
     the database's job (server.services.sessions)."""
     try:
-        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat", "jti"]})
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM],
+                            options={"require": ["sub", "exp", "iat", "jti"], **_OWN_TIME_CHECKS})
     except jwt.PyJWTError:
+        return None
+    if not _within_lifetime(claims, 0):
         return None
     if claims.get("typ") != LIMIT_TICKET_TYPE or not isinstance(claims["sub"], str) or not isinstance(claims["jti"], str):
         return None
@@ -76,10 +92,11 @@ def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
 def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenClaims | None:
     """The token's claims, or None when it is malformed, forged, expired or incomplete."""
     try:
-        claims = jwt.decode(
-            token, secret, algorithms=[ALGORITHM], leeway=leeway, options={"require": ["sub", "exp", "iat"]}
-        )
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM],
+                            options={"require": ["sub", "exp", "iat"], **_OWN_TIME_CHECKS})
     except jwt.PyJWTError:
+        return None
+    if not _within_lifetime(claims, leeway):
         return None
     if "typ" in claims:  # a limit ticket (or anything else that is not an access token)
         return None

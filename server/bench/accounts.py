@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from .load import _DONE, LoadResult, parse_wrk_output, run_wrk
-from .servers import run_server
+from .servers import fresh_sqlite_database, run_server
 
 DB_FILE = Path(__file__).resolve().parents[2] / "var" / "bench" / "accounts.db"
 PASSWORD = "bench password 2026"
@@ -99,13 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--connections", type=int, default=64)
     args = p.parse_args(argv)
 
-    from server.migrate import upgrade
-
-    DB_FILE.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in ("", "-wal", "-shm"):
-        DB_FILE.with_name(DB_FILE.name + suffix).unlink(missing_ok=True)
-    url = f"sqlite+aiosqlite:///{DB_FILE}"
-    upgrade(url)
+    url = fresh_sqlite_database(DB_FILE)
     # Two tokens per connection: one in flight, one waiting, so the pool never runs dry.
     tokens, email, argon2 = asyncio.run(_prepare(url, args.connections * 2))
     env = {"DATABASE_URL": url, "TOUCHLINE_RESPONSE_VALIDATION": "false",

@@ -97,3 +97,15 @@ def run_server(target: str, env: dict | None = None, ready_path: str = "/",
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+
+
+def fresh_sqlite_database(path) -> str:
+    """A new, migrated SQLite database at `path` (any earlier one is removed); its URL."""
+    from server.migrate import upgrade
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    url = f"sqlite+aiosqlite:///{path}"
+    upgrade(url)
+    return url

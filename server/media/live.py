@@ -15,8 +15,9 @@ timestamps jump back, so that segment carries EXT-X-DISCONTINUITY.
     EXT-X-DISCONTINUITY-SEQUENCE   = wraps whose tag has already slid out of the window
     (so every segment's discontinuity number equals its loop count, as RFC 8216 6.2.2 wants)
 
-URLs: see server.media.urls. The live playlist is served at /media/live/<sample>.m3u8 and its
-segment URIs are `../vod/<sample>/index<N>.ts` (pass `uri_prefix=live_segment_prefix(name)`).
+URLs: see server.media.urls. The live playlist is served at /media/s/<token>/live/<sample>.m3u8
+and its segment URIs are `../vod/<sample>/index<N>.ts` (pass `uri_prefix=live_segment_prefix(name)`),
+which resolve under the same token (server.media.signing).
 """
 
 from __future__ import annotations

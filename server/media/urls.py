@@ -1,15 +1,26 @@
 """The public URL layout of sample media (one place, so seed data and the server agree).
 
-    /media/vod/<sample>/index.m3u8   fixtures/media/<sample>/index.m3u8 (+ index<N>.ts), static
+What events store (and the catalogue seeds):
+
+    /media/vod/<sample>/index.m3u8   fixtures/media/<sample>/index.m3u8 (+ index<N>.ts)
     /media/live/<sample>.m3u8        made per request by server.media.live.live_playlist
+
+What viewers get (server.media.signing signs the stored URL for them) and the server serves:
+
+    /media/s/<token>/vod/<sample>/index.m3u8   the VOD playlist; its `index<N>.ts` resolve to
+    /media/s/<token>/vod/<sample>/index<N>.ts  the segments, under the same token
+    /media/s/<token>/live/<sample>.m3u8        the live playlist; its `../vod/<sample>/index<N>.ts`
+                                               resolve to the same token's VOD segments
+
+The unsigned /media/vod and /media/live paths serve nothing: a stored URL is only a name.
+Artwork stays public:
+
     /media/posters/<slug>.svg        fixtures/posters/<slug>.svg, static
     /media/logos/<team-slug>.svg     fixtures/logos/<team-slug>.svg, static
-
-The live playlist sits one directory below /media/, so its segment URIs are
-`../vod/<sample>/index<N>.ts` and resolve to the static VOD segments.
 """
 
 MEDIA_PREFIX = "/media"
+SIGNED_PREFIX = f"{MEDIA_PREFIX}/s"
 
 
 def vod_url(sample: str) -> str:
@@ -21,8 +32,13 @@ def live_url(sample: str) -> str:
 
 
 def live_segment_prefix(sample: str) -> str:
-    """Segment URI prefix used inside /media/live/<sample>.m3u8."""
+    """Segment URI prefix used inside a live playlist (served one directory below the token)."""
     return f"../vod/{sample}/"
+
+
+def signed_url(token: str, media_path: str) -> str:
+    """`media_path` is the stored URL without its /media/ prefix: `vod/...` or `live/...`."""
+    return f"{SIGNED_PREFIX}/{token}/{media_path}"
 
 
 def poster_url(slug: str) -> str:

@@ -24,6 +24,15 @@ from .catalogue import (
     Team,
     TeamIdentity,
 )
+from .commerce import (
+    AccessCode,
+    AccessCodeRedemption,
+    BundleItem,
+    Contract,
+    Product,
+    Purchase,
+    StoredCard,
+)
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
 
 __all__ = [
@@ -47,6 +56,13 @@ __all__ = [
     "IdentityParent",
     "Team",
     "TeamIdentity",
+    "AccessCode",
+    "AccessCodeRedemption",
+    "BundleItem",
+    "Contract",
+    "Product",
+    "Purchase",
+    "StoredCard",
     "CardHandle",
     "IdempotencyKey",
     "PaymentCharge",

@@ -91,7 +91,9 @@ class Event(IdMixin, TimestampMixin, Base):
     commerce_type: Mapped[str] = mapped_column(String(40), default="commerce_free_media")
     commerce_modes: Mapped[list] = mapped_column(JSON, default=list)
     gender: Mapped[str | None] = mapped_column(String(10))
-    available_in_region: Mapped[bool] = mapped_column(Boolean, default=True)
+    available_in_region: Mapped[bool] = mapped_column(Boolean, default=True)  # false: nowhere (rights lapsed)
+    # ISO 3166 alpha-2 codes of the regions it may be watched in; empty: everywhere.
+    regions: Mapped[list] = mapped_column(JSON, default=list)
     hls_stream: Mapped[str | None] = mapped_column(String(500))
     pano_stream: Mapped[str | None] = mapped_column(String(500))
     poster_h: Mapped[str | None] = mapped_column(String(500))

@@ -16,8 +16,20 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import Table
 
 from ..media.urls import live_url, logo_url, poster_url, vod_url
-from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Team, TeamIdentity
+from ..models import (
+    BundleItem,
+    EpgProgramme,
+    Event,
+    EventIdentity,
+    EventStats,
+    Identity,
+    IdentityParent,
+    Product,
+    Team,
+    TeamIdentity,
+)
 from .fixtures import CatalogueSpec, LeagueSpec, TeamSpec, load_catalogue, slugify, stable_id
+from .products import build_products
 from .stats import game_stats
 
 SEED = 20261122
@@ -73,6 +85,8 @@ class SeedData:
     event_identities: list[dict] = field(default_factory=list)
     event_stats: list[dict] = field(default_factory=list)
     epg_programmes: list[dict] = field(default_factory=list)
+    products: list[dict] = field(default_factory=list)
+    bundle_items: list[dict] = field(default_factory=list)
 
     def tables(self) -> list[tuple[Table, list[dict]]]:
         # Highlights point at their game (parent_event_id): games come first in `events`.
@@ -85,6 +99,8 @@ class SeedData:
             (EventIdentity.__table__, self.event_identities),
             (EventStats.__table__, self.event_stats),
             (EpgProgramme.__table__, self.epg_programmes),
+            (Product.__table__, self.products),
+            (BundleItem.__table__, self.bundle_items),
         ]
 
 
@@ -457,4 +473,7 @@ def build_catalogue(now: datetime | None = None, spec: CatalogueSpec | None = No
     builder.highlights()
     builder.programmes()
     builder.sort_orders()
-    return builder.data
+    data = builder.data
+    data.products, data.bundle_items = build_products(builder.spec, data.events, data.event_identities,
+                                                      builder.league_id, data.now)
+    return data

@@ -16,8 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..errors import Forbidden
 from ..models import (
+    AccessCode,
+    AccessCodeRedemption,
     AuthSession,
     CardHandle,
+    Contract,
     Device,
     FederatedIdentity,
     Follow,
@@ -26,6 +29,8 @@ from ..models import (
     OutboxMail,
     PasswordReset,
     PaymentCharge,
+    Purchase,
+    StoredCard,
     User,
     WatchlistItem,
 )
@@ -153,6 +158,12 @@ ERASURE: tuple[Erase, ...] = (
     Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards
     # Charges are money records: kept, no longer tied to the person (brand and last 4 digits only).
     Erase(PaymentCharge, owner="owner_id", scrub={"owner_id": None}),
+    Erase(StoredCard),
+    # What was bought stays in the books, without the buyer.
+    Erase(Purchase, scrub={"user_id": None}),
+    Erase(Contract, scrub={"user_id": None, "auto_renew": False}),  # never charged again
+    Erase(AccessCodeRedemption, scrub={"user_id": None}),
+    Erase(AccessCode, owner="created_by", scrub={"created_by": None}),
     Erase(User, owner="id", scrub={
         "email": None, "password_hash": None, "display_name": DELETED_DISPLAY_NAME, "global_tags": False,
         "city": None, "gender": None, "date_of_birth": None, "phone": None, "country_name": None,

@@ -16,6 +16,16 @@ from server.db import Database
 from server.migrate import upgrade
 from server.settings import Settings
 
+
+@pytest.fixture(autouse=True)
+async def no_paid_events_left_behind():
+    """Events a commerce test made are gone before the next test counts the catalogue."""
+    yield
+    from .commerce import remove_created_events
+
+    await remove_created_events()
+
+
 @pytest.fixture(autouse=True)
 def real_time():
     """Tests may move the server's clock forward (server.clock.advance); each starts on time."""

@@ -4,35 +4,54 @@ import httpx
 import pytest
 
 from server.app import create_app
+from server.media.signing import sign_stream
+from server.media.urls import live_url, vod_url
 from server.settings import Settings
 
 
 @pytest.fixture(scope="module")
-async def app_client(tmp_path_factory):
-    settings = Settings(environment="test", database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
-                        webapp_dist=tmp_path_factory.mktemp("nodist"))
-    transport = httpx.ASGITransport(app=create_app(settings))
+def app_settings(tmp_path_factory):
+    return Settings(environment="test", database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
+                    webapp_dist=tmp_path_factory.mktemp("nodist"))
+
+
+@pytest.fixture(scope="module")
+async def app_client(app_settings):
+    transport = httpx.ASGITransport(app=create_app(app_settings))
     async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as client:
         yield client
 
 
-async def test_live_playlist_is_served_with_the_hls_content_type(app_client):
-    response = await app_client.get("/media/live/football.m3u8")
+def free_stream(url: str, settings: Settings) -> str:
+    """A stored stream URL as a free event's viewers get it (see server/tests/media for the rules)."""
+    return sign_stream(url, user_id=None, event_id="e0e000000000000000000001", settings=settings)
+
+
+async def test_live_playlist_is_served_with_the_hls_content_type(app_client, app_settings):
+    response = await app_client.get(free_stream(live_url("football"), app_settings))
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/vnd.apple.mpegurl")
     assert "#EXT-X-ENDLIST" not in response.text and "../vod/football/" in response.text
 
 
-async def test_vod_playlist_and_segments_are_served(app_client):
-    playlist = await app_client.get("/media/vod/football/index.m3u8")
+async def test_vod_playlist_and_segments_are_served(app_client, app_settings):
+    url = free_stream(vod_url("football"), app_settings)
+    playlist = await app_client.get(url)
     assert playlist.status_code == 200 and "#EXT-X-ENDLIST" in playlist.text
-    segment = await app_client.get("/media/vod/football/index0.ts")
+    segment = await app_client.get(url.replace("index.m3u8", "index0.ts"))
     assert segment.headers["content-type"] == "video/mp2t" and len(segment.content) > 1000
 
 
-async def test_unknown_stream_is_not_found_in_the_envelope(app_client):
-    response = await app_client.get("/media/live/nope.m3u8")
+async def test_unknown_stream_is_not_found_in_the_envelope(app_client, app_settings):
+    response = await app_client.get(free_stream(live_url("nope"), app_settings))
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "stream_not_found"
+
+
+@pytest.mark.parametrize("path", ["/media/live/football.m3u8", "/media/vod/football/index.m3u8",
+                                  "/media/vod/football/index0.ts"])
+async def test_unsigned_stream_paths_serve_nothing(app_client, path):
+    response = await app_client.get(path)
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
 
 
 async def test_unknown_media_path_is_not_found(app_client):

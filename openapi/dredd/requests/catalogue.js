@@ -1,5 +1,8 @@
 // Dredd requests for the catalogue operations (events, clips, identities, health).
-const { ids, NOBODY, INVALID_BODY, keepExample, emptyMap, setBody, setPath } = require('../support');
+const { ids, NOBODY, INVALID_BODY, keepExample, emptyMap, setBody, setPath, setToken } = require('../support');
+
+// The personalised catalogue operations take an optional token; one that does not verify is a 401.
+const forgedToken = (t) => setToken(t, 'abc.def.ghi');
 
 function byId(id, query) {
   const uri = (t, value, q) => `${t.origin.resourceName.replace('{id}', value)}?${new URLSearchParams(q)}`;
@@ -7,12 +10,13 @@ function byId(id, query) {
     200: (t) => setPath(t, uri(t, id, query)),
     400: (t) => setPath(t, uri(t, id, { ...query, idType: 'slug' })), // not in the idType enum
     404: (t) => setPath(t, uri(t, NOBODY, query)),
+    401: (t) => { setPath(t, uri(t, id, query)); forgedToken(t); },
   };
 }
 
 module.exports = {
-  list_events: { 200: keepExample, 400: (t) => setBody(t, INVALID_BODY) },
-  list_clips: { 200: keepExample, 400: (t) => setBody(t, INVALID_BODY) },
+  list_events: { 200: keepExample, 400: (t) => setBody(t, INVALID_BODY), 401: forgedToken },
+  list_clips: { 200: keepExample, 400: (t) => setBody(t, INVALID_BODY), 401: forgedToken },
   list_identities: { 200: keepExample, 400: (t) => setBody(t, INVALID_BODY) },
   get_event_by_id: byId(ids.event, { idType: '_id', media_type: 'event' }),
   get_clip_by_id: byId(ids.clip, { idType: '_id' }),
@@ -40,6 +44,7 @@ module.exports = {
     200: (t) => setPath(t, `/vod/get_related_videos?id=${ids.clip}&page=1&size=10`),
     400: (t) => setPath(t, `/vod/get_related_videos?id=${ids.clip}&size=0`), // size is at least 1
     404: (t) => setPath(t, `/vod/get_related_videos?id=${NOBODY}`),
+    401: (t) => { setPath(t, `/vod/get_related_videos?id=${ids.clip}`); forgedToken(t); },
   },
   get_health: {
     200: keepExample,

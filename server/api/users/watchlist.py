@@ -2,8 +2,7 @@
 
 from ...services import watchlist
 from ...services.paging import PageQuery
-from ...services.access import Viewer
-from ..context import db_session, db_write_session, signed_in, viewer
+from ..context import bind_viewer, db_session, db_write_session, signed_in
 from ..envelope import ok, page_of
 from ..presenters import event_presenter
 
@@ -12,10 +11,7 @@ async def get_watchlist(page: int = 0, size: int = 10, next_: bool = False, coun
     principal = await signed_in()
     async with db_session() as db:
         result = await watchlist.watchlist_page(db, principal.user_id, PageQuery(page, size, next_, count))
-    # Entitlements come with the request's viewer when one is bound; a signed-in caller is at
-    # least a member either way (members-only items are available).
-    current = viewer()
-    return page_of(result, event_presenter(current if current.user_id == principal.user_id else Viewer(principal.user_id)))
+    return page_of(result, event_presenter(await bind_viewer()))
 
 
 async def get_watchlist_ids():

@@ -87,7 +87,9 @@ async def test_event_fields_follow_the_spec(client, catalogue):
     assert event["eventTeams"]["homeTeam"]["shortName"] == "HCM"
     assert event["eventTeams"]["awayTeam"]["teamId"] == catalogue["rovers"]
     assert event["metaTitle"] == "Northern Premier Division•Football"
-    assert event["content"]["HLSStream"] == "/media/live/football.m3u8"
+    # A free event's stream, signed for anyone (server/tests/media/test_signed_routes.py plays it).
+    assert event["content"]["HLSStream"].startswith("/media/s/")
+    assert event["content"]["HLSStream"].endswith("/live/football.m3u8")
     assert event["commerce_type"] == "commerce_free_media" and event["availableForUser"] is True
     assert event["advertisements"] == {"link": {"vast": None}}
 
@@ -208,3 +210,17 @@ async def test_search_treats_wildcards_literally(client, catalogue):
 async def test_search_needs_a_query(client, catalogue):
     response = await client.get("/api/event/search")
     assert response.status_code == 400 and response.json()["messageErrorCode"] == "validation_error"
+
+
+async def test_an_invalid_or_ended_token_on_a_public_operation_gets_401_so_the_client_refreshes(client, catalogue):
+    from ..accounts import sign_up
+
+    forged = await client.post("/api/event/list", json={}, headers={"Authorization": "Bearer abc.def.ghi"})
+    viewer = await sign_up(client)
+    await client.post("/api/user/logout", headers=viewer["headers"])
+    ended = await client.post("/api/event/list", json={}, headers=viewer["headers"])
+    anonymous = await client.post("/api/event/list", json={})
+
+    assert forged.status_code == 401 and forged.json()["messageErrorCode"] == "unauthorized"
+    assert ended.status_code == 401
+    assert anonymous.status_code == 200

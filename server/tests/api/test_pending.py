@@ -7,8 +7,8 @@ def bearer(settings, **kw) -> dict:
     return {"Authorization": f"Bearer {issue_access_token('a' * 24, secret=settings.secret_key, **kw)}"}
 
 
-async def test_pending_public_operation_answers_501(client):
-    response = await client.get("/api/commerce/bundles")
+async def test_pending_operation_answers_501_in_the_envelope(client, settings):
+    response = await client.post(f"/api/admin/events/{'a' * 24}/go_live", headers=bearer(settings))
     assert response.status_code == 501
     assert response.json()["messageErrorCode"] == "not_implemented"
 
@@ -24,5 +24,5 @@ async def test_forged_token_is_refused(client):
 
 
 async def test_pending_secured_operation_with_a_valid_token_answers_501(client, settings):
-    response = await client.get("/api/commerce/card", headers=bearer(settings))
+    response = await client.post("/api/tag/list", json={"targetId": "a" * 24}, headers=bearer(settings))
     assert response.status_code == 501 and response.json()["error"] is True

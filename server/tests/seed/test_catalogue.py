@@ -203,7 +203,22 @@ async def test_reset_starts_over(engine):
     report = await seed(engine, now=NOW, reset=True)
     assert report.deleted["events"] == await count(engine, Event) + 1
     assert await count(engine, Event, Event.id == "f" * 24) == 0
-    assert report.total_inserted == sum(len(r) for _, r in build_catalogue(NOW).tables())
+    # Products outlive a reset (purchases point at them); they are updated in place.
+    kept = ("products", "bundle_items")
+    assert report.total_inserted == sum(len(r) for t, r in build_catalogue(NOW).tables() if t.name not in kept)
+    assert report.updated["products"] == len(build_catalogue(NOW).products)
+
+
+def test_every_paid_game_has_a_pay_per_view_and_every_league_in_the_subscription_a_pass():
+    data = build_catalogue(NOW)
+    paid = {e["id"] for e in data.events if e["media_type"] == "event"
+            and e["commerce_type"] in ("commerce_ppv_media", "commerce_transactional_media")}
+    ppv = {p["event_id"] for p in data.products if p["type"] == "ppv"}
+    assert paid and paid <= ppv
+    kinds = {p["type"] for p in data.products}
+    assert kinds == {"ppv", "svod", "cvod", "bundle"}
+    assert all(p["price_minor"] > 0 and p["currency"] == "EUR" for p in data.products)
+    assert len(data.bundle_items) == 3
 
 
 def test_build_is_deterministic_and_ids_do_not_move_with_now():

@@ -1,0 +1,14 @@
+"""Staff: every product, on sale or not (to pick one for access codes)."""
+
+from ...services.commerce import products
+from ...services.paging import PageQuery
+from ..context import db_session, staff
+from ..envelope import page_of
+from ..shop.common import presented
+
+
+async def list_products(type_: str | None = None, event_id: str | None = None, page: int = 0, size: int = 10):
+    await staff()
+    async with db_session() as db:
+        result = await products.all_products(db, PageQuery(page, size), type_=type_, event_id=event_id)
+    return page_of(result, lambda view: presented(view, None))

@@ -1,0 +1,279 @@
+"""Stream access that cannot be bypassed: the event API hands out stream URLs signed for the viewer
+and the event, and the media routes check every playlist and segment request against them.
+
+The API runs as the tests' shared Connexion app (`client`); media is served by the static part
+of the one ASGI app (server.web.static_app) with the same settings, as in production.
+"""
+
+from datetime import timedelta
+from urllib.parse import urljoin
+
+import httpx
+import jwt
+import pytest
+from sqlalchemy import delete
+
+from server import clock
+from server.auth.tokens import issue_limit_ticket
+from server.media.urls import vod_url
+from server.models import Event
+from server.services.commerce import grants
+from server.tests import factories
+from server.tests.accounts import sign_up
+from server.tests.commerce import paid_event, product
+from server.web import static_app
+
+BASE = "http://touchline.test"
+
+
+@pytest.fixture(scope="module")
+async def media(settings):
+    transport = httpx.ASGITransport(app=static_app(settings))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
+        yield http
+
+
+async def event_content(client, event_id: str, headers: dict | None = None) -> dict:
+    answer = await client.get(f"/api/event/get_by_id/id/{event_id}", headers=headers or {})
+    assert answer.status_code == 200, answer.text
+    return answer.json()["content"]
+
+
+async def buy(database, user_id: str, event_id: str) -> None:
+    """A paid pay-per-view purchase, recorded as the card checkout records one."""
+    ppv = await product(database, "ppv", event_id=event_id)
+    now = clock.now()
+    async with database.session() as db:
+        purchase = grants.new_purchase(ppv, user_id, now, status="init", payment_action="creditCardPay")
+        db.add(purchase)
+        await grants.complete_purchase(db, purchase, ppv, now)
+        await db.commit()
+
+
+def segment_uris(playlist: str) -> list[str]:
+    return [line for line in playlist.splitlines() if line and not line.startswith("#")]
+
+
+async def first_segment(media, playlist: httpx.Response, headers: dict | None = None) -> httpx.Response:
+    """The first segment, fetched as a player does: its URI resolved against the playlist's URL."""
+    uri = segment_uris(playlist.text)[0]
+    return await media.get(urljoin(str(playlist.url), uri), headers=headers or {})
+
+
+def refused(response: httpx.Response, code: str = "stream_access_denied") -> bool:
+    assert response.status_code == 403, response.text
+    assert response.json() == {"error": True, "message": response.json()["message"], "messageErrorCode": code}
+    return True
+
+
+@pytest.fixture
+async def ppv_match(database):
+    """An archived pay-per-view match with a VOD stream and a 360° one. Removed afterwards (with
+    its clips) so the catalogue tests' counts on the shared database stay as they expect."""
+    event = await paid_event(database, status="archived", when=clock.now() - timedelta(days=1),
+                             hls_stream=vod_url("football"), pano_stream="/media/live/football.m3u8")
+    yield event
+    async with database.session() as db:
+        await db.execute(delete(Event).where(Event.parent_event_id == event.id))
+        await db.execute(delete(Event).where(Event.id == event.id))
+        await db.commit()
+
+
+@pytest.fixture
+async def buyer(client, database, ppv_match):
+    fan = await sign_up(client)
+    await buy(database, fan["profile"]["userId"], ppv_match.id)
+    return fan
+
+
+@pytest.fixture
+async def bought_stream(client, ppv_match, buyer) -> str:
+    content = (await event_content(client, ppv_match.id, buyer["headers"]))["content"]
+    return content["HLSStream"]
+
+
+# --- who gets a URL -------------------------------------------------------------------------------
+
+async def test_a_ppv_stream_is_null_for_an_anonymous_viewer(client, ppv_match):
+    event = await event_content(client, ppv_match.id)
+    assert event["availableForUser"] is False
+    assert event["content"]["HLSStream"] is None and event["content"]["PanoStream"] is None
+    assert event["content"]["MezzanineVideo"] is None
+
+
+async def test_a_ppv_stream_is_null_for_a_signed_in_viewer_without_a_purchase(client, ppv_match):
+    fan = await sign_up(client)
+    event = await event_content(client, ppv_match.id, fan["headers"])
+    assert event["availableForUser"] is False and event["content"]["HLSStream"] is None
+    assert event["content"]["PanoStream"] is None
+
+
+async def test_a_ppv_stream_is_signed_for_the_viewer_who_bought_it(client, ppv_match, buyer):
+    event = await event_content(client, ppv_match.id, buyer["headers"])
+    assert event["availableForUser"] is True
+    hls, pano = event["content"]["HLSStream"], event["content"]["PanoStream"]
+    assert hls.startswith("/media/s/") and hls.endswith("/vod/football/index.m3u8")
+    assert pano.startswith("/media/s/") and pano.endswith("/live/football.m3u8")
+    assert event["content"]["PosterH"] == ppv_match.poster_h  # artwork is not signed
+
+
+async def test_each_answer_signs_afresh_so_a_reload_gives_a_new_url(client, ppv_match, buyer):
+    first = (await event_content(client, ppv_match.id, buyer["headers"]))["content"]["HLSStream"]
+    clock.advance(timedelta(seconds=5))
+    again = (await event_content(client, ppv_match.id, buyer["headers"]))["content"]["HLSStream"]
+    assert first != again and first.endswith("/vod/football/index.m3u8") and again.endswith("/vod/football/index.m3u8")
+
+
+async def test_a_clips_url_is_signed_for_the_event_it_comes_from(client, database, media, ppv_match, buyer):
+    async with database.session() as db:
+        clip = factories.event(db, "Goal of the match", status="archived", when=clock.now(), media_type="clip",
+                               parent=ppv_match, sport_type="football", commerce_type=ppv_match.commerce_type,
+                               commerce_modes=["ppv"], hls_stream=vod_url("football"))
+        await db.commit()
+    url = (await event_content(client, clip.id, buyer["headers"]))["content"]["HLSStream"]
+    token = url.split("/")[3]
+    assert jwt.decode(token, options={"verify_signature": False})["evt"] == ppv_match.id
+    assert (await media.get(url, headers=buyer["headers"])).status_code == 200
+
+
+# --- the holder plays it; nobody else does --------------------------------------------------------
+
+async def test_the_buyers_url_plays_with_their_bearer_playlist_and_segments(media, buyer, bought_stream):
+    playlist = await media.get(bought_stream, headers=buyer["headers"])
+    assert playlist.status_code == 200, playlist.text
+    assert playlist.headers["content-type"].startswith("application/vnd.apple.mpegurl")
+    assert playlist.headers["cache-control"] == "no-store"
+    assert "#EXT-X-ENDLIST" in playlist.text
+    segment = await first_segment(media, playlist, buyer["headers"])
+    assert segment.status_code == 200
+    assert str(segment.url).startswith(f"{BASE}{bought_stream.rsplit('/', 1)[0]}/")  # same token
+    assert segment.headers["content-type"] == "video/mp2t" and len(segment.content) > 1000
+    # Private: a shared cache must not keep what one viewer was allowed; at most the token's life.
+    cache = segment.headers["cache-control"]
+    assert cache.startswith("private, max-age=") and 0 < int(cache.split("=")[1]) <= 3600
+
+
+async def test_the_same_url_with_another_viewers_bearer_is_refused(client, media, buyer, bought_stream):
+    rival = await sign_up(client)
+    assert refused(await media.get(bought_stream, headers=rival["headers"]))
+    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    assert refused(await media.get(segment, headers=rival["headers"]))
+
+
+async def test_the_same_url_without_a_bearer_is_refused(media, bought_stream):
+    assert refused(await media.get(bought_stream))
+    assert refused(await media.get(bought_stream.replace("index.m3u8", "index0.ts")))
+
+
+@pytest.mark.parametrize("authorization", ["Bearer not-a-token", "Basic Zm9vOmJhcg==", "Bearer "])
+async def test_a_bearer_that_is_not_an_access_token_is_refused(media, bought_stream, authorization):
+    assert refused(await media.get(bought_stream, headers={"Authorization": authorization}))
+
+
+async def test_the_buyers_device_limit_ticket_is_not_an_access_token(media, settings, buyer, bought_stream):
+    ticket = issue_limit_ticket(buyer["profile"]["userId"], "ticket-1", secret=settings.secret_key, lifetime=60)
+    assert refused(await media.get(bought_stream, headers={"Authorization": f"Bearer {ticket}"}))
+
+
+async def test_the_url_expires_after_stream_token_seconds(media, settings, buyer, bought_stream):
+    assert (await media.get(bought_stream, headers=buyer["headers"])).status_code == 200
+    clock.advance(timedelta(seconds=settings.stream_token_seconds + 1))
+    assert refused(await media.get(bought_stream, headers=buyer["headers"]), "stream_token_expired")
+    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    assert refused(await media.get(segment, headers=buyer["headers"]), "stream_token_expired")
+
+
+@pytest.mark.parametrize("part", [0, 1, 2], ids=["header", "claims", "signature"])
+async def test_a_tampered_token_is_refused(media, buyer, bought_stream, part):
+    prefix, token, rest = bought_stream[:len("/media/s/")], *bought_stream[len("/media/s/"):].split("/", 1)
+    pieces = token.split(".")
+    pieces[part] = pieces[part][:-3] + ("xyz" if not pieces[part].endswith("xyz") else "abc")
+    assert refused(await media.get(f"{prefix}{'.'.join(pieces)}/{rest}", headers=buyer["headers"]))
+
+
+@pytest.mark.parametrize("elsewhere", ["vod/basketball/index.m3u8", "vod/basketball/index0.ts", "live/hockey.m3u8",
+                                       "vod/footballer/index.m3u8", "vod/football/%2e%2e/basketball/index0.ts"])
+async def test_a_token_for_one_stream_opens_no_other(media, buyer, bought_stream, elsewhere):
+    base = bought_stream[:bought_stream.index("/vod/")]
+    assert refused(await media.get(f"{base}/{elsewhere}", headers=buyer["headers"]))
+
+
+async def test_a_vod_token_also_opens_the_same_samples_live_playlist(media, buyer, bought_stream):
+    # The grant is the sample; its VOD and its simulated live stream are the same pictures.
+    base = bought_stream[:bought_stream.index("/vod/")]
+    assert (await media.get(f"{base}/live/football.m3u8", headers=buyer["headers"])).status_code == 200
+
+
+# --- free events: anyone ---------------------------------------------------------------------------
+
+async def test_a_free_live_events_url_plays_without_a_bearer(client, media, catalogue):
+    url = (await event_content(client, catalogue["live"]))["content"]["HLSStream"]
+    playlist = await media.get(url)
+    assert playlist.status_code == 200, playlist.text
+    assert playlist.headers["cache-control"] == "no-store" and "#EXT-X-ENDLIST" not in playlist.text
+    # The live playlist's `../vod/football/indexN.ts` resolves under the same token.
+    assert segment_uris(playlist.text)[0].startswith("../vod/football/index")
+    segment = await first_segment(media, playlist)
+    assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
+    assert str(segment.url).startswith(f"{BASE}{url.split('/live/')[0]}/vod/football/")
+
+
+async def test_a_signed_in_viewer_of_a_free_event_gets_a_url_for_anyone(client, media, catalogue):
+    fan = await sign_up(client)
+    url = (await event_content(client, catalogue["archived"], fan["headers"]))["content"]["HLSStream"]
+    assert (await media.get(url)).status_code == 200
+
+
+async def test_a_members_event_is_signed_for_the_member_only(client, media, catalogue):
+    assert (await event_content(client, catalogue["hoops"]))["content"]["HLSStream"] is None
+    fan = await sign_up(client)
+    url = (await event_content(client, catalogue["hoops"], fan["headers"]))["content"]["HLSStream"]
+    assert url.endswith("/vod/basketball/index.m3u8")
+    assert refused(await media.get(url))
+    assert (await media.get(url, headers=fan["headers"])).status_code == 200
+
+
+# --- the old addresses, and HTTP details ----------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/media/vod/football/index.m3u8", "/media/vod/football/index0.ts",
+                                  "/media/live/football.m3u8"])
+async def test_the_unsigned_stream_paths_serve_nothing(media, path):
+    response = await media.get(path)
+    assert response.status_code == 404
+    assert response.json() == {"error": True, "message": "Not found", "messageErrorCode": "not_found"}
+
+
+@pytest.mark.parametrize("path", ["/media/logos/ashford-town.svg", "/media/posters/basketball.svg"])
+async def test_artwork_stays_public(media, path):
+    response = await media.get(path)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+
+
+async def test_a_range_request_on_a_segment_gets_206_and_exactly_those_bytes(media, settings, buyer, bought_stream):
+    whole = (settings.fixtures_dir / "media" / "football" / "index0.ts").read_bytes()
+    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    response = await media.get(segment, headers={**buyer["headers"], "Range": "bytes=188-1127"})
+    assert response.status_code == 206
+    assert response.content == whole[188:1128]
+    assert response.headers["content-range"] == f"bytes 188-1127/{len(whole)}"
+    assert response.headers["content-type"] == "video/mp2t"
+    tail = await media.get(segment, headers={**buyer["headers"], "Range": "bytes=-100"})
+    assert tail.status_code == 206 and tail.content == whole[-100:]
+    full = await media.get(segment, headers=buyer["headers"])
+    assert full.headers["accept-ranges"] == "bytes" and full.content == whole
+
+
+async def test_a_range_request_without_the_bearer_is_still_refused(media, bought_stream):
+    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    assert refused(await media.get(segment, headers={"Range": "bytes=0-99"}))
+
+
+async def test_head_is_checked_like_get(media, buyer, bought_stream):
+    assert (await media.head(bought_stream)).status_code == 403
+    response = await media.head(bought_stream.replace("index.m3u8", "index0.ts"), headers=buyer["headers"])
+    assert response.status_code == 200 and response.content == b"" and int(response.headers["content-length"]) > 1000
+
+
+async def test_a_missing_file_within_the_stream_is_not_found(media, buyer, bought_stream):
+    response = await media.get(bought_stream.replace("index.m3u8", "index999.ts"), headers=buyer["headers"])
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
