@@ -34,6 +34,7 @@ from .commerce import (
     StoredCard,
 )
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
+from .viewer_content import Tag
 
 __all__ = [
     "AuthSession",
@@ -66,6 +67,7 @@ __all__ = [
     "CardHandle",
     "IdempotencyKey",
     "PaymentCharge",
+    "Tag",
     "new_id",
     "utcnow",
 ]

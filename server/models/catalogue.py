@@ -105,6 +105,8 @@ class Event(IdMixin, TimestampMixin, Base):
     away_team_id: Mapped[str | None] = mapped_column(ForeignKey("teams.id", ondelete="SET NULL"), index=True)
     # Highlights and clips hang off the event they were cut from.
     parent_event_id: Mapped[str | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    # The viewer who made a user clip or user highlight (null for the catalogue's own media).
+    owner_id: Mapped[str | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     highlight_kind: Mapped[str | None] = mapped_column(String(20))
     start_time_ms: Mapped[int | None] = mapped_column(Integer)
     end_time_ms: Mapped[int | None] = mapped_column(Integer)

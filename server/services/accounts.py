@@ -22,6 +22,7 @@ from ..models import (
     CardHandle,
     Contract,
     Device,
+    Event,
     FederatedIdentity,
     Follow,
     IdempotencyKey,
@@ -31,6 +32,7 @@ from ..models import (
     PaymentCharge,
     Purchase,
     StoredCard,
+    Tag,
     User,
     WatchlistItem,
 )
@@ -135,9 +137,12 @@ class Erase:
     model: type
     owner: str = "user_id"
     scrub: Mapping[str, Any] | None = None
+    only: Any = None  # a further condition on the rows (e.g. private tags only)
 
     async def apply(self, db: AsyncSession, user_id: str) -> None:
         mine = getattr(self.model, self.owner) == user_id
+        if self.only is not None:
+            mine = mine & self.only
         if self.scrub is None:
             await db.execute(delete(self.model).where(mine).execution_options(synchronize_session=False))
         else:
@@ -164,6 +169,9 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Contract, scrub={"user_id": None, "auto_renew": False}),  # never charged again
     Erase(AccessCodeRedemption, scrub={"user_id": None}),
     Erase(AccessCode, owner="created_by", scrub={"created_by": None}),
+    Erase(Event, owner="owner_id"),  # the viewer's own clips (their tags go with them)
+    Erase(Tag, only=Tag.is_global.is_(False)),  # private tags; global ones stay, unsigned:
+    Erase(Tag, scrub={"user_id": None}),
     Erase(User, owner="id", scrub={
         "email": None, "password_hash": None, "display_name": DELETED_DISPLAY_NAME, "global_tags": False,
         "city": None, "gender": None, "date_of_birth": None, "phone": None, "country_name": None,
