@@ -52,6 +52,7 @@ bench: install
 	$(BIN)/python -m server.bench
 	$(BIN)/python -m server.bench.accounts
 	$(BIN)/python -m server.bench.entitlements
+	$(BIN)/python -m server.bench.live
 
 clean:
 	rm -rf var/bench var/contract

@@ -2,7 +2,7 @@
 
 import typer
 
-from .commands import billing, codes, contract, db, seed, serve, socket, users
+from .commands import billing, codes, contract, db, events, seed, serve, socket, users
 
 app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
 app.add_typer(db.app, name="db")
@@ -13,6 +13,7 @@ app.add_typer(socket.app, name="socket")
 app.add_typer(users.app, name="users")
 app.add_typer(codes.app, name="codes")
 app.add_typer(billing.app, name="billing")
+app.add_typer(events.app, name="events")
 
 if __name__ == "__main__":
     app()

@@ -13,6 +13,7 @@ from connexion.options import SwaggerUIOptions
 from . import errors, gc_policy, jobs
 from .api.cache import ResponseCache
 from .api.jsonifier import OrjsonJsonifier
+from .api.no_store import NoStoreMiddleware
 from .api.routing import TagResolver
 from .api.validation import VALIDATOR_MAP
 from .auth.bearer import security_map
@@ -79,11 +80,12 @@ def _middlewares(settings: Settings) -> list:
     """Connexion's stack without what Touchline never uses: each layer costs every request.
 
     No Swagger UI (the contract is served as a file); response validation only when on.
+    Outermost, `Cache-Control: private, no-store` on every answer (server/api/no_store.py).
     """
     skip = {SwaggerUIMiddleware}
     if not settings.response_validation:
         skip.add(ResponseValidationMiddleware)
-    return [m for m in ConnexionMiddleware.default_middlewares if m not in skip]
+    return [NoStoreMiddleware, *(m for m in ConnexionMiddleware.default_middlewares if m not in skip)]
 
 
 def create_app(settings: Settings | None = None, database: Database | None = None):

@@ -7,6 +7,9 @@
   run at start-up;
 - payment housekeeping every `payment_cleanup_interval_seconds`: idempotency keys past their
   lifetime and card tokens past their expiry are deleted.
+- kickoff every `kickoff_interval_seconds`: upcoming events whose event_date has come go live
+  (server.services.event_admin.start_due), their rooms get `update-event`, and this process's
+  anonymous catalogue cache is emptied.
 
 An interval of 0 turns that job off. Every server process runs them: each outcome is applied
 with a conditional UPDATE, so processes running the same job at once never apply (or charge)
@@ -77,10 +80,22 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         if keys or tokens:
             log.info("payment housekeeping: %d idempotency keys and %d card tokens deleted", keys, tokens)
 
+    async def kickoff() -> None:
+        from .api.cache import clear_all
+        from .services import event_admin
+
+        started = await event_admin.start_due(database)
+        if started:
+            clear_all()
+            log.info("kickoff: %d events went live", len(started))
+        for change in started:
+            await event_admin.announce(change)
+
     planned = {
         "settlement": (settings.settlement_interval_seconds, settle),
         "renewals": (settings.renewal_interval_seconds, renew),
         "payment-cleanup": (settings.payment_cleanup_interval_seconds, clean),
+        "kickoff": (settings.kickoff_interval_seconds, kickoff),
     }
     return {name: job for name, job in planned.items() if job[0] > 0}
 

@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     # Access-code redemption attempts per account (every attempt counts, right or wrong).
     access_code_attempts: int = Field(default=10, ge=1)
     access_code_window: int = Field(default=10 * 60, ge=1)
+    # Timeline tags a viewer may save (POST /api/tag/saveV2) per window of seconds.
+    tag_saves_per_account: int = Field(default=60, ge=1)
+    tag_save_window: int = Field(default=60, ge=1)
     # Mail: without smtp_host every mail stays in the outbox (GET /admin/outbox) with status `kept`.
     smtp_host: str | None = None
     smtp_port: int = Field(default=587, ge=1, le=65535)
@@ -113,9 +116,14 @@ class Settings(BaseSettings):
     renewal_interval_seconds: float = Field(default=3600.0, ge=0)
     # Expired idempotency keys and card tokens are deleted.
     payment_cleanup_interval_seconds: float = Field(default=3600.0, ge=0)
+    # Kickoff: upcoming events whose event_date has come go live (server/services/event_admin.py).
+    kickoff_interval_seconds: float = Field(default=10.0, ge=0)
     # Signed stream URLs (server/media/signing.py) stop working this many seconds after the event
     # was fetched; the player fetches the event again for a fresh one.
     stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
+    # Live playlists (server/media/live.py) list this many seconds of the stream behind the live
+    # edge, so viewers can seek back and jump to live again; never from before the kickoff.
+    live_rewind_seconds: int = Field(default=1800, ge=6, le=6 * 3600)
     # Regions (ISO 3166 alpha-2): the request header a CDN or proxy sets with the viewer's
     # country (e.g. CloudFront-Viewer-Country); without one, everyone is in the default region.
     region_header: str | None = None

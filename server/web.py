@@ -55,11 +55,14 @@ def static_app(settings: Settings) -> Starlette:
 def media_router(settings: Settings) -> Router:
     """Streams only through signed paths (server.media.signing); /media/vod and /media/live,
     the stored addresses, serve nothing. Artwork is public."""
+    from .media.clips import CLIP_PATH, clip_media_route
     from .media.routes import signed_media_route
 
     fixtures = settings.fixtures_dir
     return Router(
         routes=[
+            # Before the other signed paths: a clip's playlist is made, not a file (server.media.clips).
+            Route(CLIP_PATH, clip_media_route(settings, fixtures / "media"), methods=["GET", "HEAD"]),
             Route("/s/{token}/{path:path}", signed_media_route(settings, fixtures / "media"), methods=["GET", "HEAD"]),
             Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
             Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),

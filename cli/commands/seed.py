@@ -7,7 +7,7 @@ import typer
 
 def seed(reset: bool = typer.Option(False, "--reset", help="Delete the catalogue and load it again.")) -> None:
     """Load fixtures/ into the database: sports, leagues, teams, events, highlights, stats,
-    programmes, and (outside production) the demo accounts of fixtures/users.yaml."""
+    programmes, official match tags, and (outside production) the demo accounts of fixtures/users.yaml."""
     from server.auth.passwords import Passwords
     from server.db import Database
     from server.migrate import upgrade

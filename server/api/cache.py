@@ -10,6 +10,7 @@ writes to the catalogue. Each app has its own cache (in `request.state.cache`).
 
 import asyncio
 import functools
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +21,8 @@ from connexion import request
 from .context import bind_viewer
 
 MAX_ENTRIES = 4096
+# Every cache of this process, for writes made outside a request (background jobs): clear_all().
+_caches: "weakref.WeakSet[ResponseCache]" = weakref.WeakSet()
 
 
 class ResponseCache:
@@ -32,6 +35,7 @@ class ResponseCache:
         # Misses being computed right now: later askers of the same key wait for that answer
         # instead of all querying the database when a popular entry expires.
         self.inflight: dict[bytes, asyncio.Future] = {}
+        _caches.add(self)
 
     def get(self, key: bytes) -> Any | None:
         value = self._entries.get(key)
@@ -48,6 +52,12 @@ class ResponseCache:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def clear_all() -> None:
+    """Empty every response cache of this process (a catalogue write outside a request)."""
+    for cache in list(_caches):
+        cache.clear()
 
 
 def _key(operation: str, arguments: dict) -> bytes:

@@ -32,15 +32,22 @@ def _meta_title(view: EventView, leagues_view: bool) -> str | None:
     return f"{league}•{category}"
 
 
+def stream_start(e: Event) -> float:
+    """Where an event's live stream begins (epoch seconds): its kickoff, else its start. Live
+    playlists list nothing before it and answer `stream_not_started` until then, whatever the
+    status (going live gives an event without a kickoff one: server.services.event_admin)."""
+    return (e.game_start_date or e.event_date).timestamp()
+
+
 def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
-    """`sign(url, user_id=, event_id=)` turns a stored stream URL into the one a viewer plays
-    (server.media.signing.sign_stream bound to the settings and the answer's instant)."""
+    """`sign(url, user_id=, event_id=, start=)` turns a stored stream URL into the one a viewer
+    plays (server.media.signing.sign_stream bound to the settings and the answer's instant)."""
     e: Event = view.event
     is_clip = e.media_type in CLIP_TYPES
     teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
     access = decide(viewer, event_id=e.parent_event_id or e.id, media_type=e.media_type, commerce_type=e.commerce_type,
                     commerce_modes=e.commerce_modes or (), identity_ids=[i.id for i in view.identities],
-                    regions=e.regions, available_anywhere=e.available_in_region)
+                    regions=e.regions, available_anywhere=e.available_in_region, owner_id=e.owner_id)
     # Media locations only for viewers who may watch, signed for them and this event: the media
     # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
     # so binding adds nothing and the player needs no bearer); the rest only play with the
@@ -49,7 +56,8 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     holder = None if e.commerce_type == FREE else viewer.user_id
     watchable = access.available_for_user and (holder is not None or e.commerce_type == FREE)
     if watchable:
-        streams = {name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id)
+        start = stream_start(e)
+        streams = {name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start)
                    for name in STREAMS}
     else:
         streams = dict.fromkeys(STREAMS)
@@ -142,8 +150,8 @@ def event_presenter(for_viewer: Viewer | None = None):
     current, leagues_view = for_viewer or viewer(), config.enable_leagues_view
     now = clock.timestamp()  # one instant for the whole answer: every URL expires together
 
-    def sign(url, *, user_id, event_id):
-        return sign_stream(url, user_id=user_id, event_id=event_id, settings=config, now=now)
+    def sign(url, *, user_id, event_id, start=None):
+        return sign_stream(url, user_id=user_id, event_id=event_id, settings=config, now=now, start=start)
 
     return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
 

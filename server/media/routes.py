@@ -3,101 +3,170 @@
 Every playlist and segment request is checked (server.media.signing): the token's signature
 and expiry, that the path lies within the token's stream, and for a token issued to a viewer,
 that the request bears that viewer's access token. Refusals are 403 in the error envelope.
+
+Live playlists (server.media.live) list the last `live_rewind_seconds` of the sample's endless
+timeline, cut at the event's kickoff, which the token carries (`start`, set when the event
+answer signed the URL): no database on this path. Before kickoff the answer is 409
+`stream_not_started` with Retry-After. The hot path is a dictionary hit for the token (verified
+once per process), arithmetic for the window and a playlist rendered once per segment period.
+
+Caching. Everything here is addressed by a URL holding its token, so a shared cache keyed by
+URL (a CDN) serves an answer only to holders of that URL. That is enough for tokens issued to
+anyone (free events: `public`). A token issued to a viewer also needs that viewer's bearer,
+which a shared cache cannot check: those answers are `private` (the viewer's browser only).
+Lifetimes: live playlists 1 s (they change every segment, ~2 s); VOD playlists and segments
+never change, so up to an hour, never past the token's expiry. Refusals are `no-store`.
 """
 
+import math
 import mimetypes
 import re
+from collections import OrderedDict
+from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+import orjson
+from starlette.responses import FileResponse
 
 from .. import clock
 from ..auth.tokens import verify_access_token
 from ..settings import Settings
-from .live import VodPlaylist, live_playlist, load_vod_playlist
-from .signing import StreamDenied, covers, verify
+from .live import LiveSample, load_vod_playlist
+from .signing import StreamDenied, StreamGrant, covers, verify
 from .urls import live_segment_prefix
 
-# Every live stream runs on one shared clock, so all viewers (and server processes) agree
-# on what is "now" in the stream without keeping state.
-EPOCH = 1_700_000_000.0
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
+PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
 # The types hls.js and browsers expect, whatever the platform's mimetypes table says.
-MEDIA_TYPES = {".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t", ".m4s": "video/mp4", ".mp4": "video/mp4"}
+MEDIA_TYPES = {".m3u8": PLAYLIST_TYPE, ".ts": "video/mp2t", ".m4s": "video/mp4", ".mp4": "video/mp4"}
 
-# Playlists are never stored: a live one moves every segment, and any one is a grant that ends.
-PLAYLIST_CACHE = "no-store"
-# Segments never change, so the viewer's browser may keep them (seeking back replays from its
-# cache) but no shared cache may: the answer was authorised for one viewer. The token in the path
-# makes every cache key per viewer and per grant; the lifetime is capped by the token's own.
+# A live playlist moves every segment: a cache may keep it for less than one.
+LIVE_MAX_AGE = 1
+# VOD playlists and segments never change; capped by what the token has left.
 SEGMENT_MAX_AGE = 3600
+NOT_STARTED = "stream_not_started"
+# Verified tokens kept per process (a viewer polls with the same one for its whole life).
+GRANT_CACHE_ENTRIES = 8192
 
 
-def _error(status: int, message: str, code: str) -> JSONResponse:
-    return JSONResponse({"error": True, "message": message, "messageErrorCode": code}, status_code=status,
-                        headers={"Cache-Control": "no-store"})
+def _scope(grant: StreamGrant) -> str:
+    """`public` when the token alone entitles (anyone's), `private` when a bearer must match."""
+    return "public" if grant.user_id is None else "private"
 
 
-def _bearer(request: Request) -> str | None:
-    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    return token.strip() or None
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-def signed_media_route(settings: Settings, media_root: Path):
-    root = media_root.resolve()
+async def _send(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes, head: bool) -> None:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if head else body})
 
-    @lru_cache(maxsize=32)
-    def sample(name: str) -> VodPlaylist | None:
-        path = root / name / "index.m3u8"
-        return load_vod_playlist(path) if path.is_file() else None
 
-    def check(request: Request, media_path: str) -> int:
-        """Seconds the token has left when this request may have `media_path`; else raises."""
-        now = clock.timestamp()
-        grant = verify(request.path_params["token"], secret=settings.secret_key, now=now)
+async def _error(send, status: int, message: str, code: str, head: bool = False,
+                 extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
+    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store"), *extra]
+    await _send(send, status, headers, body, head)
+
+
+class SignedMedia:
+    """The ASGI endpoint of `/s/{token}/{path:path}` (raw ASGI: no Request/Response objects on
+    the live path)."""
+
+    def __init__(self, settings: Settings, media_root: Path):
+        self.secret = settings.secret_key
+        self.rewind = settings.live_rewind_seconds
+        self.root = media_root.resolve()
+        self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
+        self.live_sample = lru_cache(maxsize=32)(self._load_live_sample)
+
+    def _load_live_sample(self, name: str) -> LiveSample | None:
+        path = self.root / name / "index.m3u8"
+        if not SAMPLE_NAME.match(name) or not path.is_file():
+            return None
+        # Served at .../<token>/live/<name>.m3u8: `../vod/<name>/` resolves under the same token.
+        return LiveSample(load_vod_playlist(path), uri_prefix=live_segment_prefix(name))
+
+    def grant(self, token: str, now: float) -> StreamGrant:
+        """The token's grant, verified once per process; raises StreamDenied."""
+        grant = self.grants.get(token)
+        if grant is not None and now < grant.expires_at:
+            return grant
+        # Unknown, or known and expired: verify() gives the refusal (and its envelope code).
+        grant = verify(token, secret=self.secret, now=now)
+        if len(self.grants) >= GRANT_CACHE_ENTRIES:
+            self.grants.popitem(last=False)  # the oldest
+        self.grants[token] = grant
+        return grant
+
+    def check(self, scope, media_path: str, now: float) -> StreamGrant:
+        grant = self.grant(scope["path_params"]["token"], now)
         if not covers(grant.stream, media_path):
             raise StreamDenied("This stream link is for another stream")
         if grant.user_id is not None:
-            bearer = _bearer(request)
-            claims = verify_access_token(bearer, secret=settings.secret_key) if bearer else None
+            bearer = _header(scope, b"authorization")
+            kind, _, token = bearer.partition(" ")
+            token = token.strip()
+            claims = (verify_access_token(token, secret=self.secret)
+                      if kind.lower() == "bearer" and token else None)
             if claims is None or claims.user_id != grant.user_id:
                 raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
-        return max(0, int(grant.expires_at - now))
+        return grant
 
-    def live(name: str) -> Response:
-        vod = sample(name) if SAMPLE_NAME.match(name) else None
-        if vod is None:
-            return _error(404, "Stream not found", "stream_not_found")
-        # Served at .../<token>/live/<name>.m3u8: `../vod/<name>/` resolves under the same token.
-        body = live_playlist(vod, clock.timestamp(), EPOCH, uri_prefix=live_segment_prefix(name))
-        return Response(body, media_type="application/vnd.apple.mpegurl", headers={"Cache-Control": PLAYLIST_CACHE})
-
-    def vod_file(relative: str, remaining: int) -> Response:
-        path = (root / relative).resolve()
-        if not path.is_relative_to(root) or not path.is_file():
-            return _error(404, "Not found", "not_found")
-        media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        if path.suffix == ".m3u8":
-            cache = PLAYLIST_CACHE
-        else:
-            cache = f"private, max-age={min(SEGMENT_MAX_AGE, remaining)}"
-        # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
-        return FileResponse(path, media_type=media_type, headers={"Cache-Control": cache})
-
-    async def endpoint(request: Request) -> Response:
-        media_path = request.path_params["path"]
+    async def __call__(self, scope, receive, send) -> None:
+        media_path = scope["path_params"]["path"]
+        head = scope["method"] == "HEAD"
+        now = clock.timestamp()
         try:
-            remaining = check(request, media_path)
+            grant = self.check(scope, media_path, now)
         except StreamDenied as refusal:
-            return _error(403, refusal.message, refusal.code)
+            return await _error(send, 403, refusal.message, refusal.code, head)
         kind, _, rest = media_path.partition("/")
         if kind == "live":
-            return live(rest[:-len(".m3u8")])
-        return vod_file(rest, remaining)
+            return await self.live(scope, send, rest[:-len(".m3u8")], grant, now, head)
+        return await self.vod_file(scope, receive, send, rest, grant, now)
 
-    return endpoint
+    async def live(self, scope, send, name: str, grant: StreamGrant, now: float, head: bool) -> None:
+        sample = self.live_sample(name)
+        if sample is None:
+            return await _error(send, 404, "Stream not found", "stream_not_found", head)
+        span = sample.window(now, rewind_seconds=self.rewind, kickoff=grant.starts_at)
+        if span is None:
+            kickoff = grant.starts_at if grant.starts_at is not None else now
+            wait = max(1, math.ceil(sample.available_at(kickoff) - now))
+            return await _error(send, 409, f"This stream has not started: it goes live at {_iso(kickoff)}",
+                                NOT_STARTED, head, ((b"retry-after", str(wait).encode()),))
+        compressed = b"gzip" in _header(scope, b"accept-encoding").encode()
+        body = sample.encoded(*span, compressed=compressed)
+        headers = [(b"content-type", PLAYLIST_TYPE.encode()),
+                   (b"cache-control", f"{_scope(grant)}, max-age={LIVE_MAX_AGE}".encode()),
+                   (b"vary", b"Accept-Encoding")]
+        if compressed:
+            headers.append((b"content-encoding", b"gzip"))
+        await _send(send, 200, headers, body, head)
 
+    async def vod_file(self, scope, receive, send, relative: str, grant: StreamGrant, now: float) -> None:
+        path = (self.root / relative).resolve()
+        if not path.is_relative_to(self.root) or not path.is_file():
+            return await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+        media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
+        response = FileResponse(path, media_type=media_type,
+                                headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"})
+        await response(scope, receive, send)
+
+
+def _header(scope, name: bytes) -> str:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def signed_media_route(settings: Settings, media_root: Path) -> SignedMedia:
+    """The endpoint server.web mounts at /media/s/{token}/{path:path}."""
+    return SignedMedia(settings, media_root)

@@ -13,6 +13,8 @@ access token is never a stream token, nor the reverse), audience `touchline-medi
             (a token for live sample X also opens vod/X/..., where its segments are)
     evt     the event it was issued for (the parent event for clips)
     sub     the viewer it was issued to; absent for events anyone may watch (free ones)
+    start   live streams only: the event's kickoff (epoch seconds), where its live playlist
+            begins (server.media.live); absent: the stream has been on for ever
     exp     `stream_token_seconds` after issue, on server.clock
 
 A token with `sub` is honoured only for a request bearing that viewer's access token
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -67,6 +70,7 @@ class StreamGrant:
     event_id: str
     user_id: str | None
     expires_at: int
+    starts_at: int | None = None  # the `start` claim
 
 
 @lru_cache(maxsize=8)
@@ -120,19 +124,22 @@ def covers(stream: str, media_path: str) -> bool:
 
 
 def issue(stream: str, *, event_id: str, user_id: str | None, secret: str, lifetime: int,
-          now: float | None = None) -> str:
+          now: float | None = None, start: float | None = None) -> str:
     issued = int(clock.timestamp() if now is None else now)
     claims = {"aud": AUDIENCE, "stream": stream, "evt": event_id, "exp": issued + lifetime}
     if user_id is not None:
         claims["sub"] = user_id
+    if start is not None:
+        claims["start"] = math.ceil(start)  # a whole second, never before the kickoff
     # No `typ` header: the audience says what the token is, and the URL is shorter.
     return _JWS.encode(orjson.dumps(claims), media_key(secret), algorithm=ALGORITHM, headers={"typ": None})
 
 
 def sign_stream(url: str | None, *, user_id: str | None, event_id: str, settings: Settings,
-                now: float | None = None) -> str | None:
+                now: float | None = None, start: float | None = None) -> str | None:
     """The URL a viewer gets for a stored stream URL: this server's VOD and live media signed for
-    `user_id` (None: anyone) and `event_id`; any other URL unchanged."""
+    `user_id` (None: anyone) and `event_id`; any other URL unchanged. `start` (epoch seconds, the
+    event's kickoff) goes into live URLs' tokens: their playlists begin there."""
     if not url:
         return url
     parts = urlsplit(url)
@@ -147,8 +154,9 @@ def sign_stream(url: str | None, *, user_id: str | None, event_id: str, settings
     stream = stream_of(media_path)
     if stream is None:
         return url  # not a stream this server serves; the unsigned path answers 404 anyway
+    live = media_path.startswith("live/")
     token = issue(stream, event_id=event_id, user_id=user_id, secret=settings.secret_key,
-                  lifetime=settings.stream_token_seconds, now=now)
+                  lifetime=settings.stream_token_seconds, now=now, start=start if live else None)
     signed = signed_url(token, media_path)
     if parts.scheme:
         signed = f"{parts.scheme}://{parts.netloc}{signed}"
@@ -165,9 +173,11 @@ def verify(token: str, *, secret: str, now: float | None = None) -> StreamGrant:
     if not isinstance(claims, dict) or claims.get("aud") != AUDIENCE:
         raise StreamDenied("This stream link is not valid")
     stream, event_id, user_id, exp = claims.get("stream"), claims.get("evt"), claims.get("sub"), claims.get("exp")
+    start = claims.get("start")
     if (not isinstance(stream, str) or not isinstance(event_id, str) or type(exp) is not int
-            or (user_id is not None and not isinstance(user_id, str))):
+            or (user_id is not None and not isinstance(user_id, str))
+            or (start is not None and type(start) is not int)):
         raise StreamDenied("This stream link is not valid")
     if (clock.timestamp() if now is None else now) >= exp:
         raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)
-    return StreamGrant(stream, event_id, user_id, exp)
+    return StreamGrant(stream, event_id, user_id, exp, start)

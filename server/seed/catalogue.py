@@ -25,12 +25,14 @@ from ..models import (
     Identity,
     IdentityParent,
     Product,
+    Tag,
     Team,
     TeamIdentity,
 )
 from .fixtures import CatalogueSpec, LeagueSpec, TeamSpec, load_catalogue, slugify, stable_id
 from .products import build_products
 from .stats import game_stats
+from .tags import build_tags
 
 SEED = 20261122
 LIVE_GAMES = 8
@@ -87,6 +89,7 @@ class SeedData:
     epg_programmes: list[dict] = field(default_factory=list)
     products: list[dict] = field(default_factory=list)
     bundle_items: list[dict] = field(default_factory=list)
+    tags: list[dict] = field(default_factory=list)  # official match tags of archived games
 
     def tables(self) -> list[tuple[Table, list[dict]]]:
         # Highlights point at their game (parent_event_id): games come first in `events`.
@@ -101,6 +104,7 @@ class SeedData:
             (EpgProgramme.__table__, self.epg_programmes),
             (Product.__table__, self.products),
             (BundleItem.__table__, self.bundle_items),
+            (Tag.__table__, self.tags),
         ]
 
 
@@ -476,4 +480,5 @@ def build_catalogue(now: datetime | None = None, spec: CatalogueSpec | None = No
     data = builder.data
     data.products, data.bundle_items = build_products(builder.spec, data.events, data.event_identities,
                                                       builder.league_id, data.now)
+    data.tags = build_tags(data.events, data.event_stats, data.teams, data.now)
     return data

@@ -20,14 +20,15 @@ from typing import Any
 from sqlalchemy import Connection, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Team, TeamIdentity
+from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity
 from .catalogue import SeedData, build_catalogue
 from .fixtures import CatalogueSpec
 
 BATCH = 1000
-# Children before parents: the order to delete in.
+# Children before parents: the order to delete in. Tags hang off events: deleting every event
+# takes every tag with it (the foreign key cascades); deleting them first also says how many.
 CATALOGUE_TABLES: tuple[Table, ...] = tuple(m.__table__ for m in (
-    EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity))
+    Tag, EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity))
 
 
 @dataclass

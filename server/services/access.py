@@ -7,7 +7,8 @@
 - channel (cvod): an active cvod for the event's channel, or for a channel carrying its league;
 - an event's `commerce_modes` add the ways listed there (a ppv game that is also in the svod);
 - the region rule comes first: an event not available in the viewer's region is available to
-  nobody there; user clips are always available (they are the viewer's own).
+  nobody there; user clips and user highlights are always available to their owner (they are
+  the viewer's own, cut from what they could watch) and to nobody else.
 
 Stream URLs are given only when `decide(...).available_for_user` (server.media.signing).
 """
@@ -22,6 +23,7 @@ MEMBERS = "commerce_members_media"
 PPV = "commerce_ppv_media"
 TRANSACTIONAL = "commerce_transactional_media"
 SUBSCRIPTION = "commerce_subscription-basic_media"
+USER_MEDIA = ("user_clip", "user_highlight")
 
 # The contract's commerceCoverage names for the monetisation modes.
 _MODE_COVERAGE = {"ppv": "ppv", "svod": "subscription", "cvod": "channel"}
@@ -75,10 +77,11 @@ def in_region(regions: Iterable[str] | None, available_anywhere: bool, region: s
 
 def decide(viewer: Viewer, *, event_id: str, media_type: str, commerce_type: str, commerce_modes: Iterable[str],
            identity_ids: Iterable[str], regions: Iterable[str] | None = None,
-           available_anywhere: bool = True) -> Access:
+           available_anywhere: bool = True, owner_id: str | None = None) -> Access:
+    """`owner_id`: the viewer a user clip or highlight belongs to (None: not checked here)."""
     kinds = coverage(commerce_type, commerce_modes)
-    if media_type == "user_clip":  # spec: always available; it is the viewer's own
-        return Access(True, True, kinds)
+    if media_type in USER_MEDIA:  # spec: always available; it is the viewer's own
+        return Access(owner_id is None or viewer.user_id == owner_id, True, kinds)
     regional = in_region(regions, available_anywhere, viewer.region)
     return Access(regional and _unlocked(viewer, event_id, kinds, identity_ids), regional, kinds)
 

@@ -12,6 +12,8 @@ from ..models import Event, EventIdentity, Identity, Team
 from .paging import Page, PageQuery, paginate
 
 CLIP_MEDIA_TYPES = ("highlight", "clip")
+# Viewers' own clips and highlights (server.services.user_clips): the only rows with an owner.
+USER_MEDIA_TYPES = ("user_clip", "user_highlight")
 SORT_COLUMNS = {
     "event_date": Event.event_date,
     "added": Event.created,
@@ -35,6 +37,8 @@ class EventFilters:
     statuses: Sequence[str] = ()
     parent_event_ids: Sequence[str] = ()
     highlight_kinds: Sequence[str] = ()
+    # A viewer's own clips only; None: the catalogue only (no viewer's clips, whoever asks).
+    owner_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,15 @@ def parse_date_range(value: str | None) -> tuple[datetime | None, datetime | Non
     return date_from, date_to
 
 
+def _may_hold_user_media(media_types: Sequence[str]) -> bool:
+    return not media_types or not set(media_types).isdisjoint(USER_MEDIA_TYPES)
+
+
 def _filtered(stmt: Select, f: EventFilters) -> Select:
+    if f.owner_id is not None:
+        stmt = stmt.where(Event.owner_id == f.owner_id)
+    elif _may_hold_user_media(f.media_types):  # others' clips are in no public list
+        stmt = stmt.where(Event.owner_id.is_(None))
     if f.identity_ids:
         linked = select(EventIdentity.event_id).where(EventIdentity.identity_id.in_(f.identity_ids))
         if f.identity_type:
@@ -140,11 +152,16 @@ async def list_events(session: AsyncSession, filters: EventFilters, sort: Sort, 
     return result
 
 
-async def get_event(session: AsyncSession, ident: str, *, id_type: str = "_id", media_types: Sequence[str] = ()) -> EventView:
+async def get_event(session: AsyncSession, ident: str, *, id_type: str = "_id", media_types: Sequence[str] = (),
+                    owner_id: str | None = None) -> EventView:
+    """One event, highlight or clip; a viewer's own clip only for that viewer (`owner_id`)."""
     column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
     stmt = select(Event).where(column == ident)
     if media_types:
         stmt = stmt.where(Event.media_type.in_(media_types))
+    if _may_hold_user_media(media_types):
+        public = Event.owner_id.is_(None)
+        stmt = stmt.where(public if owner_id is None else or_(public, Event.owner_id == owner_id))
     event = await session.scalar(stmt)
     if event is None:
         raise NotFound("Event not found", code="event_not_found")

@@ -39,7 +39,8 @@ async def add_to_watchlist(db: AsyncSession, user_id: str, event_id: str) -> lis
 
     `db` comes from `Database.write_session()`: the account lock makes the limit hold when
     several requests add at once."""
-    if await db.get(Event, event_id) is None:
+    event = await db.get(Event, event_id)
+    if event is None or event.owner_id not in (None, user_id):  # another viewer's clip: as if absent
         raise NotFound("Event not found", code="event_not_found")
     await lock_account(db, user_id)
     present = await db.scalar(

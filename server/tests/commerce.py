@@ -67,3 +67,17 @@ async def product(database, type_: str = "ppv", *, event_id: str | None = None, 
             db.add(BundleItem(bundle_id=row.id, product_id=item, position=position))
         await db.commit()
     return row
+
+
+async def buy(database, user_id: str, event_id: str) -> Product:
+    """A paid pay-per-view of `event_id` for `user_id`, recorded as the card checkout records one."""
+    from server.services.commerce import grants
+
+    ppv = await product(database, "ppv", event_id=event_id)
+    now = clock.now()
+    async with database.session() as db:
+        purchase = grants.new_purchase(ppv, user_id, now, status="init", payment_action="creditCardPay")
+        db.add(purchase)
+        await grants.complete_purchase(db, purchase, ppv, now)
+        await db.commit()
+    return ppv

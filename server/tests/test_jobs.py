@@ -35,7 +35,8 @@ TIMEOUT_S = 10
 
 def fast(database_url: str, **overrides) -> Settings:
     intervals = {"settlement_interval_seconds": 0.02, "renewal_interval_seconds": 0.05,
-                 "payment_cleanup_interval_seconds": 0.05}
+                 "payment_cleanup_interval_seconds": 0.05,
+                 "kickoff_interval_seconds": 0}  # tested in server/tests/services/test_event_admin.py
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 
 

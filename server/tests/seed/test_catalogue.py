@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from server.media.live import live_playlist, load_vod_playlist
 from server.models import (
-    Base, EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Team, TeamIdentity,
+    Base, EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity,
 )
 from server.seed import artwork
 from server.seed.bulk import bulk_count, fill_events, sync_url
@@ -182,7 +182,7 @@ async def test_archived_games_have_stats_with_percentages_at_most_100(seeded):
 async def test_seed_twice_does_not_duplicate(engine):
     first = await seed(engine, now=NOW)
     counts = {m.__name__: await count(engine, m) for m in (Identity, Team, Event, EventIdentity, EventStats,
-                                                          EpgProgramme, TeamIdentity, IdentityParent)}
+                                                          EpgProgramme, TeamIdentity, IdentityParent, Tag)}
     second = await seed(async_sessionmaker(engine), now=NOW + timedelta(hours=3))
     assert first.total_inserted > 0 and second.total_inserted == 0 and second.was_seeded_before
     assert {m: await count(engine, globals()[m]) for m in counts} == counts
@@ -200,13 +200,61 @@ async def test_reset_starts_over(engine):
         await conn.execute(Event.__table__.insert().values(
             id="f" * 24, media_type="event", title="Stray", event_date=NOW, external_id="X-1",
             reference_id="x-1", status="archived"))
+        await conn.execute(Tag.__table__.insert().values(
+            id="e" * 24, target_id="f" * 24, title="A viewer's tag", start_ms=0, type="user", is_global=False,
+            official=False, video_type="vod", stream_name="hd", mode="sync", created=NOW, updated=NOW))
     report = await seed(engine, now=NOW, reset=True)
     assert report.deleted["events"] == await count(engine, Event) + 1
     assert await count(engine, Event, Event.id == "f" * 24) == 0
+    # Tags go with the events they mark; the official ones are loaded again.
+    assert report.deleted["tags"] == await count(engine, Tag) + 1
+    assert await count(engine, Tag, Tag.id == "e" * 24) == 0
     # Products outlive a reset (purchases point at them); they are updated in place.
     kept = ("products", "bundle_items")
     assert report.total_inserted == sum(len(r) for t, r in build_catalogue(NOW).tables() if t.name not in kept)
     assert report.updated["products"] == len(build_catalogue(NOW).products)
+
+
+def test_archived_games_have_official_tags_that_match_their_stats():
+    data = build_catalogue(NOW)
+    stats = {s["event_id"]: s["scores"] for s in data.event_stats}
+    games = {e["id"]: e for e in data.events if e["status"] == "archived" and e["id"] in stats}
+    tags: dict[str, list[dict]] = {}
+    for tag in data.tags:
+        tags.setdefault(tag["target_id"], []).append(tag)
+    assert set(tags) == set(games)  # every archived game has key moments, nothing else has official ones
+    assert len({t["id"] for t in data.tags}) == len(data.tags)
+    for game_id, game in games.items():
+        scores, moments = stats[game_id], tags[game_id]
+        home, away = scores["homeTeam"], scores["awayTeam"]
+        for tag in moments:
+            assert (tag["official"], tag["is_global"], tag["user_id"], tag["video_type"]) == (True, True, None, "vod")
+            assert 0 <= tag["start_ms"] < tag["end_ms"] <= game["duration_s"] * 1000
+            assert tag["team_id"] in (None, game["home_team_id"], game["away_team_id"])
+            assert tag["created"] <= NOW and len(tag["title"]) <= 200
+        assert [t["start_ms"] for t in moments] == sorted(t["start_ms"] for t in moments)
+        subtypes = {t["subtype"] for t in moments}
+        if game["sport_type"] in ("football", "ice-hockey"):
+            goals = [t for t in moments if t["subtype"] == "goal"]
+            assert sum(t["team_id"] == game["home_team_id"] for t in goals) == home["score"]
+            assert sum(t["team_id"] == game["away_team_id"] for t in goals) == away["score"]
+            if goals:
+                assert goals[-1]["title"].endswith(f"{home['score']}-{away['score']} {away['shortName']})")
+            assert subtypes <= {"goal", "yellow_card", "substitution", "penalty"}
+        elif game["sport_type"] == "basketball":
+            assert [t["subtype"] for t in moments] == ["period_end"] * len(home["periods"])
+            final = moments[-1]["title"]
+            assert final.startswith("Final") and f"{home['score']}-{away['score']}" in final
+        else:  # volleyball: one tag per set, the set winners add up to the sets won
+            assert [t["subtype"] for t in moments] == ["set_end"] * len(home["periods"])
+            assert sum(t["team_id"] == game["home_team_id"] for t in moments) == home["score"]
+            assert moments[-1]["title"].endswith(f"(sets {home['score']}-{away['score']})")
+    football = [t["subtype"] for g, e in games.items() if e["sport_type"] == "football" for t in tags[g]]
+    assert {"goal", "yellow_card", "substitution"} <= set(football)
+    # Re-seeding later moves no tag: same ids, same places on the timeline.
+    later = build_catalogue(NOW + timedelta(days=3, minutes=17))
+    place = lambda d: [(t["id"], t["target_id"], t["start_ms"], t["end_ms"], t["title"]) for t in d.tags]  # noqa: E731
+    assert place(later) == place(data)
 
 
 def test_every_paid_game_has_a_pay_per_view_and_every_league_in_the_subscription_a_pass():

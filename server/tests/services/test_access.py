@@ -86,6 +86,17 @@ def test_user_clips_are_always_available():
     assert can_watch(ANONYMOUS, "commerce_ppv_media", ["ppv"], media_type="user_clip", regions=["XX"])
 
 
+@pytest.mark.parametrize("media_type", ["user_clip", "user_highlight"])
+def test_a_user_clip_is_always_available_to_its_owner_and_to_nobody_else(media_type):
+    def answer(viewer: Viewer):
+        return decide(viewer, event_id=EVENT, media_type=media_type, commerce_type="commerce_ppv_media",
+                      commerce_modes=["ppv"], identity_ids=(), regions=["XX"], owner_id=MEMBER.user_id)
+
+    assert answer(MEMBER).available_for_user and answer(MEMBER).available_in_region
+    assert not answer(Viewer("v" * 24, region="GB")).available_for_user
+    assert not answer(ANONYMOUS).available_for_user
+
+
 def test_coverage_names_every_way_in():
     assert coverage("commerce_free_media", []) == ("free",)
     assert coverage("commerce_members_media", ["svod"]) == ("members",)

@@ -1,0 +1,93 @@
+// Dredd requests for staff event operations (tag admin): create and edit an event, go live, finish,
+// switch the stream. Every transaction works on events it creates through the API first, so the
+// seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
+// operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
+const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
+
+const asViewer = (t) => setToken(t, fixtures.tokens.viewer);
+const staffCall = (method, path, body) => api(method, path, body, fixtures.tokens.staff);
+
+let seeded;
+// A seeded game (the fixtures' `event`): its external id, teams and league, which exist.
+async function seededGame() {
+  if (!seeded) seeded = (await api('GET', `/event/get_by_id/id/${ids.event}`)).content;
+  return seeded;
+}
+
+let counter = 0;
+// A new game of `status` (upcoming unless said) between the seeded game's teams, in its league
+// and sport (so it has eventTeams and a metaTitle, as the example), made through the API.
+async function newEvent(status = 'upcoming', extra = {}) {
+  counter += 1;
+  const game = await seededGame();
+  const body = {
+    title: `Dredd match ${process.pid}.${counter}`,
+    event_date: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
+    sportType: game.sportType,
+    status,
+    identities: game.mediaIdentities.map((i) => i._id),
+    homeTeamId: game.eventTeams.homeTeam.teamId,
+    awayTeamId: game.eventTeams.awayTeam.teamId,
+    ...extra,
+  };
+  return (await staffCall('POST', '/admin/events', body)).content;
+}
+
+// The example body with ids that exist: the seeded game's teams and a seeded league.
+async function exampleWithRealIds(t) {
+  const game = await seededGame();
+  const body = JSON.parse(t.request.body);
+  return {
+    ...body,
+    identities: [ids.identity],
+    homeTeamId: game.eventTeams.homeTeam.teamId,
+    awayTeamId: game.eventTeams.awayTeam.teamId,
+  };
+}
+
+const onEvent = (suffix) => (id) => `/admin/events/${id}${suffix}`;
+
+// go_live, finish_event and set_stream_url share their 400 (an id that is no id), 401, 403 and 404.
+function transition(suffix, { okStatus, wrongStatus }) {
+  const path = onEvent(suffix);
+  return {
+    200: async (t) => setPath(t, path((await newEvent(okStatus))._id)),
+    400: (t) => setPath(t, path('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, path(NOBODY)),
+    409: async (t) => setPath(t, path((await newEvent(wrongStatus))._id)),
+  };
+}
+
+module.exports = {
+  create_event: {
+    200: async (t) => setBody(t, await exampleWithRealIds(t)),
+    400: (t) => setBody(t, { event_date: '2026-11-21T18:00:00Z', sportType: 'football' }), // no title
+    401: dropToken,
+    403: asViewer,
+    404: async (t) => setBody(t, { ...(await exampleWithRealIds(t)), identities: [NOBODY] }),
+    409: async (t) => setBody(t, { ...(await exampleWithRealIds(t)), event_id: (await seededGame()).event_id }),
+  },
+  update_event: {
+    200: async (t) => setPath(t, onEvent('')((await newEvent())._id)),
+    400: async (t) => { setPath(t, onEvent('')((await newEvent())._id)); setBody(t, {}); }, // minProperties 1
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('')(NOBODY)),
+    409: async (t) => {
+      const [first, second] = [await newEvent(), await newEvent()];
+      setPath(t, onEvent('')(second._id));
+      setBody(t, { event_id: first.event_id });
+    },
+  },
+  go_live: transition('/go_live', { okStatus: 'upcoming', wrongStatus: 'archived' }),
+  finish_event: transition('/finish', { okStatus: 'live', wrongStatus: 'upcoming' }),
+  set_stream_url: {
+    ...transition('/stream', { okStatus: 'live', wrongStatus: 'archived' }),
+    400: async (t) => {
+      setPath(t, onEvent('/stream')((await newEvent('live'))._id));
+      setBody(t, { url: 'ftp://cdn.example/live.m3u8' }); // not a path or an http(s) URL
+    },
+  },
+};

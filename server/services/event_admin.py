@@ -1,0 +1,485 @@
+"""Staff changes to events: create and edit them, move them through their statuses, switch their
+streams, and start upcoming events at kickoff (a background job, server/jobs.py).
+
+The statuses of an event (media_type `event`; highlights and clips are not managed here):
+
+    upcoming --go_live, set_stream, or the kickoff job at event_date--> live --finish--> archived
+    channel: always on air; only its stream changes
+
+Any other change of status is refused with 409 `invalid_status`. Going live gives an event
+without a stream the live sample of its sport; finishing sets the end date and the duration and
+turns this server's live stream into the VOD of the same sample (server/media/urls.py), as the
+seed data has them.
+
+Each operation reads the event with a row lock (FOR UPDATE on PostgreSQL; on SQLite the write
+session holds the database's write lock), so two staff members, or a staff member and the
+kickoff job of any server process, changing one event at once are applied one after the other:
+the second sees the first's status and, if its transition no longer applies, gets 409.
+
+What changed comes back as a `Change`; `announce(change)`, called once it is committed, tells the
+event's room: `update-event` with the changed fields, and `event-url-change` when the event went
+on air with a stream, or the stream of a live event (or channel) moved. A room reaches everyone who joined it, entitled or not, so these
+messages carry the event's stored stream URL (`/media/live/<sample>.m3u8`, or another host's URL),
+never a URL signed for one viewer: a stored URL of this server serves nothing by itself, and each
+client fetches the event again to get the URL signed for it (server/media/signing.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import clock
+from ..errors import ApiError, Conflict, NotFound
+from ..media.signing import stream_of
+from ..media.urls import MEDIA_PREFIX, live_url, vod_url
+from ..models import Event, EventIdentity, Identity, Team, new_id
+from ..realtime import emitter
+from ..seed.fixtures import load_catalogue, slugify
+from .events import EventView, load_views
+
+log = logging.getLogger(__name__)
+
+UPCOMING, LIVE, ARCHIVED, CHANNEL = "upcoming", "live", "archived", "channel"
+INVALID_STATUS = "invalid_status"
+# The transitions a status change may make (besides keeping the status it has).
+TRANSITIONS = {(UPCOMING, LIVE), (LIVE, ARCHIVED)}
+DEFAULT_SAMPLE = "football"
+MAX_DURATION_S = 7 * 24 * 3600  # the contract's bound on `duration`
+
+# Wire name -> column of the plain fields of AdminEventFields.
+PLAIN = {
+    "title": "title", "description": "description", "sportType": "sport_type", "eventType": "event_type",
+    "gameType": "game_type", "status": "status", "commerce_type": "commerce_type", "gender": "gender",
+    "event_id": "external_id", "reference_id": "reference_id", "vidswapId": "data_partner_id",
+    "duration": "duration_s",
+}
+DATES = {"event_date": "event_date", "gameStartDate": "game_start_date", "endDate": "end_date"}
+CONTENT = {"HLSStream": "hls_stream", "PanoStream": "pano_stream", "PosterH": "poster_h",
+           "MezzanineVideo": "mezzanine_video"}
+STREAMS = ("hls_stream", "pano_stream", "mezzanine_video")
+# Columns narrower than the contract lets a value be: longer values are refused with a 400.
+COLUMN_LIMITS = {"reference_id": 80, "game_type": 20, "data_partner_id": 40, "hls_stream": 500,
+                 "pano_stream": 500, "poster_h": 500, "mezzanine_video": 500}
+# What `update-event` carries (asyncapi UpdateEventPayload): column -> wire name.
+ANNOUNCED = {"title": "title", "description": "description", "status": "status", "event_date": "event_date",
+             "game_start_date": "gameStartDate", "end_date": "endDate", "sport_type": "sportType",
+             "commerce_type": "commerce_type"}
+WATCHED = (*ANNOUNCED, *CONTENT.values(), "home_team_id", "away_team_id", "external_id", "reference_id",
+           "event_type", "game_type", "commerce_modes", "gender", "data_partner_id", "duration_s")
+
+
+@dataclass
+class Change:
+    """A committed (or about to be) change of one event, and what its room is to be told."""
+
+    event: Event
+    fields: dict[str, Any] = field(default_factory=dict)  # update-event fields, wire names
+    on_air_at_new_url: bool = False  # event-url-change with the stored HLSStream
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _invalid(field_name: str, message: str) -> ApiError:
+    return ApiError(message, code="validation_error", details=[{"field": field_name, "message": message}])
+
+
+def parse_time(value: str | None, field_name: str) -> datetime | None:
+    """An RFC 3339 date-time of the body as an aware UTC datetime (a value without an offset is UTC)."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().upper().replace(" ", "T"))
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)
+        return parsed.astimezone(timezone.utc)
+    except (ValueError, OverflowError):
+        raise _invalid(field_name, f"{field_name} must be a date and time like 2026-11-21T18:00:00Z") from None
+
+
+def wire_time(value: datetime | None) -> str | None:
+    return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if value else None
+
+
+def sample_for(sport_type: str | None) -> str:
+    """The sample video that plays for a sport (fixtures/catalogue.yaml, as the seed has it)."""
+    try:
+        sports = load_catalogue().sports
+    except (OSError, ValueError):
+        return DEFAULT_SAMPLE
+    chosen = next((s for s in sports if s.sport_type == sport_type), None) or (sports[0] if sports else None)
+    return chosen.sample if chosen else DEFAULT_SAMPLE
+
+
+def _own_media_path(url: str | None) -> tuple[str, str] | None:
+    """('live' or 'vod', sample) for a stored stream URL of this server (a relative /media/ URL)."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path.startswith(f"{MEDIA_PREFIX}/"):
+        return None
+    media_path = parts.path[len(MEDIA_PREFIX) + 1:]
+    sample = stream_of(media_path)
+    return (media_path.partition("/")[0], sample) if sample else None
+
+
+def vod_of(url: str | None, sport_type: str | None) -> str | None:
+    """The stream an event keeps once finished: this server's live sample becomes its VOD; an event
+    without a stream gets its sport's VOD; another host's stream stays as it is."""
+    if not url:
+        return vod_url(sample_for(sport_type))
+    own = _own_media_path(url)
+    if own and own[0] == "live":
+        return urlunsplit(("", "", vod_url(own[1]), urlsplit(url).query, ""))
+    return url
+
+
+def _snapshot(event: Event) -> dict[str, Any]:
+    return {name: getattr(event, name) for name in WATCHED}
+
+
+def _diff(before: Mapping[str, Any], event: Event) -> dict[str, Any]:
+    """update-event fields for what changed since `before`."""
+    fields: dict[str, Any] = {}
+    content: dict[str, Any] = {}
+    for column, wire in ANNOUNCED.items():
+        if getattr(event, column) != before[column]:
+            value = getattr(event, column)
+            fields[wire] = wire_time(value) if isinstance(value, datetime) else value
+    for wire, column in CONTENT.items():
+        if getattr(event, column) != before[column]:
+            content[wire] = getattr(event, column)
+    if content:
+        fields["content"] = content
+    return fields
+
+
+def _touched(before: Mapping[str, Any], event: Event) -> bool:
+    return any(getattr(event, name) != value for name, value in before.items())
+
+
+async def _locked(session: AsyncSession, event_id: str) -> Event:
+    event = await session.get(Event, event_id, with_for_update=True, populate_existing=True)
+    if event is None or event.media_type != "event":
+        raise NotFound("Event not found", code="event_not_found")
+    return event
+
+
+def _refuse_transition(current: str, wanted: str) -> Conflict:
+    if wanted == LIVE:
+        message = "Only an upcoming event can go live"
+    elif wanted == ARCHIVED:
+        message = "Only a live event can be finished"
+    else:
+        return Conflict(f"An event cannot go from {current} to {wanted}", code=INVALID_STATUS)
+    return Conflict(f"{message} (this one is {current})", code=INVALID_STATUS)
+
+
+def _go_live(event: Event, now: datetime, *, stream_given: bool = False) -> None:
+    event.status = LIVE
+    if event.hls_stream is None and not stream_given:
+        event.hls_stream = live_url(sample_for(event.sport_type))
+    if event.game_start_date is None:
+        event.game_start_date = now
+
+
+def _finish(event: Event, now: datetime, *, stream_given: bool = False, end_given: bool = False,
+            duration_given: bool = False) -> None:
+    event.status = ARCHIVED
+    if not end_given:
+        event.end_date = now
+    if not duration_given:
+        start = event.game_start_date or event.event_date
+        seconds = int((event.end_date - start).total_seconds()) if event.end_date and start else 0
+        event.duration_s = min(max(seconds, 0), MAX_DURATION_S)
+    if not stream_given:
+        event.hls_stream = vod_of(event.hls_stream, event.sport_type)
+
+
+def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) -> None:
+    current = event.status
+    if wanted == current:
+        return
+    if (current, wanted) not in TRANSITIONS:
+        raise _refuse_transition(current, wanted)
+    if wanted == LIVE:
+        _go_live(event, now, stream_given="hls_stream" in given)
+    else:
+        _finish(event, now, stream_given="hls_stream" in given, end_given="end_date" in given,
+                duration_given="duration_s" in given)
+
+
+# --- reading the body ----------------------------------------------------------------------------
+
+
+def columns_of(body: Mapping[str, Any]) -> dict[str, Any]:
+    """AdminEventFields (wire names) as column values; refuses what the columns cannot hold."""
+    values: dict[str, Any] = {}
+    for wire, column in PLAIN.items():
+        if wire in body:
+            values[column] = body[wire]
+    for wire, column in DATES.items():
+        if wire in body:
+            values[column] = parse_time(body[wire], wire)
+    if "event_date" in values and values["event_date"] is None:
+        raise _invalid("event_date", "event_date cannot be null")
+    if "commerceType" in body:
+        values["commerce_modes"] = list(body["commerceType"])
+    for wire, column in CONTENT.items():
+        if wire in (body.get("content") or {}):
+            values[column] = body["content"][wire]
+    # content.EPG is not stored: a channel's guide is always /api/event/epg/{id}.
+    for column in ("homeTeamId", "awayTeamId"):
+        if column in body:
+            values["home_team_id" if column == "homeTeamId" else "away_team_id"] = body[column]
+    if "title" in values and not values["title"].strip():
+        raise _invalid("title", "title cannot be blank")
+    for column, value in values.items():
+        if not isinstance(value, str):
+            continue
+        where = _wire_name(column)
+        # Never meant, and PostgreSQL cannot store NUL at all; a description may have line breaks.
+        allowed = "\n\r\t" if column == "description" else ""
+        if any(unicodedata.category(char) == "Cc" and char not in allowed for char in value):
+            raise _invalid(where, f"{where} must not contain control characters")
+        limit = COLUMN_LIMITS.get(column)
+        if limit is not None and len(value) > limit:
+            raise _invalid(where, f"{where} is longer than {limit} characters")
+    return values
+
+
+def _wire_name(column: str) -> str:
+    for wire, name in PLAIN.items():
+        if name == column:
+            return wire
+    for wire, name in CONTENT.items():
+        if name == column:
+            return f"content.{wire}"
+    return column
+
+
+async def _check_references(session: AsyncSession, event: Event, values: Mapping[str, Any],
+                            identity_ids: list[str] | None) -> list[Identity] | None:
+    home = values.get("home_team_id", event.home_team_id)
+    away = values.get("away_team_id", event.away_team_id)
+    if home is not None and home == away:
+        raise _invalid("awayTeamId", "homeTeamId and awayTeamId must be different teams")
+    for column in ("home_team_id", "away_team_id"):
+        team_id = values.get(column)
+        if team_id is not None and await session.get(Team, team_id) is None:
+            raise NotFound("Team not found", code="team_not_found")
+    identities = None
+    if identity_ids is not None:
+        found = {i.id: i for i in await session.scalars(select(Identity).where(Identity.id.in_(identity_ids)))} \
+            if identity_ids else {}
+        if len(found) != len(set(identity_ids)):
+            raise NotFound("Identity not found", code="identity_not_found")
+        identities = [found[i] for i in identity_ids]
+    for column, wire in (("external_id", "event_id"), ("reference_id", "reference_id")):
+        value = values.get(column)
+        if value is None or value == getattr(event, column, None):
+            continue
+        taken = await session.scalar(select(Event.id).where(getattr(Event, column) == value, Event.id != event.id))
+        if taken is not None:
+            raise Conflict(f"Another event has this {wire}", code="conflict")
+    start, end = values.get("event_date", event.event_date), values.get("end_date", event.end_date)
+    if start is not None and end is not None and end < start:
+        raise _invalid("endDate", "endDate cannot be before event_date")
+    return identities
+
+
+async def _search_text(session: AsyncSession, event: Event) -> str:
+    parts = [event.title]
+    for team_id in (event.home_team_id, event.away_team_id):
+        team = await session.get(Team, team_id) if team_id else None
+        if team is not None:
+            parts.append(f"{team.name} {team.short_name}")
+    return " ".join(parts).lower()
+
+
+def _link(session: AsyncSession, event: Event, identities: list[Identity]) -> None:
+    for identity in identities:
+        session.add(EventIdentity(event_id=event.id, identity_id=identity.id, identity_type=identity.media_type))
+
+
+async def _commit(session: AsyncSession) -> None:
+    try:
+        await session.commit()
+    except IntegrityError:  # an event_id or reference_id taken after the check above
+        await session.rollback()
+        raise Conflict("Another event has this event_id or reference_id", code="conflict") from None
+
+
+async def _view(session: AsyncSession, event: Event) -> EventView:
+    return (await load_views(session, [event]))[0]
+
+
+# --- operations ----------------------------------------------------------------------------------
+
+
+async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime | None = None) -> EventView:
+    """A new event from AdminEventCreate; `event_id` and `reference_id` are generated when omitted."""
+    now = now or clock.now()
+    values = columns_of(body)
+    event = Event(id=new_id(), media_type="event", created=now, updated=now, sort_order=0,
+                  available_in_region=True, regions=[], stats_enabled=False,
+                  event_type="game", game_type="game", status=UPCOMING, commerce_type="commerce_free_media",
+                  commerce_modes=[], game_start_date=None, end_date=None, hls_stream=None, pano_stream=None,
+                  poster_h=None, mezzanine_video=None, description=None, gender=None, data_partner_id=None,
+                  home_team_id=None, away_team_id=None, duration_s=None, search_text="")
+    identities = await _check_references(session, event, values, list(body["identities"]) if "identities" in body
+                                         else None)
+    for column, value in values.items():
+        setattr(event, column, value)
+    if not event.external_id:
+        event.external_id = f"TL-EV-{event.id}"
+    if not event.reference_id:
+        slug = slugify(event.title)[:50].strip("-")
+        event.reference_id = f"ref-{slug}-{event.id}" if slug else f"ref-{event.id}"
+    if event.hls_stream is None and "hls_stream" not in values:
+        # What the seed gives events of that status: the sport's live sample, or its VOD.
+        if event.status in (LIVE, CHANNEL):
+            event.hls_stream = live_url(sample_for(event.sport_type))
+        elif event.status == ARCHIVED:
+            event.hls_stream = vod_url(sample_for(event.sport_type))
+    if event.status == LIVE and event.game_start_date is None:
+        event.game_start_date = min(event.event_date, now)
+    event.search_text = await _search_text(session, event)
+    session.add(event)
+    _link(session, event, identities or [])
+    await _commit(session)
+    return await _view(session, event)
+
+
+async def update(session: AsyncSession, event_id: str, body: Mapping[str, Any],
+                 now: datetime | None = None) -> tuple[EventView, Change]:
+    """Apply AdminEventUpdate: fields not sent are unchanged. A change of status follows the status
+    machine and does what go_live or finish would (fields sent with it win over what they set)."""
+    now = now or clock.now()
+    values = columns_of(body)
+    event = await _locked(session, event_id)
+    before = _snapshot(event)
+    identities = await _check_references(session, event, values, list(body["identities"]) if "identities" in body
+                                         else None)
+    wanted = values.pop("status", event.status)
+    for column, value in values.items():
+        setattr(event, column, value)
+    _change_status(event, wanted, now, set(values))
+    event.search_text = await _search_text(session, event)
+    if identities is not None:
+        await session.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
+        _link(session, event, identities)
+    change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
+    if _touched(before, event) or identities is not None:
+        event.updated = now
+    await _commit(session)
+    return await _view(session, event), change
+
+
+def _on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
+    """Whether to send event-url-change, which tells clients the event is on air at `eventUrl`:
+    when it went live with a stream, or a live event's (or channel's) stream moved. A change of
+    an upcoming or archived event's stream is told in update-event only."""
+    if event.status not in (LIVE, CHANNEL) or not event.hls_stream:
+        return False
+    return before["status"] not in (LIVE, CHANNEL) or event.hls_stream != before["hls_stream"]
+
+
+async def go_live(session: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+    now = now or clock.now()
+    event = await _locked(session, event_id)
+    if event.status != UPCOMING:
+        raise _refuse_transition(event.status, LIVE)
+    before = _snapshot(event)
+    _go_live(event, now)
+    event.updated = now
+    change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
+    await session.commit()
+    return await _view(session, event), change
+
+
+async def finish(session: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+    now = now or clock.now()
+    event = await _locked(session, event_id)
+    if event.status != LIVE:
+        raise _refuse_transition(event.status, ARCHIVED)
+    before = _snapshot(event)
+    _finish(event, now)
+    event.updated = now
+    change = Change(event, _diff(before, event))
+    await session.commit()
+    return await _view(session, event), change
+
+
+async def set_stream(session: AsyncSession, event_id: str, url: str,
+                     now: datetime | None = None) -> tuple[EventView, Change]:
+    """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
+    now = now or clock.now()
+    values = columns_of({"content": {"HLSStream": url}})
+    event = await _locked(session, event_id)
+    if event.status not in (UPCOMING, LIVE, CHANNEL):
+        raise Conflict(f"An archived event's stream cannot be switched (this one is {event.status})",
+                       code=INVALID_STATUS)
+    before = _snapshot(event)
+    event.hls_stream = values["hls_stream"]
+    if event.status == UPCOMING:
+        _go_live(event, now, stream_given=True)
+    event.updated = now
+    # The stream travels in event-url-change; update-event tells the rest (an upcoming event went live).
+    fields = _diff(before, event)
+    fields.pop("content", None)
+    change = Change(event, fields, _on_air_at_new_url(before, event))
+    await session.commit()
+    return await _view(session, event), change
+
+
+async def start_due(database, now: datetime | None = None, *, batch: int = 100) -> list[Change]:
+    """Upcoming events whose `event_date` has come go live, one transaction each (what the
+    kickoff job does). An event another process or a staff member changed meanwhile is left be."""
+    now = now or clock.now()
+    changes: list[Change] = []
+    while True:
+        async with database.session() as db:
+            due = list(await db.scalars(
+                select(Event.id)
+                .where(Event.media_type == "event", Event.status == UPCOMING, Event.event_date <= now)
+                .order_by(Event.event_date, Event.id)
+                .limit(batch)
+            ))
+        started = 0
+        for event_id in due:
+            async with database.write_session() as db:
+                event = await db.get(Event, event_id, with_for_update=True, populate_existing=True)
+                if event is None or event.status != UPCOMING or event.event_date > now:
+                    continue
+                before = _snapshot(event)
+                _go_live(event, now)
+                event.updated = now
+                changes.append(Change(event, _diff(before, event), _on_air_at_new_url(before, event)))
+                await db.commit()
+                started += 1
+        if len(due) < batch or not started:
+            return changes
+
+
+async def announce(change: Change) -> None:
+    """Tell the event's room what changed (after the commit). A socket that cannot be reached is
+    logged, not raised: the change stands either way, and clients see it when they next load."""
+    event_id = change.event.id
+    try:
+        if change.fields:
+            await emitter.emit_update_event(event_id, change.fields)
+        if change.on_air_at_new_url:
+            await emitter.emit_event_url_change(event_id, change.event.hls_stream)
+    except Exception:
+        log.exception("could not tell the room of event %s about its change", event_id)

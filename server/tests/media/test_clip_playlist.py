@@ -1,0 +1,241 @@
+"""A clip plays its parent stream's segments between its start and end: the clip playlist
+(server.media.clips) and the signed route that serves it."""
+
+import re
+from datetime import timedelta
+from urllib.parse import urljoin
+
+import httpx
+import pytest
+from sqlalchemy import delete
+
+from server import clock
+from server.media.clips import MAX_CLIP_MS, Timeline, clip_playlist, clip_segments
+from server.media.live import LiveSample, load_vod_playlist, parse_vod_playlist
+from server.media.signing import issue
+from server.media.urls import live_url
+from server.models import Event
+from server.services.commerce import grants
+from server.services.user_clips import USER_MEDIA_TYPES
+from server.tests.accounts import sign_up
+from server.tests.commerce import paid_event, product
+from server.web import static_app
+
+BASE = "http://touchline.test"
+VOD_TEXT = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n" + "".join(
+    f"#EXTINF:2.000000,\nindex{i}.ts\n" for i in range(10)
+) + "#EXT-X-ENDLIST\n"
+VOD = parse_vod_playlist(VOD_TEXT)  # 10 segments of 2 s: a 20 s loop
+# Uneven segments, as an encoder cutting at keyframes may write them.
+UNEVEN = parse_vod_playlist("#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + "".join(
+    f"#EXTINF:{d},\npart{i}.ts\n" for i, d in enumerate((3.2, 1.8, 4.0, 0.5, 2.5))) + "#EXT-X-ENDLIST\n")
+
+
+def entries(playlist: str) -> list[tuple[float, str]]:
+    """(EXTINF duration, URI) of each listed segment."""
+    lines = playlist.splitlines()
+    return [(float(line.split(":", 1)[1].rstrip(",")), lines[n + 1])
+            for n, line in enumerate(lines) if line.startswith("#EXTINF:")]
+
+
+def start_offset(playlist: str) -> float:
+    return float(re.search(r"^#EXT-X-START:TIME-OFFSET=([0-9.]+),PRECISE=YES$", playlist, re.M).group(1))
+
+
+# --- the playlist ---------------------------------------------------------------------------------
+
+def test_a_clip_playlist_is_a_vod_playlist_of_the_segments_covering_its_range():
+    text = clip_playlist(VOD, 2_500, 7_200)
+    assert text.startswith("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n")
+    assert "#EXT-X-PLAYLIST-TYPE:VOD" in text and text.endswith("#EXT-X-ENDLIST\n")
+    # index1 (2-4 s) contains the start, index3 (6-8 s) the end.
+    assert entries(text) == [(2.0, "index1.ts"), (2.0, "index2.ts"), (2.0, "index3.ts")]
+    assert start_offset(text) == pytest.approx(0.5)  # the player begins at 2.5 s, not 2 s
+    assert "#EXT-X-DISCONTINUITY" not in text
+
+
+def test_a_clip_on_segment_boundaries_lists_exactly_those_segments():
+    assert entries(clip_playlist(VOD, 2_000, 6_000)) == [(2.0, "index1.ts"), (2.0, "index2.ts")]
+    assert start_offset(clip_playlist(VOD, 2_000, 6_000)) == 0
+    assert entries(clip_playlist(VOD, 0, 20_000)) == [(2.0, f"index{i}.ts") for i in range(10)]
+    assert entries(clip_playlist(VOD, 19_999, 20_000)) == [(2.0, "index9.ts")]
+
+
+@pytest.mark.parametrize("vod", [VOD, UNEVEN], ids=["even", "uneven"])
+@pytest.mark.parametrize("start, end", [(0, 1), (1, 2), (2_999, 3_001), (3_200, 5_000), (4_999, 12_000),
+                                        (7_000, 7_001), (11_000, 12_000), (150, 119_850), (1_000_000, 1_600_000)])
+def test_the_first_segment_contains_the_start_the_last_the_end_and_durations_add_up(vod, start, end):
+    timeline = Timeline.of(vod)
+    text = clip_playlist(vod, start, end)
+    numbers = clip_segments(timeline, start, end)
+    first, last = numbers[0], numbers[-1]
+    assert timeline.starts_at(first) <= start < timeline.starts_at(first + 1)
+    assert timeline.starts_at(last) < end <= timeline.starts_at(last + 1)
+    listed = entries(text)
+    assert len(listed) == len(numbers) and [uri for _d, uri in listed] == [timeline.segment(j).uri for j in numbers]
+    covered = (timeline.starts_at(last + 1) - timeline.starts_at(first)) / 1000
+    assert sum(d for d, _uri in listed) == pytest.approx(covered)
+    assert start_offset(text) == pytest.approx((start - timeline.starts_at(first)) / 1000)
+    assert text.count("#EXT-X-ENDLIST") == 1
+
+
+def test_a_range_over_the_end_of_the_sample_goes_on_at_its_start_after_a_discontinuity():
+    text = clip_playlist(VOD, 18_500, 23_000)
+    assert [uri for _d, uri in entries(text)] == ["index9.ts", "index0.ts", "index1.ts"]
+    lines = text.splitlines()
+    assert lines[lines.index("index9.ts") + 1] == "#EXT-X-DISCONTINUITY"
+
+
+def test_a_clip_of_a_live_stream_lists_the_segments_its_live_playlist_listed():
+    """Live playlists and clips share one timeline (server.media.live), so the moment a viewer saw
+    live is the moment the clip plays."""
+    sample = LiveSample(VOD)
+    now = 1_800_000_123.4
+    first, end = sample.window(now, rewind_seconds=60)
+    live_uris = [sample.vod.segments[j % 10].uri for j in range(first, end)]
+    from_ms, to_ms = round(sample.start_of(first) * 1000), round(sample.start_of(end) * 1000)
+    assert [uri for _d, uri in entries(clip_playlist(VOD, from_ms, to_ms))] == live_uris
+    assert clip_segments(Timeline.of(VOD), from_ms, to_ms) == range(first, end)
+
+
+def test_an_empty_range_is_no_clip():
+    with pytest.raises(ValueError):
+        clip_playlist(VOD, 5_000, 5_000)
+
+
+# --- the route ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+async def media(settings, database):
+    """The media routes; the clips this module's tests make are removed at its end (the catalogue's
+    counts stay as other tests expect on the shared database)."""
+    transport = httpx.ASGITransport(app=static_app(settings))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
+        yield http
+    async with database.session() as db:
+        await db.execute(delete(Event).where(Event.media_type.in_(USER_MEDIA_TYPES)))
+        await db.commit()
+
+
+async def clip_of(client, viewer: dict, event_id: str, start: float, end: float) -> dict:
+    body = {"event_id": event_id, "title": "A moment", "startTime": start, "endTime": end}
+    answer = await client.post("/api/clip/create", json=body, headers=viewer["headers"])
+    assert answer.status_code == 200, answer.text
+    return answer.json()["content"]
+
+
+def refused(response: httpx.Response, code: str = "stream_access_denied") -> bool:
+    assert response.status_code == 403, response.text
+    assert response.json()["messageErrorCode"] == code and response.headers["cache-control"] == "no-store"
+    return True
+
+
+@pytest.fixture
+async def bought_clip(client, database):
+    """A clip of an archived pay-per-view match, by the viewer who bought it: (viewer, clip)."""
+    match = await paid_event(database, status="archived", when=clock.now() - timedelta(days=1))
+    fan = await sign_up(client)
+    ppv = await product(database, "ppv", event_id=match.id)
+    async with database.session() as db:
+        purchase = grants.new_purchase(ppv, fan["profile"]["userId"], clock.now(), status="init",
+                                       payment_action="creditCardPay")
+        db.add(purchase)
+        await grants.complete_purchase(db, purchase, ppv, clock.now())
+        await db.commit()
+    return fan, await clip_of(client, fan, match.id, 3, 9.5)
+
+
+async def test_a_clips_url_plays_its_range_of_the_parents_segments(client, media, settings, catalogue):
+    fan = await sign_up(client)
+    clip = await clip_of(client, fan, catalogue["archived"], 3, 9.5)
+    url = clip["content"]["HLSStream"]
+    playlist = await media.get(url)
+    assert playlist.status_code == 200, playlist.text
+    assert playlist.headers["content-type"].startswith("application/vnd.apple.mpegurl")
+    cache = playlist.headers["cache-control"]
+    assert cache.startswith("public, max-age=") and 0 < int(cache.split("=")[1]) <= settings.stream_token_seconds
+    # 3 s is in index1 (2-4 s), 9.5 s in index4 (8-10 s) of the 2 s football sample.
+    assert entries(playlist.text) == [(2.0, f"index{i}.ts") for i in range(1, 5)]
+    assert start_offset(playlist.text) == pytest.approx(1.0) and playlist.text.endswith("#EXT-X-ENDLIST\n")
+    # The segments are the parent's own files, under the same token.
+    parent_dir = url.rsplit("/", 1)[0]
+    segment = await media.get(urljoin(str(playlist.url), "index1.ts"))
+    assert str(segment.url) == f"{BASE}{parent_dir}/index1.ts"
+    assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
+    assert segment.content == (settings.fixtures_dir / "media" / "football" / "index1.ts").read_bytes()
+
+
+async def test_a_live_games_clip_plays_the_segments_its_viewers_saw_live(client, database, media, settings):
+    kickoff = clock.now() - timedelta(minutes=10)
+    game = await paid_event(database, commerce_type="commerce_free_media", modes=(), status="live", when=kickoff,
+                            hls_stream=live_url("football"))
+    fan = await sign_up(client)
+    clip = await clip_of(client, fan, game.id, 60, 75)
+    name = clip["content"]["HLSStream"].rsplit("/", 1)[1]
+    from_ms, to_ms = map(int, re.fullmatch(r"clip-(\d+)-(\d+)\.m3u8", name).groups())
+    assert to_ms - from_ms == 15_000
+    # Stream time 0 is the first segment after kickoff on the live timeline.
+    sample = LiveSample(load_vod_playlist(settings.fixtures_dir / "media" / "football" / "index.m3u8"))
+    assert from_ms - 60_000 == round(sample.start_of(sample.first_starting_at(kickoff.timestamp())) * 1000)
+    playlist = await media.get(clip["content"]["HLSStream"])
+    assert playlist.status_code == 200 and len(entries(playlist.text)) in (8, 9)
+
+
+async def test_a_paid_clip_plays_only_with_its_owners_bearer(client, media, bought_clip):
+    fan, clip = bought_clip
+    url = clip["content"]["HLSStream"]
+    playlist = await media.get(url, headers=fan["headers"])
+    assert playlist.status_code == 200 and playlist.headers["cache-control"].startswith("private, max-age=")
+    assert (await media.get(urljoin(str(playlist.url), "index2.ts"), headers=fan["headers"])).status_code == 200
+    assert refused(await media.get(url))
+    rival = await sign_up(client)
+    assert refused(await media.get(url, headers=rival["headers"]))
+    assert refused(await media.get(url.replace("clip-3000-9500.m3u8", "index2.ts"), headers=rival["headers"]))
+
+
+async def test_a_clip_playlist_is_refused_without_a_valid_token(client, media, settings, catalogue):
+    fan = await sign_up(client)
+    url = (await clip_of(client, fan, catalogue["archived"], 3, 9.5))["content"]["HLSStream"]
+    token = url.split("/")[3]
+    forged = token[:-3] + ("xyz" if not token.endswith("xyz") else "abc")
+    assert refused(await media.get(url.replace(token, forged)))
+    assert refused(await media.get(url.replace(token, "not-a-token")))
+    # A genuine token of another stream opens none of this one's clips.
+    basketball = issue("basketball", event_id=catalogue["hoops"], user_id=None, secret=settings.secret_key,
+                       lifetime=60)
+    assert refused(await media.get(url.replace(token, basketball)))
+    head = await media.head(url.replace(token, forged))
+    assert head.status_code == 403 and head.content == b""
+
+
+async def test_a_clip_url_expires_with_its_token(client, media, settings, catalogue):
+    fan = await sign_up(client)
+    url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
+    assert (await media.get(url)).status_code == 200
+    clock.advance(timedelta(seconds=settings.stream_token_seconds + 1))
+    assert refused(await media.get(url), "stream_token_expired")
+
+
+async def test_head_answers_like_get_without_the_body(client, media, catalogue):
+    fan = await sign_up(client)
+    url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
+    full, head = await media.get(url), await media.head(url)
+    assert head.status_code == 200 and head.content == b""
+    assert int(head.headers["content-length"]) == len(full.content)
+
+
+@pytest.mark.parametrize("name", ["clip-5000-5000.m3u8", "clip-6000-5000.m3u8", f"clip-0-{MAX_CLIP_MS + 1}.m3u8"])
+async def test_a_range_that_is_no_clip_is_not_found(client, media, catalogue, name):
+    fan = await sign_up(client)
+    url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
+    answer = await media.get(url.rsplit("/", 1)[0] + "/" + name)
+    assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "not_found"
+
+
+async def test_the_clips_of_a_stream_have_no_other_files(client, media, catalogue):
+    """A clip's token is its stream's: the route makes playlists, the stream's files stay files."""
+    fan = await sign_up(client)
+    url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
+    base = url.rsplit("/", 1)[0]
+    assert (await media.get(f"{base}/index.m3u8")).status_code == 200
+    assert (await media.get(f"{base}/clip-0-4000.ts")).status_code == 404
