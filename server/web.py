@@ -59,11 +59,12 @@ def media_router(settings: Settings) -> Router:
     from .media.routes import signed_media_route
 
     fixtures = settings.fixtures_dir
+    signed = signed_media_route(settings, fixtures / "media")
     return Router(
         routes=[
             # Before the other signed paths: a clip's playlist is made, not a file (server.media.clips).
-            Route(CLIP_PATH, clip_media_route(settings, fixtures / "media"), methods=["GET", "HEAD"]),
-            Route("/s/{token}/{path:path}", signed_media_route(settings, fixtures / "media"), methods=["GET", "HEAD"]),
+            Route(CLIP_PATH, clip_media_route(signed, fixtures / "media"), methods=["GET", "HEAD"]),
+            Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
             Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
             Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),
         ],

@@ -38,10 +38,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import clock
-from ..auth.tokens import verify_access_token
 from ..settings import Settings
 from .live import Segment, VodPlaylist, load_vod_playlist
-from .signing import StreamDenied, StreamGrant, covers, verify
+from .routes import SignedMedia
+from .signing import StreamDenied
 from .urls import clip_file
 
 # The longest clip a playlist is made for (the API refuses longer ones: server.services.user_clips).
@@ -141,24 +141,9 @@ def _error(status: int, message: str, code: str, head: bool) -> Response:
                     headers={"Cache-Control": "no-store", "Content-Length": str(len(body))})
 
 
-def _bearer(request: Request) -> str | None:
-    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
-    return (token.strip() or None) if scheme.lower() == "bearer" else None
-
-
-def clip_media_route(settings: Settings, media_root: Path):
-    """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths)."""
-
-    def check(request: Request, media_path: str, now: float) -> StreamGrant:
-        grant = verify(request.path_params["token"], secret=settings.secret_key, now=now)
-        if not covers(grant.stream, media_path):
-            raise StreamDenied("This stream link is for another stream")
-        if grant.user_id is not None:
-            bearer = _bearer(request)
-            claims = verify_access_token(bearer, secret=settings.secret_key) if bearer else None
-            if claims is None or claims.user_id != grant.user_id:
-                raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
-        return grant
+def clip_media_route(media: SignedMedia, media_root: Path):
+    """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths). Tokens
+    and bearers are checked by the signed media route's own check (and its grant cache)."""
 
     async def endpoint(request: Request) -> Response:
         params = request.path_params
@@ -166,7 +151,7 @@ def clip_media_route(settings: Settings, media_root: Path):
         now = clock.timestamp()
         head = request.method == "HEAD"
         try:
-            grant = check(request, f"vod/{stream}/{clip_file(start_ms, end_ms)}", now)
+            grant = media.check(request.scope, f"vod/{stream}/{clip_file(start_ms, end_ms)}", now)
         except StreamDenied as refusal:
             return _error(403, refusal.message, refusal.code, head)
         vod = load_sample(media_root, stream)
