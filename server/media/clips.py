@@ -38,7 +38,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import clock
-from ..settings import Settings
 from .live import Segment, VodPlaylist, load_vod_playlist
 from .routes import SignedMedia
 from .signing import StreamDenied
