@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8080
 export PORT
 
-.PHONY: run dev test test-python contract generate bench install migrate seed clean
+.PHONY: run dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,16 +22,32 @@ migrate: install
 seed: migrate
 	$(BIN)/touchline seed
 
-run: seed
+# The webapp: npm packages from the lock file, then a production build the server serves at /.
+WEBAPP_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html \
+	webapp/vite.config.ts webapp/tsconfig.json
+
+webapp/node_modules/.installed: webapp/package.json webapp/package-lock.json
+	cd webapp && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+webapp/dist/index.html: webapp/node_modules/.installed $(WEBAPP_SOURCES)
+	cd webapp && npm run build --silent
+
+webapp: webapp/dist/index.html
+
+run: seed webapp
 	$(BIN)/touchline serve --port $(PORT)
 
-dev: seed
-	TOUCHLINE_RESPONSE_VALIDATION=true $(BIN)/touchline serve --port $(PORT) --reload
+# The server with auto-reload on PORT and Vite's dev server on 5173, proxying /api, /ws and /media to it.
+dev: seed webapp/node_modules/.installed
+	TOUCHLINE_RESPONSE_VALIDATION=true $(BIN)/touchline serve --port $(PORT) --reload & server=$$!; \
+	trap 'kill $$server' EXIT INT TERM; cd webapp && PORT=$(PORT) npx vite
 
 # Regenerate every generated artefact that is committed (a test fails when one drifts).
-generate: install
+generate: install webapp/node_modules/.installed
 	$(BIN)/python -m server.seed.artwork
 	$(BIN)/python -m server.media.sample_video
+	cd webapp && npm run generate
 
 test-python: install
 	$(BIN)/python -m pytest -q
@@ -45,14 +61,23 @@ contract: install openapi/node_modules/.installed
 	$(BIN)/touchline contract status
 	$(BIN)/python -m server.checks.contract
 
-# Contract checks first, so the run ends with pytest's own summary line.
-test: contract test-python
+# The webapp: types, unit tests (Vitest), then end-to-end tests in Chromium against a seeded server.
+test-webapp: webapp/node_modules/.installed
+	cd webapp && npx tsc -b && npx vitest run
+
+test-e2e: install webapp
+	cd webapp && npx playwright test
+
+# Contract checks first and pytest last, so the run ends with pytest's own summary line.
+test: contract test-webapp test-e2e test-python
 
 bench: install
 	$(BIN)/python -m server.bench
 	$(BIN)/python -m server.bench.accounts
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
+	$(MAKE) webapp
+	cd webapp && node scripts/bench.mjs
 
 clean:
-	rm -rf var/bench var/contract
+	rm -rf var/bench var/contract webapp/dist

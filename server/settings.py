@@ -32,6 +32,35 @@ class Settings(BaseSettings):
     catalogue_cache_seconds: float = Field(default=2.0, ge=0, le=300)
     # Customer config (spec §3): "league•category" meta titles when the leagues view is on.
     enable_leagues_view: bool = True
+    # The rest of the customer config the webapp starts with (GET /api/config, spec §3).
+    name_short: str = Field(default="Touchline", min_length=1, max_length=40)
+    enable_white_theme: bool = True  # without it the dark theme is forced
+    # Where the browser opens the socket (path /ws is fixed); empty: no realtime features.
+    socket_base: str | None = "/"
+    favorite_club: bool = False  # signed-in viewers without a favourite club are sent to /club/
+    teams_short_name: bool = False
+    real_kickoff: bool = True  # event cards show gameStartDate instead of event_date
+    gender_classification: bool = False
+    match_stats: bool = True
+    game_highlights: bool = True
+    player_highlights: bool = True
+    # On: a sign-in stopped at the device limit goes back to sign-in with deviceNoLongerAllowedError;
+    # off: to /auth/login/limit/ where the viewer removes a device.
+    new_device_limit_flow: bool = False
+    disable_team_page: bool = False
+    survey_form_url: str | None = None  # no survey without a form
+    survey_wait_after_signup_minutes: int = Field(default=7 * 24 * 60, ge=0)
+    survey_show_after_seconds: int = Field(default=20, ge=0)
+    survey_skip_delay_minutes: int = Field(default=1440, ge=0)
+    smart_banner_enabled: bool = True
+    smart_banner_android_url: str | None = "https://play.google.com/store/apps/details?id=com.touchline.app"
+    smart_banner_ios_url: str | None = "https://apps.apple.com/app/id0000000000"
+    smart_banner_closed_cookie_minutes: int = Field(default=60, ge=1)
+    # The only hosts `?storeUrl=` on the webapp's root may send the browser to.
+    store_url_hosts: Annotated[list[str], NoDecode] = ["play.google.com", "apps.apple.com"]
+    # Redirect rules the webapp applies on every navigation (spec §2 guard 4): a JSON object of
+    # app path → target; an absolute target is a full-page navigation.
+    redirects: dict[str, str] = {}
     # Accounts and sessions (issue: accounts). Lifetimes in seconds.
     access_token_lifetime: int = Field(default=15 * 60, ge=30, le=24 * 3600)
     refresh_token_lifetime: int = Field(default=14 * 24 * 3600, ge=60)  # unused for this long: gone
@@ -148,6 +177,13 @@ class Settings(BaseSettings):
                 if value and not value.startswith("https://"):
                     raise ValueError(f"TOUCHLINE_{name.upper()} must be an https:// URL in production")
         return self
+
+    @field_validator("store_url_hosts", mode="before")
+    @classmethod
+    def _parse_hosts(cls, value):
+        if isinstance(value, str):
+            return [host.strip().lower() for host in value.split(",") if host.strip()]
+        return value
 
     @field_validator("socket_allowed_origins", mode="before")
     @classmethod

@@ -19,15 +19,51 @@ mimetypes.add_type("image/svg+xml", ".svg")
 
 
 class SpaFiles(StaticFiles):
-    """Serves the built webapp; unknown paths get index.html so client-side routes load."""
+    """Serves the built webapp: client-side routes get index.html, hashed assets are cached for a
+    year, and the gzip copies the build writes next to each file (webapp/scripts/compress.mjs) are
+    sent to browsers that accept them, so nothing is compressed per request."""
 
     async def get_response(self, path: str, scope):
         try:
-            return await super().get_response(path, scope)
+            response = await self._file_response(path, scope)
         except HTTPException as exc:
-            if exc.status_code != 404:
+            # A missing file with an extension (a stale chunk, a typo) is a real 404; anything
+            # else is a page of the single-page app.
+            if exc.status_code != 404 or _has_extension(path):
                 raise
-            return await super().get_response("index.html", scope)
+            response = await self._file_response("index.html", scope)
+            path = "index.html"
+        if path.startswith("assets/"):
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        else:
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    async def _file_response(self, path: str, scope):
+        if _accepts_gzip(scope) and path and not path.endswith("/"):
+            full, stat = self.lookup_path(path + ".gz")
+            if full and stat and not _has_extension(path, ".gz"):
+                response = await super().get_response(path, scope)
+                if response.status_code == 200:
+                    compressed = self.file_response(full, stat, scope)
+                    compressed.headers["Content-Type"] = response.headers["Content-Type"]
+                    compressed.headers["Content-Encoding"] = "gzip"
+                    compressed.headers["Vary"] = "Accept-Encoding"
+                    return compressed
+                return response
+        return await super().get_response(path, scope)
+
+
+def _has_extension(path: str, extension: str | None = None) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name.endswith(extension) if extension else "." in name
+
+
+def _accepts_gzip(scope) -> bool:
+    for key, value in scope.get("headers", ()):
+        if key == b"accept-encoding":
+            return b"gzip" in value
+    return False
 
 
 async def _not_found_json(scope, receive, send) -> None:

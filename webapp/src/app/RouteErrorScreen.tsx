@@ -1,0 +1,17 @@
+import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
+import { NotFoundError, pageNotFound } from "./errors";
+import { NotFoundScreen } from "@/ui/NotFoundScreen";
+import { ErrorScreen } from "@/ui/ErrorScreen";
+
+/** The error element of every route: not-found screens by context, anything else a retry screen. */
+export function RouteErrorScreen({ notFound = false }: { notFound?: boolean }) {
+  const error = useRouteError();
+  const location = useLocation();
+  if (notFound) return <NotFoundScreen error={pageNotFound(location.pathname)} />;
+  if (error instanceof NotFoundError) return <NotFoundScreen error={error} />;
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen error={pageNotFound(location.pathname)} />;
+  if (error && typeof error === "object" && "status" in error && (error as { status: unknown }).status === 404) {
+    return <NotFoundScreen error={new NotFoundError("page")} />;
+  }
+  return <ErrorScreen error={error} />;
+}

@@ -1,0 +1,21 @@
+/**
+ * Errors a page throws for the route's error screen (spec §2): an unmatched route is
+ * 'Page not found: {path}', a missing entity shows the not-found screen with its context
+ * ("event", "league", "team", ...), whose texts are errors.{context}_not_found and
+ * errors.could_not_find_{context}.
+ */
+export class NotFoundError extends Error {
+  readonly status = 404;
+  constructor(
+    readonly context: string = "page",
+    message = "Page Not Found",
+    readonly danger?: string,
+  ) {
+    super(message);
+    this.name = "NotFoundError";
+  }
+}
+
+export function pageNotFound(path: string): NotFoundError {
+  return new NotFoundError("page", `Page not found: ${path}`);
+}

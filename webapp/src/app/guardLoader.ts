@@ -1,0 +1,51 @@
+import { redirect, type LoaderFunction } from "react-router";
+import { appConfigQuery } from "./config";
+import { pageNotFound } from "./errors";
+import { allowedStoreUrl, runGuards } from "./guards";
+import { queryClient } from "./queryClient";
+import type { RouteHandle } from "./routes";
+import { localizePath, splitLocalePath } from "@/i18n/locales";
+import { sessionStore } from "@/session/store";
+
+/** Never settles: the page is being left for another site, nothing should render meanwhile. */
+const leaving = () => new Promise<never>(() => {});
+
+/** The loader of every page: the storeUrl redirect on the root, then the guards and middleware. */
+export function guardLoader(handle: RouteHandle): LoaderFunction {
+  return async ({ request }) => {
+    const url = new URL(request.url);
+    const { locale, path } = splitLocalePath(url.pathname);
+    const config = await queryClient.ensureQueryData(appConfigQuery);
+
+    if (handle.name === "index" && url.searchParams.has("storeUrl")) {
+      const target = allowedStoreUrl(url.searchParams.get("storeUrl"), config.store_url_hosts);
+      if (target) {
+        window.location.replace(target);
+        return leaving();
+      }
+    }
+
+    const session = sessionStore.getState();
+    const isAuthenticated = Boolean(session.token && session.user);
+    const outcome = runGuards({
+      path,
+      returnTo: path + url.search,
+      config,
+      isAuthenticated,
+      favoriteClubId: session.user?.favoriteClubId,
+      middleware: handle.middleware ?? [],
+    });
+    switch (outcome.kind) {
+      case "redirect":
+        throw redirect(localizePath(outcome.to, locale));
+      case "external":
+        window.location.assign(outcome.to);
+        return leaving();
+      case "not-found":
+        throw pageNotFound(url.pathname);
+      default:
+        handle.prefetch?.(config, isAuthenticated);
+        return null;
+    }
+  };
+}

@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+import { Footer } from "@/ui/Footer";
+import { Header } from "@/ui/header/Header";
+import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
+import { useTheme } from "@/ui/theme";
+import "./layouts.css";
+
+/** Catalogue and information pages: header, content, footer. */
+export function DefaultLayout({ children }: { children: ReactNode }) {
+  useTheme();
+  return (
+    <div className="layout layout--default">
+      <SkipLink />
+      <Header />
+      <main id={MAIN_CONTENT_ID} className="layout__main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+export default DefaultLayout;

@@ -1,0 +1,163 @@
+import type { RouteObject } from "react-router";
+import { RouteErrorScreen } from "./RouteErrorScreen";
+import { guardLoader } from "./guardLoader";
+import type { AppConfig } from "./config";
+import { queryClient } from "./queryClient";
+import { prefetchHomeRails } from "@/features/catalog/homeRails";
+import { loadNamespace } from "@/i18n";
+import type { Namespace } from "@/i18n/locales";
+
+/**
+ * Every route of spec §2. `handle` carries the route's name (used by the survey's
+ * suppression list), its layout and its named middleware.
+ */
+export type Middleware = "auth" | "disable-team-page";
+export type LayoutName = "home" | "default" | "auth";
+export interface RouteHandle {
+  name: string;
+  layout: LayoutName;
+  middleware?: Middleware[];
+  /** Starts fetching the page's public data early: from its loader, and at start-up for the first page. */
+  prefetch?: Prefetch;
+}
+
+/** Public data a page can ask for before its code has arrived (duplicate calls are deduplicated). */
+export type Prefetch = (config: AppConfig, isAuthenticated: boolean) => void;
+
+type PageModule = { default: React.ComponentType };
+/**
+ * A lazily loaded page and the translations it shows, fetched together: a page that suspended
+ * for its messages after rendering would wait out React's 300 ms reveal throttle as well.
+ */
+// The object form lets the router run the route's loader (guards, prefetches) while this loads.
+const page = (load: () => Promise<PageModule>, ...namespaces: Namespace[]) => ({
+  Component: async () => {
+    const [module] = await Promise.all([load(), ...namespaces.map(loadNamespace)]);
+    return module.default;
+  },
+});
+
+const catalog = {
+  home: page(() => import("@/features/catalog/pages/HomePage"), "catalog"),
+  live: page(() => import("@/features/catalog/pages/LivePage"), "catalog"),
+  upcoming: page(() => import("@/features/catalog/pages/UpcomingPage"), "catalog"),
+  archive: page(() => import("@/features/catalog/pages/ArchivePage"), "catalog"),
+  latest: page(() => import("@/features/catalog/pages/LatestPage"), "catalog"),
+  highlight: page(() => import("@/features/catalog/pages/HighlightPage"), "catalog"),
+  suggested: page(() => import("@/features/catalog/pages/SuggestedPage"), "catalog"),
+  search: page(() => import("@/features/catalog/pages/SearchPage"), "catalog"),
+  league: page(() => import("@/features/catalog/pages/LeaguePage"), "catalog"),
+  category: page(() => import("@/features/catalog/pages/CategoryPage"), "catalog"),
+  subCategory: page(() => import("@/features/catalog/pages/SubCategoryPage"), "catalog"),
+  team: page(() => import("@/features/catalog/pages/TeamPage"), "catalog"),
+  channel: page(() => import("@/features/catalog/pages/ChannelPage"), "catalog"),
+  eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog"),
+  event: page(() => import("@/features/catalog/pages/EventPage"), "catalog"),
+  redirectEvent: page(() => import("@/features/catalog/pages/RedirectEventPage"), "catalog"),
+};
+const info = {
+  about: page(() => import("@/features/info/pages/AboutPage"), "info"),
+  faq: page(() => import("@/features/info/pages/FaqPage"), "info"),
+  terms: page(() => import("@/features/info/pages/TermsPage"), "info"),
+  privacy: page(() => import("@/features/info/pages/PrivacyPage"), "info"),
+  info: page(() => import("@/features/info/pages/InfoPage"), "info"),
+  openApp: page(() => import("@/features/info/pages/OpenAppPage"), "info"),
+};
+const auth = {
+  login: page(() => import("@/features/auth/pages/LoginPage"), "auth", "errors"),
+  loginLimit: page(() => import("@/features/auth/pages/LoginLimitPage"), "auth", "errors"),
+  signUp: page(() => import("@/features/auth/pages/SignUpPage"), "auth", "errors"),
+  forgot: page(() => import("@/features/auth/pages/ForgotPasswordPage"), "auth", "errors"),
+  reset: page(() => import("@/features/auth/pages/ResetPasswordPage"), "auth", "errors"),
+  callback: page(() => import("@/features/auth/pages/OAuthCallbackPage"), "auth", "errors"),
+};
+// Pages whose full form arrives with later issues (account, payment, following, club, ...).
+const later = page(() => import("@/features/later/LaterPage"));
+const account = page(() => import("@/features/account/AccountPage"), "errors");
+
+function r(path: string, name: string, layout: LayoutName, lazy: RouteObject["lazy"], middleware?: Middleware[], prefetch?: Prefetch): RouteObject {
+  const handle: RouteHandle = { name, layout, middleware, prefetch };
+  return { path, lazy, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
+}
+
+const prefetchHome: Prefetch = (config, isAuthenticated) => prefetchHomeRails(queryClient, config, isAuthenticated ? "viewer" : "guest");
+
+function index(): RouteObject {
+  const handle: RouteHandle = { name: "index", layout: "home", prefetch: prefetchHome };
+  return { index: true, lazy: catalog.home, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
+}
+
+const LOGIN: Middleware[] = ["auth"];
+
+function followingRoutes(prefix: string, namePrefix: string): RouteObject[] {
+  const mw: Middleware[] = LOGIN;
+  return [
+    r(`${prefix}/league`, `${namePrefix}-league`, "default", later, mw),
+    r(`${prefix}/league/followed`, `${namePrefix}-league-followed`, "default", later, mw),
+    r(`${prefix}/league/:leagueId`, `${namePrefix}-league-leagueId`, "default", later, mw),
+    r(`${prefix}/league/:leagueId/followed`, `${namePrefix}-league-leagueId-followed`, "default", later, mw),
+    r(`${prefix}/category`, `${namePrefix}-category`, "default", later, mw),
+    r(`${prefix}/category/followed`, `${namePrefix}-category-followed`, "default", later, mw),
+    r(`${prefix}/category/:mainId`, `${namePrefix}-category-categoryId`, "default", later, mw),
+    r(`${prefix}/category/:mainId/followed`, `${namePrefix}-category-categoryId-followed`, "default", later, mw),
+  ];
+}
+
+/** The app's pages, without locale prefix; mounted once at "/" and once under "/:locale". */
+export function pageRoutes(): RouteObject[] {
+  return [
+    index(),
+    r("home", "home", "home", catalog.home, undefined, prefetchHome),
+    r("about", "about", "default", info.about),
+    r("faq", "faq", "default", info.faq),
+    r("terms", "terms", "default", info.terms),
+    r("privacy", "privacy", "default", info.privacy),
+    r("latest", "latest", "default", catalog.latest),
+    r("search", "search", "default", catalog.search),
+    r("archive", "archive", "default", catalog.archive),
+    r("upcoming", "upcoming", "default", catalog.upcoming),
+    r("highlight", "highlight", "default", catalog.highlight),
+    r("suggested", "suggested", "default", catalog.suggested),
+    r("live", "live", "default", catalog.live),
+    r("live/:sportType", "live-sportType", "default", catalog.live),
+    r("open-app", "open-app", "default", info.openApp),
+    r("info/:type", "info-type", "default", info.info),
+    r("events/stats/:eventId", "events-stats-eventId", "default", catalog.eventStats),
+    r("events/:eventId", "events-eventId", "default", catalog.event),
+    r("channels/:eventId", "channels-eventId", "default", catalog.channel),
+    r("league/:leagueId", "league-leagueId", "default", catalog.league),
+    r("category/:mainId", "category-mainId", "default", catalog.category),
+    r("category/:mainId/sub-category/:subId", "category-mainId-sub-category-subId", "default", catalog.subCategory),
+    r("team/:teamId", "team-teamId", "default", catalog.team, ["disable-team-page"]),
+    r("redirect/events/:referenceId", "redirect-events-referenceId", "default", catalog.redirectEvent),
+
+    r("club", "club", "default", later, LOGIN),
+    r("recommendation", "recommendation", "default", later, LOGIN),
+    r("selected/clips", "selected-clips", "default", later, LOGIN),
+    r("selected/videos", "selected-videos", "default", later, LOGIN),
+
+    r("account", "account", "auth", account, LOGIN),
+    ...["ppv", "ppv/:id", "billing", "devices", "general", "password", "subscription", "subscription/:id", "subscription/buy/:id"].map(
+      (child) => r(`account/${child}`, `account-${child.replace(/\/:?/g, "-")}`, "auth", account, LOGIN),
+    ),
+    r("payment/failure", "payment-failure", "auth", later, LOGIN),
+    r("payment/success", "payment-success", "auth", later, LOGIN),
+    r("payment/processing", "payment-processing", "auth", later, LOGIN),
+
+    r("auth/login", "auth-login", "auth", auth.login),
+    r("auth/login/limit", "auth-login-limit", "auth", auth.loginLimit),
+    r("auth/sign-up", "auth-sign-up", "auth", auth.signUp),
+    r("auth/sign-up/personalization", "auth-sign-up-personalization", "auth", later, LOGIN),
+    r("auth/sign-up/subscription", "auth-sign-up-subscription", "auth", later),
+    r("auth/sign-up/subscription/buy/:id", "auth-sign-up-subscription-buy-id", "auth", later),
+    r("auth/sign-up/subscription/code", "auth-sign-up-subscription-code", "auth", later),
+    r("auth/password/reset", "auth-password-reset", "auth", auth.reset),
+    r("auth/password/forgot", "auth-password-forgot", "auth", auth.forgot),
+    r("auth/oauth2/callback/:provider", "auth-oauth2-callback-provider", "auth", auth.callback),
+
+    ...followingRoutes("following", "following"),
+    ...followingRoutes("auth/sign-up/following", "auth-sign-up-following"),
+
+    { path: "*", element: <RouteErrorScreen notFound />, handle: { name: "not-found", layout: "default" } satisfies RouteHandle },
+  ];
+}

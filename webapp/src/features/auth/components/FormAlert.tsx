@@ -1,0 +1,10 @@
+import type { ReactNode } from "react";
+
+/** A message about the whole form or page; errors are announced as they appear. */
+export function FormAlert({ tone, children }: { tone: "danger" | "info" | "success"; children: ReactNode }) {
+  return (
+    <div className={`auth-alert auth-alert--${tone}`} role={tone === "danger" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { Navigate, useSearchParams } from "react-router";
+import { Trans, useTranslation } from "react-i18next";
+import { isApiError } from "@/api/client";
+import { useLocale } from "@/i18n/useLocalePath";
+import { useIsAuthenticated } from "@/session/store";
+import { register as registerAccount } from "../api/register";
+import { useOfferedProviders } from "../api/providers";
+import { AuthCard } from "../components/AuthCard";
+import { FormAlert } from "../components/FormAlert";
+import { LocaleLink } from "../components/LocaleLink";
+import { ProviderButtons } from "../components/ProviderButtons";
+import { SubmitButton } from "../components/SubmitButton";
+import { PasswordField, TextField } from "../components/TextField";
+import { FULL_NAME_MAX, PASSWORD_MIN, confirmPasswordRules, emailRules, newPasswordRules } from "../signIn/formRules";
+import { redirectQuery, signedInTarget } from "../signIn/redirectTarget";
+import { useFinishSignIn } from "../signIn/useFinishSignIn";
+import { useProviderSignIn } from "../signIn/useProviderSignIn";
+import { useSignInErrorText } from "../signIn/useSignInErrorText";
+
+interface SignUpForm {
+  fullName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  terms: boolean;
+}
+
+/** Server field names (RegisterRequest) → this form's fields, to show a 400's field errors in place. */
+const SERVER_FIELDS = { displayName: "fullName", email: "email", password: "password" } as const;
+
+/** /auth/sign-up: registration signs the viewer in straight away (spec §4), then on to the redirect target. */
+export default function SignUpPage() {
+  const { t } = useTranslation("auth");
+  const [params] = useSearchParams();
+  const locale = useLocale();
+  const isAuthenticated = useIsAuthenticated();
+  const finishSignIn = useFinishSignIn();
+  const errorText = useSignInErrorText();
+  const { providers } = useOfferedProviders();
+  const providerSignIn = useProviderSignIn();
+  const redirect = params.get("redirect");
+  const termsId = useId();
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpForm>({ defaultValues: { fullName: "", email: "", password: "", confirmPassword: "", terms: false } });
+
+  if (isAuthenticated && !isSubmitting && !providerSignIn.pending) return <Navigate to={signedInTarget(redirect, locale)} replace />;
+
+  const onSubmit = async ({ fullName, email, password }: SignUpForm) => {
+    const username = email.trim();
+    try {
+      await finishSignIn(await registerAccount({ email: username, password, displayName: fullName.trim() }), { username });
+    } catch (error) {
+      if (isApiError(error, "user_already_exists")) {
+        setError("email", { message: errorText(error) }, { shouldFocus: true });
+        return;
+      }
+      const fields = isApiError(error, "validation_error") ? error.fields : undefined;
+      const placed = Object.entries(SERVER_FIELDS).filter(([server]) => fields?.[server]);
+      if (fields && placed.length) {
+        placed.forEach(([server, field], index) => setError(field, { message: fields[server] }, { shouldFocus: index === 0 }));
+        return;
+      }
+      setError("root.server", { message: errorText(error) });
+    }
+  };
+
+  const providerFailure = providerSignIn.failure;
+  const termsErrorId = `${termsId}-error`;
+
+  return (
+    <AuthCard
+      title={t("signUp.title")}
+      intro={t("signUp.intro")}
+      footer={
+        <p>
+          {t("signUp.haveAccount")} <LocaleLink to={`/auth/login/${redirectQuery(redirect)}`}>{t("signUp.signIn")}</LocaleLink>
+        </p>
+      }
+    >
+      {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
+      {providerFailure && <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>}
+      <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <TextField
+          label={t("fields.fullName")}
+          autoComplete="name"
+          error={errors.fullName?.message}
+          {...register("fullName", {
+            validate: (value) => {
+              if (!value.trim()) return t("validation.fullNameRequired");
+              return value.trim().length <= FULL_NAME_MAX || t("validation.fullNameTooLong", { max: FULL_NAME_MAX });
+            },
+          })}
+        />
+        <TextField
+          label={t("fields.email")}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...register("email", emailRules(t))}
+        />
+        <PasswordField
+          label={t("fields.password")}
+          autoComplete="new-password"
+          hint={t("fields.passwordHint", { min: PASSWORD_MIN })}
+          error={errors.password?.message}
+          {...register("password", newPasswordRules(t))}
+        />
+        <PasswordField
+          label={t("fields.confirmPassword")}
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...register("confirmPassword", confirmPasswordRules(t, () => getValues("password")))}
+        />
+        <div className="auth-check">
+          <input
+            id={termsId}
+            type="checkbox"
+            className="auth-check__input"
+            aria-invalid={errors.terms ? true : undefined}
+            aria-describedby={errors.terms ? termsErrorId : undefined}
+            {...register("terms", { required: t("validation.termsRequired") })}
+          />
+          <label htmlFor={termsId} className="auth-check__label">
+            <Trans
+              t={t}
+              i18nKey="signUp.terms"
+              components={{ terms: <LocaleLink to="/terms/" />, privacy: <LocaleLink to="/privacy/" /> }}
+            />
+          </label>
+          {errors.terms?.message && (
+            <p id={termsErrorId} className="auth-field__error auth-check__error">
+              {errors.terms.message}
+            </p>
+          )}
+        </div>
+        <SubmitButton pending={isSubmitting}>{t("signUp.submit")}</SubmitButton>
+      </form>
+      <ProviderButtons
+        providers={providers}
+        pending={providerSignIn.pending}
+        onSignIn={providerSignIn.start}
+        onGoogleIdToken={providerSignIn.withGoogleIdToken}
+        onError={providerSignIn.fail}
+      />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,29 @@
+import type { CatalogEvent } from "@/entities/event";
+import { EventCard, EventCardSkeleton } from "./EventCard";
+import "./EventGrid.css";
+
+/** Cards in a responsive grid: one column on phones, as many as fit on wide screens. */
+export function EventGrid({ events, label }: { events: readonly CatalogEvent[]; label?: string }) {
+  const now = new Date();
+  return (
+    <ul className="event-grid" aria-label={label}>
+      {events.map((event) => (
+        <li key={event.id} className="event-grid__item">
+          <EventCard event={event} now={now} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function EventGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <ul className="event-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, index) => (
+        <li key={index} className="event-grid__item">
+          <EventCardSkeleton />
+        </li>
+      ))}
+    </ul>
+  );
+}

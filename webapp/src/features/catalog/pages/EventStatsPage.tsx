@@ -1,0 +1,87 @@
+import { Link, useParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "@/api/client";
+import type { CatalogEvent } from "@/entities/event";
+import { useLocalePath } from "@/i18n/useLocalePath";
+import { useDocumentTitle } from "@/ui/useDocumentTitle";
+import { useEvent } from "../api/getEvent";
+import { useEventStats } from "../api/getEventStats";
+import { EventStatus } from "../components/EventStatus";
+import { EventTeams } from "../components/EventTeams";
+import { StatBars, StatBarsSkeleton } from "../components/StatBars";
+import { EmptyState, ErrorState, LoadingNote } from "../components/States";
+import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
+import "../components/CatalogPage.css";
+import "./EventPage.css";
+
+function Stats({ event }: { event: CatalogEvent }) {
+  const { t } = useTranslation("catalog");
+  const stats = useEventStats(event.id);
+  const teams = event.teams;
+
+  if (stats.isPending) {
+    return (
+      <>
+        <LoadingNote />
+        <StatBarsSkeleton />
+      </>
+    );
+  }
+  if (stats.isError) {
+    // A game without partner data is not an error for the viewer (404 stats_not_found).
+    if (stats.error instanceof ApiError && stats.error.status === 404) return <EmptyState>{t("stats.none")}</EmptyState>;
+    return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
+  }
+  const { scores, groupName, metrics } = stats.data;
+  const style = teams ? ({ "--home-color": teams.home.color, "--away-color": teams.away.color } as React.CSSProperties) : undefined;
+  return (
+    <div style={style}>
+      {teams && <EventTeams teams={teams} score={scores ? { home: scores.home.score, away: scores.away.score } : undefined} />}
+      {metrics.length === 0 ? (
+        <EmptyState>{t("stats.none")}</EmptyState>
+      ) : (
+        <section className="catalog-section" aria-labelledby="stats-group">
+          <h2 id="stats-group" className="catalog-section__title">
+            {groupName ?? t("event.match_stats")}
+          </h2>
+          <StatBars metrics={metrics} homeName={teams?.home.name ?? t("event.home")} awayName={teams?.away.name ?? t("event.away")} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+function StatsHeader({ event }: { event: CatalogEvent }) {
+  const { t } = useTranslation("catalog");
+  const localePath = useLocalePath();
+  useDocumentTitle(t("stats.title", { title: event.title }));
+  return (
+    <header className="catalog-page__header">
+      <p className="event-page__meta">
+        <Link to={localePath(`/events/${encodeURIComponent(event.id)}`)}>{t("stats.back_to_event")}</Link>
+      </p>
+      <h1 className="page__title">{t("stats.title", { title: event.title })}</h1>
+      <EventStatus event={event} />
+    </header>
+  );
+}
+
+/** /events/stats/:eventId: the score and the match stats, home against away. */
+export default function EventStatsPage() {
+  const { eventId = "" } = useParams();
+  const query = useEntityOrNotFound(useEvent({ id: eventId }), "event");
+  return (
+    <div className="page catalog-page">
+      {query.isPending ? (
+        <LoadingNote />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <StatsHeader event={query.data} />
+          <Stats event={query.data} />
+        </>
+      )}
+    </div>
+  );
+}

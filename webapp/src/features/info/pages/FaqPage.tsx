@@ -1,0 +1,5 @@
+import { FaqAccordion } from "../components/FaqAccordion";
+
+export default function FaqPage() {
+  return <FaqAccordion />;
+}

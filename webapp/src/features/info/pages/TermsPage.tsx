@@ -1,0 +1,5 @@
+import { InfoDocument } from "../components/InfoDocument";
+
+export default function TermsPage() {
+  return <InfoDocument type="terms" />;
+}

@@ -1,0 +1,57 @@
+import { StrictMode, Suspense } from "react";
+import { createRoot } from "react-dom/client";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider, matchRoutes } from "react-router";
+import { appConfigQuery, type AppConfig } from "@/app/config";
+import type { RouteHandle } from "@/app/routes";
+import { sessionStore } from "@/session/store";
+import { queryClient } from "@/app/queryClient";
+import { appRoutes, createAppRouter } from "@/app/router";
+import { registerNavigator } from "@/app/navigation";
+import { initI18n } from "@/i18n";
+import { splitLocalePath } from "@/i18n/locales";
+import { loadSessionOnStartup } from "@/session/auth";
+import { applyTheme, effectiveTheme, readStoredTheme } from "@/ui/theme";
+import { PageSkeleton } from "@/ui/PageSkeleton";
+import "@/ui/theme.css";
+
+/**
+ * Starts downloading the first page's code now, and its public data as soon as the configuration
+ * is there, instead of after the router has loaded both in turn.
+ */
+function preloadFirstPage(config: Promise<AppConfig>): void {
+  const route = (matchRoutes(appRoutes, window.location) ?? []).at(-1)?.route;
+  const lazy = route?.lazy;
+  // The router loads it again and reports failures; this only starts the download sooner.
+  if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
+  const prefetch = (route?.handle as RouteHandle | undefined)?.prefetch;
+  const { token, user } = sessionStore.getState();
+  if (prefetch) void config.then((loaded) => prefetch(loaded, Boolean(token && user)), () => undefined);
+}
+
+async function start() {
+  const configLoad = queryClient.ensureQueryData(appConfigQuery);
+  preloadFirstPage(configLoad);
+  const { locale } = splitLocalePath(window.location.pathname);
+  // The config decides the theme and the socket; the translations must be there before text renders.
+  const [config] = await Promise.all([configLoad, initI18n(locale)]);
+  applyTheme(effectiveTheme(config.enable_white_theme, readStoredTheme()));
+  const router = createAppRouter();
+  registerNavigator((to, options) => void router.navigate(to, options));
+  void loadSessionOnStartup();
+
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <Suspense fallback={<PageSkeleton />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  // The socket (and socket.io's ~13 KB) is not needed for the first paint: connect once idle.
+  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
+  idle(() => void import("@/realtime/socket").then(({ startRealtime }) => startRealtime(queryClient)));
+}
+
+void start();

@@ -1,0 +1,152 @@
+import i18n from "i18next";
+import type { components } from "@/api/schema.gen";
+import { api, unwrap } from "@/api/client";
+import { errorText } from "@/api/errors";
+import { appConfigQuery, type AppConfig } from "@/app/config";
+import { navigateTo } from "@/app/navigation";
+import { queryClient } from "@/app/queryClient";
+import { mapDevices } from "@/entities/device";
+import { mapFollowEntries } from "@/entities/followed";
+import { mapUserProfile } from "@/entities/user";
+import { notify } from "@/ui/notify";
+import { currentDevice } from "./device";
+import { tokenDataFrom } from "./refresh";
+import { emptySession, isAuthenticated, sessionStore, type SignInProvider } from "./store";
+
+type ApiProfile = components["schemas"]["Profile"];
+type ApiTokenData = components["schemas"]["TokenData"];
+type ApiDevice = components["schemas"]["Device"];
+
+/** Where the viewer goes when the session ends by itself (spec §2, §4). */
+export const SESSION_EXPIRED_PATH = "/auth/login/?sessionExpired=true";
+export const DEVICE_NOT_ALLOWED_PATH = "/auth/login/?deviceNoLongerAllowedError=true";
+/** Follow list page size at start-up (spec §9). */
+export const FOLLOW_LIST_SIZE = 150;
+
+export interface SignInContent {
+  profile: ApiProfile;
+  tokenData: ApiTokenData;
+  devices?: ApiDevice[];
+  /** Who signed the viewer in (credentials when omitted). */
+  provider?: SignInProvider;
+}
+
+function appConfig(): AppConfig | undefined {
+  return queryClient.getQueryData(appConfigQuery.queryKey);
+}
+
+/** Stores a successful sign-in or registration: the mapped user, the token chain, the devices. */
+export function completeSignIn({ profile, tokenData, devices, provider = "credentials" }: SignInContent): void {
+  const userTokenData = tokenDataFrom(tokenData.access_token, tokenData.expires_in, tokenData.refresh_token, provider);
+  const state = sessionStore.getState();
+  sessionStore.setState({
+    user: mapUserProfile(profile),
+    token: userTokenData.token,
+    userTokenData,
+    devices: devices ? mapDevices(devices, currentDevice().id) : state.devices,
+  });
+}
+
+/** Replaces the stored user after the profile changed (update_profile, get_profile). */
+export function storeProfile(profile: ApiProfile): void {
+  sessionStore.setState({ user: mapUserProfile(profile) });
+}
+
+/**
+ * Ends the session (spec §4): clears token, token data, user, cards, selections, followed,
+ * devices and tickets, then revokes the token on the server unless revokeToken is false.
+ * The socket leaves the user room on its own when the user disappears. Never throws.
+ */
+export async function logout({ revokeToken = true }: { revokeToken?: boolean } = {}): Promise<void> {
+  const { token } = sessionStore.getState();
+  sessionStore.setState({ ...emptySession() });
+  forgetPersonalQueries();
+  if (!revokeToken || !token) return;
+  try {
+    await api.POST("/user/logout", { headers: { Authorization: `Bearer ${token}` } });
+  } catch {
+    // Offline: the local session is over anyway; the server's expires by itself.
+  }
+}
+
+/** Cached answers may be personal (availability, purchases): fetch them again as the new viewer. */
+function forgetPersonalQueries(): void {
+  const configKey = appConfigQuery.queryKey[0];
+  void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== configKey });
+}
+
+/**
+ * The session ended by itself (refresh failed): log out without revocation and go to the
+ * login page with the session-expired flag, or home for the federated sports sign-on when
+ * the login page is skipped. Does nothing when there is no session left to expire.
+ */
+export async function expireSession(): Promise<void> {
+  const { token, user, userTokenData } = sessionStore.getState();
+  if (!token && !user) return;
+  const skipLogin = userTokenData?.provider === "ifa" && !!appConfig()?.options?.skip_login;
+  await logout({ revokeToken: false });
+  navigateTo(skipLogin ? "/" : SESSION_EXPIRED_PATH, { replace: true });
+}
+
+/** This device was removed from the account (another device, or the device check). */
+export async function endSessionOnRemovedDevice(): Promise<void> {
+  await logout({ revokeToken: false });
+  navigateTo(DEVICE_NOT_ALLOWED_PATH, { replace: true });
+}
+
+/**
+ * Start-up (spec §4): for a signed-in viewer, check that this device still belongs to the
+ * account (refreshing the profile and devices), then load what the viewer follows and their
+ * watchlist ids. A refused session ends through the client's refresh handling.
+ */
+export async function loadSessionOnStartup(): Promise<void> {
+  if (!isAuthenticated(sessionStore.getState())) return;
+  const allowed = await checkCurrentSession();
+  if (!allowed) return;
+  await Promise.all([loadFollowed(), loadSelected()]);
+}
+
+async function checkCurrentSession(): Promise<boolean> {
+  const device = currentDevice();
+  try {
+    const [check, profile] = await Promise.all([
+      unwrap(api.POST("/user/check_current_device", { body: { device_id: device.id, device_name: device.name, register_new: "no_register" } })),
+      unwrap(api.GET("/user/get_profile")),
+    ]);
+    if (!check.content.enabled) {
+      await endSessionOnRemovedDevice();
+      return false;
+    }
+    sessionStore.setState({ user: mapUserProfile(profile.content), devices: mapDevices(check.content.devices, device.id) });
+  } catch {
+    // Offline or the server is down: keep the stored session; the next call will tell.
+    // A refused refresh token has already ended the session.
+  }
+  return isAuthenticated(sessionStore.getState());
+}
+
+/** Loads the followed items into the session (spec §7: size 150, version 2). */
+export async function loadFollowed(): Promise<void> {
+  try {
+    const page = await unwrap(api.GET("/follow/list_by_user", { params: { query: { size: FOLLOW_LIST_SIZE, version: 2 } } }));
+    const teamsShortName = !!appConfig()?.options?.teams_short_name;
+    sessionStore.setState({ followed: mapFollowEntries(page.content.entries, { teamsShortName }) });
+  } catch (error) {
+    notifyStartupFailure(error);
+  }
+}
+
+async function loadSelected(): Promise<void> {
+  try {
+    const ids = await unwrap(api.GET("/user/get_watchlist_ids"));
+    sessionStore.setState({ selected: ids.content.selected });
+  } catch (error) {
+    notifyStartupFailure(error);
+  }
+}
+
+function notifyStartupFailure(error: unknown): void {
+  if (!isAuthenticated(sessionStore.getState())) return; // the session ended meanwhile: nothing to report
+  // The error messages are their own namespace, loaded when first needed.
+  void i18n.loadNamespaces("errors").finally(() => notify.danger(errorText(error, i18n.t)));
+}

@@ -1,0 +1,114 @@
+import { api } from "@/api/client";
+import { ApiError } from "@/api/apiError";
+import { version as appVersion } from "../../package.json";
+import { currentDevice } from "./device";
+import { expireSession } from "./auth";
+import { readPersistedSession, sessionStore, type UserTokenData } from "./store";
+
+/** Refresh once this share of the token's lifetime has passed (spec §9). */
+export const REFRESH_THRESHOLD = 0.8;
+export const REFRESH_FAILED = "refresh_token_failed";
+/** Tabs of one browser share the refresh token: one refresh at a time across all of them. */
+const REFRESH_LOCK = "touchline-token-refresh";
+
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const REFRESH_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:refresh_token";
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+
+/** Token data for a token just received; `expiresIn` is in seconds. */
+export function tokenDataFrom(token: string, expiresIn: number, refreshToken: string, provider?: UserTokenData["provider"], now = Date.now()): UserTokenData {
+  return { token, tokenUpdateTime: now, tokenExpirationTime: now + expiresIn * 1000, refreshToken, provider };
+}
+
+export function tokenNeedsRefresh(data: UserTokenData, now = Date.now()): boolean {
+  const lifetime = data.tokenExpirationTime - data.tokenUpdateTime;
+  return now >= data.tokenUpdateTime + REFRESH_THRESHOLD * lifetime;
+}
+
+/** The access token to send now, refreshed first once 80 % of its lifetime has passed; null when signed out. */
+export async function validAccessToken(): Promise<string | null> {
+  const { token, userTokenData } = sessionStore.getState();
+  if (!token) return null;
+  if (userTokenData && !tokenNeedsRefresh(userTokenData)) return token;
+  return refreshAccessToken();
+}
+
+/**
+ * A token to retry with after the server refused `rejected`: the current one if it changed
+ * meanwhile (a concurrent call refreshed already), else a forced refresh.
+ */
+export async function tokenAfterRejection(rejected: string): Promise<string> {
+  const { token, pendingAccessTokenRefresh } = sessionStore.getState();
+  if (pendingAccessTokenRefresh) return pendingAccessTokenRefresh;
+  if (token && token !== rejected) return token;
+  return refreshAccessToken();
+}
+
+/**
+ * Refreshes the access token. Concurrent callers share the one pending refresh; a failure
+ * (no refresh token, or the server refusing it) ends the session and rejects with
+ * refresh_token_failed. A network failure or a 5xx rejects without ending the session.
+ */
+export function refreshAccessToken(): Promise<string> {
+  const pending = sessionStore.getState().pendingAccessTokenRefresh;
+  if (pending) return pending;
+  const refresh = refreshAcrossTabs().finally(() => {
+    if (sessionStore.getState().pendingAccessTokenRefresh === refresh) sessionStore.setState({ pendingAccessTokenRefresh: null });
+  });
+  sessionStore.setState({ pendingAccessTokenRefresh: refresh });
+  return refresh;
+}
+
+async function refreshAcrossTabs(): Promise<string> {
+  const spent = sessionStore.getState().userTokenData?.refreshToken;
+  const locks = globalThis.navigator?.locks;
+  const refresh = () => adoptOtherTabsToken(spent) ?? exchangeRefreshToken();
+  try {
+    return await (locks?.request ? locks.request(REFRESH_LOCK, refresh) : refresh());
+  } catch (error) {
+    if (error instanceof ApiError && error.code === REFRESH_FAILED) await expireSession();
+    throw error;
+  }
+}
+
+/** While this tab waited for the lock, another one may have refreshed: take its token. */
+function adoptOtherTabsToken(spent: string | undefined): string | null {
+  const stored = readPersistedSession();
+  const data = stored?.userTokenData;
+  if (!stored?.token || !data || data.refreshToken === spent) return null;
+  sessionStore.setState({ token: stored.token, userTokenData: data });
+  return stored.token;
+}
+
+function refreshFailed(message = "Expired Session"): ApiError {
+  return new ApiError(401, { error: true, message, messageErrorCode: REFRESH_FAILED });
+}
+
+async function exchangeRefreshToken(): Promise<string> {
+  const { userTokenData } = sessionStore.getState();
+  if (!userTokenData?.refreshToken) throw refreshFailed();
+  const device = currentDevice();
+  const { data, error, response } = await api.POST("/oauth2/token", {
+    body: {
+      grant_type: TOKEN_EXCHANGE,
+      subject_token: userTokenData.refreshToken,
+      subject_token_type: REFRESH_TOKEN_TYPE,
+      subject_issuer: "touchline",
+      requested_token_type: ACCESS_TOKEN_TYPE,
+      device: { id: device.id, name: device.name, os_name: device.osName, os_version: device.osVersion, app_version: appVersion },
+      strategy: "refresh",
+    },
+  });
+  if (error !== undefined || !data) {
+    if (response.status >= 500) throw new ApiError(response.status, error);
+    const failure = new ApiError(response.status, error);
+    throw refreshFailed(failure.serverMessage);
+  }
+  const content = data.content;
+  if (!("token" in content)) throw refreshFailed();
+  const next = tokenDataFrom(content.token, content.expires_in, content.refresh_token, userTokenData.provider);
+  // A logout while the refresh was in flight wins: do not bring the session back.
+  if (sessionStore.getState().userTokenData?.refreshToken !== userTokenData.refreshToken) throw refreshFailed();
+  sessionStore.setState({ token: next.token, userTokenData: next });
+  return next.token;
+}

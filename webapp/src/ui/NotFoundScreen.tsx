@@ -1,0 +1,45 @@
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { NotFoundError } from "@/app/errors";
+import { useLocalePath } from "@/i18n/useLocalePath";
+import { useDocumentTitle } from "./useDocumentTitle";
+import "./StatusScreen.css";
+
+/**
+ * The 404 screen of spec §2: title and text by context (errors.{context}_not_found,
+ * errors.could_not_find_{context}), the optional danger message, the technical message and
+ * a way back to the homepage.
+ */
+export function NotFoundScreen({ error }: { error: NotFoundError }) {
+  const { t } = useTranslation(["errors", "common"]);
+  const localePath = useLocalePath();
+  const title = t(`errors:${error.context}_not_found`);
+  useDocumentTitle(title);
+
+  return (
+    <section className="status-screen" aria-labelledby="status-screen-title">
+      <div className="status-screen__box">
+        <p className="status-screen__code" aria-hidden="true">
+          404
+        </p>
+        <h1 id="status-screen-title" className="status-screen__title">
+          {title}
+        </h1>
+        <p className="status-screen__text">{t(`errors:could_not_find_${error.context}`)}</p>
+        {error.danger && (
+          <p className="status-screen__danger" role="alert">
+            {error.danger}
+          </p>
+        )}
+        <p className="status-screen__technical">
+          <code>{error.message}</code>
+        </p>
+        <div className="status-screen__actions">
+          <Link className="btn btn--primary" to={localePath("/")}>
+            {t("common:go_home")}
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import SignUpPage from "@/features/auth/pages/SignUpPage";
+import { sessionStore } from "@/session/store";
+import { NO_PROVIDERS, json, renderPage, resetSession, setUpI18n, signedIn, stubApi } from "./authTestKit";
+
+const ROUTE = "/auth/sign-up";
+
+beforeAll(setUpI18n);
+beforeEach(resetSession);
+afterEach(() => vi.unstubAllGlobals());
+
+async function fill(fields: { name?: string; email?: string; password?: string; confirm?: string; terms?: boolean }) {
+  const user = userEvent.setup();
+  if (fields.name) await user.type(await screen.findByLabelText("Full name"), fields.name);
+  if (fields.email) await user.type(screen.getByLabelText("E-mail address"), fields.email);
+  if (fields.password) await user.type(screen.getByLabelText("Password"), fields.password);
+  if (fields.confirm) await user.type(screen.getByLabelText("Repeat the password"), fields.confirm);
+  if (fields.terms) await user.click(screen.getByRole("checkbox"));
+  await user.click(screen.getByRole("button", { name: "Create account" }));
+}
+
+describe("the sign-up form", () => {
+  it("checks every field before registering and focuses the first one in error", async () => {
+    const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS });
+    renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
+    await fill({});
+
+    expect(await screen.findByText("Enter your full name.")).toBeTruthy();
+    expect(screen.getByText("Enter your e-mail address.")).toBeTruthy();
+    expect(screen.getByText("Enter your password.")).toBeTruthy();
+    expect(screen.getByText("Enter the password a second time.")).toBeTruthy();
+    expect(screen.getByText("Accept the terms of use and the privacy policy to create an account.")).toBeTruthy();
+    expect(screen.getByRole("checkbox").getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(screen.getByLabelText("Full name"));
+    expect(api.callsTo("POST /api/user/register")).toHaveLength(0);
+  });
+
+  it("refuses a short password, a bad address and two different passwords", async () => {
+    const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS });
+    renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
+    await fill({ name: "Ada Lovelace", email: "ada@", password: "short", confirm: "different", terms: true });
+
+    expect(await screen.findByText("Enter a valid e-mail address, like name@example.com.")).toBeTruthy();
+    expect(screen.getByText("Use at least 8 characters.")).toBeTruthy();
+    expect(screen.getByText("The two passwords are not the same.")).toBeTruthy();
+    expect(api.callsTo("POST /api/user/register")).toHaveLength(0);
+  });
+
+  it("registers, is signed in straight away and goes to the redirect target", async () => {
+    const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS, "POST /api/user/register": () => json(signedIn(true)) });
+    const { router } = renderPage(SignUpPage, { path: ROUTE, url: `${ROUTE}?redirect=${encodeURIComponent("/upcoming")}` });
+    await fill({ name: "  Ada Lovelace  ", email: "ada@example.com", password: "correct horse", confirm: "correct horse", terms: true });
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/upcoming"));
+    expect(await api.callsTo("POST /api/user/register")[0].json()).toEqual({
+      email: "ada@example.com",
+      password: "correct horse",
+      displayName: "Ada Lovelace",
+      device_id: navigator.userAgent,
+      device_name: navigator.userAgent,
+      strategy: "refresh",
+    });
+    expect(sessionStore.getState().token).toBe("access-token-1");
+  });
+
+  it("shows an address already in use next to the e-mail field", async () => {
+    stubApi({
+      "GET /api/oauth2/providers": NO_PROVIDERS,
+      "POST /api/user/register": () =>
+        json({ error: true, message: "An account with this e-mail address exists already", messageErrorCode: "user_already_exists" }, 409),
+    });
+    renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
+    await fill({ name: "Ada", email: "fan@touchline.test", password: "correct horse", confirm: "correct horse", terms: true });
+
+    const message = await screen.findByText("An account with this email address already exists.");
+    const email = screen.getByLabelText("E-mail address");
+    expect(email.getAttribute("aria-describedby")).toContain(message.id);
+    expect(document.activeElement).toBe(email);
+  });
+});

@@ -1,0 +1,204 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { navigateTo } from "@/app/navigation";
+import { appConfigQuery } from "@/app/config";
+import { queryClient } from "@/app/queryClient";
+import { completeSignIn, expireSession, loadSessionOnStartup, logout } from "@/session/auth";
+import { sessionStore, STORAGE_KEY } from "@/session/store";
+import { notify } from "@/ui/notify";
+import { API_PROFILE, failure, fakeServer, ok, signIn, signOutQuietly } from "./fakeServer";
+
+vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
+vi.mock("@/ui/notify", () => ({ notify: { success: vi.fn(), danger: vi.fn(), dismiss: vi.fn() } }));
+
+const THIS_DEVICE = {
+  _id: "9b1c0a8e2b3d4c5e6f7a8ba3",
+  added: "2026-10-02T09:15:00Z",
+  updated: "2026-11-21T17:58:00Z",
+  deviceId: navigator.userAgent,
+  deviceName: navigator.userAgent,
+  osName: "Linux",
+  osVersion: null,
+};
+
+const FOLLOW = {
+  _id: "2b1c0a8e2b3d4c5e6f7a8bd1",
+  reference_id: "6a1c0a8e2b3d4c5e6f7a8b9d",
+  type: "team",
+  added: "2026-10-02T09:20:00Z",
+  item: {
+    _id: "6a1c0a8e2b3d4c5e6f7a8b9d",
+    title: "Harbor City Mariners",
+    shortName: "HCM",
+    logo: "/media/logos/hcm.svg",
+    content: { PosterH: "/media/posters/npd.svg", PosterF: null },
+    identityId: ["7b1c0a8e2b3d4c5e6f7a8ba0"],
+    media_type: "team",
+  },
+};
+
+function setConfig(options: Record<string, boolean>) {
+  queryClient.setQueryData(appConfigQuery.queryKey, { name_short: "Touchline", options } as never);
+}
+
+beforeEach(() => signOutQuietly());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(navigateTo).mockReset();
+  vi.mocked(notify.danger).mockReset();
+  queryClient.clear();
+});
+
+describe("completeSignIn", () => {
+  it("stores the mapped user, the token data and the devices", () => {
+    const before = Date.now();
+    completeSignIn({ profile: API_PROFILE, tokenData: { access_token: "a", expires_in: 900, refresh_token: "r" }, devices: [THIS_DEVICE] });
+    const state = sessionStore.getState();
+    expect(state.user).toMatchObject({ id: API_PROFILE.userId, fullName: "Ada Lovelace" });
+    expect(state.token).toBe("a");
+    expect(state.userTokenData).toMatchObject({ token: "a", refreshToken: "r", provider: "credentials" });
+    expect(state.userTokenData!.tokenUpdateTime).toBeGreaterThanOrEqual(before);
+    expect(state.userTokenData!.tokenExpirationTime - state.userTokenData!.tokenUpdateTime).toBe(900_000);
+    expect(state.devices).toEqual([expect.objectContaining({ id: THIS_DEVICE._id, isCurrent: true })]);
+  });
+});
+
+describe("logout", () => {
+  function fullSession() {
+    signIn();
+    sessionStore.setState({
+      followed: { x: { id: "x", title: "X", type: "team", imageUrl: null, identitiesId: [] } },
+      selected: ["v1"],
+      devices: [{ id: "d" } as never],
+      creditCard: { brand: "visa", last4: "4242", expMonth: 1, expYear: 2030 },
+      creditCardToken: "card",
+      ppvTickets: [{ _id: "p" } as never],
+    });
+  }
+
+  it("clears token, token data, user, cards, selections, followed, devices and tickets", async () => {
+    fullSession();
+    fakeServer({ "POST /user/logout": () => ok(null) });
+    await logout();
+    expect(sessionStore.getState()).toMatchObject({
+      token: null,
+      userTokenData: null,
+      user: null,
+      creditCard: null,
+      creditCardToken: null,
+      selected: [],
+      followed: {},
+      devices: [],
+      ppvTickets: [],
+    });
+    expect(localStorage.getItem(STORAGE_KEY)).toBeNull();
+  });
+
+  it("revokes the session with its token", async () => {
+    fullSession();
+    const server = fakeServer({ "POST /user/logout": () => ok(null) });
+    await logout();
+    expect(server.callsTo("/user/logout")).toEqual([expect.objectContaining({ authorization: "Bearer access-1" })]);
+  });
+
+  it("does not call the server when revokeToken is false", async () => {
+    fullSession();
+    const server = fakeServer({});
+    await logout({ revokeToken: false });
+    expect(server.calls).toHaveLength(0);
+    expect(sessionStore.getState().token).toBeNull();
+  });
+
+  it("never throws, even offline", async () => {
+    fullSession();
+    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+    await expect(logout()).resolves.toBeUndefined();
+    expect(sessionStore.getState().user).toBeNull();
+  });
+});
+
+describe("expireSession", () => {
+  it("logs out without revocation and goes to the session-expired login", async () => {
+    signIn();
+    const server = fakeServer({});
+    await expireSession();
+    expect(server.calls).toHaveLength(0);
+    expect(sessionStore.getState().token).toBeNull();
+    expect(navigateTo).toHaveBeenCalledWith("/auth/login/?sessionExpired=true", { replace: true });
+  });
+
+  it("goes home for an ifa session when the login page is skipped, to the login page otherwise", async () => {
+    setConfig({ skip_login: true });
+    signIn({ provider: "ifa" });
+    await expireSession();
+    expect(navigateTo).toHaveBeenLastCalledWith("/", { replace: true });
+    signIn({ provider: "google" });
+    await expireSession();
+    expect(navigateTo).toHaveBeenLastCalledWith("/auth/login/?sessionExpired=true", { replace: true });
+  });
+
+  it("does nothing without a session", async () => {
+    await expireSession();
+    expect(navigateTo).not.toHaveBeenCalled();
+  });
+});
+
+describe("loadSessionOnStartup", () => {
+  function startupServer(enabled = true) {
+    return fakeServer({
+      "POST /user/check_current_device": () => ok({ devices: [THIS_DEVICE], enabled, limit: 5 }),
+      "GET /user/get_profile": () => ok({ ...API_PROFILE, displayName: "Ada King" }),
+      "GET /follow/list_by_user": () => ok({ entries: [FOLLOW] }),
+      "GET /user/get_watchlist_ids": () => ok({ selected: ["5f1c0a8e2b3d4c5e6f7a8b9c"] }),
+      "POST /user/logout": () => ok(null),
+    });
+  }
+
+  it("does nothing for a signed-out visitor", async () => {
+    const server = startupServer();
+    await loadSessionOnStartup();
+    expect(server.calls).toHaveLength(0);
+  });
+
+  it("checks this device, refreshes the user and devices, and loads followed items and the watchlist", async () => {
+    setConfig({ teams_short_name: true });
+    signIn();
+    const server = startupServer();
+    await loadSessionOnStartup();
+    expect(server.callsTo("/user/check_current_device")[0].body).toEqual({
+      device_id: navigator.userAgent,
+      device_name: navigator.userAgent,
+      register_new: "no_register",
+    });
+    const follows = server.callsTo("/follow/list_by_user")[0].path;
+    expect(new URLSearchParams(follows.split("?")[1])).toEqual(new URLSearchParams("size=150&version=2"));
+    const state = sessionStore.getState();
+    expect(state.user?.fullName).toBe("Ada King");
+    expect(state.devices[0].isCurrent).toBe(true);
+    expect(state.followed).toEqual({
+      "6a1c0a8e2b3d4c5e6f7a8b9d": { id: FOLLOW.item._id, title: "HCM", type: "team", imageUrl: "/media/logos/hcm.svg", identitiesId: FOLLOW.item.identityId },
+    });
+    expect(state.selected).toEqual(["5f1c0a8e2b3d4c5e6f7a8b9c"]);
+  });
+
+  it("signs out a device the account no longer allows", async () => {
+    signIn();
+    const server = startupServer(false);
+    await loadSessionOnStartup();
+    expect(sessionStore.getState().token).toBeNull();
+    expect(navigateTo).toHaveBeenCalledWith("/auth/login/?deviceNoLongerAllowedError=true", { replace: true });
+    expect(server.callsTo("/follow/list_by_user")).toHaveLength(0);
+  });
+
+  it("shows a translated notification when the follow list cannot load", async () => {
+    signIn();
+    fakeServer({
+      "POST /user/check_current_device": () => ok({ devices: [THIS_DEVICE], enabled: true, limit: 5 }),
+      "GET /user/get_profile": () => ok(API_PROFILE),
+      "GET /follow/list_by_user": () => failure(503, "database_unavailable", "Database unavailable"),
+      "GET /user/get_watchlist_ids": () => ok({ selected: [] }),
+    });
+    await loadSessionOnStartup();
+    expect(notify.danger).toHaveBeenCalledTimes(1);
+    expect(sessionStore.getState().token).toBe("access-1");
+  });
+});

@@ -1,0 +1,56 @@
+/// <reference types="vitest/config" />
+import { defineConfig, type Plugin } from "vite";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath, URL } from "node:url";
+
+// `make dev` runs Vite beside the Python server; these paths go to the server.
+const server = process.env.TOUCHLINE_SERVER ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
+
+/**
+ * The app's stylesheet must not hold back the first paint: index.html carries the few inline
+ * styles of its loading frame, and the stylesheet always arrives before the (larger) scripts
+ * that render anything it styles.
+ */
+function nonBlockingStylesheet(): Plugin {
+  return {
+    name: "touchline-non-blocking-stylesheet",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler: (html) =>
+        html.replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, (_tag, href: string) =>
+          `<link rel="preload" as="style" crossorigin href="${href}" onload="this.onload=null;this.rel='stylesheet'">` +
+          `<noscript><link rel="stylesheet" crossorigin href="${href}"></noscript>`,
+        ),
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), nonBlockingStylesheet()],
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  server: {
+    port: 5173,
+    proxy: {
+      "/api": server,
+      "/media": server,
+      "/ws": { target: server, ws: true },
+    },
+  },
+  build: {
+    target: "es2022",
+    sourcemap: false,
+    // Read by scripts/bench.mjs to tell the first load's chunks from the lazy ones.
+    manifest: true,
+    // Every browser the app supports knows modulepreload.
+    modulePreload: { polyfill: false },
+    // Heavy parts (hls.js, forms, locales) are split by dynamic imports, not by this list.
+    chunkSizeWarningLimit: 400,
+  },
+  test: {
+    environment: "jsdom",
+    globals: true,
+    include: ["tests/**/*.test.{ts,tsx}"],
+    setupFiles: ["tests/setup.ts"],
+  },
+});
