@@ -10,7 +10,6 @@ import { appRoutes, createAppRouter } from "@/app/router";
 import { registerNavigator } from "@/app/navigation";
 import { initI18n } from "@/i18n";
 import { splitLocalePath } from "@/i18n/locales";
-import { loadSessionOnStartup } from "@/session/auth";
 import { applyTheme, effectiveTheme, readStoredTheme } from "@/ui/theme";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 import "@/ui/theme.css";
@@ -38,7 +37,8 @@ async function start() {
   applyTheme(effectiveTheme(config.enable_white_theme, readStoredTheme()));
   const router = createAppRouter();
   registerNavigator((to, options) => void router.navigate(to, options));
-  void loadSessionOnStartup();
+  // Spec §4 start-up: a stored session is checked; without one, the session code never loads.
+  if (sessionStore.getState().token) void import("@/session/auth").then(({ loadSessionOnStartup }) => loadSessionOnStartup());
 
   createRoot(document.getElementById("root")!).render(
     <StrictMode>

@@ -1,4 +1,4 @@
-// Dredd requests for the catalogue operations (events, clips, identities, health).
+// Dredd requests for the catalogue operations (events, clips, identities, health, app config).
 const { ids, NOBODY, INVALID_BODY, keepExample, emptyMap, setBody, setPath, setToken } = require('../support');
 
 // The personalised catalogue operations take an optional token; one that does not verify is a 401.
@@ -45,6 +45,9 @@ module.exports = {
     400: (t) => setPath(t, `/vod/get_related_videos?id=${ids.clip}&size=0`), // size is at least 1
     404: (t) => setPath(t, `/vod/get_related_videos?id=${NOBODY}`),
     401: (t) => { setPath(t, `/vod/get_related_videos?id=${ids.clip}`); forgedToken(t); },
+  },
+  get_app_config: {
+    200: keepExample,
   },
   get_health: {
     200: keepExample,

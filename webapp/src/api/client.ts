@@ -1,7 +1,11 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError } from "./apiError";
-import { tokenAfterRejection, validAccessToken } from "@/session/refresh";
+import { sessionStore } from "@/session/store";
+
+// The token code (refresh, cross-tab locks, session expiry) loads only once there is a session:
+// anonymous visitors never download it.
+const tokens = () => import("@/session/refresh");
 
 /**
  * The one HTTP client: every call of the webapp goes through it (ARCHITECTURE: one
@@ -37,7 +41,8 @@ const retryable = new Map<string, { request: Request; token: string }>();
 export const sessionMiddleware: Middleware = {
   async onRequest({ request, schemaPath, id }) {
     if (SIGN_IN_OPERATIONS.has(schemaPath) || request.headers.has("Authorization")) return undefined;
-    const token = await validAccessToken();
+    if (!sessionStore.getState().token) return undefined;
+    const token = await (await tokens()).validAccessToken();
     if (!token) return undefined;
     request.headers.set("Authorization", `Bearer ${token}`);
     retryable.set(id, { request: request.clone(), token });
@@ -49,7 +54,7 @@ export const sessionMiddleware: Middleware = {
     retryable.delete(id);
     let answer = response;
     if (response.status === 401 && retry) {
-      const token = await tokenAfterRejection(retry.token);
+      const token = await (await tokens()).tokenAfterRejection(retry.token);
       retry.request.headers.set("Authorization", `Bearer ${token}`);
       answer = await options.fetch(retry.request);
     }

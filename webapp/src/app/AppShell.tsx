@@ -6,11 +6,12 @@ import { DefaultLayout } from "./layouts/DefaultLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
 import { changeLocale } from "@/i18n";
 import { splitLocalePath } from "@/i18n/locales";
-import { SmartBanner } from "@/ui/SmartBanner";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 
 // Toasts are never part of the first paint: their library loads right after it.
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
+// Only phones show the app banner; nobody waits for it.
+const SmartBanner = lazy(() => import("@/ui/SmartBanner").then((module) => ({ default: module.SmartBanner })));
 
 const LAYOUTS: Record<LayoutName, (props: { children: ReactNode }) => ReactNode> = {
   home: HomeLayout,
@@ -34,7 +35,9 @@ export function AppShell() {
 
   return (
     <>
-      <SmartBanner />
+      <Suspense fallback={null}>
+        <SmartBanner />
+      </Suspense>
       <Layout>
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />

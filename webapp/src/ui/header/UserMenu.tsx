@@ -2,7 +2,6 @@ import { useCallback, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentUser, useIsAuthenticated } from "@/session/store";
-import { logout } from "@/session/auth";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { ChevronDownIcon, UserIcon } from "../icons";
 import { useDismiss } from "../useDismiss";
@@ -45,6 +44,7 @@ function SignedInMenu() {
 
   const signOut = async () => {
     setLeaving(true);
+    const { logout } = await import("@/session/auth"); // loaded with the session already
     await logout(); // never throws: the local session ends even offline
     navigate(localePath("/"));
   };
