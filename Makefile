@@ -39,9 +39,13 @@ run: seed webapp
 	$(BIN)/touchline serve --port $(PORT)
 
 # The server with auto-reload on PORT and Vite's dev server on 5173, proxying /api, /ws and /media to it.
+# The server takes Vite's address as its public one: mail links, the ifa sign-on's return address
+# and the socket's allowed Origin then point at the page the developer has open.
+DEV_WEB := http://127.0.0.1:5173
 dev: seed webapp/node_modules/.installed
-	TOUCHLINE_RESPONSE_VALIDATION=true $(BIN)/touchline serve --port $(PORT) --reload & server=$$!; \
-	trap 'kill $$server' EXIT INT TERM; cd webapp && PORT=$(PORT) npx vite
+	TOUCHLINE_PUBLIC_BASE_URL=$(DEV_WEB) TOUCHLINE_RESPONSE_VALIDATION=true \
+	$(BIN)/touchline serve --port $(PORT) --reload & server=$$!; \
+	trap 'kill $$server' EXIT INT TERM; cd webapp && PORT=$(PORT) npx vite --host 127.0.0.1 --port 5173 --strictPort
 
 # Regenerate every generated artefact that is committed (a test fails when one drifts).
 generate: install webapp/node_modules/.installed

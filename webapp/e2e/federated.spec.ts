@@ -1,0 +1,30 @@
+import { expect, test } from "@playwright/test";
+
+// The server of these tests runs in development, where `touchline serve` starts a local OpenID
+// Connect provider for the federation's sign-on (ifa): the whole popup flow is real.
+
+test("signing in with the federation's sign-on in a popup", async ({ page }) => {
+  await page.goto("/auth/login/?redirect=%2Fupcoming");
+  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  const size = popup.viewportSize() ?? (await popup.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
+  expect(size.width).toBeGreaterThanOrEqual(512);
+  await popup.locator('input[name="sub"]').fill(`fan-${Date.now()}`);
+  await popup.getByRole("button", { name: "Authorize" }).click();
+  await expect(page).toHaveURL(/\/upcoming$/);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("ott-data") ?? "{}"));
+  expect(stored.token).toBeTruthy();
+});
+
+test("closing the sign-on popup says so", async ({ page }) => {
+  await page.goto("/auth/login/");
+  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  await popup.close();
+  await expect(page.getByText("Popup was closed")).toBeVisible();
+});
+
+test("refusing consent in the sign-on popup is a failed login", async ({ page }) => {
+  await page.goto("/auth/login/");
+  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  await popup.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByText("Login Failed")).toBeVisible();
+});
