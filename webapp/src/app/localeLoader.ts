@@ -6,7 +6,7 @@ import { DEFAULT_LOCALE, isLocale } from "@/i18n/locales";
 export const localeLoader: LoaderFunction = ({ params, request }) => {
   const url = new URL(request.url);
   if (params.locale === DEFAULT_LOCALE) {
-    throw redirect(url.pathname.replace(/^\/en(?=\/|$)/, "") || "/" + url.search);
+    throw redirect((url.pathname.replace(/^\/en(?=\/|$)/, "") || "/") + url.search);
   }
   if (!isLocale(params.locale)) throw pageNotFound(url.pathname);
   return null;

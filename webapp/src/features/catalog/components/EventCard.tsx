@@ -15,6 +15,8 @@ interface Props {
   timeZone?: string;
   /** In view when the page opens: load the poster eagerly, with high priority. */
   priority?: boolean;
+  /** The title's heading level: 2 in a page's main list, 3 under a section's own heading. */
+  headingLevel?: 2 | 3;
 }
 
 function TeamLine({ team }: { team: EventTeam }) {
@@ -38,17 +40,18 @@ export function useKickoffText(event: CatalogEvent, now: Date, timeZone?: string
  * One event, highlight or clip: poster, live badge, title, teams, kick-off, league and what
  * it takes to watch. The whole card is one link to the event page.
  */
-export function EventCard({ event, now = new Date(), timeZone, priority = false }: Props) {
+export function EventCard({ event, now = new Date(), timeZone, priority = false, headingLevel = 3 }: Props) {
+  const Title = headingLevel === 2 ? "h2" : "h3";
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();
   const when = useKickoffText(event, now, timeZone);
   const access = accessOf(event);
   const accessLabel = useAccessLabel(access);
   const meta = event.metaTitle ?? event.league?.title ?? null;
-  const label = [event.isLive ? t("card.live") : null, event.title, when, accessLabel].filter(Boolean).join(", ");
 
   return (
-    <Link className="event-card" to={localePath(eventPath(event))} aria-label={label}>
+    // Named by its own text (badge, title, teams, kick-off), so speech and sight say the same.
+    <Link className="event-card" to={localePath(eventPath(event))}>
       <div className="event-card__media">
         <FallbackImage
           className="event-card__poster"
@@ -72,7 +75,7 @@ export function EventCard({ event, now = new Date(), timeZone, priority = false 
       </div>
       <div className="event-card__body">
         {meta && <p className="event-card__meta">{meta}</p>}
-        <h3 className="event-card__title">{event.title}</h3>
+        <Title className="event-card__title">{event.title}</Title>
         {event.teams && (
           <p className="event-card__teams">
             <TeamLine team={event.teams.home} />

@@ -2,14 +2,14 @@ import type { CatalogEvent } from "@/entities/event";
 import { EventCard, EventCardSkeleton } from "./EventCard";
 import "./EventGrid.css";
 
-/** Cards in a responsive grid: one column on phones, as many as fit on wide screens. */
+/** A page's main list of cards in a responsive grid: one column on phones, as many as fit on wide screens. */
 export function EventGrid({ events, label }: { events: readonly CatalogEvent[]; label?: string }) {
   const now = new Date();
   return (
     <ul className="event-grid" aria-label={label}>
       {events.map((event) => (
         <li key={event.id} className="event-grid__item">
-          <EventCard event={event} now={now} />
+          <EventCard event={event} now={now} headingLevel={2} />
         </li>
       ))}
     </ul>
