@@ -24,11 +24,12 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: "bash e2e/serve.sh",
+    // Built first, so the tests never run against a stale bundle.
+    command: "npm run build --silent && bash e2e/serve.sh",
     url: `${baseURL}/api/health`,
     env: { E2E_PORT: String(port) },
     reuseExistingServer: false,
-    timeout: 90_000,
+    timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
   },

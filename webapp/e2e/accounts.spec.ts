@@ -37,7 +37,11 @@ test("a wrong password is shown next to the field", async ({ page }) => {
   await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
   await page.getByLabel(/password/i).fill("not-the-password");
   await page.getByRole("button", { name: /sign in|log in/i }).click();
-  await expect(page.getByRole("alert").or(page.locator("[id$='-error']")).first()).toBeVisible();
+  const field = page.getByLabel(/password/i);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+  const message = page.locator(describedBy.split(" ").map((id) => `[id="${id}"]`).join(", "));
+  await expect(message.filter({ hasText: /wrong|incorrect|invalid/i })).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login/);
 });
 

@@ -4,10 +4,20 @@ import { expect, test } from "@playwright/test";
 // Connect provider for the federation's sign-on (ifa): the whole popup flow is real.
 
 test("signing in with the federation's sign-on in a popup", async ({ page }) => {
+  // The size the page asks window.open for (Playwright's popups take the context's viewport).
+  await page.addInitScript(() => {
+    const open = window.open.bind(window);
+    window.open = (url?: string | URL, target?: string, features?: string) => {
+      (window as unknown as { openFeatures?: string }).openFeatures = features;
+      return open(url, target, features);
+    };
+  });
   await page.goto("/auth/login/?redirect=%2Fupcoming");
   const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
-  const size = popup.viewportSize() ?? (await popup.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
-  expect(size.width).toBeGreaterThanOrEqual(512);
+  const features = await page.evaluate(() => (window as unknown as { openFeatures?: string }).openFeatures ?? "");
+  const size = Object.fromEntries(features.split(",").map((pair) => pair.trim().split("=")));
+  expect(Number(size.width)).toBeGreaterThanOrEqual(512);
+  expect(Number(size.height)).toBeGreaterThanOrEqual(730);
   await popup.locator('input[name="sub"]').fill(`fan-${Date.now()}`);
   await popup.getByRole("button", { name: "Authorize" }).click();
   await expect(page).toHaveURL(/\/upcoming$/);

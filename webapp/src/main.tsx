@@ -12,6 +12,7 @@ import { initI18n } from "@/i18n";
 import { splitLocalePath } from "@/i18n/locales";
 import { applyTheme, effectiveTheme, readStoredTheme } from "@/ui/theme";
 import { PageSkeleton } from "@/ui/PageSkeleton";
+import { showStartupError } from "@/app/StartupError";
 import "@/ui/theme.css";
 
 /**
@@ -28,17 +29,36 @@ function preloadFirstPage(config: Promise<AppConfig>): void {
   if (prefetch) void config.then((loaded) => prefetch(loaded, Boolean(token && user)), () => undefined);
 }
 
+/** Parts loaded on the side (session checks, realtime): a failed download only loses that part. */
+function reportLoadFailure(part: string): (error: unknown) => void {
+  return (error) => console.error(`Could not load ${part}:`, error);
+}
+
 async function start() {
+  // Before anyone can sign in or out (here or in another tab), so no viewer sees another's cached
+  // answers. Its own chunk (socket.io's loads it too): it need not hold back the first paint.
+  void import("@/session/auth")
+    .then(({ watchViewerChanges }) => watchViewerChanges(queryClient))
+    .catch(reportLoadFailure("the session code"));
   const configLoad = queryClient.ensureQueryData(appConfigQuery);
   preloadFirstPage(configLoad);
   const { locale } = splitLocalePath(window.location.pathname);
   // The config decides the theme and the socket; the translations must be there before text renders.
-  const [config] = await Promise.all([configLoad, initI18n(locale)]);
+  const translations = initI18n(locale);
+  const [config] = await Promise.all([configLoad, translations]).catch(async (error: unknown) => {
+    // Let the translations settle first, so the error screen can speak the viewer's language.
+    await translations.catch(() => undefined);
+    throw error;
+  });
   applyTheme(effectiveTheme(config.enable_white_theme, readStoredTheme()));
   const router = createAppRouter();
   registerNavigator((to, options) => void router.navigate(to, options));
-  // Spec §4 start-up: a stored session is checked; without one, the session code never loads.
-  if (sessionStore.getState().token) void import("@/session/auth").then(({ loadSessionOnStartup }) => loadSessionOnStartup());
+  // Spec §4 start-up: a stored session is checked.
+  if (sessionStore.getState().token) {
+    void import("@/session/auth")
+      .then(({ loadSessionOnStartup }) => loadSessionOnStartup())
+      .catch(reportLoadFailure("the session check"));
+  }
 
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
@@ -51,7 +71,12 @@ async function start() {
   );
   // The socket (and socket.io's ~13 KB) is not needed for the first paint: connect once idle.
   const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
-  idle(() => void import("@/realtime/socket").then(({ startRealtime }) => startRealtime(queryClient)));
+  idle(() => {
+    void import("@/realtime/socket")
+      .then(({ startRealtime }) => startRealtime(queryClient))
+      .catch(reportLoadFailure("realtime updates"));
+  });
 }
 
-void start();
+// Without the configuration or the translations nothing can render: say so instead of loading forever.
+start().catch(showStartupError);

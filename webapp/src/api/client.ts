@@ -18,8 +18,22 @@ export const api = createClient<paths>({
   querySerializer: { array: { style: "form", explode: true } },
 });
 
-/** Sign-in calls carry no authorisation header (spec §7) and are never refreshed or retried. */
-const SIGN_IN_OPERATIONS: ReadonlySet<string> = new Set([
+/**
+ * The operations the contract declares without `security`: they carry no authorisation header
+ * (spec §7), so they never wait for a token refresh nor retry after a 401. Start-up (/config)
+ * and the sign-in page (/oauth2/providers) must not depend on a refresh that may fail, and a
+ * sign-in call must not send the session it replaces. tests/api/client.test.ts keeps this list
+ * equal to openapi.yaml's.
+ */
+export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
+  "/config",
+  "/health",
+  "/oauth2/providers",
+  "/event/grouped_sport_count",
+  "/event/stats",
+  "/event/epg/{id}",
+  "/identity/list",
+  "/identity/get_by_id/id/{id}",
   "/user/register",
   "/user/login",
   "/user/login/complete",
@@ -40,7 +54,7 @@ const retryable = new Map<string, { request: Request; token: string }>();
  */
 export const sessionMiddleware: Middleware = {
   async onRequest({ request, schemaPath, id }) {
-    if (SIGN_IN_OPERATIONS.has(schemaPath) || request.headers.has("Authorization")) return undefined;
+    if (PUBLIC_OPERATIONS.has(schemaPath) || request.headers.has("Authorization")) return undefined;
     if (!sessionStore.getState().token) return undefined;
     const token = await (await tokens()).validAccessToken();
     if (!token) return undefined;

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, type ReactNode } from "react";
+import { Suspense, lazy, useEffect, useRef, type ReactNode } from "react";
 import { Outlet, ScrollRestoration, useLocation, useMatches } from "react-router";
 import type { LayoutName, RouteHandle } from "./routes";
 import { HomeLayout } from "./layouts/HomeLayout";
@@ -7,6 +7,7 @@ import { AuthLayout } from "./layouts/AuthLayout";
 import { changeLocale } from "@/i18n";
 import { splitLocalePath } from "@/i18n/locales";
 import { PageSkeleton } from "@/ui/PageSkeleton";
+import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
 
 // Toasts are never part of the first paint: their library loads right after it.
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
@@ -19,7 +20,24 @@ const LAYOUTS: Record<LayoutName, (props: { children: ReactNode }) => ReactNode>
   auth: AuthLayout,
 };
 
-/** The root of every page: the layout the matched route asks for, the locale of the URL, toasts. */
+/**
+ * After a navigation to another page (not a query or hash change, not the first load), keyboard
+ * and screen-reader users start at the new page's content instead of wherever focus was left.
+ * `preventScroll` leaves the scroll position to <ScrollRestoration/>.
+ */
+function useFocusMainOnPageChange(pathname: string): void {
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    document.getElementById(MAIN_CONTENT_ID)?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
+/**
+ * The root of every page: the skip link first (before the app banner, so it is the first thing
+ * a keyboard reaches), the layout the matched route asks for, the locale of the URL, toasts.
+ */
 export function AppShell() {
   const matches = useMatches();
   const { pathname } = useLocation();
@@ -32,9 +50,11 @@ export function AppShell() {
   useEffect(() => {
     void changeLocale(locale);
   }, [locale]);
+  useFocusMainOnPageChange(pathname);
 
   return (
     <>
+      <SkipLink />
       <Suspense fallback={null}>
         <SmartBanner />
       </Suspense>

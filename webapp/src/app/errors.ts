@@ -6,6 +6,8 @@
  */
 export class NotFoundError extends Error {
   readonly status = 404;
+  /** The requested path of an unmatched route: the not-found screen shows it, translated. */
+  path?: string;
   constructor(
     readonly context: string = "page",
     message = "Page Not Found",
@@ -17,5 +19,5 @@ export class NotFoundError extends Error {
 }
 
 export function pageNotFound(path: string): NotFoundError {
-  return new NotFoundError("page", `Page not found: ${path}`);
+  return Object.assign(new NotFoundError("page", `Page not found: ${path}`), { path });
 }

@@ -49,3 +49,14 @@ export function guardLoader(handle: RouteHandle): LoaderFunction {
     }
   };
 }
+
+const UNMATCHED: RouteHandle = { name: "not-found", layout: "default" };
+
+/**
+ * Paths no page answers: the guards still run first, because redirect rules are mostly for old
+ * addresses that are no longer pages; then it is 'Page not found: {path}'.
+ */
+export const unmatchedLoader: LoaderFunction = async (args) => {
+  await guardLoader(UNMATCHED)(args);
+  throw pageNotFound(new URL(args.request.url).pathname);
+};

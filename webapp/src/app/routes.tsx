@@ -1,6 +1,6 @@
 import type { RouteObject } from "react-router";
 import { RouteErrorScreen } from "./RouteErrorScreen";
-import { guardLoader } from "./guardLoader";
+import { guardLoader, unmatchedLoader } from "./guardLoader";
 import type { AppConfig } from "./config";
 import { queryClient } from "./queryClient";
 import { prefetchHomeRails } from "@/features/catalog/homeRails";
@@ -158,6 +158,12 @@ export function pageRoutes(): RouteObject[] {
     ...followingRoutes("following", "following"),
     ...followingRoutes("auth/sign-up/following", "auth-sign-up-following"),
 
-    { path: "*", element: <RouteErrorScreen notFound />, handle: { name: "not-found", layout: "default" } satisfies RouteHandle },
+    {
+      path: "*",
+      loader: unmatchedLoader,
+      element: <RouteErrorScreen notFound />,
+      errorElement: <RouteErrorScreen />,
+      handle: { name: "not-found", layout: "default" } satisfies RouteHandle,
+    },
   ];
 }

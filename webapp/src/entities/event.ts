@@ -178,10 +178,12 @@ export function mapEvents(entries: readonly ApiEvent[], options?: EventMapOption
 }
 
 /**
- * Where a card leads: the event page. Highlights and clips open the same page with their
- * media type, which tells it to ask GET /clip/get_by_id (spec §7).
+ * Where a card leads: the event page, or a channel's own page. Highlights and clips open the
+ * event page with their media type, which tells it to ask GET /clip/get_by_id (spec §7).
  */
-export function eventPath(event: Pick<CatalogEvent, "id" | "mediaType">): string {
+export function eventPath(event: Pick<CatalogEvent, "id" | "mediaType" | "isChannel">): string {
+  // A channel's page is its programme guide: the event page has nothing to play for it.
+  if (event.isChannel) return `/channels/${encodeURIComponent(event.id)}`;
   const path = `/events/${encodeURIComponent(event.id)}`;
   return isClipMediaType(event.mediaType) ? `${path}?media_type=${event.mediaType}` : path;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { io, type Socket } from "socket.io-client";
 import type { QueryClient } from "@tanstack/react-query";
+import { isApiError } from "@/api/apiError";
 import { appConfigQuery, type AppConfig } from "@/app/config";
 import { endSessionOnRemovedDevice, expireSession } from "@/session/auth";
 import { currentDevice } from "@/session/device";
@@ -37,8 +38,8 @@ let handshakeToken: string | null = null;
 let refreshedForSocket: string | null = null;
 /** Event rooms this page is in, with how many components asked for each. */
 const eventRooms = new Map<string, number>();
-/** Joins asked for while disconnected, answered by the join the next connect sends. */
-const pendingJoins = new Map<string, Array<(ack: RoomAck) => void>>();
+/** Joins asked for while disconnected, answered by the join the next connect sends (or a timeout). */
+const pendingJoins = new Map<string, Set<(ack: RoomAck) => void>>();
 /** Page listeners, kept here so they survive the socket being created after them. */
 const listeners = new Map<ServerEvent, Set<(payload: never) => void>>();
 
@@ -76,8 +77,8 @@ function emitRoomMessage<N extends RoomMessage>(name: N, payload: Parameters<Cli
 
 /**
  * Starts the realtime connection once (spec §5): nothing but a warning when the tenant has no
- * socket_base. The connection follows the session: it reconnects with the new token after a
- * sign-in, a refresh or a logout, and joins the user room on every connect.
+ * socket_base. The connection follows the viewer: it reconnects after a sign-in or a logout,
+ * and joins the user room on every connect.
  */
 export function startRealtime(queryClient: QueryClient): void {
   if (socket) return;
@@ -116,7 +117,7 @@ export function stopRealtime(): void {
   handshakeToken = null;
   refreshedForSocket = null;
   eventRooms.clear();
-  pendingJoins.clear();
+  for (const eventId of [...pendingJoins.keys()]) answerParkedJoins(eventId, unavailableAck());
 }
 
 function onConnect(): void {
@@ -124,12 +125,38 @@ function onConnect(): void {
   // After a reconnect the server has forgotten this connection's rooms (asyncapi).
   if (user && token) void joinUserRoom(user.id);
   for (const eventId of eventRooms.keys()) {
-    void emitRoomMessage("join-event-room", { eventId }).then((ack) => {
-      const waiting = pendingJoins.get(eventId) ?? [];
-      pendingJoins.delete(eventId);
-      for (const resolve of waiting) resolve(ack);
-    });
+    void emitRoomMessage("join-event-room", { eventId }).then((ack) => answerParkedJoins(eventId, ack));
   }
+}
+
+/**
+ * A join asked for while disconnected: answered by the next connect's join, or with the
+ * unavailable ack once a connection attempt would have timed out (offline, it would hang
+ * forever). The room is still joined on the next connect while the page keeps it.
+ */
+function parkJoin(eventId: string): Promise<RoomAck> {
+  return new Promise((resolve) => {
+    const parked = pendingJoins.get(eventId) ?? new Set();
+    pendingJoins.set(eventId, parked);
+    const answer = (ack: RoomAck) => {
+      clearTimeout(timer);
+      parked.delete(answer);
+      if (parked.size === 0 && pendingJoins.get(eventId) === parked) pendingJoins.delete(eventId);
+      resolve(ack);
+    };
+    const timer = setTimeout(() => answer(unavailableAck()), SOCKET_OPTIONS.timeout);
+    parked.add(answer);
+  });
+}
+
+function answerParkedJoins(eventId: string, ack: RoomAck): void {
+  for (const answer of [...(pendingJoins.get(eventId) ?? [])]) answer(ack);
+}
+
+/** Connects again later if still disconnected (and still the same socket). */
+function reconnectLater(): void {
+  const current = socket;
+  setTimeout(() => current && current === socket && !current.connected && current.connect(), UNAVAILABLE_RETRY_MS);
 }
 
 async function joinUserRoom(userId: string): Promise<void> {
@@ -140,27 +167,37 @@ async function joinUserRoom(userId: string): Promise<void> {
 async function onConnectError(error: Error & { data?: Partial<ConnectError> }): Promise<void> {
   const code = error.data?.messageErrorCode;
   if (code === "service_unavailable") {
-    setTimeout(() => socket && !socket.connected && socket.connect(), UNAVAILABLE_RETRY_MS);
+    reconnectLater();
     return;
   }
   if (code !== "unauthorized") return; // transport failures: socket.io retries by itself
   const refused = handshakeToken;
   if (!refused) return;
-  // An expired access token: refresh, and the session change reconnects. A token refused right
-  // after such a refresh means the session has ended: sign out (asyncapi ConnectError).
+  // An expired access token: refresh and connect again with the new one (socket.io does not
+  // reconnect after a refusal). A token refused right after such a refresh means the session
+  // has ended: sign out (asyncapi ConnectError).
   if (refused === refreshedForSocket) {
     await expireSession();
     return;
   }
   try {
     refreshedForSocket = await tokenAfterRejection(refused);
-  } catch {
-    // refresh_token_failed has ended the session already; offline: socket.io keeps retrying
+    if (socket && !socket.connected) socket.connect();
+  } catch (error) {
+    // refresh_token_failed has ended the session, and the logout reconnected without a token.
+    // Offline, a 5xx or a 429: nothing reconnects by itself, so try again later.
+    if (!isApiError(error, REFRESH_FAILED)) reconnectLater();
   }
 }
 
+/**
+ * The token counts only at the handshake: a refreshed token keeps the connection and its rooms
+ * (messages sent during a reconnect would be lost). Only another viewer, or signing in or out,
+ * needs a new handshake.
+ */
 function onSessionChange(state: SessionState, previous: SessionState): void {
-  if (state.token === previous.token) return;
+  const sameViewer = state.user?.id === previous.user?.id && !state.token === !previous.token;
+  if (sameViewer) return;
   const current = socket;
   if (!current) return;
   // Spec §4: leave the user room on logout, on the connection that is still the user's.
@@ -186,9 +223,7 @@ export function joinEventRoom(eventId: string): Promise<RoomAck> {
   const count = eventRooms.get(eventId) ?? 0;
   eventRooms.set(eventId, count + 1);
   if (!socket) return Promise.resolve(unavailableAck());
-  if (!socket.connected) {
-    return new Promise((resolve) => pendingJoins.set(eventId, [...(pendingJoins.get(eventId) ?? []), resolve]));
-  }
+  if (!socket.connected) return parkJoin(eventId);
   if (count > 0) return Promise.resolve({ ok: true, room: `event:${eventId}` });
   return emitRoomMessage("join-event-room", { eventId });
 }
@@ -200,6 +235,8 @@ export function leaveEventRoom(eventId: string): Promise<RoomAck> {
     return Promise.resolve({ ok: true, room: `event:${eventId}` });
   }
   eventRooms.delete(eventId);
+  // Joins still waiting for a connection will not be made now: answer them.
+  answerParkedJoins(eventId, unavailableAck());
   return emitRoomMessage("leave-event-room", { eventId, customer: config?.name_short });
 }
 

@@ -1,4 +1,5 @@
 import i18n from "i18next";
+import type { QueryClient } from "@tanstack/react-query";
 import type { components } from "@/api/schema.gen";
 import { api, unwrap } from "@/api/client";
 import { errorText } from "@/api/errors";
@@ -10,7 +11,7 @@ import { mapFollowEntries } from "@/entities/followed";
 import { mapUserProfile } from "@/entities/user";
 import { notify } from "@/ui/notify";
 import { currentDevice } from "./device";
-import { tokenDataFrom } from "./refresh";
+import { tokenDataFrom, validAccessToken } from "./refresh";
 import { emptySession, isAuthenticated, sessionStore, type SignInProvider } from "./store";
 
 type ApiProfile = components["schemas"]["Profile"];
@@ -55,13 +56,13 @@ export function storeProfile(profile: ApiProfile): void {
 /**
  * Ends the session (spec §4): clears token, token data, user, cards, selections, followed,
  * devices and tickets, then revokes the token on the server unless revokeToken is false.
- * The socket leaves the user room on its own when the user disappears. Never throws.
+ * The socket leaves the user room, and watchViewerChanges drops the cached answers, on their own
+ * when the user disappears. Never throws.
  */
 export async function logout({ revokeToken = true }: { revokeToken?: boolean } = {}): Promise<void> {
-  const { token } = sessionStore.getState();
+  const token = revokeToken ? await revocableToken() : null;
   sessionStore.setState({ ...emptySession() });
-  forgetPersonalQueries();
-  if (!revokeToken || !token) return;
+  if (!token) return;
   try {
     await api.POST("/user/logout", { headers: { Authorization: `Bearer ${token}` } });
   } catch {
@@ -69,10 +70,35 @@ export async function logout({ revokeToken = true }: { revokeToken?: boolean } =
   }
 }
 
-/** Cached answers may be personal (availability, purchases): fetch them again as the new viewer. */
-function forgetPersonalQueries(): void {
+/**
+ * A token the logout endpoint accepts. The call carries its own header, which the client neither
+ * refreshes nor retries: an expired token would get 401 and leave the session valid on the server.
+ */
+async function revocableToken(): Promise<string | null> {
+  try {
+    return await validAccessToken();
+  } catch {
+    // The refresh failed (offline, 5xx): the stored token may still do. A refused refresh
+    // token has ended the session already, leaving nothing to revoke.
+    return sessionStore.getState().token;
+  }
+}
+
+/**
+ * Keeps the cache and the session's lists with the viewer: whenever the user changes (logout,
+ * sign-in, another tab), every cached answer but the configuration goes, since answers may be
+ * personal (availability, purchases) and merely marking them stale would show the previous
+ * viewer's until refetched; a new viewer's followed items and watchlist ids load at once
+ * (start-up loads them for a stored session). Install once; returns the function that stops it.
+ */
+export function watchViewerChanges(client: QueryClient): () => void {
   const configKey = appConfigQuery.queryKey[0];
-  void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== configKey });
+  return sessionStore.subscribe((state, previous) => {
+    const userId = state.user?.id;
+    if (userId === previous.user?.id) return;
+    client.removeQueries({ predicate: (query) => query.queryKey[0] !== configKey });
+    if (userId) void Promise.all([loadFollowed(), loadSelected()]);
+  });
 }
 
 /**
@@ -127,26 +153,34 @@ async function checkCurrentSession(): Promise<boolean> {
 
 /** Loads the followed items into the session (spec §7: size 150, version 2). */
 export async function loadFollowed(): Promise<void> {
+  const userId = sessionStore.getState().user?.id;
   try {
     const page = await unwrap(api.GET("/follow/list_by_user", { params: { query: { size: FOLLOW_LIST_SIZE, version: 2 } } }));
     const teamsShortName = !!appConfig()?.options?.teams_short_name;
-    sessionStore.setState({ followed: mapFollowEntries(page.content.entries, { teamsShortName }) });
+    if (isStillViewer(userId)) sessionStore.setState({ followed: mapFollowEntries(page.content.entries, { teamsShortName }) });
   } catch (error) {
-    notifyStartupFailure(error);
+    notifyLoadFailure(error, userId);
   }
 }
 
 async function loadSelected(): Promise<void> {
+  const userId = sessionStore.getState().user?.id;
   try {
     const ids = await unwrap(api.GET("/user/get_watchlist_ids"));
-    sessionStore.setState({ selected: ids.content.selected });
+    if (isStillViewer(userId)) sessionStore.setState({ selected: ids.content.selected });
   } catch (error) {
-    notifyStartupFailure(error);
+    notifyLoadFailure(error, userId);
   }
 }
 
-function notifyStartupFailure(error: unknown): void {
-  if (!isAuthenticated(sessionStore.getState())) return; // the session ended meanwhile: nothing to report
+/** A load answered after a logout (or a switch of account) belongs to nobody here any more. */
+function isStillViewer(userId: string | undefined): boolean {
+  const state = sessionStore.getState();
+  return isAuthenticated(state) && state.user?.id === userId;
+}
+
+function notifyLoadFailure(error: unknown, userId: string | undefined): void {
+  if (!isStillViewer(userId)) return; // the session ended meanwhile: nothing to report
   // The error messages are their own namespace, loaded when first needed.
   void i18n.loadNamespaces("errors").finally(() => notify.danger(errorText(error, i18n.t)));
 }

@@ -30,7 +30,15 @@ export async function validAccessToken(): Promise<string | null> {
   const { token, userTokenData } = sessionStore.getState();
   if (!token) return null;
   if (userTokenData && !tokenNeedsRefresh(userTokenData)) return token;
-  return refreshAccessToken();
+  try {
+    return await refreshAccessToken();
+  } catch (error) {
+    // The refresh was only early (80 % rule) and the session goes on: the token still works
+    // until it expires, and a later call refreshes again.
+    const ended = error instanceof ApiError && error.code === REFRESH_FAILED;
+    if (!ended && userTokenData && Date.now() < userTokenData.tokenExpirationTime) return token;
+    throw error;
+  }
 }
 
 /**
@@ -45,9 +53,10 @@ export async function tokenAfterRejection(rejected: string): Promise<string> {
 }
 
 /**
- * Refreshes the access token. Concurrent callers share the one pending refresh; a failure
- * (no refresh token, or the server refusing it) ends the session and rejects with
- * refresh_token_failed. A network failure or a 5xx rejects without ending the session.
+ * Refreshes the access token. Concurrent callers share the one pending refresh. When the refresh
+ * token is invalid (none stored, or the server refusing it) the session ends and this rejects
+ * with refresh_token_failed; any other failure (offline, 400, 429, 5xx) rejects with its own
+ * ApiError and keeps the session.
  */
 export function refreshAccessToken(): Promise<string> {
   const pending = sessionStore.getState().pendingAccessTokenRefresh;
@@ -100,9 +109,11 @@ async function exchangeRefreshToken(): Promise<string> {
     },
   });
   if (error !== undefined || !data) {
-    if (response.status >= 500) throw new ApiError(response.status, error);
     const failure = new ApiError(response.status, error);
-    throw refreshFailed(failure.serverMessage);
+    // Only 401 (refresh_token_failed in the contract) says the refresh token is spent, expired
+    // or revoked; a rate limit or a refused body says nothing about the session.
+    if (response.status === 401 || failure.code === REFRESH_FAILED) throw refreshFailed(failure.serverMessage);
+    throw failure;
   }
   const content = data.content;
   if (!("token" in content)) throw refreshFailed();

@@ -60,11 +60,15 @@ export function emptySession(): SessionState {
 
 /** The persisted part of the session as stored now (another tab may have written it). */
 export function readPersistedSession(): Partial<PersistedSession> | null {
+  const raw = readStored();
+  return raw ? parsePersisted(raw) : null;
+}
+
+function readStored(): string | null {
   try {
-    const raw = globalThis.localStorage?.getItem(STORAGE_KEY);
-    return raw ? parsePersisted(raw) : null;
+    return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
   } catch {
-    return null;
+    return null; // storage disabled: this page keeps its own session
   }
 }
 
@@ -104,6 +108,20 @@ function persistedPart(state: SessionState): PersistedSession {
   return { user: state.user, token: state.token, userTokenData: state.userTokenData, followed: state.followed, devices: state.devices };
 }
 
+/**
+ * What to write: `next`, unless another tab stored a newer token chain since this one last read
+ * storage (a page restored from the back/forward cache got no storage events meanwhile). Writing
+ * this tab's would put back a refresh token the server has already rotated, so the stored chain
+ * is taken over instead, with the stored session as a whole when it is another viewer's.
+ */
+function withNewestTokens(next: SessionState): SessionState {
+  if (!next.userTokenData) return next; // ending the session: nothing to keep
+  const stored = readPersistedSession();
+  if (!stored?.token || !stored.userTokenData || stored.userTokenData.tokenUpdateTime <= next.userTokenData.tokenUpdateTime) return next;
+  if (stored.user?.id !== next.user?.id) return { ...emptySession(), ...stored };
+  return { ...next, token: stored.token, userTokenData: stored.userTokenData };
+}
+
 function writePersisted(state: SessionState): void {
   try {
     if (!state.token && !state.user) globalThis.localStorage?.removeItem(STORAGE_KEY);
@@ -122,8 +140,9 @@ function createSessionStore() {
 
   function commit(next: SessionState, persist: boolean): void {
     const previous = state;
-    state = next;
-    if (persist && PERSISTED_KEYS.some((key) => previous[key] !== next[key])) writePersisted(next);
+    const writes = persist && PERSISTED_KEYS.some((key) => previous[key] !== next[key]);
+    state = writes ? withNewestTokens(next) : next;
+    if (writes) writePersisted(state);
     for (const listener of listeners) listener(state, previous);
   }
 
@@ -157,6 +176,10 @@ if (typeof window !== "undefined") {
   window.addEventListener("storage", (event) => {
     if (event.key === STORAGE_KEY) sessionStore.adoptPersisted(event.newValue);
     else if (event.key === null) sessionStore.adoptPersisted(null); // localStorage.clear() elsewhere
+  });
+  // A page restored from the back/forward cache missed the storage events sent meanwhile.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) sessionStore.adoptPersisted(readStored());
   });
 }
 

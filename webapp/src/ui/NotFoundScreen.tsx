@@ -7,7 +7,8 @@ import "./StatusScreen.css";
 
 /**
  * The 404 screen of spec §2: title and text by context (errors.{context}_not_found,
- * errors.could_not_find_{context}), the optional danger message, the technical message and
+ * errors.could_not_find_{context}), the optional danger message, the requested path of an
+ * unmatched route (in the viewer's language; the error's English message stays for logs) and
  * a way back to the homepage.
  */
 export function NotFoundScreen({ error }: { error: NotFoundError }) {
@@ -31,9 +32,9 @@ export function NotFoundScreen({ error }: { error: NotFoundError }) {
             {error.danger}
           </p>
         )}
-        <p className="status-screen__technical">
-          <code>{error.message}</code>
-        </p>
+        {error.path !== undefined && (
+          <p className="status-screen__technical">{t("common:page_not_found_path", { path: error.path })}</p>
+        )}
         <div className="status-screen__actions">
           <Link className="btn btn--primary" to={localePath("/")}>
             {t("common:go_home")}

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, unwrap, ApiError } from "@/api/client";
+import { parse } from "yaml";
+import { api, unwrap, ApiError, PUBLIC_OPERATIONS } from "@/api/client";
 import { failure, fakeServer, json, ok, signIn, signOutQuietly } from "../session/fakeServer";
 
 vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
@@ -30,6 +33,28 @@ describe("the authorisation header", () => {
     const server = fakeServer({ [`POST ${path}`]: () => ok({}) });
     await api.POST(path as "/user/login", { body: body as never });
     expect(server.calls[0].authorization).toBeNull();
+  });
+
+  it("is never sent to public start-up calls, which do not wait for a due refresh", async () => {
+    signIn({ ageShare: 0.95 });
+    const server = fakeServer({ "GET /config": () => ok({}), "GET /oauth2/providers": () => ok([]), "POST /oauth2/token": () => failure(503, "database_unavailable") });
+    await unwrap(api.GET("/config"));
+    await unwrap(api.GET("/oauth2/providers"));
+    expect(server.calls.map((call) => `${call.path} ${call.authorization}`)).toEqual(["/config null", "/oauth2/providers null"]);
+  });
+
+  it("is left out of exactly the operations the contract declares without security", () => {
+    const contract = parse(readFileSync(resolve(__dirname, "../../../openapi/openapi.yaml"), "utf8")) as { paths: Record<string, Record<string, object>> };
+    const methods = ["get", "post", "put", "patch", "delete"];
+    const operations = Object.entries(contract.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method]) => methods.includes(method))
+        .map(([, operation]) => ({ path, isPublic: !("security" in operation) })),
+    );
+    const publicPaths = new Set(operations.filter((operation) => operation.isPublic).map((operation) => operation.path));
+    expect([...PUBLIC_OPERATIONS].sort()).toEqual([...publicPaths].sort());
+    // The middleware knows paths, not methods: a path must not mix public and secured operations.
+    expect(operations.filter((operation) => !operation.isPublic && publicPaths.has(operation.path))).toEqual([]);
   });
 
   it("is the caller's own when the call brings one (delete_device with a limit ticket)", async () => {

@@ -69,6 +69,10 @@ describe("eventPath", () => {
       "/events/6191dd3e9543ec5980ab6fa6?media_type=highlight",
     );
   });
+
+  it("links channels to their programme page, /channels/{id}", () => {
+    expect(eventPath(mapEvent(apiEvent({ _id: "c0ffee0000000000000000aa", status: "channel" }), OPTIONS))).toBe("/channels/c0ffee0000000000000000aa");
+  });
 });
 
 describe("toEventPageModel", () => {

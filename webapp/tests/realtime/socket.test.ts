@@ -6,7 +6,7 @@ import { appConfigQuery } from "@/app/config";
 import { navigateTo } from "@/app/navigation";
 import { joinEventRoom, leaveEventRoom, parseAck, startRealtime, stopRealtime, useSocketEvent } from "@/realtime/socket";
 import { sessionStore } from "@/session/store";
-import { fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "../session/fakeServer";
+import { failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "../session/fakeServer";
 
 vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
 
@@ -90,6 +90,9 @@ function start(socketBase: string | null = "/"): FakeSocket {
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** The promise's value if it has settled by now, else "pending". */
+const settledValue = <T,>(promise: Promise<T>) => Promise.race([promise, Promise.resolve("pending" as const)]);
+
 beforeEach(() => {
   signOutQuietly();
   vi.mocked(io).mockClear();
@@ -97,6 +100,7 @@ beforeEach(() => {
 
 afterEach(() => {
   stopRealtime();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.mocked(navigateTo).mockReset();
   vi.restoreAllMocks();
@@ -173,12 +177,24 @@ describe("the user room", () => {
     expect(socket.emitted.at(-1)).toEqual({ name: "join-user-room", payload: { userId: USER.id } });
   });
 
-  it("reconnects with the refreshed token", () => {
+  it("keeps the connection and its rooms when the token is refreshed", async () => {
     signIn();
     const socket = start();
     socket.accept();
-    sessionStore.setState({ token: "access-2" });
-    expect(socket.handshakes.at(-1)).toEqual({ token: "access-2" });
+    await joinEventRoom(EVENT_ID);
+    sessionStore.setState({ token: "access-2", userTokenData: { ...sessionStore.getState().userTokenData!, token: "access-2" } });
+    expect(socket.connected).toBe(true);
+    expect(socket.handshakes).toEqual([{ token: "access-1" }]);
+    expect(socket.emitted.map((e) => e.name)).toEqual(["join-user-room", "join-event-room"]);
+  });
+
+  it("reconnects when another viewer signs in, leaving the previous viewer's room", () => {
+    signIn();
+    const socket = start();
+    socket.accept();
+    sessionStore.setState({ user: { ...USER, id: "9a1c0a8e2b3d4c5e6f7a8bff" }, token: "other-viewer" });
+    expect(socket.emitted.at(-1)).toEqual({ name: "leave-user-room", payload: { userId: USER.id } });
+    expect(socket.handshakes.at(-1)).toEqual({ token: "other-viewer" });
   });
 });
 
@@ -226,6 +242,23 @@ describe("a refused handshake", () => {
     expect(server.callsTo("/oauth2/token")).toHaveLength(1);
   });
 
+  it.each([
+    ["offline", () => Promise.reject(new TypeError("Failed to fetch"))],
+    ["a 5xx", () => failure(503, "database_unavailable")],
+  ])("connects again after a while when the refresh fails (%s)", async (_, answer) => {
+    vi.useFakeTimers();
+    signIn();
+    const server = fakeServer({ "POST /oauth2/token": answer });
+    const socket = start();
+    socket.fire("connect_error", Object.assign(new Error("expired"), { data: { error: true, message: "expired", messageErrorCode: "unauthorized" } }));
+    await vi.waitFor(() => expect(server.callsTo("/oauth2/token")).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(4900);
+    expect(socket.handshakes).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(socket.handshakes).toEqual([{ token: "access-1" }, { token: "access-1" }]);
+    expect(sessionStore.getState().token).toBe("access-1");
+  });
+
   it("ends the session when the refreshed token is refused too", async () => {
     signIn();
     fakeServer({ "POST /oauth2/token": () => refreshAnswer(), "POST /user/logout": () => ok(null) });
@@ -266,6 +299,27 @@ describe("event rooms", () => {
     socket.disconnect();
     socket.accept();
     expect(socket.emitted.filter((e) => e.name === "join-event-room")).toHaveLength(2);
+  });
+
+  it("answers a join asked while disconnected when the room is left first, and does not join it", async () => {
+    const socket = start();
+    const joined = joinEventRoom(EVENT_ID);
+    await leaveEventRoom(EVENT_ID);
+    await expect(settledValue(joined)).resolves.toMatchObject({ ok: false, messageErrorCode: "service_unavailable" });
+    socket.accept();
+    expect(socket.emitted.filter((e) => e.name === "join-event-room")).toEqual([]);
+  });
+
+  it("answers a join asked while offline once a connection would have timed out, and joins once connected", async () => {
+    vi.useFakeTimers();
+    const socket = start();
+    const joined = joinEventRoom(EVENT_ID);
+    await vi.advanceTimersByTimeAsync(19_999);
+    await expect(settledValue(joined)).resolves.toBe("pending");
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(settledValue(joined)).resolves.toMatchObject({ ok: false, messageErrorCode: "service_unavailable" });
+    socket.accept();
+    expect(socket.emitted).toEqual([{ name: "join-event-room", payload: { eventId: EVENT_ID } }]);
   });
 
   it("parses acknowledgements defensively", () => {

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QueryClient } from "@tanstack/react-query";
 import { navigateTo } from "@/app/navigation";
 import { appConfigQuery } from "@/app/config";
 import { queryClient } from "@/app/queryClient";
-import { completeSignIn, expireSession, loadSessionOnStartup, logout } from "@/session/auth";
+import { completeSignIn, expireSession, loadSessionOnStartup, logout, watchViewerChanges } from "@/session/auth";
 import { sessionStore, STORAGE_KEY } from "@/session/store";
 import { notify } from "@/ui/notify";
-import { API_PROFILE, failure, fakeServer, ok, signIn, signOutQuietly } from "./fakeServer";
+import { API_PROFILE, failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "./fakeServer";
 
 vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
 vi.mock("@/ui/notify", () => ({ notify: { success: vi.fn(), danger: vi.fn(), dismiss: vi.fn() } }));
@@ -100,6 +101,23 @@ describe("logout", () => {
     expect(server.callsTo("/user/logout")).toEqual([expect.objectContaining({ authorization: "Bearer access-1" })]);
   });
 
+  it("revokes with a refreshed token once the access token has expired", async () => {
+    signIn({ ageShare: 1.1 });
+    const server = fakeServer({ "POST /oauth2/token": () => refreshAnswer(), "POST /user/logout": () => ok(null) });
+    await logout();
+    expect(server.callsTo("/user/logout")).toEqual([expect.objectContaining({ authorization: "Bearer access-2" })]);
+    expect(sessionStore.getState().token).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEY)).toBeNull();
+  });
+
+  it("revokes with the stored token when the refresh cannot be made, and still ends the session", async () => {
+    signIn({ ageShare: 1.1 });
+    const server = fakeServer({ "POST /oauth2/token": () => failure(503, "database_unavailable"), "POST /user/logout": () => ok(null) });
+    await expect(logout()).resolves.toBeUndefined();
+    expect(server.callsTo("/user/logout")).toEqual([expect.objectContaining({ authorization: "Bearer access-1" })]);
+    expect(sessionStore.getState().user).toBeNull();
+  });
+
   it("does not call the server when revokeToken is false", async () => {
     fullSession();
     const server = fakeServer({});
@@ -108,8 +126,8 @@ describe("logout", () => {
     expect(sessionStore.getState().token).toBeNull();
   });
 
-  it("never throws, even offline", async () => {
-    fullSession();
+  it("never throws, even offline with an expired token", async () => {
+    signIn({ ageShare: 1.1 });
     vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
     await expect(logout()).resolves.toBeUndefined();
     expect(sessionStore.getState().user).toBeNull();
@@ -200,5 +218,83 @@ describe("loadSessionOnStartup", () => {
     await loadSessionOnStartup();
     expect(notify.danger).toHaveBeenCalledTimes(1);
     expect(sessionStore.getState().token).toBe("access-1");
+  });
+});
+
+describe("watchViewerChanges", () => {
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+  let client: QueryClient;
+  let stop: () => void;
+
+  function cacheAnswers() {
+    client.setQueryData(appConfigQuery.queryKey, { name_short: "Touchline" } as never);
+    client.setQueryData(["event", "5f1c0a8e2b3d4c5e6f7a8b9c"], { title: "personal availability" });
+    client.setQueryData(["purchases"], ["p1"]);
+  }
+
+  function cachedKeys() {
+    return client.getQueryCache().getAll().map((query) => query.queryKey[0]);
+  }
+
+  function viewerServer() {
+    return fakeServer({
+      "GET /follow/list_by_user": () => ok({ entries: [FOLLOW] }),
+      "GET /user/get_watchlist_ids": () => ok({ selected: ["5f1c0a8e2b3d4c5e6f7a8b9c"] }),
+      "POST /user/logout": () => ok(null),
+    });
+  }
+
+  beforeEach(() => {
+    client = new QueryClient();
+    stop = watchViewerChanges(client);
+  });
+  afterEach(() => stop());
+
+  it("removes every cached answer but the configuration on logout", async () => {
+    signIn();
+    viewerServer();
+    cacheAnswers();
+    await logout();
+    expect(cachedKeys()).toEqual(["app-config"]);
+  });
+
+  it("removes them when another viewer signs in, here or in another tab", () => {
+    signIn();
+    cacheAnswers();
+    viewerServer();
+    sessionStore.setState({ user: { ...USER, id: "9a1c0a8e2b3d4c5e6f7a8bff" }, token: "other-viewer" });
+    expect(cachedKeys()).toEqual(["app-config"]);
+  });
+
+  it("keeps them while the viewer stays the same (refreshed token, updated profile)", () => {
+    signIn();
+    cacheAnswers();
+    sessionStore.setState({ token: "access-2", user: { ...USER, fullName: "Ada King" } });
+    expect(cachedKeys()).toHaveLength(3);
+  });
+
+  it("loads the followed items and watchlist ids of a viewer who signs in", async () => {
+    const server = viewerServer();
+    completeSignIn({ profile: API_PROFILE, tokenData: { access_token: "a", expires_in: 900, refresh_token: "r" } });
+    await vi.waitFor(() => expect(sessionStore.getState().selected).toEqual(["5f1c0a8e2b3d4c5e6f7a8b9c"]));
+    await vi.waitFor(() => expect(Object.keys(sessionStore.getState().followed)).toEqual([FOLLOW.item._id]));
+    expect(server.callsTo("/follow/list_by_user")[0].authorization).toBe("Bearer a");
+  });
+
+  it("drops, without a notification, what answers after the viewer signed out", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = fakeServer({
+      "GET /follow/list_by_user": async () => (await gate, failure(503, "database_unavailable")),
+      "GET /user/get_watchlist_ids": async () => (await gate, ok({ selected: ["5f1c0a8e2b3d4c5e6f7a8b9c"] })),
+    });
+    signIn();
+    await vi.waitFor(() => expect(server.calls).toHaveLength(2));
+    signOutQuietly();
+    release();
+    await flush();
+    await flush();
+    expect(sessionStore.getState()).toMatchObject({ selected: [], followed: {} });
+    expect(notify.danger).not.toHaveBeenCalled();
   });
 });

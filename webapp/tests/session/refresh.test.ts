@@ -231,11 +231,33 @@ describe("a failed refresh", () => {
     expect(navigateTo).toHaveBeenCalledWith("/", { replace: true });
   });
 
-  it("keeps the session when the server cannot answer (5xx)", async () => {
+  it("ends the session on any 401 of the token endpoint", async () => {
     signIn({ ageShare: 0.95 });
-    fakeServer({ [`POST ${TOKEN}`]: () => failure(503, "database_unavailable") });
-    await expect(profileCall()).rejects.toMatchObject({ status: 503, code: "database_unavailable" });
-    expect(sessionStore.getState().token).toBe("access-1");
+    fakeServer({ [`POST ${TOKEN}`]: () => failure(401, "unauthorized") });
+    await expect(profileCall()).rejects.toMatchObject({ code: "refresh_token_failed" });
+    expect(sessionStore.getState().token).toBeNull();
+    expect(navigateTo).toHaveBeenCalledWith("/auth/login/?sessionExpired=true", { replace: true });
+  });
+
+  it.each([
+    [503, "database_unavailable"],
+    [429, "too_many_requests"],
+    [400, "validation_error"],
+  ])("keeps the session and fails the call with the server's error after a %i (%s)", async (status, code) => {
+    signIn({ ageShare: 1.1 }); // expired: nothing else to send
+    const server = fakeServer({ [`POST ${TOKEN}`]: () => failure(status, code) });
+    await expect(profileCall()).rejects.toMatchObject({ status, code });
+    expect(server.callsTo(PROFILE)).toHaveLength(0);
+    expect(sessionStore.getState()).toMatchObject({ token: "access-1", userTokenData: { refreshToken: "refresh-1" } });
+    expect(localStorage.getItem(STORAGE_KEY)).not.toBeNull();
     expect(navigateTo).not.toHaveBeenCalled();
+  });
+
+  it("sends the current token when an early refresh fails before the token has expired", async () => {
+    signIn({ ageShare: 0.9 });
+    const server = fakeServer({ [`POST ${TOKEN}`]: () => failure(429, "too_many_requests"), [`GET ${PROFILE}`]: () => ok({}) });
+    await profileCall();
+    expect(server.callsTo(TOKEN)).toHaveLength(1);
+    expect(server.callsTo(PROFILE)[0].authorization).toBe("Bearer access-1");
   });
 });

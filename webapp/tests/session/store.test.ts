@@ -83,6 +83,48 @@ describe("other tabs", () => {
   });
 });
 
+describe("a tab that missed another tab's refresh", () => {
+  /** What another tab writes without this one hearing of it (a back/forward cache restore). */
+  function otherTabRefreshed(user = USER) {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY)!);
+    const tokenUpdateTime = stored.userTokenData.tokenUpdateTime + 60_000;
+    const userTokenData = { token: "other-tab", tokenUpdateTime, tokenExpirationTime: tokenUpdateTime + 900_000, refreshToken: "refresh-other" };
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...stored, user, token: "other-tab", userTokenData }));
+    return userTokenData;
+  }
+
+  it("keeps the newer stored token chain when it writes, instead of a spent refresh token", () => {
+    signIn();
+    const newer = otherTabRefreshed();
+    sessionStore.setState({ followed: { l1: league } });
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({ token: "other-tab", userTokenData: newer, followed: { l1: league } });
+    expect(sessionStore.getState()).toMatchObject({ token: "other-tab", userTokenData: newer, followed: { l1: league } });
+  });
+
+  it("writes its own token chain when it is the newer one", () => {
+    signIn({ ageShare: 0.5 });
+    sessionStore.setState({ token: "refreshed", userTokenData: { token: "refreshed", tokenUpdateTime: Date.now(), tokenExpirationTime: Date.now() + 900_000, refreshToken: "r2" } });
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({ token: "refreshed", userTokenData: { refreshToken: "r2" } });
+  });
+
+  it("takes over the whole stored session when the newer one is another viewer's", () => {
+    signIn();
+    sessionStore.setState({ creditCardToken: "previous viewer's" });
+    otherTabRefreshed({ ...USER, id: "9a1c0a8e2b3d4c5e6f7a8bff" });
+    sessionStore.setState({ followed: { l1: league } });
+    expect(sessionStore.getState()).toMatchObject({ token: "other-tab", user: { id: "9a1c0a8e2b3d4c5e6f7a8bff" }, followed: {}, creditCardToken: null });
+  });
+
+  it("reads storage again when the page comes back from the back/forward cache", () => {
+    signIn();
+    const newer = otherTabRefreshed();
+    window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: false }));
+    expect(sessionStore.getState().token).toBe("access-1");
+    window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
+    expect(sessionStore.getState()).toMatchObject({ token: "other-tab", userTokenData: newer });
+  });
+});
+
 describe("derived session values", () => {
   it("lists followed items and their unique category ids", () => {
     sessionStore.setState({ followed: { l1: league, t1: team } });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
+import i18n from "i18next";
 import { NotFoundError, pageNotFound } from "@/app/errors";
 import { NotFoundScreen } from "@/ui/NotFoundScreen";
 import { ERROR_TEXTS, renderWithApp, setUpI18n } from "./renderWithApp";
@@ -19,9 +20,19 @@ describe("NotFoundScreen", () => {
     screen.getByText(ERROR_TEXTS.could_not_find_event);
   });
 
-  it("shows the technical message in small print", () => {
+  it("shows the requested path of an unmatched route in small print, through a translated text", async () => {
     renderWithApp(<NotFoundScreen error={pageNotFound("/x/y")} />, { url: "/x/y" });
     screen.getByText("Page not found: /x/y");
+    i18n.addResourceBundle("de", "common", { page_not_found_path: "Seite nicht gefunden: {{path}}" }, true, true);
+    await act(() => i18n.changeLanguage("de"));
+    screen.getByText("Seite nicht gefunden: /x/y");
+    await act(() => i18n.changeLanguage("en"));
+  });
+
+  it("shows no untranslated technical message for a missing entity", () => {
+    renderWithApp(<NotFoundScreen error={new NotFoundError("info", "Info page not found: nope")} />, { url: "/nope" });
+    expect(screen.queryByText(/Info page not found/)).toBeNull();
+    expect(screen.queryByText(/Page Not Found/)).toBeNull();
   });
 
   it("shows the optional danger message only when there is one", () => {

@@ -119,6 +119,16 @@ describe("<SmartBanner/>", () => {
     expect(screen.queryByRole("complementary")).toBeNull();
   });
 
+  it("outside production, remembers the close for 2 minutes whatever the tenant configures", () => {
+    onDevice(UA.androidChrome);
+    const set = vi.spyOn(Cookies, "set");
+    renderWithApp(<SmartBanner />, { config: testConfig({ smart_banner: { ...banner, closed_cookie_minutes: 600 } }) });
+    fireEvent.click(screen.getByRole("button", { name: "Close the app banner" }));
+    const [name, , attributes] = set.mock.calls.find(([cookie]) => cookie === SMART_BANNER_COOKIE)!;
+    expect(name).toBe(SMART_BANNER_COOKIE);
+    expect((attributes!.expires as number) * 24 * 60).toBeCloseTo(2, 9);
+  });
+
   it("is absent when the tenant turned it off", () => {
     onDevice(UA.androidChrome);
     renderWithApp(<SmartBanner />, { config: testConfig({ smart_banner: { ...banner, enabled: false } }) });

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Footer } from "@/ui/Footer";
 import { SlimHeader } from "@/ui/header/Header";
-import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
+import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import { useTheme } from "@/ui/theme";
 import "./layouts.css";
 
@@ -10,7 +10,6 @@ export function AuthLayout({ children }: { children: ReactNode }) {
   useTheme();
   return (
     <div className="layout layout--auth">
-      <SkipLink />
       <SlimHeader />
       <main id={MAIN_CONTENT_ID} className="layout__main layout__main--centred" tabIndex={-1}>
         {children}

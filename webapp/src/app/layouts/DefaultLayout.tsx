@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Footer } from "@/ui/Footer";
 import { Header } from "@/ui/header/Header";
-import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
+import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import { useTheme } from "@/ui/theme";
 import "./layouts.css";
 
@@ -10,7 +10,6 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
   useTheme();
   return (
     <div className="layout layout--default">
-      <SkipLink />
       <Header />
       <main id={MAIN_CONTENT_ID} className="layout__main" tabIndex={-1}>
         {children}

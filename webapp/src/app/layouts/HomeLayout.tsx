@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Header } from "@/ui/header/Header";
-import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
+import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import { useTheme } from "@/ui/theme";
 import "./layouts.css";
 
@@ -9,7 +9,6 @@ export function HomeLayout({ children }: { children: ReactNode }) {
   useTheme();
   return (
     <div className="layout layout--home">
-      <SkipLink />
       <Header />
       <main id={MAIN_CONTENT_ID} className="layout__main" tabIndex={-1}>
         {children}

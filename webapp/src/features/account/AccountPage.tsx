@@ -68,7 +68,7 @@ export default function AccountPage() {
 function ProfileSummary({ user }: { user: UserProfile }) {
   const { t } = useTranslation("common");
   const locale = useLocale();
-  const since = formatDate(user.added, locale);
+  const since = formatLocalDay(user.added, locale);
   return (
     <header className="account-page__summary">
       <span className="account-page__avatar" aria-hidden="true">
@@ -76,7 +76,7 @@ function ProfileSummary({ user }: { user: UserProfile }) {
       </span>
       <div>
         <h1 id="account-title" className="account-page__name">
-          {user.fullName}
+          {user.fullName || user.email}
         </h1>
         {user.email && <p className="account-page__email">{user.email}</p>}
         <p className="account-page__since">{t("account.member_since", { date: since })}</p>
@@ -97,7 +97,7 @@ function SectionContent({ section, user }: { section: AccountSection; user: User
     ["city", user.city],
     ["postal_code", user.postalCode],
     ["country", user.countryName],
-    ["date_of_birth", user.dateOfBirth && formatDate(user.dateOfBirth, locale)],
+    ["date_of_birth", user.dateOfBirth && formatCalendarDate(user.dateOfBirth, locale)],
   ] as const;
   return (
     <dl className="account-page__details">
@@ -111,7 +111,12 @@ function SectionContent({ section, user }: { section: AccountSection; user: User
   );
 }
 
-/** Dates are calendar days: formatted in UTC so "1990-05-01" stays the 1st everywhere. */
-function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+/** A calendar day ("1990-05-01"): formatted in UTC, where it was parsed, so it stays the 1st everywhere. */
+function formatCalendarDate(isoDate: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(isoDate));
+}
+
+/** The day an instant fell on for the viewer, in their own time zone. */
+function formatLocalDay(isoInstant: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(new Date(isoInstant));
 }

@@ -4,7 +4,7 @@ import { eventListQueryOptions, type EventListParams } from "./api/listEvents";
 import { clipListQueryOptions, type ClipListParams } from "./api/listClips";
 import { identityListQueryOptions, type IdentityListParams } from "./api/listIdentities";
 import { eventMapOptionsOf, type Audience } from "./api/viewer";
-import { HIGHLIGHTS, LATEST_VIDEOS, LIVE_EVENTS, UPCOMING_EVENTS } from "./lib/lists";
+import { CHANNELS, HIGHLIGHTS, LATEST_VIDEOS, LIVE_EVENTS, UPCOMING_EVENTS } from "./lib/lists";
 
 /** What the home page's rails ask for; the page and the prefetch below share it. */
 export const RAIL_SIZE = 12;
@@ -12,6 +12,7 @@ export const HOME_RAILS = {
   live: { ...LIVE_EVENTS, size: RAIL_SIZE },
   upcoming: { ...UPCOMING_EVENTS, size: RAIL_SIZE },
   latest: { ...LATEST_VIDEOS, size: RAIL_SIZE },
+  channels: { ...CHANNELS, size: RAIL_SIZE },
 } satisfies Record<string, EventListParams>;
 export const HOME_HIGHLIGHTS: ClipListParams = { ...HIGHLIGHTS, size: RAIL_SIZE };
 export const HOME_LEAGUES: IdentityListParams = { mediaType: "identity_item" };

@@ -4,6 +4,7 @@ import { AuthLayout } from "@/app/layouts/AuthLayout";
 import { DefaultLayout } from "@/app/layouts/DefaultLayout";
 import { HomeLayout } from "@/app/layouts/HomeLayout";
 import { emptySession, sessionStore } from "@/session/store";
+import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import type { UserProfile } from "@/entities/user";
 import { renderWithApp, setUpI18n, testConfig } from "../../ui/renderWithApp";
 
@@ -26,13 +27,13 @@ afterEach(() => {
 const page = <p>Page body</p>;
 
 describe("DefaultLayout", () => {
-  it("starts with a skip link to the main content", () => {
+  it("puts the page in a focusable main landmark, the skip link's target (the app shell renders the link)", () => {
     renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
-    const skip = screen.getAllByRole("link")[0];
-    expect(skip.textContent).toBe("Skip to content");
     const main = screen.getByRole("main");
-    expect(skip.getAttribute("href")).toBe(`#${main.id}`);
+    expect(main.id).toBe(MAIN_CONTENT_ID);
+    expect(main.tabIndex).toBe(-1);
     expect(within(main).getByText("Page body")).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Skip to content" })).toBeNull();
   });
 
   it("has the logo link home, the primary navigation and the footer links, all in the URL's locale", () => {
@@ -69,6 +70,24 @@ describe("DefaultLayout", () => {
     expect(document.activeElement).toBe(button);
   });
 
+  it("closes the mobile menu when keyboard focus leaves both the panel and its button", () => {
+    renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
+    const button = screen.getByRole("button", { name: "Open the menu" });
+    fireEvent.click(button);
+    const menu = document.getElementById(button.getAttribute("aria-controls")!)!;
+    const inside = within(menu).getByRole("link", { name: "Live" });
+    // Moving within the panel, or back to the button, keeps it open.
+    fireEvent.focusOut(document.activeElement!, { relatedTarget: inside });
+    fireEvent.focusOut(inside, { relatedTarget: button });
+    expect(menu.dataset.open).toBe("true");
+    // Focus leaving for nowhere (another window) keeps it open too.
+    fireEvent.focusOut(button, { relatedTarget: null });
+    expect(menu.dataset.open).toBe("true");
+    fireEvent.focusOut(button, { relatedTarget: screen.getByRole("main") });
+    expect(menu.dataset.open).toBe("false");
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+  });
+
   it("shows the theme toggle only when the tenant enables the white theme", () => {
     const { unmount } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { config: testConfig({ enable_white_theme: false }) });
     expect(screen.queryByRole("button", { name: /theme/ })).toBeNull();
@@ -99,6 +118,21 @@ describe("DefaultLayout", () => {
     fireEvent.click(screen.getByRole("button", { name: "Log out" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(logout).toHaveBeenCalledOnce();
+  });
+});
+
+describe("the signed-in user menu", () => {
+  it("closes when keyboard focus moves past its last item", () => {
+    act(() => sessionStore.setState({ token: "t", user: viewer }));
+    renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
+    const button = screen.getByRole("button", { name: /Alex Fan/ });
+    fireEvent.click(button);
+    const logOut = screen.getByRole("button", { name: "Log out" });
+    fireEvent.focusOut(button, { relatedTarget: logOut });
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    fireEvent.focusOut(logOut, { relatedTarget: screen.getByRole("searchbox") });
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(screen.queryByRole("button", { name: "Log out" })).toBeNull();
   });
 });
 

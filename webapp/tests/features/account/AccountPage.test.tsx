@@ -22,6 +22,12 @@ const viewer = {
 } as UserProfile;
 
 beforeAll(setUpI18n);
+
+/** Node re-reads TZ when it is assigned; assigning undefined would set the string "undefined". */
+function restoreZone(zone: string | undefined) {
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+}
 afterEach(() => act(() => sessionStore.setState(emptySession())));
 
 describe("accountSectionOf", () => {
@@ -40,6 +46,37 @@ describe("AccountPage", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Alex Fan" })).toBeTruthy();
     expect(screen.getByText("fan@touchline.test", { selector: "p" })).toBeTruthy();
     expect(screen.getByText("Member since March 2, 2025")).toBeTruthy();
+  });
+
+  it("counts membership from the day the account was created in the viewer's time zone", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/Los_Angeles";
+    try {
+      // 03:00 UTC on 2 March is still the evening of 1 March in Los Angeles.
+      act(() => sessionStore.setState({ token: "t", user: { ...viewer, added: "2025-03-02T03:00:00Z" } }));
+      renderWithApp(<AccountPage />, { url: "/account", path: "/account", handle: { name: "account", layout: "auth" } });
+      expect(screen.getByText("Member since March 1, 2025")).toBeTruthy();
+    } finally {
+      restoreZone(zone);
+    }
+  });
+
+  it("titles the page with the e-mail address when the viewer has no name", () => {
+    act(() => sessionStore.setState({ token: "t", user: { ...viewer, fullName: "" } }));
+    renderWithApp(<AccountPage />, { url: "/account", path: "/account", handle: { name: "account", layout: "auth" } });
+    expect(screen.getByRole("heading", { level: 1, name: "fan@touchline.test" })).toBeTruthy();
+  });
+
+  it("shows the date of birth as the calendar day it is, whatever the viewer's time zone", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/Los_Angeles";
+    try {
+      act(() => sessionStore.setState({ token: "t", user: { ...viewer, dateOfBirth: "1990-05-01" } }));
+      renderWithApp(<AccountPage />, { url: "/account/general", path: "/account/general", handle: { name: "account-general", layout: "auth" } });
+      expect(screen.getByText("May 1, 1990")).toBeTruthy();
+    } finally {
+      restoreZone(zone);
+    }
   });
 
   it("lists the six sections and marks the current one", () => {

@@ -102,9 +102,12 @@ describe("the device-limit page", () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it("opened without its devices, asks the server with the ticket and lists what it answers", async () => {
+  it("opened without its devices (a copied link), spends the ticket only when the viewer asks, then lists the devices", async () => {
     const api = stubApi({ "POST /api/user/login/complete": () => json(atDeviceLimit(devices, "lt_fresh_ticket_0123456789")) });
     renderPage(LoginLimitPage, { path: `${ROUTE}/`, url: `${ROUTE}/?data=${encodeURIComponent(data)}` });
+    const signIn = await screen.findByRole("button", { name: "Sign in" });
+    expect(api.callsTo("POST /api/user/login/complete")).toHaveLength(0);
+    await userEvent.click(signIn);
     expect(await screen.findAllByRole("radio")).toHaveLength(2);
     expect(api.callsTo("POST /api/user/login/complete")).toHaveLength(1);
   });

@@ -25,6 +25,15 @@ describe("EventCard", () => {
     expect(screen.getByText("Port Sable Albion")).toBeTruthy();
   });
 
+  it("lets the server's texts (title, league line, team names) pick their own direction, for right-to-left pages", async () => {
+    const event = mapEvent(apiEvent({ title: "הפועל חיפה vs Ashford Town" }), OPTIONS);
+    await renderPage(<EventCard event={event} now={NOW} timeZone="UTC" />);
+
+    expect((await screen.findByRole("heading", { name: "הפועל חיפה vs Ashford Town" })).getAttribute("dir")).toBe("auto");
+    expect(screen.getByText("Northern Premier Division•Football").getAttribute("dir")).toBe("auto");
+    expect(screen.getByText("Port Sable Albion").getAttribute("dir")).toBe("auto");
+  });
+
   it("shows the kick-off in the given time zone and lazy-loads a sized poster", async () => {
     const event = mapEvent(apiEvent({ status: "upcoming", gameStartDate: "2026-11-24T01:30:00Z" }), OPTIONS);
     await renderPage(<EventCard event={event} now={NOW} timeZone="America/New_York" />);

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen, within } from "@testing-library/react";
 import HomePage from "@/features/catalog/pages/HomePage";
+import { HOME_RAILS } from "@/features/catalog/homeRails";
 import { apiEvent, apiLeague, pageOf } from "./fixtures";
 import { renderPage } from "./renderPage";
 
-type Answers = { live?: unknown[]; upcoming?: unknown[]; latest?: unknown[]; highlights?: unknown[]; leagues?: unknown[] };
+type Answers = { live?: unknown[]; upcoming?: unknown[]; latest?: unknown[]; channels?: unknown[]; highlights?: unknown[]; leagues?: unknown[] };
 
 /** Answers the home page's five calls like the server would, by endpoint and status filter. */
 function stubApi(answers: Answers) {
@@ -16,7 +17,7 @@ function stubApi(answers: Answers) {
     const json = (data: unknown) => new Response(JSON.stringify(data), { status: 200, headers: { "Content-Type": "application/json" } });
     if (path === "/api/event/list") {
       const status = (body as { filters: { status: string[] } }).filters.status[0];
-      const entries = status === "live" ? answers.live : status === "upcoming" ? answers.upcoming : answers.latest;
+      const entries = { live: answers.live, upcoming: answers.upcoming, channel: answers.channels }[status] ?? answers.latest;
       return json(pageOf(entries ?? []));
     }
     if (path === "/api/clip/list") return json(pageOf(answers.highlights ?? []));
@@ -55,12 +56,34 @@ describe("HomePage", () => {
     const leagues = await screen.findByRole("region", { name: "Leagues" });
     expect((await within(leagues).findByRole("link", { name: "Coastal Basketball League" })).getAttribute("href")).toBe("/league/6a796e495b27d266f6b95fa0");
 
-    // The latest rail had nothing: it is left out rather than shown empty.
+    // The latest and channels rails had nothing: they are left out rather than shown empty.
     expect(screen.queryByRole("region", { name: "Latest videos" })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Channels" })).toBeNull();
 
     const liveCall = calls.find((call) => call.path === "/api/event/list" && JSON.stringify(call.body).includes('"live"'));
     expect(liveCall?.body).toMatchObject({ page: 0, size: 12, sort: "event_date", order: "desc", next: true, filters: { status: ["live"], media_type: ["event"] } });
     expect(calls.find((call) => call.path === "/api/identity/list")?.body).toMatchObject({ filters: { media_type: "identity_item", archived: false } });
+  });
+
+  it("shows a Channels rail whose cards lead to each channel's page", async () => {
+    const calls = stubApi({ channels: [apiEvent({ _id: "c0ffee0000000000000000aa", title: "Touchline 24", status: "channel", eventType: "channel", eventTeams: null })] });
+    await renderPage(<HomePage />);
+
+    const channels = await screen.findByRole("region", { name: "Channels" });
+    expect((await within(channels).findByRole("link", { name: /Touchline 24/ })).getAttribute("href")).toBe("/channels/c0ffee0000000000000000aa");
+    expect(within(channels).queryByRole("link", { name: /See all/ })).toBeNull();
+    expect(calls.find((call) => call.path === "/api/event/list" && JSON.stringify(call.body).includes('"channel"'))?.body).toMatchObject({ size: 12, sort: "order", order: "asc" });
+  });
+
+  it("refreshes the Live now rail every minute", async () => {
+    stubApi({ live: [apiEvent()] });
+    const { queryClient } = await renderPage(<HomePage />);
+    await screen.findByRole("region", { name: "Live now" });
+    const live = queryClient.getQueryCache().findAll({ queryKey: ["catalog", "events", HOME_RAILS.live] });
+    expect(live).toHaveLength(1);
+    expect((live[0].options as { refetchInterval?: unknown }).refetchInterval).toBe(60_000);
+    const upcoming = queryClient.getQueryCache().findAll({ queryKey: ["catalog", "events", HOME_RAILS.upcoming] });
+    expect((upcoming[0].options as { refetchInterval?: unknown }).refetchInterval).toBe(false);
   });
 
   it("shows an empty state with a way to the archive when every rail is empty", async () => {

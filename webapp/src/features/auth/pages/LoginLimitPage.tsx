@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "@/api/client";
@@ -49,7 +49,6 @@ function DeviceLimit({ data }: { data: LimitData }) {
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const startedLookup = useRef(false);
   const firstChoice = useRef<HTMLInputElement>(null);
 
   // The devices travel in history state (they survive a reload); the ticket in the URL.
@@ -76,16 +75,19 @@ function DeviceLimit({ data }: { data: LimitData }) {
     return true;
   };
 
-  useEffect(() => {
-    // Opened without the devices (a new tab, a shared link): the ticket tells the server to
-    // either sign in (a device was freed meanwhile) or answer the devices with a new ticket.
-    if (devices || startedLookup.current) return;
-    startedLookup.current = true;
+  /**
+   * Opened without the devices (a new tab, a copied link): the ticket in the URL would sign in by
+   * itself, so it is spent only when the viewer asks. The server then either signs in (a device
+   * was freed meanwhile) or answers the devices with a new ticket.
+   */
+  const lookUp = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
     setPending(true);
     complete()
       .catch(setFailure)
       .finally(() => setPending(false));
-  }, []); // once, on arrival
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -121,10 +123,15 @@ function DeviceLimit({ data }: { data: LimitData }) {
       {data.username && <p className="auth-card__meta">{t("limit.signingInAs", { username: data.username })}</p>}
       {notice && <FormAlert tone="info">{notice}</FormAlert>}
       {failure !== null && <FormAlert tone="danger">{errorText(failure)}</FormAlert>}
-      {!devices && pending && (
-        <p className="auth-card__meta" role="status">
-          {t("limit.loadingDevices")}
-        </p>
+      {!devices && (
+        <form className="auth-form" onSubmit={lookUp} noValidate>
+          {pending && (
+            <p className="auth-card__meta" role="status">
+              {t("limit.loadingDevices")}
+            </p>
+          )}
+          <SubmitButton pending={pending}>{t("limit.continue")}</SubmitButton>
+        </form>
       )}
       {devices && !ticketGone && (
         <form className="auth-form" onSubmit={onSubmit} noValidate>

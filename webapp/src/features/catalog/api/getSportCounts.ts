@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { LIVE_REFRESH_MS } from "./listEvents";
 
 export interface SportCount {
   sportType: string;
@@ -15,6 +16,7 @@ export async function fetchSportCounts(signal?: AbortSignal): Promise<SportCount
 export const sportCountsQueryOptions = queryOptions({
   queryKey: ["catalog", "sport-counts", "live"],
   queryFn: ({ signal }) => fetchSportCounts(signal),
+  refetchInterval: LIVE_REFRESH_MS,
 });
 
 /** How many events are live per sport: the tabs of /live. */

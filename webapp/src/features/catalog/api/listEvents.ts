@@ -31,6 +31,10 @@ export async function fetchEventPage(params: EventListParams, page: number, opti
   return toPage(page, answer.content, (entry) => mapEvent(entry, options));
 }
 
+/** Live lists go stale within minutes: games start and end while the page stays open. */
+export const LIVE_REFRESH_MS = 60_000;
+const refreshIntervalOf = (params: EventListParams) => (params.filters?.status?.includes("live") ? LIVE_REFRESH_MS : false);
+
 const key = (params: EventListParams, audience: Audience, options: EventMapOptions) => ["catalog", "events", params, audience, options] as const;
 
 /** The first page only: the rails of the home page and of league pages. */
@@ -38,6 +42,7 @@ export function eventListQueryOptions(params: EventListParams, audience: Audienc
   return queryOptions({
     queryKey: [...key(params, audience, options), "first"],
     queryFn: ({ signal }) => fetchEventPage(params, 0, options, signal),
+    refetchInterval: refreshIntervalOf(params),
   });
 }
 
@@ -47,6 +52,7 @@ export function eventListInfiniteQueryOptions(params: EventListParams, audience:
     queryFn: ({ pageParam, signal }) => fetchEventPage(params, pageParam, options, signal),
     initialPageParam: 0,
     getNextPageParam: nextPageParam,
+    refetchInterval: refreshIntervalOf(params),
   });
 }
 

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import { mapEvent, type CatalogEvent, type EventMapOptions } from "@/entities/event";
 import { DEFAULT_PAGE_SIZE, nextPageParam, toPage, type Page } from "./page";
@@ -19,6 +19,8 @@ export function searchEventsInfiniteQueryOptions(q: string, audience: Audience, 
     initialPageParam: 0,
     getNextPageParam: nextPageParam,
     enabled: q.length > 0,
+    // The previous results stay up while the next query loads, instead of skeletons at every pause.
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -31,13 +31,13 @@ function Slot({ slot, now }: { slot: ProgrammeSlot; now: Date }) {
       </span>
       <span className="programme__details">
         {slot.eventId ? (
-          <Link className="programme__title" to={localePath(`/events/${encodeURIComponent(slot.eventId)}`)}>
+          <Link className="programme__title" to={localePath(`/events/${encodeURIComponent(slot.eventId)}`)} dir="auto">
             {slot.title}
           </Link>
         ) : (
-          <span className="programme__title">{slot.title}</span>
+          <span className="programme__title" dir="auto">{slot.title}</span>
         )}
-        {slot.description && <span className="programme__description">{slot.description}</span>}
+        {slot.description && <span className="programme__description" dir="auto">{slot.description}</span>}
       </span>
     </li>
   );

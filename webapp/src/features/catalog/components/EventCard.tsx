@@ -23,7 +23,7 @@ function TeamLine({ team }: { team: EventTeam }) {
   return (
     <span className="event-card__team" style={{ "--team-color": team.color } as React.CSSProperties}>
       <FallbackImage className="event-card__logo" src={team.logoUrl} alt="" fallback="generic" width={28} height={28} />
-      <span className="event-card__team-name">{team.name}</span>
+      <span className="event-card__team-name" dir="auto">{team.name}</span>
     </span>
   );
 }
@@ -74,8 +74,8 @@ export function EventCard({ event, now = new Date(), timeZone, priority = false,
         )}
       </div>
       <div className="event-card__body">
-        {meta && <p className="event-card__meta">{meta}</p>}
-        <Title className="event-card__title">{event.title}</Title>
+        {meta && <p className="event-card__meta" dir="auto">{meta}</p>}
+        <Title className="event-card__title" dir="auto">{event.title}</Title>
         {event.teams && (
           <p className="event-card__teams">
             <TeamLine team={event.teams.home} />

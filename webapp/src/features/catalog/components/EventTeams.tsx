@@ -13,7 +13,7 @@ function TeamBadge({ team, side }: { team: EventTeam; side: "home" | "away" }) {
   const content = (
     <>
       <FallbackImage className="event-teams__logo" src={team.logoUrl} alt="" fallback="generic" width={64} height={64} />
-      <span className="event-teams__name">{team.name}</span>
+      <span className="event-teams__name" dir="auto">{team.name}</span>
       <span className="event-teams__side">{t(`event.${side}`)}</span>
     </>
   );

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import "./FilterTabs.css";
@@ -15,9 +16,14 @@ export interface FilterTab {
  */
 export function FilterTabs({ label, tabs, current }: { label: string; tabs: readonly FilterTab[]; current: string }) {
   const localePath = useLocalePath();
+  const list = useRef<HTMLUListElement>(null);
+  // On a phone the row scrolls sideways: bring the current tab into view, without moving the page.
+  useEffect(() => {
+    list.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ inline: "nearest", block: "nearest" });
+  }, [current, tabs.length]);
   return (
     <nav className="filter-tabs" aria-label={label}>
-      <ul className="filter-tabs__list">
+      <ul className="filter-tabs__list" ref={list}>
         {tabs.map((tab) => (
           <li key={tab.key}>
             <Link

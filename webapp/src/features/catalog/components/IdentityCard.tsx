@@ -15,7 +15,7 @@ export function IdentityCard({ identity, to }: { identity: Identity; to: string 
       ) : (
         <FallbackImage className="identity-card__image" src={identity.posterH} alt="" fallback="banner" width={640} height={360} />
       )}
-      <span className="identity-card__title">{isTeam ? identity.name : identity.title}</span>
+      <span className="identity-card__title" dir="auto">{isTeam ? identity.name : identity.title}</span>
     </Link>
   );
 }

@@ -1,12 +1,13 @@
 import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
-import { useEventList, useInfiniteEventList, type EventFilters, type EventListParams } from "../api/listEvents";
+import { useInfiniteEventList, type EventFilters, type EventListParams } from "../api/listEvents";
 import { EventCard, EventCardSkeleton } from "./EventCard";
-import { InfiniteEventList } from "./InfiniteEventList";
+import { InfiniteEventList, uniqueEntries } from "./InfiniteEventList";
 import { Rail } from "./Rail";
 
 const eventKey = (event: CatalogEvent) => event.id;
+const SOON_PAGE_SIZE = 12;
 
 /**
  * The events of a league, category or team: what is live or coming as a rail, then every past
@@ -15,7 +16,7 @@ const eventKey = (event: CatalogEvent) => event.id;
 export function IdentityEvents({ filters, children }: { filters: EventFilters; children?: ReactNode }) {
   const { t } = useTranslation("catalog");
   const now = new Date();
-  const soon = useEventList(useMemo((): EventListParams => ({ filters: { ...filters, status: ["live", "upcoming"], media_type: ["event"] }, sort: "event_date", order: "asc", size: 12 }), [filters]));
+  const soon = useInfiniteEventList(useMemo((): EventListParams => ({ filters: { ...filters, status: ["live", "upcoming"], media_type: ["event"] }, sort: "event_date", order: "asc", size: SOON_PAGE_SIZE }), [filters]));
   const past = useInfiniteEventList(useMemo((): EventListParams => ({ filters: { ...filters, status: ["archived"], media_type: ["event"] }, sort: "event_date", order: "desc" }), [filters]));
 
   return (
@@ -23,17 +24,24 @@ export function IdentityEvents({ filters, children }: { filters: EventFilters; c
       <Rail
         title={t("identity.live_and_upcoming")}
         query={soon}
-        items={soon.data?.entries}
+        items={soon.data && uniqueEntries(soon.data.pages)}
         itemKey={eventKey}
         renderItem={(event) => <EventCard event={event} now={now} />}
         skeleton={<EventCardSkeleton />}
+        more={
+          soon.hasNextPage && (
+            <button type="button" className="btn" onClick={() => void soon.fetchNextPage()} disabled={soon.isFetchingNextPage} aria-busy={soon.isFetchingNextPage}>
+              {soon.isFetchingNextPage ? t("loading_more") : t("load_more")}
+            </button>
+          )
+        }
       />
       {children}
       <section className="catalog-section" aria-labelledby="identity-past-events">
         <h2 id="identity-past-events" className="catalog-section__title">
           {t("identity.past_events")}
         </h2>
-        <InfiniteEventList query={past} empty={t("identity.no_past_events")} />
+        <InfiniteEventList query={past} empty={t("identity.no_past_events")} headingLevel={3} />
       </section>
     </>
   );

@@ -30,7 +30,7 @@ export function IdentityHeader({ identity, eyebrow, children }: { identity: Iden
         )}
         <div className="identity-header__text">
           {eyebrow && <p className="identity-header__eyebrow">{eyebrow}</p>}
-          <h1 className="identity-header__title">{title}</h1>
+          <h1 className="identity-header__title" dir="auto">{title}</h1>
           {identity.socialLinks.length > 0 && (
             <ul className="identity-header__social" aria-label={t("social.label")}>
               {identity.socialLinks.map((link) => {

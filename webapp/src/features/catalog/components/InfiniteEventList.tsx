@@ -28,10 +28,33 @@ function useLoadOnView(query: Query) {
 }
 
 /**
+ * The entries of every loaded page, each once: offset pages shift when an event is added or
+ * starts while the viewer scrolls, so the next page can repeat the end of the previous one.
+ */
+export function uniqueEntries(pages: readonly Page<CatalogEvent>[]): CatalogEvent[] {
+  const seen = new Set<string>();
+  const events: CatalogEvent[] = [];
+  for (const event of pages.flatMap((page) => page.entries)) {
+    if (seen.has(event.id)) continue;
+    seen.add(event.id);
+    events.push(event);
+  }
+  return events;
+}
+
+interface Props {
+  query: Query;
+  empty: ReactNode;
+  label?: string;
+  /** The cards' heading level: 2 for a page's main list, 3 under a section's own heading. */
+  headingLevel?: 2 | 3;
+}
+
+/**
  * A paged list of cards with infinite scroll, plus a "Load more" button for keyboard and
  * screen-reader users; skeletons, empty and error states included.
  */
-export function InfiniteEventList({ query, empty, label }: { query: Query; empty: ReactNode; label?: string }) {
+export function InfiniteEventList({ query, empty, label, headingLevel = 2 }: Props) {
   const { t } = useTranslation("catalog");
   const sentinel = useLoadOnView(query);
 
@@ -45,12 +68,12 @@ export function InfiniteEventList({ query, empty, label }: { query: Query; empty
   }
   if (query.isError && !query.data) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
 
-  const events = query.data.pages.flatMap((page) => page.entries);
+  const events = uniqueEntries(query.data.pages);
   if (events.length === 0) return <EmptyState>{empty}</EmptyState>;
 
   return (
     <>
-      <EventGrid events={events} label={label} />
+      <EventGrid events={events} label={label} headingLevel={headingLevel} />
       <div ref={sentinel} />
       {query.isFetchNextPageError && <ErrorState error={query.error} onRetry={() => void query.fetchNextPage()} />}
       {query.hasNextPage && !query.isFetchNextPageError && (

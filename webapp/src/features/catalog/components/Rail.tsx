@@ -24,13 +24,15 @@ interface Props<T> {
   skeleton: ReactNode;
   /** Narrow items (leagues) or wide ones (event cards). */
   size?: "wide" | "narrow";
+  /** The rail's last item once loaded, such as a "Load more" button. */
+  more?: ReactNode;
 }
 
 /**
  * A titled, horizontally scrollable row of cards. Nothing is rendered once it turns out empty,
  * so the home page only shows rails with something in them.
  */
-export function Rail<T>({ title, seeAllPath, query, items, itemKey, renderItem, skeleton, size = "wide" }: Props<T>) {
+export function Rail<T>({ title, seeAllPath, query, items, itemKey, renderItem, skeleton, size = "wide", more }: Props<T>) {
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();
   const headingId = useId();
@@ -65,6 +67,7 @@ export function Rail<T>({ title, seeAllPath, query, items, itemKey, renderItem, 
                   {renderItem(item, index)}
                 </li>
               ))}
+          {more && items && <li className="rail__item rail__item--more">{more}</li>}
         </ul>
       )}
     </section>

@@ -12,9 +12,9 @@ export function StatBars({ metrics, homeName, awayName }: { metrics: readonly St
     <table className="stat-bars">
       <thead className="visually-hidden">
         <tr>
-          <th scope="col">{homeName}</th>
+          <th scope="col" dir="auto">{homeName}</th>
           <th scope="col">{t("stats.metric")}</th>
-          <th scope="col">{awayName}</th>
+          <th scope="col" dir="auto">{awayName}</th>
         </tr>
       </thead>
       <tbody>
@@ -27,8 +27,11 @@ export function StatBars({ metrics, homeName, awayName }: { metrics: readonly St
               </span>
             </td>
             <th scope="row" className="stat-bars__name">
-              <abbr title={metric.name}>{metric.shortName}</abbr>
-              <span className="stat-bars__long">{metric.name}</span>
+              {/* The short name is for the eye on narrow screens; the long one is always read out. */}
+              <abbr title={metric.name} dir="auto" aria-hidden="true">
+                {metric.shortName}
+              </abbr>
+              <span className="stat-bars__long" dir="auto">{metric.name}</span>
             </th>
             <td className="stat-bars__value stat-bars__value--away">
               {metric.away.text}

@@ -5,7 +5,7 @@ import { useInfiniteEventList } from "../api/listEvents";
 import { CatalogPage } from "../components/CatalogPage";
 import { FilterTabs } from "../components/FilterTabs";
 import { InfiniteEventList } from "../components/InfiniteEventList";
-import { DATE_FILTERS, eventDateRange, isDateFilter } from "../lib/dateFilters";
+import { DATE_FILTERS, eventDateRange, isDateFilter, useFilterNow } from "../lib/dateFilters";
 import { ARCHIVED_EVENTS } from "../lib/lists";
 
 /** /archive?date=past_7_days: finished events, narrowed by a date filter kept in the URL. */
@@ -14,11 +14,12 @@ export default function ArchivePage() {
   const [search] = useSearchParams();
   const requested = search.get("date");
   const filter = isDateFilter(requested) ? requested : "anytime";
-  // The range is fixed when the filter is chosen: a new "now" on every render would be a new query.
+  // A "now" rounded to the minute: coming Back to this page asks the same question as before.
+  const now = useFilterNow();
   const params = useMemo(() => {
-    const range = eventDateRange(filter, new Date());
+    const range = eventDateRange(filter, now);
     return range ? { ...ARCHIVED_EVENTS, filters: { ...ARCHIVED_EVENTS.filters, event_date: range } } : ARCHIVED_EVENTS;
-  }, [filter]);
+  }, [filter, now]);
   const events = useInfiniteEventList(params);
   const tabs = DATE_FILTERS.map((key) => ({ key, label: t(`archive.filters.${key}`), to: key === "anytime" ? "/archive" : `/archive?date=${key}` }));
 

@@ -1,6 +1,7 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "@/api/client";
+import { useAppConfig } from "@/app/config";
 import type { CatalogEvent } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
@@ -16,9 +17,12 @@ import "./EventPage.css";
 
 function Stats({ event }: { event: CatalogEvent }) {
   const { t } = useTranslation("catalog");
-  const stats = useEventStats(event.id);
+  // Stats are shown only where the app offers them and the event has a stats partner feed.
+  const offered = useAppConfig().options.match_stats && event.statsEnabled;
+  const stats = useEventStats(event.id, offered);
   const teams = event.teams;
 
+  if (!offered) return <EmptyState>{t("stats.unavailable")}</EmptyState>;
   if (stats.isPending) {
     return (
       <>
@@ -32,7 +36,7 @@ function Stats({ event }: { event: CatalogEvent }) {
     if (stats.error instanceof ApiError && stats.error.status === 404) return <EmptyState>{t("stats.none")}</EmptyState>;
     return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
   }
-  const { scores, groupName, metrics } = stats.data;
+  const { scores, metrics } = stats.data;
   const style = teams ? ({ "--home-color": teams.home.color, "--away-color": teams.away.color } as React.CSSProperties) : undefined;
   return (
     <div style={style}>
@@ -42,7 +46,7 @@ function Stats({ event }: { event: CatalogEvent }) {
       ) : (
         <section className="catalog-section" aria-labelledby="stats-group">
           <h2 id="stats-group" className="catalog-section__title">
-            {groupName ?? t("event.match_stats")}
+            {t("event.match_stats")}
           </h2>
           <StatBars metrics={metrics} homeName={teams?.home.name ?? t("event.home")} awayName={teams?.away.name ?? t("event.away")} />
         </section>
@@ -73,7 +77,10 @@ export default function EventStatsPage() {
   return (
     <div className="page catalog-page">
       {query.isPending ? (
-        <LoadingNote />
+        <>
+          <LoadingNote />
+          <StatBarsSkeleton />
+        </>
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : (

@@ -31,6 +31,7 @@ export default function HomePage() {
   const live = useEventList(HOME_RAILS.live);
   const upcoming = useEventList(HOME_RAILS.upcoming);
   const latest = useEventList(HOME_RAILS.latest);
+  const channels = useEventList(HOME_RAILS.channels);
   const highlights = useClipList(HOME_HIGHLIGHTS);
   const leagues = useIdentityList(HOME_LEAGUES);
 
@@ -39,6 +40,8 @@ export default function HomePage() {
     { id: "upcoming", title: t("home.upcoming"), path: "/upcoming", query: upcoming },
     { id: "latest", title: t("home.latest"), path: "/latest", query: latest },
     { id: "highlights", title: t("home.highlights"), path: "/highlight", query: highlights },
+    // Channels have no list page of their own: each card leads to its channel's page.
+    { id: "channels", title: t("home.channels"), path: undefined, query: channels },
   ];
   const queries = [...eventRails.map((rail) => rail.query), leagues];
   const allEmpty = queries.every((query) => query.isSuccess && query.data.entries.length === 0);

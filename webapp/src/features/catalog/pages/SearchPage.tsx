@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { SEARCH_MAX_LENGTH, useSearchEvents } from "../api/searchEvents";
 import { CatalogPage } from "../components/CatalogPage";
 import { EmptyState } from "../components/States";
-import { InfiniteEventList } from "../components/InfiniteEventList";
+import { InfiniteEventList, uniqueEntries } from "../components/InfiniteEventList";
 import "./SearchPage.css";
 
 /** Typing pauses this long before the search runs (and the URL changes). */
@@ -38,6 +38,10 @@ export default function SearchPage() {
   }, [text, setSearch]);
 
   const results = useSearchEvents(q);
+  // Said once the results of the current query are in (not while the previous ones stand in).
+  const found = q && results.isSuccess && !results.isPlaceholderData ? uniqueEntries(results.data.pages).length : null;
+  const announcement =
+    found === null ? "" : [t("search.result_count", { count: found }), results.hasNextPage ? t("search.more_results") : ""].filter(Boolean).join(" ");
 
   return (
     <CatalogPage title={t("search.title")}>
@@ -70,6 +74,9 @@ export default function SearchPage() {
           {t("search.submit")}
         </button>
       </form>
+      <p className="visually-hidden search-page__count" role="status" aria-live="polite">
+        {announcement}
+      </p>
       {q ? (
         <section aria-label={t("search.results_for", { query: q })}>
           <InfiniteEventList query={results} empty={t("search.no_results", { query: q })} />

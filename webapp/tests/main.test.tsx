@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, screen } from "@testing-library/react";
+import { createMemoryRouter } from "react-router";
+import { QueryClient } from "@tanstack/react-query";
+import i18n from "i18next";
+import { fakeServer, ok } from "./session/fakeServer";
+
+const CONFIG = { name_short: "Touchline", app_config: { socket_base: "/" }, options: {}, enable_white_theme: false };
+
+/** Boots src/main.tsx afresh in a page holding the loading frame. */
+async function boot(path = "/") {
+  window.history.replaceState(null, "", path);
+  document.body.innerHTML = '<div id="root"><div class="boot" aria-busy="true"></div></div>';
+  await act(async () => {
+    await import("@/main");
+  });
+}
+
+let consoleError: ReturnType<typeof vi.spyOn>;
+
+beforeEach(() => {
+  vi.resetModules();
+  // No route code: the router only has to render something.
+  vi.doMock("@/app/router", () => ({ appRoutes: [], createAppRouter: () => createMemoryRouter([{ path: "*", element: <p>app</p> }]) }));
+  // Failures are answers here, not glitches to retry for seconds.
+  vi.doMock("@/app/queryClient", () => ({ queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }) }));
+  consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.doUnmock("@/app/router");
+  vi.doUnmock("@/app/queryClient");
+  vi.doUnmock("@/i18n");
+  vi.doUnmock("@/realtime/socket");
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  window.history.replaceState(null, "", "/");
+});
+
+describe("start-up", () => {
+  it("shows a translated error screen that reloads when the configuration cannot load", async () => {
+    fakeServer({ "GET /config": () => new Response("Bad gateway", { status: 502 }) });
+    await boot("/de/");
+    expect(await screen.findByRole("heading", { name: "Diese Seite konnte nicht geladen werden" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Erneut versuchen" })).toBeTruthy();
+    expect(document.querySelector(".boot")).toBeNull();
+    expect(consoleError).toHaveBeenCalledWith("The app could not start:", expect.any(Error));
+  });
+
+  it("shows the error screen in English when the translations cannot load", async () => {
+    vi.doMock("@/i18n", async (importOriginal) => ({
+      ...(await importOriginal<typeof import("@/i18n")>()),
+      initI18n: () => Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
+    }));
+    // i18next is one instance for the whole file: as if it had never come up in this page.
+    vi.spyOn(i18n, "isInitialized", "get").mockReturnValue(false);
+    fakeServer({ "GET /config": () => ok(CONFIG) });
+    await boot("/de/");
+    expect(await screen.findByRole("heading", { name: "This page could not be loaded" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+
+  it("logs a failed download of the realtime code instead of leaving it unhandled", async () => {
+    vi.doMock("@/realtime/socket", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    fakeServer({ "GET /config": () => ok(CONFIG) });
+    await boot();
+    expect(await screen.findByText("app")).toBeTruthy();
+    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()));
+  });
+});
