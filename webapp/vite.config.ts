@@ -64,5 +64,7 @@ export default defineConfig({
     globals: true,
     include: ["tests/**/*.test.{ts,tsx}"],
     setupFiles: ["tests/setup.ts"],
+    // Some tests import the whole app fresh; a busy CI machine needs more than the default 5 s.
+    testTimeout: 20_000,
   },
 });

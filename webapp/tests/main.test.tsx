@@ -41,7 +41,7 @@ describe("start-up", () => {
   it("shows a translated error screen that reloads when the configuration cannot load", async () => {
     fakeServer({ "GET /config": () => new Response("Bad gateway", { status: 502 }) });
     await boot("/de/");
-    expect(await screen.findByRole("heading", { name: "Diese Seite konnte nicht geladen werden" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Diese Seite konnte nicht geladen werden" }, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Erneut versuchen" })).toBeTruthy();
     expect(document.querySelector(".boot")).toBeNull();
     expect(consoleError).toHaveBeenCalledWith("The app could not start:", expect.any(Error));
@@ -56,7 +56,7 @@ describe("start-up", () => {
     vi.spyOn(i18n, "isInitialized", "get").mockReturnValue(false);
     fakeServer({ "GET /config": () => ok(CONFIG) });
     await boot("/de/");
-    expect(await screen.findByRole("heading", { name: "This page could not be loaded" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "This page could not be loaded" }, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 
@@ -66,7 +66,8 @@ describe("start-up", () => {
     });
     fakeServer({ "GET /config": () => ok(CONFIG) });
     await boot();
-    expect(await screen.findByText("app")).toBeTruthy();
-    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()));
+    // Generous timeouts: the whole app module graph is imported fresh, slow on a busy machine.
+    expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()), { timeout: 10_000 });
   });
 });

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { allowedStoreUrl, runGuards, type GuardInput } from "@/app/guards";
+import { appConfigFixture } from "../support/appConfig";
 
-const options = {
-  skip_login: false,
-  favorite_club: false,
-  teams_short_name: false,
-  real_kickoff: true,
-  gender_classification: false,
-  match_stats: true,
-  game_highlights: true,
-  player_highlights: true,
-  new_device_limit_flow: false,
-  disable_team_page: false,
-};
+const options = appConfigFixture().options;
 
 function input(overrides: Partial<GuardInput> & { opts?: Partial<typeof options>; redirects?: { path: string; to: string }[] } = {}): GuardInput {
   const { opts, redirects, ...rest } = overrides;

@@ -6,6 +6,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { appConfigQuery, type AppConfig } from "@/app/config";
 import type { RouteHandle } from "@/app/routes";
+import { appConfigFixture } from "../support/appConfig";
 
 // The English texts of the chrome's namespaces, as the app ships them.
 const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/*.json", { eager: true, import: "default" });
@@ -41,31 +42,9 @@ export async function setUpI18n(): Promise<void> {
 }
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
-  return {
-    name_short: "Touchline",
-    app_config: {
-      socket_base: null,
-      enable_auth_via_facebook: false,
-      enable_auth_via_google: false,
-      enable_auth_via_apple: false,
-      enable_auth_via_ifa: false,
-    },
-    enable_white_theme: true,
-    enable_leagues_view: true,
-    options: {
-      skip_login: false,
-      favorite_club: false,
-      teams_short_name: false,
-      real_kickoff: false,
-      gender_classification: false,
-      match_stats: true,
-      game_highlights: true,
-      player_highlights: true,
-      new_device_limit_flow: false,
-      disable_team_page: false,
-    },
+  return appConfigFixture({
     device_limit: 3,
-    survey: { name: "survey_user_experience_1", form_url: null, wait_after_signup_minutes: 10080, show_after_seconds: 20, skip_delay_minutes: 1440 },
+    options: { real_kickoff: false },
     smart_banner: {
       enabled: true,
       android_url: "https://play.google.com/store/apps/details?id=com.example.touchline",
@@ -73,10 +52,9 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       closed_cookie_minutes: 60,
     },
     store_url_hosts: ["play.google.com", "apps.apple.com"],
-    default_locale: "en",
     locales: ["en", "de"],
     ...overrides,
-  } as AppConfig;
+  });
 }
 
 interface RenderOptions {

@@ -8,6 +8,7 @@ import type { ComponentType } from "react";
 import { appConfigQuery, type AppConfig } from "@/app/config";
 import type { components } from "@/api/schema.gen";
 import { emptySession, sessionStore } from "@/session/store";
+import { appConfigFixture } from "../../support/appConfig";
 
 // The English texts the auth pages use, as the app ships them.
 const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/{auth,errors}.json", { eager: true, import: "default" });
@@ -29,40 +30,7 @@ export async function setUpI18n(): Promise<void> {
 }
 
 export function testConfig(patch: { options?: Partial<AppConfig["options"]>; app_config?: Partial<AppConfig["app_config"]> } = {}): AppConfig {
-  const config: AppConfig = {
-    name_short: "Touchline",
-    app_config: {
-      socket_base: null,
-      enable_auth_via_facebook: false,
-      enable_auth_via_google: false,
-      enable_auth_via_apple: false,
-      enable_auth_via_ifa: false,
-      ...patch.app_config,
-    },
-    enable_white_theme: true,
-    enable_leagues_view: true,
-    options: {
-      skip_login: false,
-      favorite_club: false,
-      teams_short_name: false,
-      real_kickoff: false,
-      gender_classification: false,
-      match_stats: true,
-      game_highlights: true,
-      player_highlights: true,
-      new_device_limit_flow: false,
-      disable_team_page: false,
-      ...patch.options,
-    },
-    device_limit: 2,
-    survey: { name: "survey_user_experience_1", form_url: null, wait_after_signup_minutes: 10080, show_after_seconds: 20, skip_delay_minutes: 1440 },
-    smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 },
-    store_url_hosts: [],
-    redirects: [],
-    default_locale: "en",
-    locales: ["en"],
-  };
-  return config;
+  return appConfigFixture({ ...patch, device_limit: 2 });
 }
 
 /** Mounts one auth page at its route; `router.state.location` tells where it navigated. */

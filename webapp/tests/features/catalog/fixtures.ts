@@ -1,5 +1,6 @@
 import type { components } from "@/api/schema.gen";
 import type { AppConfig } from "@/app/config";
+import { appConfigFixture } from "../../support/appConfig";
 
 type ApiEvent = components["schemas"]["Event"];
 type ApiIdentity = components["schemas"]["Identity"];
@@ -92,33 +93,6 @@ export function pageOf<T>(entries: T[], nextExists = false) {
   };
 }
 
-/** The configuration GET /api/config gives with the defaults of server/settings.py. */
 export function testConfig(options: Partial<AppConfig["options"]> = {}, overrides: Partial<AppConfig> = {}): AppConfig {
-  return {
-    name_short: "Touchline",
-    app_config: { socket_base: null, enable_auth_via_facebook: false, enable_auth_via_google: false, enable_auth_via_apple: false, enable_auth_via_ifa: false },
-    enable_white_theme: true,
-    enable_leagues_view: true,
-    options: {
-      skip_login: false,
-      favorite_club: false,
-      teams_short_name: false,
-      real_kickoff: true,
-      gender_classification: false,
-      match_stats: true,
-      game_highlights: true,
-      player_highlights: true,
-      new_device_limit_flow: false,
-      disable_team_page: false,
-      ...options,
-    },
-    device_limit: 5,
-    survey: { name: "survey_user_experience_1", form_url: null, wait_after_signup_minutes: 10080, show_after_seconds: 20, skip_delay_minutes: 1440 },
-    smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 },
-    store_url_hosts: [],
-    redirects: [],
-    default_locale: "en",
-    locales: ["en"],
-    ...overrides,
-  } as AppConfig;
+  return appConfigFixture({ ...overrides, options });
 }
