@@ -40,18 +40,22 @@ class SpaFiles(StaticFiles):
         return response
 
     async def _file_response(self, path: str, scope):
-        if _accepts_gzip(scope) and path and not path.endswith("/"):
+        # The build writes a .gz copy only beside a file it also writes: one lookup decides.
+        if _accepts_gzip(scope) and _has_extension(path) and not _has_extension(path, ".gz"):
             full, stat = self.lookup_path(path + ".gz")
-            if full and stat and not _has_extension(path, ".gz"):
-                response = await super().get_response(path, scope)
-                if response.status_code == 200:
-                    compressed = self.file_response(full, stat, scope)
-                    compressed.headers["Content-Type"] = response.headers["Content-Type"]
-                    compressed.headers["Content-Encoding"] = "gzip"
-                    compressed.headers["Vary"] = "Accept-Encoding"
-                    return compressed
+            if full and stat:
+                response = self.file_response(full, stat, scope)  # a 304 when the browser has it
+                response.headers["Content-Type"] = _content_type(path)
+                response.headers["Content-Encoding"] = "gzip"
+                response.headers["Vary"] = "Accept-Encoding"
                 return response
         return await super().get_response(path, scope)
+
+
+def _content_type(path: str) -> str:
+    """The type of the uncompressed file, as Starlette would send it (text with its charset)."""
+    kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith("text/") else kind
 
 
 def _has_extension(path: str, extension: str | None = None) -> bool:

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from ..admin_client import DEFAULT_API_URL, ApiUrl, StaffEmail, StaffPassword, fail
-from .users import Json, Page, Size, _call, _console, _id, _more, _rows, _when
+from .staff_api import Json, Page, Size, api_call, more_hint, new_console, object_id, print_rows, when
 
 app = typer.Typer(help="Access codes granting a product (staff).", no_args_is_help=True)
 
@@ -66,11 +66,11 @@ def _target(product: str | None, event: str | None) -> dict[str, str]:
     if (product is None) == (event is None):
         raise fail("Give either --product or --event (exactly one of them)")
     if product is not None:
-        return {"product_id": _id(product, "a product id", "it is the product's _id (GET /api/admin/products)")}
-    return {"event_id": _id(event, "an event id", "it is the event's _id")}
+        return {"product_id": object_id(product, "a product id", "it is the product's _id (GET /api/admin/products)")}
+    return {"event_id": object_id(event, "an event id", "it is the event's _id")}
 
 
-def _print_json(content: Any) -> None:
+def print_json(content: Any) -> None:
     typer.echo(json.dumps(content, indent=2, ensure_ascii=False))
 
 
@@ -106,9 +106,9 @@ def issue(
         body["prefix"] = prefix.strip().upper()
         if not body["prefix"].isalnum() or not body["prefix"].isascii() or len(body["prefix"]) > 12:
             raise fail(f"--prefix {prefix!r} must be at most 12 letters and digits")
-    batch = _call(api_url, staff_email, staff_password, lambda api: api.post("/admin/access_codes", body))
+    batch = api_call(api_url, staff_email, staff_password, lambda api: api.post("/admin/access_codes", body))
     if output is Format.json:
-        return _print_json(batch)
+        return print_json(batch)
     _print_csv(batch)
 
 
@@ -133,28 +133,28 @@ def list_codes(
     """Access codes, newest first, with their state and who redeemed them."""
     params: dict[str, Any] = {"page": page, "size": size}
     if product is not None:
-        params["product_id"] = _id(product, "a product id", "it is the product's _id")
+        params["product_id"] = object_id(product, "a product id", "it is the product's _id")
     if event is not None:
-        params["event_id"] = _id(event, "an event id", "it is the event's _id")
+        params["event_id"] = object_id(event, "an event id", "it is the event's _id")
     if batch is not None:
-        params["batch_id"] = _id(batch, "a batch id", "it is printed by `touchline codes issue`")
+        params["batch_id"] = object_id(batch, "a batch id", "it is printed by `touchline codes issue`")
     if status is not None:
         params["status"] = status.value
     if code is not None and code.strip():
         params["code"] = code.strip()
-    content = _call(api_url, staff_email, staff_password, lambda api: api.get("/admin/access_codes", params))
+    content = api_call(api_url, staff_email, staff_password, lambda api: api.get("/admin/access_codes", params))
     if as_json:
-        return _print_json(content)
-    console = _console()
+        return print_json(content)
+    console = new_console()
     if not content["entries"]:
         console.print("No access code matches" + (f" on page {page}." if page else "."))
         return
     headers = ["ID", "Code", "State", "Product", "Batch", "Expires (UTC)", "Added (UTC)"]
-    _rows(console, "Access codes", headers, [
-        [c["_id"], c["code"], _state(c), c["product_id"], c["batchId"], _when(c["expires_at"]), _when(c["added"])]
+    print_rows(console, "Access codes", headers, [
+        [c["_id"], c["code"], _state(c), c["product_id"], c["batchId"], when(c["expires_at"]), when(c["added"])]
         for c in content["entries"]
     ])
-    _more(console, content, page)
+    more_hint(console, content, page)
 
 
 @app.command("revoke")
@@ -166,13 +166,13 @@ def revoke(
     staff_password: StaffPassword = None,
 ) -> None:
     """Revoke a code: it cannot be redeemed any more; what it granted stays granted."""
-    code_id = _id(code_id, "an access code id", "it is the ID column of `touchline codes list`")
-    content = _call(api_url, staff_email, staff_password,
+    code_id = object_id(code_id, "an access code id", "it is the ID column of `touchline codes list`")
+    content = api_call(api_url, staff_email, staff_password,
                     lambda api: api.post(f"/admin/access_codes/{code_id}/revoke"))
     if as_json:
-        return _print_json(content)
+        return print_json(content)
     redeemed = len(content["redemptions"])
     who = "1 account redeemed it and keeps" if redeemed == 1 else f"{redeemed} accounts redeemed it and keep"
-    _console().print(f"Access code {content['code']} ({content['_id']}) is revoked: it cannot be redeemed any more. "
+    new_console().print(f"Access code {content['code']} ({content['_id']}) is revoked: it cannot be redeemed any more. "
                      f"{who} what it granted.")
 

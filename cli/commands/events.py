@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 
 from ..admin_client import DEFAULT_API_URL, ApiUrl, StaffEmail, StaffPassword, fail
-from .users import NONE, Json, _call, _console, _id, _print_json, _text, _when
+from .staff_api import NONE, Json, api_call, new_console, object_id, print_json, text_or_none, when
 
 app = typer.Typer(help="Events: create, change, go live, finish, switch the stream (staff).", no_args_is_help=True)
 
@@ -83,7 +83,7 @@ ReferenceOption = Annotated[str | None, typer.Option("--reference-id", help="Ref
 
 
 def _event_id(value: str) -> str:
-    return _id(value, "an event id", "it is the event's _id")
+    return object_id(value, "an event id", "it is the event's _id")
 
 
 def _moment(value: str, option: str) -> str:
@@ -121,12 +121,12 @@ def _fields(*, title=None, date=None, kickoff=None, description=None, sport=None
     if modes:
         body["commerceType"] = list(dict.fromkeys(m.value for m in modes))
     if identities:
-        body["identities"] = list(dict.fromkeys(_id(i, "a category or league id", "it is the identity's _id")
+        body["identities"] = list(dict.fromkeys(object_id(i, "a category or league id", "it is the identity's _id")
                                                 for i in identities))
     if home is not None:
-        body["homeTeamId"] = _id(home, "a team id", "it is the team's _id")
+        body["homeTeamId"] = object_id(home, "a team id", "it is the team's _id")
     if away is not None:
-        body["awayTeamId"] = _id(away, "a team id", "it is the team's _id")
+        body["awayTeamId"] = object_id(away, "a team id", "it is the team's _id")
     content = {}
     if stream is not None:
         content["HLSStream"] = _url(stream, "--stream")
@@ -138,7 +138,7 @@ def _fields(*, title=None, date=None, kickoff=None, description=None, sport=None
 
 
 def _show(event: dict, headline: str) -> None:
-    console = _console()
+    console = new_console()
     console.print(headline, soft_wrap=True)
     table = Table(show_header=False, box=None, padding=(0, 2, 0, 0))
     table.add_column("Field", style="bold", no_wrap=True)
@@ -150,13 +150,13 @@ def _show(event: dict, headline: str) -> None:
         ("Event id", event["event_id"]),
         ("Title", event["title"]),
         ("Status", event["status"]),
-        ("Date (UTC)", _when(event["event_date"])),
-        ("Kick-off (UTC)", _when(event.get("gameStartDate"))),
-        ("Ended (UTC)", _when(event.get("endDate"))),
-        ("Sport", _text(event.get("sportType"))),
+        ("Date (UTC)", when(event["event_date"])),
+        ("Kick-off (UTC)", when(event.get("gameStartDate"))),
+        ("Ended (UTC)", when(event.get("endDate"))),
+        ("Sport", text_or_none(event.get("sportType"))),
         ("Teams", f"{teams['homeTeam']['name']} vs {teams['awayTeam']['name']}" if teams else NONE),
         ("Sold as", event["commerce_type"] + modes),
-        ("Stream", _text(event["content"].get("HLSStream"))),
+        ("Stream", text_or_none(event["content"].get("HLSStream"))),
     ]
     for label, value in rows:
         table.add_row(label, value)
@@ -165,7 +165,7 @@ def _show(event: dict, headline: str) -> None:
 
 def _done(content: dict, as_json: bool, headline: str) -> None:
     if as_json:
-        return _print_json(content)
+        return print_json(content)
     _show(content, headline)
 
 
@@ -204,7 +204,7 @@ def create(
                    event_type=event_type, game_type=game_type, commerce=commerce, modes=mode, gender=gender,
                    identities=identity, home=home, away=away, stream=stream, poster=poster, external_id=event_id,
                    reference_id=reference_id)
-    content = _call(api_url, staff_email, staff_password, lambda api: api.post("/admin/events", body))
+    content = api_call(api_url, staff_email, staff_password, lambda api: api.post("/admin/events", body))
     _done(content, as_json, f"Event {content['_id']} is created ({content['status']}).")
 
 
@@ -234,7 +234,7 @@ def update(
                    commerce=commerce, modes=mode, stream=stream, poster=poster)
     if not body:
         raise fail("Nothing to change: give at least one option (see --help)")
-    content = _call(api_url, staff_email, staff_password,
+    content = api_call(api_url, staff_email, staff_password,
                     lambda api: api.request("PATCH", f"/admin/events/{event}", body=body))
     _done(content, as_json, f"Event {event} is updated.")
 
@@ -249,7 +249,7 @@ def go_live(
 ) -> None:
     """Start an upcoming event now (its sport's live sample unless it has a stream)."""
     event = _event_id(event)
-    content = _call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/go_live"))
+    content = api_call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/go_live"))
     _done(content, as_json, f"Event {event} is live.")
 
 
@@ -263,7 +263,7 @@ def finish(
 ) -> None:
     """End a live event: it is archived and plays as VOD from then on."""
     event = _event_id(event)
-    content = _call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/finish"))
+    content = api_call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/finish"))
     _done(content, as_json, f"Event {event} is finished: it plays as VOD.")
 
 
@@ -282,6 +282,6 @@ def set_stream(
     An upcoming event goes live. Viewers get the new stream signed for them when they reload it."""
     event = _event_id(event)
     body = {"url": _url(url, "URL")}
-    content = _call(api_url, staff_email, staff_password,
+    content = api_call(api_url, staff_email, staff_password,
                     lambda api: api.post(f"/admin/events/{event}/stream", body))
     _done(content, as_json, f"Event {event} now streams {content['content']['HLSStream']} ({content['status']}).")

@@ -1,0 +1,89 @@
+"""What the staff commands share: the admin API call, object ids, option types and output
+(tables that fall back to `header: value` blocks on narrow terminals, JSON for scripts)."""
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+
+from ..admin_client import AdminClient, fail, run
+
+T = TypeVar("T")
+ID = re.compile(r"[0-9a-f]{24}")
+NONE = "-"
+NUMBERS = {"Devices", "Sessions"}  # columns printed right-aligned
+
+Json = Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")]
+Page = Annotated[int, typer.Option("--page", min=0, help="Page number, from 0.")]
+Size = Annotated[int, typer.Option("--size", min=1, max=100, help="Entries per page.")]
+
+
+def object_id(value: str, what: str, hint: str) -> str:
+    normalised = value.strip().lower()
+    if not ID.fullmatch(normalised):
+        raise fail(f"{value!r} is not {what} (24 hexadecimal characters); {hint}")
+    return normalised
+
+
+def api_call(api_url: str, email: str | None, password: str | None, work: Callable[[AdminClient], Awaitable[T]]) -> T:
+    async def call() -> T:
+        async with AdminClient.from_options(api_url, email, password) as api:
+            return await work(api)
+
+    return run(call())
+
+
+def new_console() -> Console:
+    # Made per command: it writes to the stdout of the moment (CliRunner swaps it in tests).
+    # Names and device strings are the users' own text: never read as markup or emoji codes.
+    return Console(highlight=False, markup=False, emoji=False)
+
+
+def print_rows(console: Console, title: str, headers: list[str], rows: list[list[str]], caption: str | None = None) -> None:
+    """A table when its lines fit the terminal; otherwise one block of `header: value` lines per
+    row, so nothing is cut or folded into unreadable slivers on a narrow terminal (or a pipe)."""
+    table = Table(*headers, title=title, title_justify="left", caption=caption, caption_justify="left",
+                  box=box.SIMPLE_HEAD)
+    for column in table.columns:
+        column.no_wrap = True
+        column.justify = "right" if column.header in NUMBERS else "left"
+    for row in rows:
+        table.add_row(*row)
+    if Measurement.get(console, console.options.update_width(100_000), table).maximum <= console.width:
+        console.print(table)
+        return
+    console.print(title, soft_wrap=True)
+    width = max(len(h) for h in headers)
+    for row in rows:
+        console.print()
+        for header, value in zip(headers, row):
+            console.print(f"  {header + ':':<{width + 1}} {value}", soft_wrap=True)
+    if caption:
+        console.print()
+        console.print(caption, soft_wrap=True)
+
+
+def print_json(content: Any) -> None:
+    typer.echo(json.dumps(content, indent=2, ensure_ascii=False))
+
+
+def when(value: str | None) -> str:
+    if not value:
+        return NONE
+    return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M")
+
+
+def text_or_none(value: Any) -> str:
+    return NONE if value is None or value == "" else str(value)
+
+
+def more_hint(console: Console, content: dict, page: int) -> None:
+    if content["entryCount"] and content["entryCount"] == content["itemsPerPage"]:
+        console.print(f"More may follow: --page {page + 1}")
