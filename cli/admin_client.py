@@ -85,8 +85,9 @@ class AdminClient:
     async def post(self, path: str, body: Any = None) -> Any:
         return await self.request("POST", path, body=body)
 
-    async def request(self, method: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None,
-                      signed_in: bool = True) -> Any:
+    async def request(
+        self, method: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None, signed_in: bool = True
+    ) -> Any:
         """`path` is relative to /api (e.g. "/admin/outbox"). Returns the envelope's `content`."""
         if signed_in and self._token is None:
             await self.sign_in()
@@ -100,18 +101,32 @@ class AdminClient:
 
     async def sign_in(self) -> None:
         if self.credentials is None:
-            raise AdminApiError("Staff credentials are needed: set TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD "
-                                "(or --staff-email and --staff-password)", "missing_credentials")
+            raise AdminApiError(
+                "Staff credentials are needed: set TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD "
+                "(or --staff-email and --staff-password)",
+                "missing_credentials",
+            )
         self._token = None
-        content = await self._send("POST", "/user/login", {
-            "username": self.credentials.email, "password": self.credentials.password,
-            "device_id": DEVICE_ID, "device_name": "Touchline CLI", "strategy": "refresh",
-        }, None, signed_in=False)
+        content = await self._send(
+            "POST",
+            "/user/login",
+            {
+                "username": self.credentials.email,
+                "password": self.credentials.password,
+                "device_id": DEVICE_ID,
+                "device_name": "Touchline CLI",
+                "strategy": "refresh",
+            },
+            None,
+            signed_in=False,
+        )
         if content.get("device_error"):
             error = content["device_error"]
-            raise AdminApiError(f"{error.get('message', 'Device Limit Exceeded')}: the staff account has no free device "
-                                f"slot for {DEVICE_ID!r}; remove a device of that account first",
-                                error.get("code", "device_limit_exceeded"))
+            raise AdminApiError(
+                f"{error.get('message', 'Device Limit Exceeded')}: the staff account has no free device "
+                f"slot for {DEVICE_ID!r}; remove a device of that account first",
+                error.get("code", "device_limit_exceeded"),
+            )
         token = (content.get("tokenData") or {}).get("access_token")
         if not token:
             raise AdminApiError("The sign-in answer has no access token", "unexpected_response")
@@ -130,28 +145,44 @@ class AdminClient:
                 status = answer.status
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
             reason = str(exc) or type(exc).__name__
-            raise AdminApiError(f"Cannot reach the Touchline API at {self.base_url}: {reason}", "api_unreachable") from None
+            raise AdminApiError(
+                f"Cannot reach the Touchline API at {self.base_url}: {reason}", "api_unreachable"
+            ) from None
         try:
             envelope = json.loads(text)
         except ValueError:
             envelope = None
         if not isinstance(envelope, dict) or "error" not in envelope:
-            raise AdminApiError(f"{method} {url} answered {status} without the API's envelope: {text[:200]!r}",
-                                "unexpected_response", status)
+            raise AdminApiError(
+                f"{method} {url} answered {status} without the API's envelope: {text[:200]!r}",
+                "unexpected_response",
+                status,
+            )
         if envelope["error"] or status >= 400:
-            raise AdminApiError(envelope.get("message") or "An error occurred",
-                                envelope.get("messageErrorCode") or "default_error_message", status,
-                                envelope.get("details"))
+            raise AdminApiError(
+                envelope.get("message") or "An error occurred",
+                envelope.get("messageErrorCode") or "default_error_message",
+                status,
+                envelope.get("details"),
+            )
         return envelope.get("content")
 
 
 # --- Typer glue ----------------------------------------------------------------------------------
 
 ApiUrl = Annotated[str, typer.Option("--api-url", envvar="TOUCHLINE_API_URL", help="Base URL of the Touchline server.")]
-StaffEmail = Annotated[str | None, typer.Option("--staff-email", envvar="TOUCHLINE_STAFF_EMAIL",
-                                                help="Staff account to sign in with.")]
-StaffPassword = Annotated[str | None, typer.Option("--staff-password", envvar="TOUCHLINE_STAFF_PASSWORD",
-                                                   help="Its password (prefer the variable).", show_default=False)]
+StaffEmail = Annotated[
+    str | None, typer.Option("--staff-email", envvar="TOUCHLINE_STAFF_EMAIL", help="Staff account to sign in with.")
+]
+StaffPassword = Annotated[
+    str | None,
+    typer.Option(
+        "--staff-password",
+        envvar="TOUCHLINE_STAFF_PASSWORD",
+        help="Its password (prefer the variable).",
+        show_default=False,
+    ),
+]
 
 
 def fail(message: str) -> typer.Exit:

@@ -47,8 +47,14 @@ def create_api(
             cache = ResponseCache(settings.catalogue_cache_seconds)
             held = HoldingsCache(settings.holdings_cache_seconds)
             async with running() if running else contextlib.nullcontext():
-                yield {**(state or {}), "database": db, "settings": settings, "cache": cache,
-                       "identity_providers": identity_providers, "holdings_cache": held}
+                yield {
+                    **(state or {}),
+                    "database": db,
+                    "settings": settings,
+                    "cache": cache,
+                    "identity_providers": identity_providers,
+                    "holdings_cache": held,
+                }
         finally:
             await identity_providers.close()
             if database is None:

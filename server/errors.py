@@ -23,8 +23,15 @@ class ApiError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None, headers=None,
-                 details: list[dict] | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        headers=None,
+        details: list[dict] | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.code = code or self.code
@@ -111,8 +118,10 @@ def _methods_by_path() -> tuple[tuple[re.Pattern, str], ...]:
     methods: dict[str, set[str]] = defaultdict(set)
     for method, path, _tag, _operation_id in operations():
         methods[path].update({method, "HEAD"} if method == "GET" else {method})
-    return tuple((re.compile("/api" + re.sub(r"\\\{[^/]*?\\\}", "[^/]+", re.escape(path)) + "$"),
-                  ", ".join(sorted(allowed))) for path, allowed in methods.items())
+    return tuple(
+        (re.compile("/api" + re.sub(r"\\\{[^/]*?\\\}", "[^/]+", re.escape(path)) + "$"), ", ".join(sorted(allowed)))
+        for path, allowed in methods.items()
+    )
 
 
 def _allow(path: str, fallback: str | None) -> str | None:

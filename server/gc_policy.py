@@ -64,5 +64,8 @@ async def _collect_every(interval: float) -> None:
         await asyncio.sleep(interval)
         started = time.perf_counter()
         found = gc.collect()
-        log.info("scheduled full garbage collection: %d unreachable objects in %.0f ms", found,
-                 (time.perf_counter() - started) * 1000)
+        log.info(
+            "scheduled full garbage collection: %d unreachable objects in %.0f ms",
+            found,
+            (time.perf_counter() - started) * 1000,
+        )

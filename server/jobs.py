@@ -39,8 +39,9 @@ async def purge_payment_leftovers(database: Database) -> tuple[int, int]:
 
     async with database.write_session() as db:
         keys = await purge_expired(db)
-        tokens = await db.execute(delete(CardHandle).where(
-            CardHandle.kind == "token", CardHandle.expires_at <= clock.now()))
+        tokens = await db.execute(
+            delete(CardHandle).where(CardHandle.kind == "token", CardHandle.expires_at <= clock.now())
+        )
         await db.commit()
     return keys, tokens.rowcount or 0
 
@@ -103,8 +104,10 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
 @contextlib.asynccontextmanager
 async def running(settings: Settings, database: Database):
     """Run the jobs for the block; they are cancelled (and awaited) when it ends."""
-    tasks = [asyncio.create_task(_every(name, interval, work), name=f"touchline-job-{name}")
-             for name, (interval, work) in jobs_for(settings, database).items()]
+    tasks = [
+        asyncio.create_task(_every(name, interval, work), name=f"touchline-job-{name}")
+        for name, (interval, work) in jobs_for(settings, database).items()
+    ]
     try:
         yield tasks
     finally:

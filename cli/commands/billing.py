@@ -49,8 +49,14 @@ async def _run(settings, dry_run: bool):
             return await renewals.run(database, provider, dry_run=True, out=None), None
         if not settings.redis_url:
             report = await renewals.run(database, provider, out=None)
-            note = ("No Redis URL (REDIS_URL): viewers were not told on the socket; "
-                    "they see the outcome when they next load their subscriptions.") if report.due else None
+            note = (
+                (
+                    "No Redis URL (REDIS_URL): viewers were not told on the socket; "
+                    "they see the outcome when they next load their subscriptions."
+                )
+                if report.due
+                else None
+            )
             return report, note
         async with external_emitter(settings.redis_url) as out:
             return await renewals.run(database, provider, out=out), None
@@ -60,8 +66,10 @@ async def _run(settings, dry_run: bool):
 
 def _summary(report) -> str:
     prefix = "Dry run (nothing charged or changed): " if report.dry_run else ""
-    lines = [f"{prefix}{report.due} contract(s) due: {report.renewed} renewed, {report.past_due} past due, "
-             f"{report.expired} expired, {report.processing} processing."]
+    lines = [
+        f"{prefix}{report.due} contract(s) due: {report.renewed} renewed, {report.past_due} past due, "
+        f"{report.expired} expired, {report.processing} processing."
+    ]
     if report.processing:
         lines.append("Processing renewals are finished by a running server (settlement).")
     if report.errors:

@@ -37,8 +37,9 @@ class Status(str, Enum):
 
 
 ProductOption = Annotated[str | None, typer.Option("--product", metavar="ID", help="The product the codes grant.")]
-EventOption = Annotated[str | None, typer.Option("--event", metavar="ID",
-                                                 help="An event: the codes grant its pay-per-view product.")]
+EventOption = Annotated[
+    str | None, typer.Option("--event", metavar="ID", help="An event: the codes grant its pay-per-view product.")
+]
 
 
 def _expiry(value: str | None) -> str | None:
@@ -55,8 +56,9 @@ def _expiry(value: str | None) -> str | None:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
     except ValueError:
-        raise fail(f"--expires {value!r} is not a date (2026-12-31) "
-                   "or a date and time (2026-12-31T18:00:00Z)") from None
+        raise fail(
+            f"--expires {value!r} is not a date (2026-12-31) or a date and time (2026-12-31T18:00:00Z)"
+        ) from None
     if moment <= datetime.now(timezone.utc):
         raise fail(f"--expires {value!r} is in the past")
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
@@ -89,10 +91,13 @@ def issue(
     product: ProductOption = None,
     event: EventOption = None,
     uses: Annotated[int, typer.Option("--uses", min=1, help="How many accounts may redeem each code.")] = 1,
-    expires: Annotated[str | None, typer.Option(
-        "--expires", metavar="DATE", help="Last day (UTC) the codes work, or an ISO date and time.")] = None,
-    prefix: Annotated[str | None, typer.Option(
-        "--prefix", help="Up to 12 letters and digits in front of each code, e.g. DERBY.")] = None,
+    expires: Annotated[
+        str | None,
+        typer.Option("--expires", metavar="DATE", help="Last day (UTC) the codes work, or an ISO date and time."),
+    ] = None,
+    prefix: Annotated[
+        str | None, typer.Option("--prefix", help="Up to 12 letters and digits in front of each code, e.g. DERBY.")
+    ] = None,
     output: Annotated[Format, typer.Option("--format", help="csv: a header row, then one code a row.")] = Format.csv,
     api_url: ApiUrl = DEFAULT_API_URL,
     staff_email: StaffEmail = None,
@@ -150,10 +155,15 @@ def list_codes(
         console.print("No access code matches" + (f" on page {page}." if page else "."))
         return
     headers = ["ID", "Code", "State", "Product", "Batch", "Expires (UTC)", "Added (UTC)"]
-    print_rows(console, "Access codes", headers, [
-        [c["_id"], c["code"], _state(c), c["product_id"], c["batchId"], when(c["expires_at"]), when(c["added"])]
-        for c in content["entries"]
-    ])
+    print_rows(
+        console,
+        "Access codes",
+        headers,
+        [
+            [c["_id"], c["code"], _state(c), c["product_id"], c["batchId"], when(c["expires_at"]), when(c["added"])]
+            for c in content["entries"]
+        ],
+    )
     more_hint(console, content, page)
 
 
@@ -167,12 +177,14 @@ def revoke(
 ) -> None:
     """Revoke a code: it cannot be redeemed any more; what it granted stays granted."""
     code_id = object_id(code_id, "an access code id", "it is the ID column of `touchline codes list`")
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.post(f"/admin/access_codes/{code_id}/revoke"))
+    content = api_call(
+        api_url, staff_email, staff_password, lambda api: api.post(f"/admin/access_codes/{code_id}/revoke")
+    )
     if as_json:
         return print_json(content)
     redeemed = len(content["redemptions"])
     who = "1 account redeemed it and keeps" if redeemed == 1 else f"{redeemed} accounts redeemed it and keep"
-    new_console().print(f"Access code {content['code']} ({content['_id']}) is revoked: it cannot be redeemed any more. "
-                     f"{who} what it granted.")
-
+    new_console().print(
+        f"Access code {content['code']} ({content['_id']}) is revoked: it cannot be redeemed any more. "
+        f"{who} what it granted."
+    )

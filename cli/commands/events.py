@@ -59,8 +59,10 @@ class Gender(str, Enum):
 
 
 EventId = Annotated[str, typer.Argument(metavar="ID", help="The event's _id (24 hexadecimal characters).")]
-DateOption = Annotated[str | None, typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z "
-                                                                "(UTC unless it says otherwise).")]
+DateOption = Annotated[
+    str | None,
+    typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z (UTC unless it says otherwise)."),
+]
 KickoffOption = Annotated[str | None, typer.Option("--kickoff", help="Real kick-off (gameStartDate), like --date.")]
 DescriptionOption = Annotated[str | None, typer.Option("--description", help="The event's description.")]
 SportOption = Annotated[str | None, typer.Option("--sport", help="Sport type, e.g. football or ice-hockey.")]
@@ -68,15 +70,18 @@ StatusOption = Annotated[Status | None, typer.Option("--status", help="upcoming,
 TypeOption = Annotated[EventType | None, typer.Option("--type", help="Event type (default game).")]
 GameTypeOption = Annotated[str | None, typer.Option("--game-type", help="Game type ('other': no teams).")]
 CommerceOption = Annotated[Commerce | None, typer.Option("--commerce", help="How the event is sold.")]
-ModeOption = Annotated[list[Mode] | None, typer.Option("--mode", help="A monetisation mode unlocking it "
-                                                                      "(repeat for several).")]
+ModeOption = Annotated[
+    list[Mode] | None, typer.Option("--mode", help="A monetisation mode unlocking it (repeat for several).")
+]
 GenderOption = Annotated[Gender | None, typer.Option("--gender", help="male, female or mixed.")]
-IdentityOption = Annotated[list[str] | None, typer.Option("--identity", metavar="ID",
-                                                          help="A category or league it belongs to (repeat).")]
+IdentityOption = Annotated[
+    list[str] | None, typer.Option("--identity", metavar="ID", help="A category or league it belongs to (repeat).")
+]
 HomeOption = Annotated[str | None, typer.Option("--home", metavar="ID", help="The home team's id.")]
 AwayOption = Annotated[str | None, typer.Option("--away", metavar="ID", help="The away team's id.")]
-StreamOption = Annotated[str | None, typer.Option("--stream", metavar="URL",
-                                                  help="HLS stream: /media/live/<sample>.m3u8 or an http(s) URL.")]
+StreamOption = Annotated[
+    str | None, typer.Option("--stream", metavar="URL", help="HLS stream: /media/live/<sample>.m3u8 or an http(s) URL.")
+]
 PosterOption = Annotated[str | None, typer.Option("--poster", metavar="URL", help="Poster image URL.")]
 ExternalIdOption = Annotated[str | None, typer.Option("--event-id", help="External event id (generated if left out).")]
 ReferenceOption = Annotated[str | None, typer.Option("--reference-id", help="Reference id (generated if left out).")]
@@ -102,27 +107,51 @@ def _url(value: str, option: str) -> str:
     return value
 
 
-def _fields(*, title=None, date=None, kickoff=None, description=None, sport=None, status=None, event_type=None,
-            game_type=None, commerce=None, modes=None, gender=None, identities=None, home=None, away=None,
-            stream=None, poster=None, external_id=None, reference_id=None) -> dict[str, Any]:
+def _fields(
+    *,
+    title=None,
+    date=None,
+    kickoff=None,
+    description=None,
+    sport=None,
+    status=None,
+    event_type=None,
+    game_type=None,
+    commerce=None,
+    modes=None,
+    gender=None,
+    identities=None,
+    home=None,
+    away=None,
+    stream=None,
+    poster=None,
+    external_id=None,
+    reference_id=None,
+) -> dict[str, Any]:
     """The options given, as AdminEventFields (wire names); options left out are not sent."""
     body: dict[str, Any] = {}
-    plain = {"title": title, "description": description, "sportType": sport, "gameType": game_type,
-             "event_id": external_id, "reference_id": reference_id}
+    plain = {
+        "title": title,
+        "description": description,
+        "sportType": sport,
+        "gameType": game_type,
+        "event_id": external_id,
+        "reference_id": reference_id,
+    }
     body.update({k: v for k, v in plain.items() if v is not None})
     if date is not None:
         body["event_date"] = _moment(date, "--date")
     if kickoff is not None:
         body["gameStartDate"] = _moment(kickoff, "--kickoff")
-    for key, choice in (("status", status), ("eventType", event_type), ("commerce_type", commerce),
-                        ("gender", gender)):
+    for key, choice in (("status", status), ("eventType", event_type), ("commerce_type", commerce), ("gender", gender)):
         if choice is not None:
             body[key] = choice.value
     if modes:
         body["commerceType"] = list(dict.fromkeys(m.value for m in modes))
     if identities:
-        body["identities"] = list(dict.fromkeys(object_id(i, "a category or league id", "it is the identity's _id")
-                                                for i in identities))
+        body["identities"] = list(
+            dict.fromkeys(object_id(i, "a category or league id", "it is the identity's _id") for i in identities)
+        )
     if home is not None:
         body["homeTeamId"] = object_id(home, "a team id", "it is the team's _id")
     if away is not None:
@@ -172,8 +201,9 @@ def _done(content: dict, as_json: bool, headline: str) -> None:
 @app.command("create")
 def create(
     title: Annotated[str, typer.Argument(help="The event's title, e.g. 'Harbor City Mariners vs Riverside Rovers'.")],
-    date: Annotated[str, typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z "
-                                                     "(UTC unless it says otherwise).")],
+    date: Annotated[
+        str, typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z (UTC unless it says otherwise).")
+    ],
     sport: Annotated[str, typer.Option("--sport", help="Sport type, e.g. football or ice-hockey.")],
     description: DescriptionOption = None,
     kickoff: KickoffOption = None,
@@ -200,10 +230,26 @@ def create(
     A live, archived or channel event created without --stream plays its sport's sample."""
     if not title.strip():
         raise fail("TITLE is empty")
-    body = _fields(title=title, date=date, kickoff=kickoff, description=description, sport=sport, status=status,
-                   event_type=event_type, game_type=game_type, commerce=commerce, modes=mode, gender=gender,
-                   identities=identity, home=home, away=away, stream=stream, poster=poster, external_id=event_id,
-                   reference_id=reference_id)
+    body = _fields(
+        title=title,
+        date=date,
+        kickoff=kickoff,
+        description=description,
+        sport=sport,
+        status=status,
+        event_type=event_type,
+        game_type=game_type,
+        commerce=commerce,
+        modes=mode,
+        gender=gender,
+        identities=identity,
+        home=home,
+        away=away,
+        stream=stream,
+        poster=poster,
+        external_id=event_id,
+        reference_id=reference_id,
+    )
     content = api_call(api_url, staff_email, staff_password, lambda api: api.post("/admin/events", body))
     _done(content, as_json, f"Event {content['_id']} is created ({content['status']}).")
 
@@ -230,12 +276,23 @@ def update(
     event = _event_id(event)
     if title is not None and not title.strip():
         raise fail("--title is empty")
-    body = _fields(title=title, date=date, kickoff=kickoff, description=description, sport=sport, status=status,
-                   commerce=commerce, modes=mode, stream=stream, poster=poster)
+    body = _fields(
+        title=title,
+        date=date,
+        kickoff=kickoff,
+        description=description,
+        sport=sport,
+        status=status,
+        commerce=commerce,
+        modes=mode,
+        stream=stream,
+        poster=poster,
+    )
     if not body:
         raise fail("Nothing to change: give at least one option (see --help)")
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.request("PATCH", f"/admin/events/{event}", body=body))
+    content = api_call(
+        api_url, staff_email, staff_password, lambda api: api.request("PATCH", f"/admin/events/{event}", body=body)
+    )
     _done(content, as_json, f"Event {event} is updated.")
 
 
@@ -270,8 +327,12 @@ def finish(
 @app.command("set-stream")
 def set_stream(
     event: EventId,
-    url: Annotated[str, typer.Argument(metavar="URL", help="The new HLS stream: /media/live/<sample>.m3u8 on this "
-                                                           "server, or an http(s) URL.")],
+    url: Annotated[
+        str,
+        typer.Argument(
+            metavar="URL", help="The new HLS stream: /media/live/<sample>.m3u8 on this server, or an http(s) URL."
+        ),
+    ],
     as_json: Json = False,
     api_url: ApiUrl = DEFAULT_API_URL,
     staff_email: StaffEmail = None,
@@ -282,6 +343,7 @@ def set_stream(
     An upcoming event goes live. Viewers get the new stream signed for them when they reload it."""
     event = _event_id(event)
     body = {"url": _url(url, "URL")}
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.post(f"/admin/events/{event}/stream", body))
+    content = api_call(
+        api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/stream", body)
+    )
     _done(content, as_json, f"Event {event} now streams {content['content']['HLSStream']} ({content['status']}).")

@@ -25,8 +25,9 @@ def seed(reset: bool = typer.Option(False, "--reset", help="Delete the catalogue
             users = 0
             if settings.environment != "production":
                 async with database.session() as session:
-                    users = await seed_demo_users(session, load_demo_users(settings.fixtures_dir),
-                                                  Passwords.from_settings(settings))
+                    users = await seed_demo_users(
+                        session, load_demo_users(settings.fixtures_dir), Passwords.from_settings(settings)
+                    )
             return report, users
         finally:
             await database.dispose()

@@ -76,8 +76,11 @@ def development_identity_provider(settings: Settings, port: int = DEV_IFA_PORT) 
     log_path = settings.var_dir / "ifa-provider.log"
     with local_provider.local_openid_provider(port, log_path) as issuer:
         if issuer is None:
-            typer.echo(f"ifa sign-on off: the development OpenID provider did not start on port {port} "
-                       f"(is it taken?); see {log_path}", err=True)
+            typer.echo(
+                f"ifa sign-on off: the development OpenID provider did not start on port {port} "
+                f"(is it taken?); see {log_path}",
+                err=True,
+            )
             yield None
             return
         variables = local_provider.settings_for(issuer)

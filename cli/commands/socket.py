@@ -54,9 +54,15 @@ def emit(
     event: Annotated[str, typer.Argument(help="A server-to-client message, e.g. event-url-change.")],
     room: Annotated[str, typer.Option("--room", help="event:<id> or user:<id>.")],
     data: Annotated[str, typer.Option("--data", help="The payload as a JSON object.")] = "{}",
-    via: Annotated[Via, typer.Option("--via", help="auto: Redis when a Redis URL is set, else the admin API.")] = Via.auto,
-    redis_url: Annotated[str | None, typer.Option("--redis-url", envvar=["TOUCHLINE_REDIS_URL", "REDIS_URL"],
-                                                  help="The servers' Redis.", show_default=False)] = None,
+    via: Annotated[
+        Via, typer.Option("--via", help="auto: Redis when a Redis URL is set, else the admin API.")
+    ] = Via.auto,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url", envvar=["TOUCHLINE_REDIS_URL", "REDIS_URL"], help="The servers' Redis.", show_default=False
+        ),
+    ] = None,
     api_url: ApiUrl = DEFAULT_API_URL,
     staff_email: StaffEmail = None,
     staff_password: StaffPassword = None,
@@ -86,7 +92,9 @@ def emit(
         receivers = run(_through_redis(redis_url, event, payload, room))
         typer.echo(f"Sent {event} to {room} through Redis: {receivers} server process(es) received it.")
     else:
-        manager = run(_through_api(AdminClient.from_options(api_url, staff_email, staff_password), event, payload, room))
+        manager = run(
+            _through_api(AdminClient.from_options(api_url, staff_email, staff_password), event, payload, room)
+        )
         typer.echo(f"Sent {event} to {room} through the admin API at {api_url.rstrip('/')} (fan-out: {manager}).")
 
 
@@ -101,8 +109,10 @@ async def _through_redis(redis_url: str, event: str, payload: dict, room: str) -
         except (RedisError, OSError) as exc:
             raise fail(f"Cannot publish to Redis at {_redacted(redis_url)}: {exc}") from None
         if not out.receivers:
-            raise fail(f"No Touchline server listens on Redis channel '{out.channel}' at {_redacted(redis_url)}: "
-                       "nobody received the message")
+            raise fail(
+                f"No Touchline server listens on Redis channel '{out.channel}' at {_redacted(redis_url)}: "
+                "nobody received the message"
+            )
         return out.receivers
 
 

@@ -46,11 +46,14 @@ def new_console() -> Console:
     return Console(highlight=False, markup=False, emoji=False)
 
 
-def print_rows(console: Console, title: str, headers: list[str], rows: list[list[str]], caption: str | None = None) -> None:
+def print_rows(
+    console: Console, title: str, headers: list[str], rows: list[list[str]], caption: str | None = None
+) -> None:
     """A table when its lines fit the terminal; otherwise one block of `header: value` lines per
     row, so nothing is cut or folded into unreadable slivers on a narrow terminal (or a pipe)."""
-    table = Table(*headers, title=title, title_justify="left", caption=caption, caption_justify="left",
-                  box=box.SIMPLE_HEAD)
+    table = Table(
+        *headers, title=title, title_justify="left", caption=caption, caption_justify="left", box=box.SIMPLE_HEAD
+    )
     for column in table.columns:
         column.no_wrap = True
         column.justify = "right" if column.header in NUMBERS else "left"

@@ -14,8 +14,20 @@ from rich.console import Console
 from rich.table import Table
 
 from ..admin_client import DEFAULT_API_URL, ApiUrl, StaffEmail, StaffPassword, fail
-from .staff_api import (NONE, Json, Page, Size, api_call, more_hint, new_console, object_id, print_json, print_rows,
-                        text_or_none, when)
+from .staff_api import (
+    NONE,
+    Json,
+    Page,
+    Size,
+    api_call,
+    more_hint,
+    new_console,
+    object_id,
+    print_json,
+    print_rows,
+    text_or_none,
+    when,
+)
 
 app = typer.Typer(help="Accounts, their sessions and devices (support staff).", no_args_is_help=True)
 
@@ -37,11 +49,24 @@ def _account_id(value: str) -> str:
 
 def _accounts(console: Console, entries: list[dict], title: str) -> None:
     headers = ["ID", "E-mail", "Name", "Sign-in", "Devices", "Sessions", "Last sign-in (UTC)", "Role"]
-    print_rows(console, title, headers, [
-        [e["userId"], text_or_none(e["email"]), e["displayName"], ", ".join(e["providers"]) or NONE,
-         str(e["deviceCount"]), str(e["activeSessionCount"]), when(e["lastSignIn"]), _role(e)]
-        for e in entries
-    ])
+    print_rows(
+        console,
+        title,
+        headers,
+        [
+            [
+                e["userId"],
+                text_or_none(e["email"]),
+                e["displayName"],
+                ", ".join(e["providers"]) or NONE,
+                str(e["deviceCount"]),
+                str(e["activeSessionCount"]),
+                when(e["lastSignIn"]),
+                _role(e),
+            ]
+            for e in entries
+        ],
+    )
 
 
 def _role(user: dict) -> str:
@@ -76,9 +101,17 @@ def find(
     more_hint(console, content, page)
 
 
-PROFILE_FIELDS = [("city", "City"), ("countryName", "Country"), ("postalCode", "Postal code"), ("phone", "Phone"),
-                  ("gender", "Gender"), ("dateOfBirth", "Date of birth"), ("clubList", "Clubs"),
-                  ("identity", "Sport"), ("identityItem", "League")]
+PROFILE_FIELDS = [
+    ("city", "City"),
+    ("countryName", "Country"),
+    ("postalCode", "Postal code"),
+    ("phone", "Phone"),
+    ("gender", "Gender"),
+    ("dateOfBirth", "Date of birth"),
+    ("clubList", "Clubs"),
+    ("identity", "Sport"),
+    ("identityItem", "League"),
+]
 
 
 @app.command("show")
@@ -130,13 +163,34 @@ def _session_state(s: dict) -> str:
 
 
 def _sessions(console: Console, entries: list[dict], title: str) -> None:
-    headers = ["Session", "Device ID", "Device name", "Provider", "Started (UTC)", "Last used (UTC)", "Expires (UTC)",
-               "State"]
-    print_rows(console, title, headers, [
-        [s["_id"], s["deviceId"], s["deviceName"], s["provider"], when(s["added"]), when(s["lastUsed"]),
-         when(s["expiresAt"]), _session_state(s)]
-        for s in entries
-    ])
+    headers = [
+        "Session",
+        "Device ID",
+        "Device name",
+        "Provider",
+        "Started (UTC)",
+        "Last used (UTC)",
+        "Expires (UTC)",
+        "State",
+    ]
+    print_rows(
+        console,
+        title,
+        headers,
+        [
+            [
+                s["_id"],
+                s["deviceId"],
+                s["deviceName"],
+                s["provider"],
+                when(s["added"]),
+                when(s["lastUsed"]),
+                when(s["expiresAt"]),
+                _session_state(s),
+            ]
+            for s in entries
+        ],
+    )
 
 
 @app.command("sessions")
@@ -153,8 +207,9 @@ def sessions(
     """An account's sessions (one per sign-in), most recently used first; active ones unless --all."""
     user_id = _account_id(user_id)
     params = {"active": "false" if show_all else "true", "page": page, "size": size}
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.get(f"/admin/users/{user_id}/sessions", params))
+    content = api_call(
+        api_url, staff_email, staff_password, lambda api: api.get(f"/admin/users/{user_id}/sessions", params)
+    )
     if as_json:
         return print_json(content)
     console = new_console()
@@ -178,12 +233,18 @@ def revoke_session(
     """End one session of an account: its tokens stop working at once; the device stays registered."""
     user_id = _account_id(user_id)
     session_id = object_id(session_id, "a session id", f"list them with `touchline users sessions {user_id} --all`")
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.post(f"/admin/users/{user_id}/sessions/{session_id}/revoke"))
+    content = api_call(
+        api_url,
+        staff_email,
+        staff_password,
+        lambda api: api.post(f"/admin/users/{user_id}/sessions/{session_id}/revoke"),
+    )
     if as_json:
         return print_json(content)
-    new_console().print(f"Session {content['_id']} of account {user_id} on {content['deviceName']!r} is revoked "
-                     f"(since {when(content['revokedAt'])} UTC): its tokens no longer work.")
+    new_console().print(
+        f"Session {content['_id']} of account {user_id} on {content['deviceName']!r} is revoked "
+        f"(since {when(content['revokedAt'])} UTC): its tokens no longer work."
+    )
 
 
 # --- devices -------------------------------------------------------------------------------------
@@ -221,8 +282,9 @@ def devices(
 @app.command("revoke-device")
 def revoke_device(
     user_id: UserId,
-    device_id: Annotated[str, typer.Argument(metavar="DEVICE_ID",
-                                             help="The device's ID from `devices` (not its Device ID string).")],
+    device_id: Annotated[
+        str, typer.Argument(metavar="DEVICE_ID", help="The device's ID from `devices` (not its Device ID string).")
+    ],
     as_json: Json = False,
     api_url: ApiUrl = DEFAULT_API_URL,
     staff_email: StaffEmail = None,
@@ -231,12 +293,15 @@ def revoke_device(
     """Remove a device from an account: its sessions end and the device is told to sign out."""
     user_id = _account_id(user_id)
     device_id = object_id(device_id, "a device id", f"it is the ID column of `touchline users devices {user_id}`")
-    content = api_call(api_url, staff_email, staff_password,
-                    lambda api: api.post(f"/admin/users/{user_id}/devices/{device_id}/revoke"))
+    content = api_call(
+        api_url, staff_email, staff_password, lambda api: api.post(f"/admin/users/{user_id}/devices/{device_id}/revoke")
+    )
     if as_json:
         return print_json(content)
     console = new_console()
-    console.print(f"Device {device_id} is removed from account {user_id}: its sessions ended and it was told to "
-                  f"sign out. {len(content['devices'])} of {content['limit']} devices left.")
+    console.print(
+        f"Device {device_id} is removed from account {user_id}: its sessions ended and it was told to "
+        f"sign out. {len(content['devices'])} of {content['limit']} devices left."
+    )
     if content["devices"]:
         _devices(console, content, "Devices left")

@@ -57,8 +57,15 @@ def accounts_db(tmp_path_factory):
 
 
 def server_settings(database_url: str, redis_url: str | None = None) -> Settings:
-    return Settings(environment="test", database_url=database_url, secret_key=SECRET, redis_url=redis_url,
-                    port=_free_port(), response_validation=True, login_attempts_per_address=1_000_000)
+    return Settings(
+        environment="test",
+        database_url=database_url,
+        secret_key=SECRET,
+        redis_url=redis_url,
+        port=_free_port(),
+        response_validation=True,
+        login_attempts_per_address=1_000_000,
+    )
 
 
 @pytest.fixture(scope="module")

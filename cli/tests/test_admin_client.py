@@ -24,8 +24,9 @@ async def test_get_signs_in_as_the_cli_device_and_returns_the_envelopes_content(
 
 async def test_post_returns_the_envelopes_content(live_server):
     async with staff_client(live_server) as api:
-        content = await api.post("/admin/socket/emit", {"event": "update-event", "room": "event:" + "e" * 24,
-                                                        "payload": {"status": "live"}})
+        content = await api.post(
+            "/admin/socket/emit", {"event": "update-event", "room": "event:" + "e" * 24, "payload": {"status": "live"}}
+        )
     assert content == {"event": "update-event", "room": "event:" + "e" * 24, "manager": "in_process"}
 
 

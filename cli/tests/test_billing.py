@@ -56,8 +56,9 @@ def due_contract(url: str, *, canceled: bool = False):
         plan = await product(database, "svod", price_minor=1499)
         now = clock.now()
         extra = {"canceled_at": now, "auto_renew": False} if canceled else {}
-        return await active_contract(database, plan, user_id, start_date=now - timedelta(days=30),
-                                     period_end=now - timedelta(minutes=1), **extra)
+        return await active_contract(
+            database, plan, user_id, start_date=now - timedelta(days=30), period_end=now - timedelta(minutes=1), **extra
+        )
 
     return at(url, make)
 
@@ -86,8 +87,16 @@ def test_a_dry_run_prints_json_and_charges_nothing(database_url):
     result = runner.invoke(app, ["billing", "renew", "--dry-run", "--json"])
 
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"dryRun": True, "due": 1, "renewed": 1, "pastDue": 0, "expired": 0,
-                                         "processing": 0, "errors": 0, "announced": 0}
+    assert json.loads(result.stdout) == {
+        "dryRun": True,
+        "due": 1,
+        "renewed": 1,
+        "pastDue": 0,
+        "expired": 0,
+        "processing": 0,
+        "errors": 0,
+        "announced": 0,
+    }
     assert at(database_url, lambda db: contract(db, c.id)).renewals == 0
     assert not at(database_url, lambda db: renewal_charges(db, c.id))
 

@@ -18,14 +18,21 @@ from server.tests import commerce
 
 runner = CliRunner()
 NOBODY = "f" * 24
-CLEAN_ENV = {"TOUCHLINE_API_URL": None, "TOUCHLINE_STAFF_EMAIL": None, "TOUCHLINE_STAFF_PASSWORD": None,
-             "COLUMNS": "300"}
+CLEAN_ENV = {
+    "TOUCHLINE_API_URL": None,
+    "TOUCHLINE_STAFF_EMAIL": None,
+    "TOUCHLINE_STAFF_PASSWORD": None,
+    "COLUMNS": "300",
+}
 CODE = re.compile(r"(?:[A-Z0-9]{1,12}-)?[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}")
 
 
 def touchline(server, *args: str, **env: str | None):
-    staff = {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff,
-             "TOUCHLINE_STAFF_PASSWORD": PASSWORD} if server else {}
+    staff = (
+        {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff, "TOUCHLINE_STAFF_PASSWORD": PASSWORD}
+        if server
+        else {}
+    )
     return runner.invoke(app, ["codes", *args], env={**CLEAN_ENV, **staff, **env})
 
 
@@ -50,8 +57,11 @@ def ppv(accounts_db) -> tuple[str, str]:
 
 
 def redeem(server, access: str, code: str) -> httpx.Response:
-    return httpx.post(f"{server.url}/api/commerce/access_code/redeem", json={"code": code},
-                      headers={"Authorization": f"Bearer {access}"})
+    return httpx.post(
+        f"{server.url}/api/commerce/access_code/redeem",
+        json={"code": code},
+        headers={"Authorization": f"Bearer {access}"},
+    )
 
 
 # --- issue ---------------------------------------------------------------------------------------
@@ -59,8 +69,20 @@ def redeem(server, access: str, code: str) -> httpx.Response:
 
 def test_issue_prints_csv_a_header_row_then_one_code_a_row(live_server, ppv):
     product_id, _ = ppv
-    result = touchline(live_server, "issue", "--product", product_id, "--count", "3", "--uses", "2",
-                       "--expires", "2099-12-31", "--prefix", "derby")
+    result = touchline(
+        live_server,
+        "issue",
+        "--product",
+        product_id,
+        "--count",
+        "3",
+        "--uses",
+        "2",
+        "--expires",
+        "2099-12-31",
+        "--prefix",
+        "derby",
+    )
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0] == ["code", "batch_id", "product_id", "uses", "expires_at"]
@@ -81,8 +103,20 @@ def test_issue_json_prints_the_batch(live_server, ppv):
 
 def test_issue_for_an_event_grants_its_pay_per_view_product(live_server, ppv):
     product_id, event_id = ppv
-    batch = as_json(touchline(live_server, "issue", "--event", event_id, "--count", "1", "--format", "json",
-                              "--expires", "2099-06-30T18:00:00+02:00"))
+    batch = as_json(
+        touchline(
+            live_server,
+            "issue",
+            "--event",
+            event_id,
+            "--count",
+            "1",
+            "--format",
+            "json",
+            "--expires",
+            "2099-06-30T18:00:00+02:00",
+        )
+    )
     assert batch["product_id"] == product_id and batch["expires_at"] == "2099-06-30T16:00:00Z"
 
 
@@ -94,14 +128,18 @@ def test_issued_codes_can_be_redeemed_by_a_viewer(live_server, ppv):
     assert answer.json()["content"]["purchase"]["paymentAction"] == "redeemAccessCode"
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["--count", "1"], "Give either --product or --event"),
-    (["--count", "1", "--product", NOBODY, "--event", NOBODY], "Give either --product or --event"),
-    (["--count", "1", "--product", "42"], "'42' is not a product id"),
-    (["--count", "1", "--product", NOBODY, "--expires", "2001-01-01"], "is in the past"),
-    (["--count", "1", "--product", NOBODY, "--expires", "soon"], "is not a date"),
-    (["--count", "1", "--product", NOBODY, "--prefix", "DERBY-CUP"], "must be at most 12 letters and digits"),
-], ids=["neither", "both", "bad-id", "past", "not-a-date", "bad-prefix"])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--count", "1"], "Give either --product or --event"),
+        (["--count", "1", "--product", NOBODY, "--event", NOBODY], "Give either --product or --event"),
+        (["--count", "1", "--product", "42"], "'42' is not a product id"),
+        (["--count", "1", "--product", NOBODY, "--expires", "2001-01-01"], "is in the past"),
+        (["--count", "1", "--product", NOBODY, "--expires", "soon"], "is not a date"),
+        (["--count", "1", "--product", NOBODY, "--prefix", "DERBY-CUP"], "must be at most 12 letters and digits"),
+    ],
+    ids=["neither", "both", "bad-id", "past", "not-a-date", "bad-prefix"],
+)
 def test_a_malformed_issue_ends_with_exit_code_1_before_anything_is_sent(args, says):
     result = touchline(None, "issue", *args)
     assert result.exit_code == 1, result.output
@@ -114,8 +152,9 @@ def test_issuing_for_an_unknown_product_ends_with_exit_code_1(live_server):
 
 
 def test_a_viewer_account_cannot_issue_codes(live_server, ppv):
-    result = touchline(live_server, "issue", "--product", ppv[0], "--count", "1",
-                       TOUCHLINE_STAFF_EMAIL=live_server.viewer)
+    result = touchline(
+        live_server, "issue", "--product", ppv[0], "--count", "1", TOUCHLINE_STAFF_EMAIL=live_server.viewer
+    )
     assert result.exit_code == 1 and "(forbidden)" in result.output
 
 
@@ -124,8 +163,9 @@ def test_a_viewer_account_cannot_issue_codes(live_server, ppv):
 
 def test_list_shows_each_code_with_its_state(live_server, ppv):
     product_id, _ = ppv
-    batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "2", "--uses", "3",
-                              "--format", "json"))
+    batch = as_json(
+        touchline(live_server, "issue", "--product", product_id, "--count", "2", "--uses", "3", "--format", "json")
+    )
     used = batch["codes"][0]
     assert redeem(live_server, sign_up(live_server)["access"], used).status_code == 200
 
@@ -140,8 +180,11 @@ def test_list_shows_each_code_with_its_state(live_server, ppv):
 
 def test_list_json_filters_by_code_beginning_and_status(live_server, ppv):
     product_id, _ = ppv
-    batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "1", "--prefix", "LISTME",
-                              "--format", "json"))
+    batch = as_json(
+        touchline(
+            live_server, "issue", "--product", product_id, "--count", "1", "--prefix", "LISTME", "--format", "json"
+        )
+    )
     [code] = batch["codes"]
     content = as_json(touchline(live_server, "list", "--code", code.lower(), "--json"))
     assert [e["code"] for e in content["entries"]] == [code]

@@ -14,14 +14,21 @@ from server.tests.realtime.test_socket import Inbox, ask, open_client
 
 runner = CliRunner()
 NOBODY = "f" * 24
-CLEAN_ENV = {"TOUCHLINE_API_URL": None, "TOUCHLINE_STAFF_EMAIL": None, "TOUCHLINE_STAFF_PASSWORD": None,
-             "COLUMNS": "300"}
+CLEAN_ENV = {
+    "TOUCHLINE_API_URL": None,
+    "TOUCHLINE_STAFF_EMAIL": None,
+    "TOUCHLINE_STAFF_PASSWORD": None,
+    "COLUMNS": "300",
+}
 KICKOFF = "2026-12-05T15:00:00Z"
 
 
 def touchline(server, *args: str, **env: str | None):
-    staff = {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff,
-             "TOUCHLINE_STAFF_PASSWORD": PASSWORD} if server else {}
+    staff = (
+        {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff, "TOUCHLINE_STAFF_PASSWORD": PASSWORD}
+        if server
+        else {}
+    )
     return runner.invoke(app, ["events", *args], env={**CLEAN_ENV, **staff, **env})
 
 
@@ -44,34 +51,81 @@ def seen_by_viewers(server, event_id: str) -> dict:
 
 
 def test_create_makes_an_upcoming_event_and_prints_it(live_server):
-    result = touchline(live_server, "create", "Harbor City Mariners vs Riverside Rovers", "--date",
-                       "2026-12-05T16:00:00+01:00", "--sport", "football", "--description", "Matchday 12.")
+    result = touchline(
+        live_server,
+        "create",
+        "Harbor City Mariners vs Riverside Rovers",
+        "--date",
+        "2026-12-05T16:00:00+01:00",
+        "--sport",
+        "football",
+        "--description",
+        "Matchday 12.",
+    )
     assert result.exit_code == 0, result.output
     assert "is created (upcoming)" in result.output
     event_id = result.output.split("Event ", 1)[1].split(" ", 1)[0]
     event = seen_by_viewers(live_server, event_id)
     assert (event["title"], event["status"], event["event_date"]) == (
-        "Harbor City Mariners vs Riverside Rovers", "upcoming", KICKOFF)
+        "Harbor City Mariners vs Riverside Rovers",
+        "upcoming",
+        KICKOFF,
+    )
     for cell in ("Harbor City Mariners vs Riverside Rovers", "2026-12-05 15:00", "football", "commerce_free_media"):
         assert cell in result.output
 
 
 def test_create_takes_every_field_staff_set(live_server):
-    event = create(live_server, "--status", "live", "--commerce", "commerce_ppv_media", "--mode", "ppv",
-                   "--mode", "svod", "--gender", "female", "--stream", "https://cdn.example/live/npd.m3u8",
-                   "--poster", "/media/posters/npd.svg", "--event-id", "NPD-CLI-1", "--reference-id", "npd-cli-1")
+    event = create(
+        live_server,
+        "--status",
+        "live",
+        "--commerce",
+        "commerce_ppv_media",
+        "--mode",
+        "ppv",
+        "--mode",
+        "svod",
+        "--gender",
+        "female",
+        "--stream",
+        "https://cdn.example/live/npd.m3u8",
+        "--poster",
+        "/media/posters/npd.svg",
+        "--event-id",
+        "NPD-CLI-1",
+        "--reference-id",
+        "npd-cli-1",
+    )
     assert (event["status"], event["commerce_type"], event["commerceType"], event["gender"]) == (
-        "live", "commerce_ppv_media", ["ppv", "svod"], "female")
+        "live",
+        "commerce_ppv_media",
+        ["ppv", "svod"],
+        "female",
+    )
     assert event["content"]["HLSStream"] == "https://cdn.example/live/npd.m3u8"
     assert (event["event_id"], event["reference_id"]) == ("NPD-CLI-1", "npd-cli-1")
 
 
 def test_update_changes_only_the_options_given(live_server):
     event = create(live_server)
-    updated = as_json(touchline(live_server, "update", event["_id"], "--title", "Mariners vs Rovers (rescheduled)",
-                                "--date", "2026-12-06T15:00:00Z", "--json"))
+    updated = as_json(
+        touchline(
+            live_server,
+            "update",
+            event["_id"],
+            "--title",
+            "Mariners vs Rovers (rescheduled)",
+            "--date",
+            "2026-12-06T15:00:00Z",
+            "--json",
+        )
+    )
     assert (updated["title"], updated["event_date"], updated["status"]) == (
-        "Mariners vs Rovers (rescheduled)", "2026-12-06T15:00:00Z", "upcoming")
+        "Mariners vs Rovers (rescheduled)",
+        "2026-12-06T15:00:00Z",
+        "upcoming",
+    )
 
 
 # --- go live, set the stream, finish -------------------------------------------------------------
@@ -97,8 +151,9 @@ def test_an_event_goes_live_switches_stream_and_finishes_as_vod(live_server):
 
 def test_set_stream_on_an_upcoming_event_puts_it_live(live_server):
     event = create(live_server)
-    switched = as_json(touchline(live_server, "set-stream", event["_id"], "https://cdn.example/live/main.m3u8",
-                                 "--json"))
+    switched = as_json(
+        touchline(live_server, "set-stream", event["_id"], "https://cdn.example/live/main.m3u8", "--json")
+    )
     assert (switched["status"], switched["content"]["HLSStream"]) == ("live", "https://cdn.example/live/main.m3u8")
 
 
@@ -112,8 +167,10 @@ async def test_set_stream_reaches_a_socket_client_in_the_event_room(live_server)
         assert result.exit_code == 0, result.output
         name, data = await inbox.next()  # the upcoming event went live
         assert (name, data["status"]) == ("update-event", "live")
-        assert await inbox.next() == ("event-url-change", {"eventId": event["_id"],
-                                                           "eventUrl": "/media/live/hockey.m3u8"})
+        assert await inbox.next() == (
+            "event-url-change",
+            {"eventId": event["_id"], "eventUrl": "/media/live/hockey.m3u8"},
+        )
     finally:
         await client.disconnect()
 
@@ -121,20 +178,31 @@ async def test_set_stream_reaches_a_socket_client_in_the_event_room(live_server)
 # --- errors --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("command", "says"), [
-    (["go-live"], "Only an upcoming event can go live (this one is archived) (invalid_status)"),
-    (["finish"], "Only a live event can be finished (this one is archived) (invalid_status)"),
-    (["set-stream", "/media/live/hockey.m3u8"], "An archived event's stream cannot be switched"),
-], ids=["go-live", "finish", "set-stream"])
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        (["go-live"], "Only an upcoming event can go live (this one is archived) (invalid_status)"),
+        (["finish"], "Only a live event can be finished (this one is archived) (invalid_status)"),
+        (["set-stream", "/media/live/hockey.m3u8"], "An archived event's stream cannot be switched"),
+    ],
+    ids=["go-live", "finish", "set-stream"],
+)
 def test_a_change_an_archived_event_cannot_make_ends_with_exit_code_1(live_server, command, says):
     event = create(live_server, "--status", "archived")
     result = touchline(live_server, command[0], event["_id"], *command[1:])
     assert result.exit_code == 1 and says in result.output, result.output
 
 
-@pytest.mark.parametrize("command", [["go-live", NOBODY], ["finish", NOBODY], ["update", NOBODY, "--title", "X"],
-                                     ["set-stream", NOBODY, "/media/live/football.m3u8"]],
-                         ids=["go-live", "finish", "update", "set-stream"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["go-live", NOBODY],
+        ["finish", NOBODY],
+        ["update", NOBODY, "--title", "X"],
+        ["set-stream", NOBODY, "/media/live/football.m3u8"],
+    ],
+    ids=["go-live", "finish", "update", "set-stream"],
+)
 def test_an_unknown_event_ends_with_exit_code_1_and_event_not_found(live_server, command):
     result = touchline(live_server, *command)
     assert result.exit_code == 1 and "Event not found (event_not_found)" in result.output
@@ -142,18 +210,26 @@ def test_an_unknown_event_ends_with_exit_code_1_and_event_not_found(live_server,
 
 def test_an_event_id_another_event_has_ends_with_exit_code_1(live_server):
     first = create(live_server)
-    result = touchline(live_server, "create", "Copy", "--date", KICKOFF, "--sport", "football",
-                       "--event-id", first["event_id"])
+    result = touchline(
+        live_server, "create", "Copy", "--date", KICKOFF, "--sport", "football", "--event-id", first["event_id"]
+    )
     assert result.exit_code == 1 and "Another event has this event_id (conflict)" in result.output
 
 
-@pytest.mark.parametrize(("command", "says"), [
-    (["go-live", "TL-EV-000001"], "'TL-EV-000001' is not an event id"),
-    (["set-stream", NOBODY, "rtmp://ingest/live"], "URL 'rtmp://ingest/live' is not a path on the server"),
-    (["create", "A match", "--date", "tomorrow", "--sport", "football"], "--date 'tomorrow' is not a date and time"),
-    (["create", "  ", "--date", KICKOFF, "--sport", "football"], "TITLE is empty"),
-    (["update", NOBODY], "Nothing to change"),
-], ids=["event-id", "stream-url", "date", "blank-title", "nothing-to-change"])
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        (["go-live", "TL-EV-000001"], "'TL-EV-000001' is not an event id"),
+        (["set-stream", NOBODY, "rtmp://ingest/live"], "URL 'rtmp://ingest/live' is not a path on the server"),
+        (
+            ["create", "A match", "--date", "tomorrow", "--sport", "football"],
+            "--date 'tomorrow' is not a date and time",
+        ),
+        (["create", "  ", "--date", KICKOFF, "--sport", "football"], "TITLE is empty"),
+        (["update", NOBODY], "Nothing to change"),
+    ],
+    ids=["event-id", "stream-url", "date", "blank-title", "nothing-to-change"],
+)
 def test_a_malformed_argument_ends_with_exit_code_1_before_anything_is_sent(command, says):
     result = touchline(None, *command)  # no server, no credentials: the command stops before needing them
     assert result.exit_code == 1, result.output

@@ -39,10 +39,14 @@ def test_development_without_an_ifa_issuer_runs_a_provider_and_points_ifa_at_it(
         httpx.get(f"{issuer}/.well-known/openid-configuration", timeout=2)
 
 
-@pytest.mark.parametrize("settings", [
-    Settings(environment="test"),
-    Settings(environment="development", ifa_issuer="https://id.ifa.example", ifa_client_id="touchline"),
-], ids=["not development", "issuer configured"])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(environment="test"),
+        Settings(environment="development", ifa_issuer="https://id.ifa.example", ifa_client_id="touchline"),
+    ],
+    ids=["not development", "issuer configured"],
+)
 def test_no_provider_is_started_otherwise(settings):
     with development_identity_provider(settings, port=free_port()) as issuer:
         assert issuer is None

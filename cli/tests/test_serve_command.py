@@ -24,8 +24,14 @@ def uvicorn_run(monkeypatch):
 
     monkeypatch.setattr(uvicorn, "run", run)
     saved_env, saved_sigterm = dict(os.environ), signal.getsignal(signal.SIGTERM)
-    for name in ("TOUCHLINE_HOST", "TOUCHLINE_PORT", "PORT", "TOUCHLINE_SOCKET_PER_MESSAGE_DEFLATE",
-                 "TOUCHLINE_SOCKET_ALLOWED_ORIGINS", "TOUCHLINE_PUBLIC_BASE_URL"):
+    for name in (
+        "TOUCHLINE_HOST",
+        "TOUCHLINE_PORT",
+        "PORT",
+        "TOUCHLINE_SOCKET_PER_MESSAGE_DEFLATE",
+        "TOUCHLINE_SOCKET_ALLOWED_ORIGINS",
+        "TOUCHLINE_PUBLIC_BASE_URL",
+    ):
         os.environ.pop(name, None)
     os.environ["TOUCHLINE_ENVIRONMENT"] = "test"  # no development identity provider
     get_settings.cache_clear()

@@ -23,8 +23,13 @@ EVENT = "e0e000000000000000000003"
 STREAM = "/media/live/football.m3u8"
 TIMEOUT_S = 5
 # Variables of the operator's shell that would change which path the command takes.
-CLEAN_ENV = {"REDIS_URL": None, "TOUCHLINE_REDIS_URL": None, "TOUCHLINE_API_URL": None,
-             "TOUCHLINE_STAFF_EMAIL": None, "TOUCHLINE_STAFF_PASSWORD": None}
+CLEAN_ENV = {
+    "REDIS_URL": None,
+    "TOUCHLINE_REDIS_URL": None,
+    "TOUCHLINE_API_URL": None,
+    "TOUCHLINE_STAFF_EMAIL": None,
+    "TOUCHLINE_STAFF_PASSWORD": None,
+}
 
 runner = CliRunner()
 
@@ -35,8 +40,12 @@ async def touchline(*args: str, **env: str | None):
     return await asyncio.to_thread(runner.invoke, app, list(args), env={**CLEAN_ENV, **env})
 
 
-def emit_args(*extra: str, event: str = "event-url-change", room: str = f"event:{EVENT}",
-              data: str = f'{{"eventUrl": "{STREAM}"}}') -> list[str]:
+def emit_args(
+    *extra: str,
+    event: str = "event-url-change",
+    room: str = f"event:{EVENT}",
+    data: str = f'{{"eventUrl": "{STREAM}"}}',
+) -> list[str]:
     return ["socket", "emit", event, "--room", room, "--data", data, *extra]
 
 
@@ -60,7 +69,11 @@ async def watcher():
 
 
 def staff_env(server) -> dict:
-    return {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff, "TOUCHLINE_STAFF_PASSWORD": PASSWORD}
+    return {
+        "TOUCHLINE_API_URL": server.url,
+        "TOUCHLINE_STAFF_EMAIL": server.staff,
+        "TOUCHLINE_STAFF_PASSWORD": PASSWORD,
+    }
 
 
 # --- through the admin API -----------------------------------------------------------------------
@@ -71,13 +84,26 @@ async def test_without_redis_the_message_goes_through_the_admin_api(live_server,
     result = await touchline(*emit_args(), **staff_env(live_server))
     assert result.exit_code == 0, result.output
     assert f"through the admin API at {live_server.url}" in result.output
-    assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM})
+    assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == (
+        "event-url-change",
+        {"eventId": EVENT, "eventUrl": STREAM},
+    )
 
 
 async def test_credentials_and_url_can_be_given_as_options(live_server, watcher):
     inbox = await watcher(live_server.url)
-    result = await touchline(*emit_args("--api-url", live_server.url, "--staff-email", live_server.staff,
-                                        "--staff-password", PASSWORD, event="update-event", data='{"status": "live"}'))
+    result = await touchline(
+        *emit_args(
+            "--api-url",
+            live_server.url,
+            "--staff-email",
+            live_server.staff,
+            "--staff-password",
+            PASSWORD,
+            event="update-event",
+            data='{"status": "live"}',
+        )
+    )
     assert result.exit_code == 0, result.output
     assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == ("update-event", {"eventId": EVENT, "status": "live"})
 
@@ -100,26 +126,47 @@ async def test_without_credentials_the_command_says_which_variables_to_set():
 
 
 async def test_an_unreachable_server_ends_with_exit_code_1():
-    result = await touchline(*emit_args(), TOUCHLINE_API_URL="http://127.0.0.1:9", TOUCHLINE_STAFF_EMAIL="a@example.com",
-                             TOUCHLINE_STAFF_PASSWORD=PASSWORD)
+    result = await touchline(
+        *emit_args(),
+        TOUCHLINE_API_URL="http://127.0.0.1:9",
+        TOUCHLINE_STAFF_EMAIL="a@example.com",
+        TOUCHLINE_STAFF_PASSWORD=PASSWORD,
+    )
     assert result.exit_code == 1 and "Cannot reach the Touchline API at http://127.0.0.1:9" in result.output
 
 
 # --- checked before anything is sent ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (emit_args(event="launch-rockets"), "'launch-rockets' is not a message the server sends"),
-    (emit_args(event="join-event-room", data=f'{{"eventId": "{EVENT}"}}'), "not a message the server sends"),
-    (emit_args(data="{eventUrl:"), "--data is not JSON"),
-    (emit_args(data=f'["{STREAM}"]'), "--data must be a JSON object"),
-    (emit_args(data='{"eventUrl": "ftp://cdn.example/a.m3u8"}'), "eventUrl: 'ftp://cdn.example/a.m3u8' does not match"),
-    (emit_args(room=f"user:{EVENT}", data=f'{{"eventId": "{EVENT}", "eventUrl": "{STREAM}"}}'),
-     "goes to a room like 'event:<24 hex id>'"),
-    (emit_args(room="event:42"), "--room must be event:<id> or user:<id>"),
-    (emit_args("--via", "redis"), "--via redis needs a Redis URL"),
-], ids=["unknown-event", "client-message", "not-json", "not-an-object", "invalid-payload", "wrong-room-kind",
-        "room-not-an-id", "redis-without-url"])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (emit_args(event="launch-rockets"), "'launch-rockets' is not a message the server sends"),
+        (emit_args(event="join-event-room", data=f'{{"eventId": "{EVENT}"}}'), "not a message the server sends"),
+        (emit_args(data="{eventUrl:"), "--data is not JSON"),
+        (emit_args(data=f'["{STREAM}"]'), "--data must be a JSON object"),
+        (
+            emit_args(data='{"eventUrl": "ftp://cdn.example/a.m3u8"}'),
+            "eventUrl: 'ftp://cdn.example/a.m3u8' does not match",
+        ),
+        (
+            emit_args(room=f"user:{EVENT}", data=f'{{"eventId": "{EVENT}", "eventUrl": "{STREAM}"}}'),
+            "goes to a room like 'event:<24 hex id>'",
+        ),
+        (emit_args(room="event:42"), "--room must be event:<id> or user:<id>"),
+        (emit_args("--via", "redis"), "--via redis needs a Redis URL"),
+    ],
+    ids=[
+        "unknown-event",
+        "client-message",
+        "not-json",
+        "not-an-object",
+        "invalid-payload",
+        "wrong-room-kind",
+        "room-not-an-id",
+        "redis-without-url",
+    ],
+)
 async def test_what_the_contract_forbids_ends_with_exit_code_1_before_anything_is_sent(args, says):
     # No server, no Redis and no credentials are configured: the command stops before needing them.
     result = await touchline(*args)
@@ -148,7 +195,10 @@ async def test_with_a_redis_url_the_message_goes_through_redis_to_the_servers(re
     result = await touchline(*emit_args(), REDIS_URL=redis_server.url)
     assert result.exit_code == 0, result.output
     assert "through Redis: 1 server process(es) received it" in result.output
-    assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM})
+    assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == (
+        "event-url-change",
+        {"eventId": EVENT, "eventUrl": STREAM},
+    )
 
 
 async def test_via_api_overrides_a_configured_redis_url(redis_server, live_server, watcher):

@@ -14,13 +14,20 @@ runner = CliRunner()
 NOBODY = "f" * 24
 # Variables of the operator's shell that would change where the command goes; a wide terminal so
 # table cells are not wrapped.
-CLEAN_ENV = {"TOUCHLINE_API_URL": None, "TOUCHLINE_STAFF_EMAIL": None, "TOUCHLINE_STAFF_PASSWORD": None,
-             "COLUMNS": "300"}
+CLEAN_ENV = {
+    "TOUCHLINE_API_URL": None,
+    "TOUCHLINE_STAFF_EMAIL": None,
+    "TOUCHLINE_STAFF_PASSWORD": None,
+    "COLUMNS": "300",
+}
 
 
 def staff_env(server) -> dict:
-    return {"TOUCHLINE_API_URL": server.url, "TOUCHLINE_STAFF_EMAIL": server.staff,
-            "TOUCHLINE_STAFF_PASSWORD": PASSWORD}
+    return {
+        "TOUCHLINE_API_URL": server.url,
+        "TOUCHLINE_STAFF_EMAIL": server.staff,
+        "TOUCHLINE_STAFF_PASSWORD": PASSWORD,
+    }
 
 
 def touchline(server, *args: str, **env: str | None):
@@ -36,20 +43,36 @@ def sign_up(server, name: str = "Test Fan", **fields) -> dict:
     """A viewer registered through the API: {userId, email, device, access, refresh}."""
     word = uuid.uuid4().hex[:10]
     device = f"Mozilla/5.0 CliTest/{word}"
-    answer = httpx.post(f"{server.url}/api/user/register", json={
-        "email": f"fan-{word}@example.com", "password": PASSWORD, "displayName": name, "device_id": device,
-        "device_name": device, "strategy": "refresh", **fields})
+    answer = httpx.post(
+        f"{server.url}/api/user/register",
+        json={
+            "email": f"fan-{word}@example.com",
+            "password": PASSWORD,
+            "displayName": name,
+            "device_id": device,
+            "device_name": device,
+            "strategy": "refresh",
+            **fields,
+        },
+    )
     assert answer.status_code == 200, answer.text
     content = answer.json()["content"]
-    return {"userId": content["profile"]["userId"], "email": f"fan-{word}@example.com", "device": device,
-            "access": content["tokenData"]["access_token"], "refresh": content["tokenData"]["refresh_token"]}
+    return {
+        "userId": content["profile"]["userId"],
+        "email": f"fan-{word}@example.com",
+        "device": device,
+        "access": content["tokenData"]["access_token"],
+        "refresh": content["tokenData"]["refresh_token"],
+    }
 
 
 def sign_in_elsewhere(server, account: dict) -> str:
     """Sign the account in from another device; that device's id."""
     device = f"Mozilla/5.0 CliTest/{uuid.uuid4().hex[:10]}"
-    answer = httpx.post(f"{server.url}/api/user/login", json={
-        "username": account["email"], "password": PASSWORD, "device_id": device, "device_name": device})
+    answer = httpx.post(
+        f"{server.url}/api/user/login",
+        json={"username": account["email"], "password": PASSWORD, "device_id": device, "device_name": device},
+    )
     assert answer.status_code == 200 and answer.json()["content"]["tokenData"], answer.text
     return device
 
@@ -195,9 +218,17 @@ def test_revoke_device_removes_it_and_signs_it_out(live_server):
 # --- errors --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["show", NOBODY], ["sessions", NOBODY], ["devices", NOBODY],
-                                     ["revoke-session", NOBODY, NOBODY], ["revoke-device", NOBODY, NOBODY]],
-                         ids=["show", "sessions", "devices", "revoke-session", "revoke-device"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show", NOBODY],
+        ["sessions", NOBODY],
+        ["devices", NOBODY],
+        ["revoke-session", NOBODY, NOBODY],
+        ["revoke-device", NOBODY, NOBODY],
+    ],
+    ids=["show", "sessions", "devices", "revoke-session", "revoke-device"],
+)
 def test_an_unknown_account_ends_with_exit_code_1_and_user_not_found(live_server, command):
     result = touchline(live_server, *command)
     assert result.exit_code == 1
@@ -216,12 +247,16 @@ def test_an_unknown_device_ends_with_exit_code_1(live_server):
     assert result.exit_code == 1 and "Device not found (device_not_found)" in result.output
 
 
-@pytest.mark.parametrize(("command", "says"), [
-    (["show", "ada@example.com"], "'ada@example.com' is not an account id"),
-    (["revoke-session", NOBODY, "42"], "'42' is not a session id"),
-    (["revoke-device", NOBODY, "Mozilla/5.0"], "'Mozilla/5.0' is not a device id"),
-    (["find", "   "], "QUERY is empty"),
-], ids=["account", "session", "device", "blank-query"])
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        (["show", "ada@example.com"], "'ada@example.com' is not an account id"),
+        (["revoke-session", NOBODY, "42"], "'42' is not a session id"),
+        (["revoke-device", NOBODY, "Mozilla/5.0"], "'Mozilla/5.0' is not a device id"),
+        (["find", "   "], "QUERY is empty"),
+    ],
+    ids=["account", "session", "device", "blank-query"],
+)
 def test_a_malformed_argument_ends_with_exit_code_1_before_anything_is_sent(command, says):
     # No server and no credentials are configured: the command stops before needing them.
     result = touchline(None, *command)

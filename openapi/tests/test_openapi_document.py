@@ -31,9 +31,7 @@ SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # Paths whose first segment is not their tag.
 TAG_EXCEPTIONS = {"/health": "meta", "/config": "meta"}
 
-REGISTRY = Registry().with_resource(
-    BASE_URI, Resource.from_contents(DOCUMENT, default_specification=DRAFT4)
-)
+REGISTRY = Registry().with_resource(BASE_URI, Resource.from_contents(DOCUMENT, default_specification=DRAFT4))
 
 
 def _pointer(*parts: str | int) -> str:
@@ -77,9 +75,7 @@ def _json_example(media: dict[str, Any]) -> Any:
 
 
 def _validator(pointer: str) -> OAS30Validator:
-    return OAS30Validator(
-        {"$ref": BASE_URI + pointer}, registry=REGISTRY, format_checker=oas30_format_checker
-    )
+    return OAS30Validator({"$ref": BASE_URI + pointer}, registry=REGISTRY, format_checker=oas30_format_checker)
 
 
 def _schema_pointer_of_response(path: str, method: str, status: str) -> str:
@@ -91,10 +87,7 @@ def _schema_pointer_of_response(path: str, method: str, status: str) -> str:
 
 
 def _errors(validator: OAS30Validator, instance: Any) -> list[str]:
-    return [
-        f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
-        for e in validator.iter_errors(instance)
-    ]
+    return [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}" for e in validator.iter_errors(instance)]
 
 
 # --- the document as a whole ---------------------------------------------------------------
@@ -169,9 +162,7 @@ def test_operation_ids_are_unique_snake_case_python_names() -> None:
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_operation_has_one_declared_tag_matching_its_path(
-    path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_operation_has_one_declared_tag_matching_its_path(path: str, method: str, operation: dict[str, Any]) -> None:
     declared = {tag["name"] for tag in DOCUMENT["tags"]}
     tags = operation.get("tags", [])
     assert len(tags) == 1 and tags[0] in declared, tags
@@ -180,9 +171,7 @@ def test_operation_has_one_declared_tag_matching_its_path(
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_operation_documents_the_statuses_it_can_answer(
-    path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_operation_documents_the_statuses_it_can_answer(path: str, method: str, operation: dict[str, Any]) -> None:
     responses = operation["responses"]
     assert any(code.startswith("2") for code in responses), "a success response"
     takes_input = bool(_parameters(path, operation)) or "requestBody" in operation
@@ -197,9 +186,7 @@ def test_operation_documents_the_statuses_it_can_answer(
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_every_response_is_json_with_an_example(
-    path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_every_response_is_json_with_an_example(path: str, method: str, operation: dict[str, Any]) -> None:
     for status, response in operation["responses"].items():
         media = _resolve(response).get("content", {}).get("application/json")
         assert media is not None, f"{status}: application/json content"
@@ -208,9 +195,7 @@ def test_every_response_is_json_with_an_example(
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_parameters_and_bodies_have_examples(
-    path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_parameters_and_bodies_have_examples(path: str, method: str, operation: dict[str, Any]) -> None:
     for parameter in _parameters(path, operation):
         if parameter["in"] in ("path", "header") or parameter.get("required"):
             assert "example" in parameter, f"{parameter['name']}: example (Dredd needs it)"
@@ -221,11 +206,7 @@ def test_parameters_and_bodies_have_examples(
 
 # --- examples against schemas ----------------------------------------------------------------
 
-RESPONSE_CASES = [
-    (path, method, status)
-    for path, method, operation in OPERATIONS
-    for status in operation["responses"]
-]
+RESPONSE_CASES = [(path, method, status) for path, method, operation in OPERATIONS for status in operation["responses"]]
 
 
 @pytest.mark.parametrize(
@@ -241,9 +222,7 @@ def test_response_example_validates_against_its_schema(path: str, method: str, s
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_request_examples_validate_against_their_schemas(
-    path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_request_examples_validate_against_their_schemas(path: str, method: str, operation: dict[str, Any]) -> None:
     for index, parameter in enumerate(operation.get("parameters", [])):
         resolved = _resolve(parameter)
         if "example" not in resolved:
@@ -332,9 +311,7 @@ def connexion_client():
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)
-def test_connexion_accepts_the_examples(
-    connexion_client, path: str, method: str, operation: dict[str, Any]
-) -> None:
+def test_connexion_accepts_the_examples(connexion_client, path: str, method: str, operation: dict[str, Any]) -> None:
     """The request built from the examples passes Connexion's request validation, and the
     success example passes its response validation."""
     url = "/api" + path
@@ -384,7 +361,5 @@ def test_connexion_rejects_unknown_fields_and_missing_tokens(connexion_client) -
         "product_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
         "card": {"token": "tok_sandbox_9fK2mX7qL4vB8nR1"},
     }
-    response = connexion_client.post(
-        "/api/commerce/ppv/purchase", json=purchase, headers={"Authorization": "Bearer t"}
-    )
+    response = connexion_client.post("/api/commerce/ppv/purchase", json=purchase, headers={"Authorization": "Bearer t"})
     assert response.status_code == 400

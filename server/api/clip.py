@@ -31,8 +31,9 @@ async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None 
     media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
     async with db_session() as session:
         # A user clip or highlight answers only to its owner (anonymous viewers own none).
-        view = await events_service.get_event(session, id_, id_type=id_type, media_types=media_types,
-                                              owner_id=viewer().user_id)
+        view = await events_service.get_event(
+            session, id_, id_type=id_type, media_types=media_types, owner_id=viewer().user_id
+        )
     return ok(event_presenter()(view))
 
 
@@ -40,17 +41,23 @@ async def list_user_clips(body: dict):
     principal = await signed_in()
     sort = Sort(body.get("sort", "added"), body.get("order", "desc") == "desc")
     async with db_session() as session:
-        result = await user_clips.list_clips(session, principal.user_id, media_types=body.get("media_type") or (),
-                                             parent_event_ids=body.get("event_id") or (), sort=sort,
-                                             page=page_query(body))
+        result = await user_clips.list_clips(
+            session,
+            principal.user_id,
+            media_types=body.get("media_type") or (),
+            parent_event_ids=body.get("event_id") or (),
+            sort=sort,
+            page=page_query(body),
+        )
     return page_of(result, event_presenter(await bind_viewer()))
 
 
 async def create_clip(body: dict):
     await signed_in()
     current = await bind_viewer()
-    new = user_clips.NewClip(body["event_id"], body["title"], body["startTime"], body["endTime"],
-                             body.get("media_type", "user_clip"))
+    new = user_clips.NewClip(
+        body["event_id"], body["title"], body["startTime"], body["endTime"], body.get("media_type", "user_clip")
+    )
     async with db_write_session() as session:
         clip = await user_clips.create_clip(session, current, new, settings=settings(), now=clock.now())
         view = await user_clips.clip_view(session, clip)

@@ -65,8 +65,12 @@ def product(item: Product, viewer: Viewer | None = None, *, items: Sequence[Prod
 def _card(row: Purchase | Contract) -> dict | None:
     if row.card_last4 is None:
         return None
-    return {"brand": row.card_brand, "last4": row.card_last4, "expMonth": row.card_exp_month,
-            "expYear": row.card_exp_year}
+    return {
+        "brand": row.card_brand,
+        "last4": row.card_last4,
+        "expMonth": row.card_exp_month,
+        "expYear": row.card_exp_year,
+    }
 
 
 def purchase(row: Purchase, original: dict) -> dict:
@@ -110,8 +114,9 @@ def contract(row: Contract, original: dict, *, gives_access: bool) -> dict:
         "currency": row.currency or NO_CURRENCY,
         "startDate": iso(row.start_date),
         "contractEndDate": iso(row.period_end),
-        "nextBillingDate": iso(row.period_end) if row.auto_renew and row.canceled_at is None
-        and row.status in ("active", "past_due") else None,
+        "nextBillingDate": iso(row.period_end)
+        if row.auto_renew and row.canceled_at is None and row.status in ("active", "past_due")
+        else None,
         "canceledAt": iso(row.canceled_at),
         "card": _card(row),
         "originalProduct": original,
@@ -123,5 +128,11 @@ def contract(row: Contract, original: dict, *, gives_access: bool) -> dict:
 def stored_card(row: StoredCard | None) -> dict | None:
     if row is None:
         return None
-    return {"brand": row.brand, "last4": row.last4, "expMonth": row.exp_month, "expYear": row.exp_year,
-            "holder": row.holder, "added": iso(row.added)}
+    return {
+        "brand": row.brand,
+        "last4": row.last4,
+        "expMonth": row.exp_month,
+        "expYear": row.exp_year,
+        "holder": row.holder,
+        "added": iso(row.added),
+    }

@@ -46,7 +46,9 @@ async def search_events(q: str, page: int = 0, size: int = 10, status: list | No
 @cached_for_anonymous
 async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     async with db_session() as session:
-        view = await events_service.get_event(session, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
+        view = await events_service.get_event(
+            session, id_, id_type=id_type, media_types=(media_type,) if media_type else ()
+        )
     return ok(event_presenter()(view))
 
 

@@ -51,8 +51,10 @@ async def _refresh(body: dict):
 async def _federated(name: str, body: dict):
     provider = _offered(name)
     if body["subject_token_type"] == REFRESH_TOKEN_TYPE:
-        raise ApiError(f"{name} sign-in takes the provider's ID token or access token, not a refresh token",
-                       code="validation_error")
+        raise ApiError(
+            f"{name} sign-in takes the provider's ID token or access token, not a refresh token",
+            code="validation_error",
+        )
     device = _device(body.get("device"))
     await _count_attempt()
     with _reported(name):
@@ -75,15 +77,17 @@ async def list_providers():
             if authorize_url is None:
                 log.warning("%s sign-on left off the sign-in page: no authorization endpoint", provider.name)
                 continue
-        listed.append({
-            "provider": provider.name,
-            "flow": provider.flow,
-            "client_id": provider.client_id,
-            "authorize_url": authorize_url,
-            "redirect_uri": provider.redirect_uri,
-            "scope": provider.scope,
-            "sdk_version": provider.sdk_version,
-        })
+        listed.append(
+            {
+                "provider": provider.name,
+                "flow": provider.flow,
+                "client_id": provider.client_id,
+                "authorize_url": authorize_url,
+                "redirect_uri": provider.redirect_uri,
+                "scope": provider.scope,
+                "sdk_version": provider.sdk_version,
+            }
+        )
     available = {entry["provider"] for entry in listed}
     return ok({"providers": listed, "skipLogin": providers.skip_login(settings(), available)})
 
@@ -95,8 +99,13 @@ async def ifa_callback(body: dict):
         raise providers.LoginFailed("the redirect_uri is not this site's ifa callback")
     await _count_attempt()
     with _reported("ifa"):
-        identity = await _client().sign_in_with_code(provider, code=body["code"], redirect_uri=body["redirect_uri"],
-                                                      code_verifier=body["code_verifier"], nonce=body["nonce"])
+        identity = await _client().sign_in_with_code(
+            provider,
+            code=body["code"],
+            redirect_uri=body["redirect_uri"],
+            code_verifier=body["code_verifier"],
+            nonce=body["nonce"],
+        )
     return await _sign_in(identity, device, None)
 
 
@@ -110,8 +119,13 @@ def _offered(name: str) -> providers.Provider:
 def _device(device: dict | None) -> DeviceIn:
     if not device:
         raise ApiError("device is required for a federated sign-on", code="validation_error")
-    return DeviceIn(device_id=device["id"], device_name=device["name"], os_name=device.get("os_name"),
-                    os_version=device.get("os_version"), app_version=device.get("app_version"))
+    return DeviceIn(
+        device_id=device["id"],
+        device_name=device["name"],
+        os_name=device.get("os_name"),
+        os_version=device.get("os_version"),
+        app_version=device.get("app_version"),
+    )
 
 
 @contextmanager
@@ -145,7 +159,13 @@ async def _count_attempt() -> None:
 async def _sign_in(identity: providers.Identity, device: DeviceIn, display_name: str | None):
     async with db_write_session() as db:
         linked = await federation.link(db, identity, display_name=display_name)
-        result = await sessions.sign_in(db, linked.user_id, device, policy=session_policy(),
-                                        provider=identity.provider, is_register=linked.is_register,
-                                        client_address=client_address())
+        result = await sessions.sign_in(
+            db,
+            linked.user_id,
+            device,
+            policy=session_policy(),
+            provider=identity.provider,
+            is_register=linked.is_register,
+            client_address=client_address(),
+        )
     return login_response(result)

@@ -45,9 +45,17 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     e: Event = view.event
     is_clip = e.media_type in CLIP_TYPES
     teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
-    access = decide(viewer, event_id=e.parent_event_id or e.id, media_type=e.media_type, commerce_type=e.commerce_type,
-                    commerce_modes=e.commerce_modes or (), identity_ids=[i.id for i in view.identities],
-                    regions=e.regions, available_anywhere=e.available_in_region, owner_id=e.owner_id)
+    access = decide(
+        viewer,
+        event_id=e.parent_event_id or e.id,
+        media_type=e.media_type,
+        commerce_type=e.commerce_type,
+        commerce_modes=e.commerce_modes or (),
+        identity_ids=[i.id for i in view.identities],
+        regions=e.regions,
+        available_anywhere=e.available_in_region,
+        owner_id=e.owner_id,
+    )
     # Media locations only for viewers who may watch, signed for them and this event: the media
     # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
     # so binding adds nothing and the player needs no bearer); the rest only play with the
@@ -57,8 +65,10 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     watchable = access.available_for_user and (holder is not None or e.commerce_type == FREE)
     if watchable:
         start = stream_start(e)
-        streams = {name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start)
-                   for name in STREAMS}
+        streams = {
+            name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start)
+            for name in STREAMS
+        }
     else:
         streams = dict.fromkeys(STREAMS)
     return {
@@ -158,4 +168,10 @@ def event_presenter(for_viewer: Viewer | None = None):
 
 def followed(view: FollowView) -> dict:
     f = view.follow
-    return {"_id": f.id, "reference_id": f.reference_id, "type": f.type, "added": iso(f.created), "item": identity(view.item)}
+    return {
+        "_id": f.id,
+        "reference_id": f.reference_id,
+        "type": f.type,
+        "added": iso(f.created),
+        "item": identity(view.item),
+    }

@@ -29,8 +29,9 @@ def _media_root():
 
 async def list_tags(body: dict):
     principal = await signed_in()
-    query = PageQuery(body.get("page", 0), body.get("size", TAG_LIST_SIZE), bool(body.get("next")),
-                      bool(body.get("count")))
+    query = PageQuery(
+        body.get("page", 0), body.get("size", TAG_LIST_SIZE), bool(body.get("next")), bool(body.get("count"))
+    )
     async with db_session() as db:
         result = await tags.list_tags(db, principal.user_id, body["targetId"], bool(body.get("global", False)), query)
     return page_of(result, present)
@@ -39,8 +40,14 @@ async def list_tags(body: dict):
 async def save_tag(body: dict):
     principal = await signed_in()
     async with db_write_session() as db:
-        saved = await tags.save_tag(db, principal.user_id, body["targetId"], _columns(body),
-                                    media_root=_media_root(), limit=tags.save_limit(settings()))
+        saved = await tags.save_tag(
+            db,
+            principal.user_id,
+            body["targetId"],
+            _columns(body),
+            media_root=_media_root(),
+            limit=tags.save_limit(settings()),
+        )
     return ok(present(saved))
 
 

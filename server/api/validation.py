@@ -53,7 +53,9 @@ class _Compiled:
 
 
 _parameter_validator = _Compiled(lambda schema: Draft4Validator(schema, format_checker=draft4_format_checker))
-_body_validator = _Compiled(lambda schema: Draft4RequestValidator(schema, format_checker=Draft4Validator.FORMAT_CHECKER))
+_body_validator = _Compiled(
+    lambda schema: Draft4RequestValidator(schema, format_checker=Draft4Validator.FORMAT_CHECKER)
+)
 
 
 def _field_of(error: ValidationError, root: str) -> str:
@@ -131,4 +133,3 @@ VALIDATOR_MAP = {
     "parameter": FieldParameterValidator,
     "body": MediaTypeDict({**CONNEXION_VALIDATORS["body"], "*/*json": FieldJSONBodyValidator}),
 }
-

@@ -22,8 +22,14 @@ def security_map(settings: Settings) -> dict:
             return {"sub": claims.user_id, "sid": claims.session_id, "role": claims.role, "kind": ACCESS, "scope": []}
         ticket = verify_limit_ticket(token, secret=settings.secret_key)
         if ticket is not None:
-            return {"sub": ticket.user_id, "sid": None, "role": "viewer", "kind": LIMIT_TICKET,
-                    "ticket_id": ticket.ticket_id, "scope": []}
+            return {
+                "sub": ticket.user_id,
+                "sid": None,
+                "role": "viewer",
+                "kind": LIMIT_TICKET,
+                "ticket_id": ticket.ticket_id,
+                "scope": [],
+            }
         return None  # Connexion answers 401 "Provided token is not valid"
 
     class TouchlineBearer(BearerSecurityHandler):

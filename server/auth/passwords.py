@@ -28,8 +28,12 @@ class Passwords:
     @property
     def parameters(self) -> dict:
         p = self.hasher
-        return {"algorithm": "argon2id", "memory_kib": p.memory_cost, "time_cost": p.time_cost,
-                "parallelism": p.parallelism}
+        return {
+            "algorithm": "argon2id",
+            "memory_kib": p.memory_cost,
+            "time_cost": p.time_cost,
+            "parallelism": p.parallelism,
+        }
 
     def _semaphore(self) -> asyncio.Semaphore:
         if self._slots is None:  # created lazily: it binds to the running loop

@@ -78,13 +78,18 @@ def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
     """The ticket's claims, or None (malformed, forged, expired, or not a ticket). Single use is
     the database's job (server.services.sessions)."""
     try:
-        claims = jwt.decode(token, secret, algorithms=[ALGORITHM],
-                            options={"require": ["sub", "exp", "iat", "jti"], **_OWN_TIME_CHECKS})
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat", "jti"], **_OWN_TIME_CHECKS}
+        )
     except jwt.PyJWTError:
         return None
     if not _within_lifetime(claims, 0):
         return None
-    if claims.get("typ") != LIMIT_TICKET_TYPE or not isinstance(claims["sub"], str) or not isinstance(claims["jti"], str):
+    if (
+        claims.get("typ") != LIMIT_TICKET_TYPE
+        or not isinstance(claims["sub"], str)
+        or not isinstance(claims["jti"], str)
+    ):
         return None
     return LimitTicketClaims(claims["sub"], claims["jti"], int(claims["exp"]))
 
@@ -92,8 +97,9 @@ def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
 def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenClaims | None:
     """The token's claims, or None when it is malformed, forged, expired or incomplete."""
     try:
-        claims = jwt.decode(token, secret, algorithms=[ALGORITHM],
-                            options={"require": ["sub", "exp", "iat"], **_OWN_TIME_CHECKS})
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat"], **_OWN_TIME_CHECKS}
+        )
     except jwt.PyJWTError:
         return None
     if not _within_lifetime(claims, leeway):

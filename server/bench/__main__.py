@@ -15,10 +15,17 @@ from .load import LoadResult, run_rated, run_wrk
 from .servers import run_server
 
 LIST_PATH = "/api/event/list"
-LIST_BODY = json.dumps({
-    "page": 0, "size": 10, "sort": "event_date", "order": "desc", "next": True, "count": False,
-    "filters": {"status": ["archived"], "sportType": ["football"]},
-}).encode()
+LIST_BODY = json.dumps(
+    {
+        "page": 0,
+        "size": 10,
+        "sort": "event_date",
+        "order": "desc",
+        "next": True,
+        "count": False,
+        "filters": {"status": ["archived"], "sportType": ["football"]},
+    }
+).encode()
 JSON = {"Content-Type": "application/json"}
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/touchline_bench"
@@ -43,8 +50,7 @@ def _prepare(database: str, fresh: bool) -> str:
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        exists = conn.execute(
-            "SELECT 1 FROM pg_database WHERE datname = 'touchline_bench'").fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = 'touchline_bench'").fetchone()
         if exists and fresh:
             conn.execute("DROP DATABASE touchline_bench WITH (FORCE)")
         if not exists or fresh:
@@ -68,8 +74,9 @@ def _probe(port: int, method: str, path: str, body: bytes | None) -> tuple[int, 
     return resp.status, data
 
 
-def _measure(server, name: str, method: str, path: str, body: bytes | None,
-             args, results: list[LoadResult], rated: bool = True) -> int | None:
+def _measure(
+    server, name: str, method: str, path: str, body: bytes | None, args, results: list[LoadResult], rated: bool = True
+) -> int | None:
     """Probe once (must be 200), then a saturated wrk run and a rated run."""
     status, data = _probe(server.port, method, path, body)
     if status != 200:
@@ -77,14 +84,30 @@ def _measure(server, name: str, method: str, path: str, body: bytes | None,
     url = server.base_url + path
     headers = JSON if body else None
     log(f"{name}: wrk {args.connections} connections, {args.duration}s")
-    sat = run_wrk(url, name, method=method, body=body, headers=headers,
-                  duration=args.duration, connections=args.connections, threads=args.threads)
+    sat = run_wrk(
+        url,
+        name,
+        method=method,
+        body=body,
+        headers=headers,
+        duration=args.duration,
+        connections=args.connections,
+        threads=args.threads,
+    )
     sat.body_bytes = len(data)
     results.append(sat)
     if args.rate and rated:
         log(f"{name}: open loop at {args.rate:g} req/s, {args.duration}s")
-        rated = run_rated(url, name, rate=args.rate, method=method, body=body, headers=headers,
-                          duration=args.duration, connections=args.connections)
+        rated = run_rated(
+            url,
+            name,
+            rate=args.rate,
+            method=method,
+            body=body,
+            headers=headers,
+            duration=args.duration,
+            connections=args.connections,
+        )
         rated.body_bytes = len(data)
         results.append(rated)
     return len(data)
@@ -96,8 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
     p.add_argument("--duration", type=int, default=10, help="seconds per measured run")
     p.add_argument("--connections", type=int, default=64)
-    p.add_argument("--threads", type=int, default=1,
-                   help="wrk threads (1 leaves a core to the server on small machines)")
+    p.add_argument(
+        "--threads", type=int, default=1, help="wrk threads (1 leaves a core to the server on small machines)"
+    )
     p.add_argument("--rate", type=float, default=1500, help="open-loop req/s; 0 = skip")
     p.add_argument("--fresh", action="store_true", help="drop and rebuild the bench databases")
     p.add_argument("--baselines-only", action="store_true")
@@ -111,10 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.suite != "catalogue":
         from .fanout import report as fanout_report
 
-        log(f"fan-out: {args.fanout_clients} clients, {args.fanout_generators} generators, "
-            f"{args.fanout_rounds} rounds")
-        print("\n== Kick-off fan-out\n" + fanout_report(args.fanout_clients, args.fanout_generators,
-                                                          args.fanout_rounds))
+        log(f"fan-out: {args.fanout_clients} clients, {args.fanout_generators} generators, {args.fanout_rounds} rounds")
+        print(
+            "\n== Kick-off fan-out\n" + fanout_report(args.fanout_clients, args.fanout_generators, args.fanout_rounds)
+        )
     return 0
 
 
@@ -124,8 +148,7 @@ def catalogue(args) -> None:
     skipped: list[str] = []
     body_bytes = None
     missing = "event list rows: --baselines-only" if args.baselines_only else None
-    databases = [] if missing else (
-        ["sqlite", "postgres"] if args.database == "both" else [args.database])
+    databases = [] if missing else (["sqlite", "postgres"] if args.database == "both" else [args.database])
     if missing:
         skipped.append(missing)
     for database in databases:

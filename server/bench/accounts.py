@@ -65,14 +65,21 @@ async def _prepare(url: str, sessions_wanted: int) -> tuple[list[str], str, dict
     tokens = []
     try:
         async with database.session() as db:
-            user = User(id=new_id(), email="bench@example.com", password_hash=password_hash, display_name="Bench",
-                        club_list=[], options={})
+            user = User(
+                id=new_id(),
+                email="bench@example.com",
+                password_hash=password_hash,
+                display_name="Bench",
+                club_list=[],
+                options={},
+            )
             db.add(user)
             await db.commit()
         for n in range(sessions_wanted):
             async with database.write_session() as db:
-                result = await sessions.sign_in(db, user.id, sessions.DeviceIn(f"bench-{n}", f"bench-{n}"),
-                                                policy=policy, provider="credentials")
+                result = await sessions.sign_in(
+                    db, user.id, sessions.DeviceIn(f"bench-{n}", f"bench-{n}"), policy=policy, provider="credentials"
+                )
             tokens.append(result.token_data["refresh_token"])
     finally:
         await database.dispose()
@@ -85,8 +92,21 @@ def _wrk_refresh(url: str, tokens: list[str], duration: int, connections: int) -
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
-        cmd = ["wrk", "-t", "1", "-c", str(connections), "-d", f"{duration}s", "--timeout", "5s", "--latency",
-               "-s", f.name, url]
+        cmd = [
+            "wrk",
+            "-t",
+            "1",
+            "-c",
+            str(connections),
+            "-d",
+            f"{duration}s",
+            "--timeout",
+            "5s",
+            "--latency",
+            "-s",
+            f.name,
+            url,
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         return parse_wrk_output(out, "token refresh (sqlite)")
     finally:
@@ -102,26 +122,45 @@ def main(argv: list[str] | None = None) -> int:
     url = fresh_sqlite_database(DB_FILE)
     # Two tokens per connection: one in flight, one waiting, so the pool never runs dry.
     tokens, email, argon2 = asyncio.run(_prepare(url, args.connections * 2))
-    env = {"DATABASE_URL": url, "TOUCHLINE_RESPONSE_VALIDATION": "false",
-           "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000000", "TOUCHLINE_LOGIN_FAILURES_PER_ACCOUNT": "100000000"}
+    env = {
+        "DATABASE_URL": url,
+        "TOUCHLINE_RESPONSE_VALIDATION": "false",
+        "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000000",
+        "TOUCHLINE_LOGIN_FAILURES_PER_ACCOUNT": "100000000",
+    }
     results = []
     with run_server("server.bench.servers:touchline_app", env) as server:
         log(f"token refresh: wrk {args.connections} connections, {args.duration}s")
         results.append(_wrk_refresh(server.base_url + "/", tokens, args.duration, args.connections))
-        body = json.dumps({"username": email, "password": PASSWORD, "device_id": "bench-0",
-                           "device_name": "bench-0"}).encode()
+        body = json.dumps(
+            {"username": email, "password": PASSWORD, "device_id": "bench-0", "device_name": "bench-0"}
+        ).encode()
         log(f"sign-in: wrk {args.connections} connections, {args.duration}s")
-        results.append(run_wrk(server.base_url + "/api/user/login", "sign-in (sqlite)", method="POST", body=body,
-                               headers=JSON, duration=args.duration, connections=args.connections, warmup=0))
+        results.append(
+            run_wrk(
+                server.base_url + "/api/user/login",
+                "sign-in (sqlite)",
+                method="POST",
+                body=body,
+                headers=JSON,
+                duration=args.duration,
+                connections=args.connections,
+                warmup=0,
+            )
+        )
     print(f"{'name':<28} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
     for r in results:
         print(f"{r.name:<28} {r.requests_per_s:9.0f} {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.errors:6d}")
-    print(f"argon2id: m={argon2['memory_kib']} KiB, t={argon2['time_cost']}, p={argon2['parallelism']}; "
-          f"one hash {argon2['hash_ms_median']:.1f} ms (median of 5); at most one hash per core at a time")
+    print(
+        f"argon2id: m={argon2['memory_kib']} KiB, t={argon2['time_cost']}, p={argon2['parallelism']}; "
+        f"one hash {argon2['hash_ms_median']:.1f} ms (median of 5); at most one hash per core at a time"
+    )
     refresh = results[0]
     verdict = "PASS" if refresh.requests_per_s >= TARGET_REFRESH_RPS and refresh.errors == 0 else "FAIL"
-    print(f"token refresh: {refresh.requests_per_s:.0f} req/s (target >= {TARGET_REFRESH_RPS:.0f}, "
-          f"errors {refresh.errors}) {verdict}")
+    print(
+        f"token refresh: {refresh.requests_per_s:.0f} req/s (target >= {TARGET_REFRESH_RPS:.0f}, "
+        f"errors {refresh.errors}) {verdict}"
+    )
     return 0
 
 

@@ -45,12 +45,19 @@ async def _prepare(url: str) -> tuple[str, str, str]:
     try:
         now = clock.now()
         async with database.write_session() as db:
-            user = User(id=new_id(), email="subscriber@example.com", password_hash=None, display_name="Bench",
-                        club_list=[], options={})
+            user = User(
+                id=new_id(),
+                email="subscriber@example.com",
+                password_hash=None,
+                display_name="Bench",
+                club_list=[],
+                options={},
+            )
             db.add(user)
             await db.flush()
-            svod = (await db.execute(select(Product).where(Product.type == "svod", Product.identity_items == [])
-                                     .limit(1))).scalar_one_or_none()
+            svod = (
+                await db.execute(select(Product).where(Product.type == "svod", Product.identity_items == []).limit(1))
+            ).scalar_one_or_none()
             if svod is None:
                 svod = (await db.execute(select(Product).where(Product.title == "Touchline All Access"))).scalar_one()
             contract = grants.new_contract(svod, user.id, now)
@@ -60,14 +67,27 @@ async def _prepare(url: str) -> tuple[str, str, str]:
             purchase = grants.new_purchase(ppv, user.id, now, status="init", payment_action="creditCardPay")
             db.add(purchase)
             await grants.complete_purchase(db, purchase, ppv, now + timedelta(seconds=1))
-            event = (await db.execute(select(Event.id).where(
-                Event.commerce_type == "commerce_subscription-basic_media", Event.media_type == "event",
-                Event.status == "archived").limit(1))).scalar_one()
+            event = (
+                await db.execute(
+                    select(Event.id)
+                    .where(
+                        Event.commerce_type == "commerce_subscription-basic_media",
+                        Event.media_type == "event",
+                        Event.status == "archived",
+                    )
+                    .limit(1)
+                )
+            ).scalar_one()
             await db.commit()
         settings = Settings(database_url=url)
         async with database.write_session() as db:
-            result = await sessions.sign_in(db, user.id, sessions.DeviceIn("bench", "bench"),
-                                            policy=sessions.Policy.from_settings(settings), provider="credentials")
+            result = await sessions.sign_in(
+                db,
+                user.id,
+                sessions.DeviceIn("bench", "bench"),
+                policy=sessions.Policy.from_settings(settings),
+                provider="credentials",
+            )
         assert (await _count(database, Contract)) >= 1 and (await _count(database, Purchase)) >= 1
         return user.id, result.token_data["access_token"], event
     finally:
@@ -81,8 +101,9 @@ async def _count(database, model) -> int:
         return (await db.execute(select(func.count()).select_from(model))).scalar_one()
 
 
-async def _checks(url: str, user_id: str, event_id: str, concurrency: int, rounds: int,
-                  cache_seconds: float) -> tuple[list[float], float]:
+async def _checks(
+    url: str, user_id: str, event_id: str, concurrency: int, rounds: int, cache_seconds: float
+) -> tuple[list[float], float]:
     """Per-check latencies (ms) and checks per second, `concurrency` checks in flight, the way
     server.api.context.bind_viewer checks (through a HoldingsCache of `cache_seconds`)."""
     from server import clock
@@ -106,9 +127,16 @@ async def _checks(url: str, user_id: str, event_id: str, concurrency: int, round
                 async with database.session() as db:
                     held = await holdings.load(db, user_id, clock.now())
                 cache.put(user_id, held)
-            answer = decide(Viewer(user_id, held, "GB"), event_id=e.id, media_type=e.media_type,
-                            commerce_type=e.commerce_type, commerce_modes=e.commerce_modes, identity_ids=identity_ids,
-                            regions=e.regions, available_anywhere=e.available_in_region)
+            answer = decide(
+                Viewer(user_id, held, "GB"),
+                event_id=e.id,
+                media_type=e.media_type,
+                commerce_type=e.commerce_type,
+                commerce_modes=e.commerce_modes,
+                identity_ids=identity_ids,
+                regions=e.regions,
+                available_anywhere=e.available_in_region,
+            )
             assert answer.available_for_user
             return (time.perf_counter() - began) * 1e3
 
@@ -145,9 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     env = {"DATABASE_URL": url, "TOUCHLINE_RESPONSE_VALIDATION": "false"}
     with run_server("server.bench.servers:touchline_app", env) as server:
         log(f"event page: wrk {args.connections} connections, {args.duration}s")
-        page = run_wrk(f"{server.base_url}/api/event/get_by_id/id/{event_id}", "event page (subscriber, sqlite)",
-                       headers={"Authorization": f"Bearer {token}"}, duration=args.duration,
-                       connections=args.connections)
+        page = run_wrk(
+            f"{server.base_url}/api/event/get_by_id/id/{event_id}",
+            "event page (subscriber, sqlite)",
+            headers={"Authorization": f"Bearer {token}"},
+            duration=args.duration,
+            connections=args.connections,
+        )
 
     print(f"{'name':<36} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
     for name, rate, p50, p99 in rows:
@@ -155,8 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{page.name:<36} {page.requests_per_s:9.0f} {page.p50_ms:8.2f} {page.p99_ms:8.2f} {page.errors:6d}")
     p99 = rows[0][3]  # the production configuration (cache on)
     verdict = "PASS" if p99 < TARGET_P99_MS else "FAIL"
-    print(f"entitlement check p99 {p99:.2f} ms at {args.connections} concurrent (target < {TARGET_P99_MS:.0f} ms) "
-          f"{verdict}")
+    print(
+        f"entitlement check p99 {p99:.2f} ms at {args.connections} concurrent (target < {TARGET_P99_MS:.0f} ms) "
+        f"{verdict}"
+    )
     return 0
 
 

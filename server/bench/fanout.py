@@ -84,8 +84,13 @@ class FanoutResult:
 
 def round_stats(number: int, sent_at: float, arrivals: list[float]) -> Round:
     latencies = sorted((t - sent_at) * 1000 for t in arrivals)
-    return Round(number, len(latencies), _percentile(latencies, 50), _percentile(latencies, 99),
-                 latencies[-1] if latencies else float("nan"))
+    return Round(
+        number,
+        len(latencies),
+        _percentile(latencies, 50),
+        _percentile(latencies, 99),
+        latencies[-1] if latencies else float("nan"),
+    )
 
 
 def rss_kib(pid: int) -> int:
@@ -96,20 +101,24 @@ def rss_kib(pid: int) -> int:
 
 
 def render(results: list[FanoutResult]) -> str:
-    head = (f"{'scenario':<32} {'clients':>7} {'failed':>6} {'conn s':>6} {'round':>5} {'delivered':>9} "
-            f"{'p50 ms':>8} {'p99 ms':>8} {'last ms':>8} {'KB/conn':>8}")
+    head = (
+        f"{'scenario':<32} {'clients':>7} {'failed':>6} {'conn s':>6} {'round':>5} {'delivered':>9} "
+        f"{'p50 ms':>8} {'p99 ms':>8} {'last ms':>8} {'KB/conn':>8}"
+    )
     lines = [head, "-" * len(head)]
     for r in results:
         kb = f"{r.kb_per_connection:8.1f}" if r.kb_per_connection is not None else "       -"
         for i, rnd in enumerate(r.rounds or [None]):
             first = i == 0
             name = r.name if first else ""
-            numbers = (f"{r.connected:>7} {r.failed:>6} {r.connect_s:>6.1f}" if first else " " * 21)
+            numbers = f"{r.connected:>7} {r.failed:>6} {r.connect_s:>6.1f}" if first else " " * 21
             if rnd is None:
                 lines.append(f"{name:<32} {numbers} {'-':>5} {'-':>9} {'-':>8} {'-':>8} {'-':>8} {kb}")
                 continue
-            lines.append(f"{name:<32} {numbers} {rnd.number:>5} {rnd.delivered:>9} {rnd.p50_ms:>8.1f} "
-                         f"{rnd.p99_ms:>8.1f} {rnd.last_ms:>8.1f} {kb if first else ''}")
+            lines.append(
+                f"{name:<32} {numbers} {rnd.number:>5} {rnd.delivered:>9} {rnd.p50_ms:>8.1f} "
+                f"{rnd.p99_ms:>8.1f} {rnd.last_ms:>8.1f} {kb if first else ''}"
+            )
         lines += [f"  {r.name}: {e}" for e in r.errors]
     lines += verdicts(results)
     return "\n".join(lines)
@@ -120,19 +129,28 @@ def verdicts(results: list[FanoutResult]) -> list[str]:
     lines = []
     touchline, bare = by_name.get(TOUCHLINE), by_name.get(BARE)
     if touchline and bare and touchline.rounds and bare.rounds:
-        kb = (f", memory x{touchline.kb_per_connection / bare.kb_per_connection:.1f}"
-              if touchline.kb_per_connection and bare.kb_per_connection else "")
-        lines.append(f"touchline / bare websockets (worst round): p50 x{touchline.worst('p50_ms') / bare.worst('p50_ms'):.1f}, "
-                     f"p99 x{touchline.worst('p99_ms') / bare.worst('p99_ms'):.1f}{kb}")
+        kb = (
+            f", memory x{touchline.kb_per_connection / bare.kb_per_connection:.1f}"
+            if touchline.kb_per_connection and bare.kb_per_connection
+            else ""
+        )
+        lines.append(
+            f"touchline / bare websockets (worst round): p50 x{touchline.worst('p50_ms') / bare.worst('p50_ms'):.1f}, "
+            f"p99 x{touchline.worst('p99_ms') / bare.worst('p99_ms'):.1f}{kb}"
+        )
     if touchline and touchline.rounds:
         p99 = touchline.worst("p99_ms")
         ok = p99 < AIM_P99_MS and touchline.all_delivered
-        lines.append(f"{TOUCHLINE}: p99 {p99:.0f} ms, every client served: {touchline.all_delivered} "
-                     f"(aim < {AIM_P99_MS:.0f} ms) {'PASS' if ok else 'FAIL'}")
+        lines.append(
+            f"{TOUCHLINE}: p99 {p99:.0f} ms, every client served: {touchline.all_delivered} "
+            f"(aim < {AIM_P99_MS:.0f} ms) {'PASS' if ok else 'FAIL'}"
+        )
         kb = touchline.kb_per_connection
         if kb is not None:
-            lines.append(f"{TOUCHLINE}: {kb:.1f} KB per connection (aim < {AIM_KB_PER_CONNECTION:.0f} KB) "
-                         f"{'PASS' if kb < AIM_KB_PER_CONNECTION else 'FAIL'}")
+            lines.append(
+                f"{TOUCHLINE}: {kb:.1f} KB per connection (aim < {AIM_KB_PER_CONNECTION:.0f} KB) "
+                f"{'PASS' if kb < AIM_KB_PER_CONNECTION else 'FAIL'}"
+            )
     return lines
 
 
@@ -152,16 +170,30 @@ class Generators:
             count = share + (1 if i < extra else 0)
             if count == 0:
                 continue
-            self.processes.append(await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.bench.fanout_client", "--url", url, "--event", EVENT_ID,
-                "--count", str(count), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                env={**os.environ, "PYTHONPATH": _REPO_ROOT}, limit=2**26))  # arrivals come as one line
+            self.processes.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "server.bench.fanout_client",
+                    "--url",
+                    url,
+                    "--event",
+                    EVENT_ID,
+                    "--count",
+                    str(count),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    env={**os.environ, "PYTHONPATH": _REPO_ROOT},
+                    limit=2**26,
+                )
+            )  # arrivals come as one line
         ready = [await self._line(p, timeout) for p in self.processes]
         errors = [e for r in ready for e in r["errors"]]
         return sum(r["ready"] for r in ready), sum(r["failed"] for r in ready), errors, time.monotonic() - started
 
     async def wait_round(self, number: int, timeout: float) -> None:
         """Until every generator saw round `number` reach all its clients (or `timeout`)."""
+
         async def one(process) -> None:
             while (await self._line(process, timeout)).get("round") != number:
                 pass
@@ -223,20 +255,33 @@ def prepare_database(directory: Path) -> tuple[str, str]:
         path.with_name(path.name + suffix).unlink(missing_ok=True)
     url = f"sqlite+aiosqlite:///{path}"
     upgrade(url)
-    policy = sessions.Policy.from_settings(Settings(environment="test", secret_key=SECRET, database_url=url,
-                                                    access_token_lifetime=3600))
+    policy = sessions.Policy.from_settings(
+        Settings(environment="test", secret_key=SECRET, database_url=url, access_token_lifetime=3600)
+    )
 
     async def sign_in_staff() -> str:
         database = Database(url)
         try:
             async with database.session() as db:
-                user = User(id=new_id(), email=STAFF_EMAIL, password_hash=None, display_name="Bench", role="staff",
-                            club_list=[], options={})
+                user = User(
+                    id=new_id(),
+                    email=STAFF_EMAIL,
+                    password_hash=None,
+                    display_name="Bench",
+                    role="staff",
+                    club_list=[],
+                    options={},
+                )
                 db.add(user)
                 await db.commit()
             async with database.write_session() as db:
-                result = await sessions.sign_in(db, user.id, sessions.DeviceIn("fanout-bench", "fanout bench"),
-                                                policy=policy, provider="credentials")
+                result = await sessions.sign_in(
+                    db,
+                    user.id,
+                    sessions.DeviceIn("fanout-bench", "fanout bench"),
+                    policy=policy,
+                    provider="credentials",
+                )
             return result.token_data["access_token"]
         finally:
             await database.dispose()
@@ -245,8 +290,13 @@ def prepare_database(directory: Path) -> tuple[str, str]:
 
 
 def touchline_env(database_url: str, redis_url: str | None = None) -> dict:
-    env = {"TOUCHLINE_ENVIRONMENT": "test", "TOUCHLINE_DATABASE_URL": database_url, "TOUCHLINE_SECRET_KEY": SECRET,
-           "TOUCHLINE_RESPONSE_VALIDATION": "false", "TOUCHLINE_ACCESS_TOKEN_LIFETIME": "3600"}
+    env = {
+        "TOUCHLINE_ENVIRONMENT": "test",
+        "TOUCHLINE_DATABASE_URL": database_url,
+        "TOUCHLINE_SECRET_KEY": SECRET,
+        "TOUCHLINE_RESPONSE_VALIDATION": "false",
+        "TOUCHLINE_ACCESS_TOKEN_LIFETIME": "3600",
+    }
     if redis_url:
         env["REDIS_URL"] = redis_url
     return env
@@ -255,9 +305,12 @@ def touchline_env(database_url: str, redis_url: str | None = None) -> dict:
 @contextmanager
 def bare_server():
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "server.bench.fanout_baseline", "--port", str(port)],
-                               env={**os.environ, "PYTHONPATH": _REPO_ROOT}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.bench.fanout_baseline", "--port", str(port)],
+        env={**os.environ, "PYTHONPATH": _REPO_ROOT},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -290,8 +343,11 @@ def redis_server():
     if binary is None:
         raise RuntimeError("redis-server is not installed (Debian package redis-server)")
     port = free_port()
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     try:
         import redis
 
@@ -317,8 +373,17 @@ def ws_url(port: int) -> str:
 # --- one scenario ---------------------------------------------------------------------------------
 
 
-async def measure(name: str, ports_pids: list[tuple[int, int]], trigger, *, clients: int, generators: int,
-                  rounds: int, timeout: float, settle: float = 1.0) -> FanoutResult:
+async def measure(
+    name: str,
+    ports_pids: list[tuple[int, int]],
+    trigger,
+    *,
+    clients: int,
+    generators: int,
+    rounds: int,
+    timeout: float,
+    settle: float = 1.0,
+) -> FanoutResult:
     """Warm up, connect `clients` spread over the servers, send `rounds` messages (`settle`
     seconds apart), collect."""
     result = FanoutResult(name, clients)
@@ -353,9 +418,15 @@ async def measure(name: str, ports_pids: list[tuple[int, int]], trigger, *, clie
     return result
 
 
-async def run_all(clients: int = 5000, generators: int = 4, rounds: int = 3, timeout: float = 120,
-                  scenarios: tuple[str, ...] = (TOUCHLINE, BARE, CLUSTER), workdir: Path | None = None,
-                  settle: float = 1.0) -> tuple[list[FanoutResult], list[str]]:
+async def run_all(
+    clients: int = 5000,
+    generators: int = 4,
+    rounds: int = 3,
+    timeout: float = 120,
+    scenarios: tuple[str, ...] = (TOUCHLINE, BARE, CLUSTER),
+    workdir: Path | None = None,
+    settle: float = 1.0,
+) -> tuple[list[FanoutResult], list[str]]:
     """Run `scenarios` one after the other; returns their results and the ones that could not
     run (with why). `workdir` holds the SQLite database (default var/bench)."""
     workdir = workdir or Path(_REPO_ROOT) / "var" / "bench"
@@ -369,37 +440,53 @@ async def run_all(clients: int = 5000, generators: int = 4, rounds: int = 3, tim
 
         def api_trigger(port: int):
             async def trigger(number: int) -> None:
-                body = {"event": "event-url-change", "room": f"event:{EVENT_ID}",
-                        "payload": {"eventUrl": f"/media/live/{EVENT_ID}/index.m3u8?round={number}"}}
-                async with http.post(f"http://127.0.0.1:{port}/api/admin/socket/emit", json=body,
-                                     headers={"Authorization": f"Bearer {token}"}) as answer:
+                body = {
+                    "event": "event-url-change",
+                    "room": f"event:{EVENT_ID}",
+                    "payload": {"eventUrl": f"/media/live/{EVENT_ID}/index.m3u8?round={number}"},
+                }
+                async with http.post(
+                    f"http://127.0.0.1:{port}/api/admin/socket/emit",
+                    json=body,
+                    headers={"Authorization": f"Bearer {token}"},
+                ) as answer:
                     if answer.status != 200:
                         raise RuntimeError(f"emit answered {answer.status}: {await answer.text()}")
+
             return trigger
 
         for name in scenarios:
-            options = {"clients": clients, "generators": generators, "rounds": rounds, "timeout": timeout,
-                       "settle": settle}
+            options = {
+                "clients": clients,
+                "generators": generators,
+                "rounds": rounds,
+                "timeout": timeout,
+                "settle": settle,
+            }
             try:
                 async with AsyncExitStack() as stack:
                     if name == TOUCHLINE:
-                        server = stack.enter_context(run_server("server.bench.servers:touchline_app",
-                                                                touchline_env(database_url), "/api/health"))
+                        server = stack.enter_context(
+                            run_server("server.bench.servers:touchline_app", touchline_env(database_url), "/api/health")
+                        )
                         targets, trigger = [(server.port, server.pid)], api_trigger(server.port)
                     elif name == BARE:
                         port, pid = stack.enter_context(bare_server())
 
                         async def trigger(number: int, port=port) -> None:
-                            async with http.get(f"http://127.0.0.1:{port}/emit",
-                                                params={"eventId": EVENT_ID, "round": str(number)}) as answer:
+                            async with http.get(
+                                f"http://127.0.0.1:{port}/emit", params={"eventId": EVENT_ID, "round": str(number)}
+                            ) as answer:
                                 await answer.read()
 
                         targets = [(port, pid)]
                     else:
                         redis_url = stack.enter_context(redis_server())
                         env = touchline_env(database_url, redis_url)
-                        servers = [stack.enter_context(run_server("server.bench.servers:touchline_app", env,
-                                                                  "/api/health")) for _ in range(2)]
+                        servers = [
+                            stack.enter_context(run_server("server.bench.servers:touchline_app", env, "/api/health"))
+                            for _ in range(2)
+                        ]
                         targets, trigger = [(s.port, s.pid) for s in servers], api_trigger(servers[0].port)
                     results.append(await measure(name, targets, trigger, **options))
             except Exception as exc:  # one broken scenario must not hide the others

@@ -19,8 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import broadcast, serve
 
-OPEN = "0" + json.dumps({"sid": "", "upgrades": [], "pingInterval": 25000, "pingTimeout": 20000,
-                         "maxPayload": 16384})
+OPEN = "0" + json.dumps({"sid": "", "upgrades": [], "pingInterval": 25000, "pingTimeout": 20000, "maxPayload": 16384})
 
 
 class Baseline:
@@ -35,8 +34,8 @@ class Baseline:
                 if frame.startswith("40"):
                     await ws.send("40" + json.dumps({"sid": secrets.token_hex(10)}))
                 elif frame.startswith("42"):
-                    digits = frame[2:frame.index("[")]
-                    name, payload = json.loads(frame[2 + len(digits):])[:2]
+                    digits = frame[2 : frame.index("[")]
+                    name, payload = json.loads(frame[2 + len(digits) :])[:2]
                     if name == "join-event-room":
                         room = f"event:{payload['eventId']}"
                         self.rooms[room].add(ws)
@@ -68,8 +67,15 @@ class Baseline:
 
 async def main(port: int) -> None:
     baseline = Baseline()
-    async with serve(baseline.handle, "127.0.0.1", port, process_request=baseline.control, compression=None,
-                     max_size=16384, backlog=2048):
+    async with serve(
+        baseline.handle,
+        "127.0.0.1",
+        port,
+        process_request=baseline.control,
+        compression=None,
+        max_size=16384,
+        backlog=2048,
+    ):
         await asyncio.Future()
 
 

@@ -119,8 +119,7 @@ async def main(args: argparse.Namespace) -> None:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
         if line == "collect":
-            say(arrivals={str(r): times for r, times in clients.arrivals.items()},
-                closed=clients.closed)
+            say(arrivals={str(r): times for r, times in clients.arrivals.items()}, closed=clients.closed)
         elif line == "quit":
             break
     await clients.close()

@@ -59,10 +59,19 @@ async def _prepare(url: str) -> str:
     try:
         await seed(database.engine)
         async with database.session() as db:
-            return (await db.execute(select(Event.id).where(
-                Event.status.in_(("live", "channel")), Event.media_type == "event",
-                Event.commerce_type == "commerce_free_media", Event.hls_stream.like("/media/live/%"))
-                .order_by(Event.status.desc(), Event.event_date).limit(1))).scalar_one()
+            return (
+                await db.execute(
+                    select(Event.id)
+                    .where(
+                        Event.status.in_(("live", "channel")),
+                        Event.media_type == "event",
+                        Event.commerce_type == "commerce_free_media",
+                        Event.hls_stream.like("/media/live/%"),
+                    )
+                    .order_by(Event.status.desc(), Event.event_date)
+                    .limit(1)
+                )
+            ).scalar_one()
     finally:
         await database.dispose()
 
@@ -98,19 +107,43 @@ def _tokens(url: str, count: int) -> list[str]:
     claims = jwt.decode(url.split("/")[3], options={"verify_signature": False})
     settings = Settings(secret_key=SECRET)
     stream = url.split("/", 4)[4]
-    return [sign_stream(f"/media/{stream}", user_id=None, event_id=f"{claims['evt'][:-6]}{n:06d}",
-                        settings=settings, start=claims["start"]) for n in range(count)]
+    return [
+        sign_stream(
+            f"/media/{stream}",
+            user_id=None,
+            event_id=f"{claims['evt'][:-6]}{n:06d}",
+            settings=settings,
+            start=claims["start"],
+        )
+        for n in range(count)
+    ]
 
 
-def _run_wrk_script(url: str, script: str, name: str, *, duration: int, connections: int,
-                    warmup: int = 0) -> LoadResult:
+def _run_wrk_script(
+    url: str, script: str, name: str, *, duration: int, connections: int, warmup: int = 0
+) -> LoadResult:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
+
         def wrk(seconds: int) -> str:
-            cmd = ["wrk", "-t", "1", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "5s",
-                   "--latency", "-s", f.name, url]
+            cmd = [
+                "wrk",
+                "-t",
+                "1",
+                "-c",
+                str(connections),
+                "-d",
+                f"{seconds}s",
+                "--timeout",
+                "5s",
+                "--latency",
+                "-s",
+                f.name,
+                url,
+            ]
             return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
         if warmup:
             wrk(warmup)
         return parse_wrk_output(wrk(duration), name)
@@ -118,39 +151,48 @@ def _run_wrk_script(url: str, script: str, name: str, *, duration: int, connecti
         os.unlink(f.name)
 
 
-def _run_wrk_viewers(url: str, name: str, *, viewers: int, period_s: float, connections: int, headers: dict,
-                     duration: int) -> LoadResult:
+def _run_wrk_viewers(
+    url: str, name: str, *, viewers: int, period_s: float, connections: int, headers: dict, duration: int
+) -> LoadResult:
     """`viewers` each asking every `period_s`, over `connections` connections (as a CDN edge or HTTP/2
     would pool them): each connection sends one request every `period_s * connections / viewers`
     (wrk's delay(); wrk keeps its timers in a list, so thousands of connections would load wrk
     more than the server)."""
     period = max(1, round(period_s * 1000 * connections / viewers))
-    script = (f"local period, connections, started = {period}, {connections}, 0\n"
-              "delay = function()\n"
-              "  if started < connections then started = started + 1; return math.random(0, period - 1) end\n"
-              "  return period\nend\n" + lua_script("GET", None, headers))
+    script = (
+        f"local period, connections, started = {period}, {connections}, 0\n"
+        "delay = function()\n"
+        "  if started < connections then started = started + 1; return math.random(0, period - 1) end\n"
+        "  return period\nend\n" + lua_script("GET", None, headers)
+    )
     result = _run_wrk_script(url, script, name, duration=duration, connections=connections, warmup=2)
     result.mode = f"{viewers} viewers"
     return result
 
 
-def _run_wrk_paths(base_url: str, paths: list[str], name: str, *, headers: dict, duration: int,
-                   connections: int) -> LoadResult:
+def _run_wrk_paths(
+    base_url: str, paths: list[str], name: str, *, headers: dict, duration: int, connections: int
+) -> LoadResult:
     """wrk cycling through `paths` (run_wrk asks for one URL)."""
     table = ",\n".join(lua_string(p.encode()) for p in paths)
-    script = (f"local paths = {{\n{table}\n}}\nlocal n = 0\n"
-              "request = function()\n  n = n % #paths + 1\n"
-              "  return wrk.format(nil, paths[n])\nend\n" + lua_script("GET", None, headers))
-    return _run_wrk_script(base_url + paths[0], script, name, duration=duration, connections=connections,
-                           warmup=2)
+    script = (
+        f"local paths = {{\n{table}\n}}\nlocal n = 0\n"
+        "request = function()\n  n = n % #paths + 1\n"
+        "  return wrk.format(nil, paths[n])\nend\n" + lua_script("GET", None, headers)
+    )
+    return _run_wrk_script(base_url + paths[0], script, name, duration=duration, connections=connections, warmup=2)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m server.bench.live", description=__doc__.splitlines()[0])
     p.add_argument("--duration", type=int, default=10)
     p.add_argument("--connections", type=int, default=64)
-    p.add_argument("--viewers", type=int, default=round(TARGET_RPS * POLL_SECONDS),
-                   help="viewers polling every 2 s in the viewers run")
+    p.add_argument(
+        "--viewers",
+        type=int,
+        default=round(TARGET_RPS * POLL_SECONDS),
+        help="viewers polling every 2 s in the viewers run",
+    )
     p.add_argument("--viewer-connections", type=int, default=400, help="connections the viewers' polls share")
     args = p.parse_args(argv)
 
@@ -177,36 +219,68 @@ def main(argv: list[str] | None = None) -> int:
         r.body_bytes = len(plain)
         results.append(r)
         log(f"viewers: {args.viewers} polling every {POLL_SECONDS} s ({args.viewers / POLL_SECONDS:.0f}/s)")
-        results.append(_run_wrk_viewers(target, "live playlist, gzip", viewers=args.viewers, period_s=POLL_SECONDS,
-                                        connections=args.viewer_connections, headers=GZIP, duration=args.duration))
+        results.append(
+            _run_wrk_viewers(
+                target,
+                "live playlist, gzip",
+                viewers=args.viewers,
+                period_s=POLL_SECONDS,
+                connections=args.viewer_connections,
+                headers=GZIP,
+                duration=args.duration,
+            )
+        )
         log("saturated, through a wrk script choosing the path: one token, then a new token each request")
-        results.append(_run_wrk_paths(server.base_url, [path], "live playlist, scripted", headers=GZIP,
-                                      duration=args.duration, connections=args.connections))
-        results.append(_run_wrk_paths(server.base_url, _tokens(path, 10_000), "live playlist, new token each",
-                                      headers=GZIP, duration=args.duration, connections=args.connections))
+        results.append(
+            _run_wrk_paths(
+                server.base_url,
+                [path],
+                "live playlist, scripted",
+                headers=GZIP,
+                duration=args.duration,
+                connections=args.connections,
+            )
+        )
+        results.append(
+            _run_wrk_paths(
+                server.base_url,
+                _tokens(path, 10_000),
+                "live playlist, new token each",
+                headers=GZIP,
+                duration=args.duration,
+                connections=args.connections,
+            )
+        )
     with run_server("server.bench.baselines:bare_asgi_app", {"BENCH_BODY_BYTES": str(len(body))}) as server:
         log("bare ASGI, the same bytes")
-        bare = run_wrk(f"{server.base_url}/", "bare ASGI, same bytes", duration=args.duration,
-                       connections=args.connections)
+        bare = run_wrk(
+            f"{server.base_url}/", "bare ASGI, same bytes", duration=args.duration, connections=args.connections
+        )
         bare.body_bytes = len(body)
         results.append(bare)
 
     print(f"{'name':<32} {'mode':<12} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'bytes':>6}")
     for r in results:
         size = f"{r.body_bytes:6d}" if r.body_bytes else "     -"
-        print(f"{r.name:<32} {r.mode:<12} {r.requests_per_s:9.0f} {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.errors:6d} "
-              f"{size}  {r.note}")
+        print(
+            f"{r.name:<32} {r.mode:<12} {r.requests_per_s:9.0f} {r.p50_ms:8.2f} {r.p99_ms:8.2f} {r.errors:6d} "
+            f"{size}  {r.note}"
+        )
     saturated, rated = results[0], results[2]
     print(f"live playlist (gzip) / bare ASGI: {saturated.requests_per_s / bare.requests_per_s:.2f}")
     ok = saturated.requests_per_s >= TARGET_RPS and saturated.errors == 0
-    print(f"live playlist: {saturated.requests_per_s:.0f} req/s on one process = "
-          f"{saturated.requests_per_s * POLL_SECONDS:.0f} viewers polling every {POLL_SECONDS} s "
-          f"(target >= {TARGET_RPS:.0f} req/s) {'PASS' if ok else 'FAIL'}")
+    print(
+        f"live playlist: {saturated.requests_per_s:.0f} req/s on one process = "
+        f"{saturated.requests_per_s * POLL_SECONDS:.0f} viewers polling every {POLL_SECONDS} s "
+        f"(target >= {TARGET_RPS:.0f} req/s) {'PASS' if ok else 'FAIL'}"
+    )
     offered = args.viewers / POLL_SECONDS
     ok = rated.p99_ms < TARGET_P99_MS and rated.errors == 0 and rated.requests_per_s >= 0.9 * offered
-    print(f"live playlist: {rated.mode} polling every {POLL_SECONDS} s: {rated.requests_per_s:.0f} req/s, "
-          f"p50 {rated.p50_ms:.1f} ms, p99 {rated.p99_ms:.1f} ms (target < {TARGET_P99_MS:.0f} ms, "
-          f"errors {rated.errors}) {'PASS' if ok else 'FAIL'}")
+    print(
+        f"live playlist: {rated.mode} polling every {POLL_SECONDS} s: {rated.requests_per_s:.0f} req/s, "
+        f"p50 {rated.p50_ms:.1f} ms, p99 {rated.p99_ms:.1f} ms (target < {TARGET_P99_MS:.0f} ms, "
+        f"errors {rated.errors}) {'PASS' if ok else 'FAIL'}"
+    )
     return 0
 
 

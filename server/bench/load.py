@@ -48,12 +48,10 @@ class LoadResult:
 
 def lua_string(data: bytes) -> str:
     """A Lua string literal holding exactly `data` (decimal escapes for anything unsafe)."""
-    return '"' + "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:03d}"
-                         for b in data) + '"'
+    return '"' + "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:03d}" for b in data) + '"'
 
 
-def lua_script(method: str = "GET", body: bytes | None = None,
-               headers: dict | None = None) -> str:
+def lua_script(method: str = "GET", body: bytes | None = None, headers: dict | None = None) -> str:
     lines = [f"wrk.method = {lua_string(method.encode())}"]
     if body is not None:
         lines.append(f"wrk.body = {lua_string(body)}")
@@ -70,10 +68,14 @@ def parse_wrk_output(text: str, name: str = "", mode: str = "saturated") -> Load
     """Read wrk's output; prefer the exact done() summary, fall back to --latency text."""
     for line in text.splitlines():
         if line.startswith(_MARK):
-            d = json.loads(line[len(_MARK):])
+            d = json.loads(line[len(_MARK) :])
             return LoadResult(
-                name, mode, d["requests"] / (d["duration_us"] / 1e6),
-                d["p50_us"] / 1e3, d["p99_us"] / 1e3, d["requests"],
+                name,
+                mode,
+                d["requests"] / (d["duration_us"] / 1e6),
+                d["p50_us"] / 1e3,
+                d["p99_us"] / 1e3,
+                d["requests"],
                 d["errors"] + d["non_2xx"],
             )
     pct = {p: _ms(v, u) for p, v, u in re.findall(r"^\s+(\d+)%\s+([\d.]+)(us|ms|s|m|h)\s*$", text, re.M)}
@@ -84,21 +86,50 @@ def parse_wrk_output(text: str, name: str = "", mode: str = "saturated") -> Load
     errors = sum(map(int, re.findall(r"(?:connect|read|write|timeout) (\d+)", text)))
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     return LoadResult(
-        name, mode, float(rps.group(1)), pct["50"], pct["99"],
-        int(total.group(1)) if total else 0, errors + (int(non2xx.group(1)) if non2xx else 0),
+        name,
+        mode,
+        float(rps.group(1)),
+        pct["50"],
+        pct["99"],
+        int(total.group(1)) if total else 0,
+        errors + (int(non2xx.group(1)) if non2xx else 0),
     )
 
 
-def run_wrk(url: str, name: str, *, method: str = "GET", body: bytes | None = None,
-            headers: dict | None = None, duration: int = 10, connections: int = 64,
-            threads: int = 1, warmup: int = 2) -> LoadResult:
+def run_wrk(
+    url: str,
+    name: str,
+    *,
+    method: str = "GET",
+    body: bytes | None = None,
+    headers: dict | None = None,
+    duration: int = 10,
+    connections: int = 64,
+    threads: int = 1,
+    warmup: int = 2,
+) -> LoadResult:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(lua_script(method, body, headers))
     try:
+
         def wrk(seconds: int) -> str:
-            cmd = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s",
-                   "--timeout", "5s", "--latency", "-s", f.name, url]
+            cmd = [
+                "wrk",
+                "-t",
+                str(threads),
+                "-c",
+                str(connections),
+                "-d",
+                f"{seconds}s",
+                "--timeout",
+                "5s",
+                "--latency",
+                "-s",
+                f.name,
+                url,
+            ]
             return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
         if warmup:  # fill pools and caches; not reported
             wrk(warmup)
         return parse_wrk_output(wrk(duration), name)
@@ -149,16 +180,31 @@ async def _rated(url, method, body, headers, rate, duration, connections) -> dic
         await asyncio.gather(*tasks)
         elapsed = now() - start
     latencies.sort()
-    return {"n": len(latencies), "elapsed": elapsed, "errors": errors, "lag": max_lag,
-            "p50": _percentile(latencies, 50), "p99": _percentile(latencies, 99)}
+    return {
+        "n": len(latencies),
+        "elapsed": elapsed,
+        "errors": errors,
+        "lag": max_lag,
+        "p50": _percentile(latencies, 50),
+        "p99": _percentile(latencies, 99),
+    }
 
 
-def run_rated(url: str, name: str, *, rate: float, method: str = "GET",
-              body: bytes | None = None, headers: dict | None = None,
-              duration: int = 10, connections: int = 64) -> LoadResult:
+def run_rated(
+    url: str,
+    name: str,
+    *,
+    rate: float,
+    method: str = "GET",
+    body: bytes | None = None,
+    headers: dict | None = None,
+    duration: int = 10,
+    connections: int = 64,
+) -> LoadResult:
     """Open-loop run at `rate` req/s; p50/p99 count queueing behind a slow server."""
     try:
         import uvloop
+
         runner = uvloop.run
     except ImportError:
         runner = asyncio.run
@@ -173,5 +219,6 @@ def run_rated(url: str, name: str, *, rate: float, method: str = "GET",
     # A late generator would understate the offered load: say so rather than hide it.
     note = f"generator lag up to {r['lag'] * 1e3:.0f} ms" if r["lag"] > 0.005 else ""
     ok = r["n"] - r["errors"]  # failed or timed-out requests are not throughput
-    return LoadResult(name, f"rated {rate:g}/s", ok / r["elapsed"], r["p50"] * 1e3,
-                      r["p99"] * 1e3, r["n"], r["errors"], note=note)
+    return LoadResult(
+        name, f"rated {rate:g}/s", ok / r["elapsed"], r["p50"] * 1e3, r["p99"] * 1e3, r["n"], r["errors"], note=note
+    )

@@ -27,10 +27,27 @@ def uvicorn_command(target: str, port: int, factory: bool = True) -> list[str]:
     # One worker, no access log, wsproto without deflate: how `touchline serve` runs the app.
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     cmd = [
-        sys.executable, "-m", "uvicorn", target,
-        "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-        "--no-access-log", "--ws", "wsproto", "--ws-per-message-deflate", "false",
-        "--loop", loop, "--http", "httptools", "--log-level", "warning",
+        sys.executable,
+        "-m",
+        "uvicorn",
+        target,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+        "--no-access-log",
+        "--ws",
+        "wsproto",
+        "--ws-per-message-deflate",
+        "false",
+        "--loop",
+        loop,
+        "--http",
+        "httptools",
+        "--log-level",
+        "warning",
     ]
     return cmd + (["--factory"] if factory else [])
 
@@ -76,15 +93,17 @@ class Server:
 
 
 @contextmanager
-def run_server(target: str, env: dict | None = None, ready_path: str = "/",
-               factory: bool = True, timeout: float = 60.0):
+def run_server(
+    target: str, env: dict | None = None, ready_path: str = "/", factory: bool = True, timeout: float = 60.0
+):
     """Start `target` (module:factory), yield a Server once it answers, then stop it."""
     port = free_port()
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
             uvicorn_command(target, port, factory),
             env={**os.environ, "PYTHONPATH": _REPO_ROOT, **(env or {})},
-            stdout=log, stderr=subprocess.STDOUT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         try:
             _wait_ready(proc, port, ready_path, timeout, log)

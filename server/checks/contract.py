@@ -84,8 +84,16 @@ async def _prepare_database(url: str) -> dict:
             viewer = (await session.execute(select(User.id).where(User.email == viewer_email))).scalar_one()
     finally:
         await database.dispose()
-    return {"event": game, "eventWithStats": with_stats, "channel": channel, "clip": clip, "identity": identity,
-            "viewer": viewer, "allAccess": stable_id("product", "svod:all-access"), "adminEvent": admin_event}
+    return {
+        "event": game,
+        "eventWithStats": with_stats,
+        "channel": channel,
+        "clip": clip,
+        "identity": identity,
+        "viewer": viewer,
+        "allAccess": stable_id("product", "svod:all-access"),
+        "adminEvent": admin_event,
+    }
 
 
 def _operations_index() -> dict:
@@ -122,8 +130,20 @@ def running_server(database_url: str, secret: str, log_path: Path, providers: di
         "TOUCHLINE_PASSWORD_RESET_REQUESTS_PER_ADDRESS": "1000000",
     }
     env.pop("TOUCHLINE_REDIS_URL", None)
-    command = [sys.executable, "-m", "uvicorn", "server.app:asgi", "--factory", "--host", "127.0.0.1",
-               "--port", str(port), "--no-access-log", "--ws-per-message-deflate", "false"]
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "server.app:asgi",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--ws-per-message-deflate",
+        "false",
+    ]
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -156,8 +176,19 @@ def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 30) -> N
 def run_dredd(base: str, fixtures_path: Path) -> int:
     if not DREDD.exists():
         raise SystemExit("Dredd is not installed: run `npm ci` in openapi/ (make contract does it)")
-    command = [str(DREDD), str(contract.OPENAPI_PATH), f"{base}/api", "--hookfiles", str(HOOKS),
-               "--language", "nodejs", "--loglevel", "error", "--reporter", "dot"]
+    command = [
+        str(DREDD),
+        str(contract.OPENAPI_PATH),
+        f"{base}/api",
+        "--hookfiles",
+        str(HOOKS),
+        "--language",
+        "nodejs",
+        "--loglevel",
+        "error",
+        "--reporter",
+        "dot",
+    ]
     env = {**os.environ, "TOUCHLINE_CONTRACT_FIXTURES": str(fixtures_path)}
     print("\n== Dredd: every documented transaction of the implemented operations", flush=True)
     return subprocess.run(command, cwd=OPENAPI_DIR, env=env).returncode
@@ -186,30 +217,30 @@ SCHEMATHESIS_IDS = {
 # Schema-valid requests the server still refuses, each for a rule a schema cannot express.
 ACCEPTED_REFUSALS = {
     "emit_socket_message": "a payload that breaks its message's schema in asyncapi/asyncapi.yaml, or a room of "
-                           "the wrong kind, is a 400",
+    "the wrong kind, is a 400",
     "create_clip": "a blank title or one with control characters, an endTime not after startTime or more than 10 "
-                   "minutes after it, or times outside the event's stream is a 400 (invalid_time_range for times)",
+    "minutes after it, or times outside the event's stream is a 400 (invalid_time_range for times)",
     "create_event": "a blank title, control characters, a value longer than its column (reference_id 80, "
-                    "gameType 20, vidswapId 40, URLs 500 characters), an endDate before event_date, one team "
-                    "at home and away, or a date no datetime holds is a 400",
+    "gameType 20, vidswapId 40, URLs 500 characters), an endDate before event_date, one team "
+    "at home and away, or a date no datetime holds is a 400",
     "get_channel_programme": "a window whose `from` is after its `to` is a 400",
     "list_events": "an `event_date` range whose start is after its end is a 400",
     "redeem_access_code": "redemption attempts are limited per account: the demo viewer's many attempts get 429; "
-                          "a used-up code is a 409, an expired one a 410",
+    "a used-up code is a 409, an expired one a 410",
     "exchange_token": "an unknown or disabled sign-on provider is a 400 (provider_not_supported)",
     "ifa_callback": "a `redirect_uri` other than the server's own is a 400",
     "issue_access_codes": "both or neither of product_id and event_id, or an expires_at in the past, is a 400",
     "register_user": "profile text with control characters is a 400 (the profile rules)",
     "reset_password": "an unknown, used or expired reset token is a 400 (invalid_reset_token)",
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
-                "(invalid_time_range); so are text with control characters and a teamId no team has",
+    "(invalid_time_range); so are text with control characters and a teamId no team has",
     "tokenize_card": "a card number failing the Luhn check, or an expiry month already past, is a 400 (invalid_card)",
     "set_stream_url": "a URL with control characters or longer than the 500 characters stored is a 400",
     "update_clip": "a blank title or one with control characters is a 400",
     "update_event": "as create_event (the same field rules)",
     "update_tag": "as save_tag (the same time and field rules)",
     "update_profile": "a blank displayName, text with control characters, a date of birth in the future or "
-                      "more than 20 stored survey records is a 400",
+    "more than 20 stored survey records is a 400",
     "update_stored_card": "an unknown, used, expired or someone else's card token is a 400 (invalid_card_token)",
 }
 
@@ -226,8 +257,8 @@ def schemathesis_config(ids: dict) -> str:
     for operation_id, why in ACCEPTED_REFUSALS.items():
         extra = "".join(f", {status}" for status in MORE_REFUSAL_STATUSES.get(operation_id, ()))
         blocks.append(
-            f"# {why}\n[[operations]]\ninclude-operation-id = \"{operation_id}\"\n"
-            '[operations.checks.positive_data_acceptance]\n'
+            f'# {why}\n[[operations]]\ninclude-operation-id = "{operation_id}"\n'
+            "[operations.checks.positive_data_acceptance]\n"
             f'expected-statuses = ["2xx", "3xx", 400, 401, 403, 404, 409{extra}, 429, "5xx"]'
         )
     return "\n\n".join(blocks) + "\n"
@@ -239,12 +270,30 @@ def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, wor
     config = work / "schemathesis.toml"
     config.write_text(schemathesis_config(ids))
     # One worker: hypothesis describes strategies with ast.parse, which is not thread-safe on 3.11.
-    command = [str(Path(sys.executable).with_name("st")), "--config-file", str(config), "run",
-               str(contract.OPENAPI_PATH), "--url", f"{base}/api",
-               "--checks", "all", "--max-examples", str(MAX_EXAMPLES), "--workers", "1",
-               "--phases", "examples,coverage,fuzzing", "--generation-database", "none",
-               "--no-color",
-               "--report", "junit", "--report-dir", str(work / "schemathesis")]
+    command = [
+        str(Path(sys.executable).with_name("st")),
+        "--config-file",
+        str(config),
+        "run",
+        str(contract.OPENAPI_PATH),
+        "--url",
+        f"{base}/api",
+        "--checks",
+        "all",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--workers",
+        "1",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--generation-database",
+        "none",
+        "--no-color",
+        "--report",
+        "junit",
+        "--report-dir",
+        str(work / "schemathesis"),
+    ]
     if seed != "random":
         command += ["--seed", seed]
     for operation_id in implemented:
@@ -252,8 +301,11 @@ def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, wor
     print(f"\n== Schemathesis: {len(implemented)} implemented operations, --checks all", flush=True)
     # Bearer tokens come from server/checks/schemathesis_hooks.py: a fresh account for the
     # operations that end or change a session, the demo accounts otherwise.
-    env = {**os.environ, "TOUCHLINE_CONTRACT_FIXTURES": str(fixtures_path),
-           "SCHEMATHESIS_HOOKS": "server.checks.schemathesis_hooks"}
+    env = {
+        **os.environ,
+        "TOUCHLINE_CONTRACT_FIXTURES": str(fixtures_path),
+        "SCHEMATHESIS_HOOKS": "server.checks.schemathesis_hooks",
+    }
     return subprocess.run(command, cwd=PROJECT_ROOT, env=env).returncode
 
 
@@ -263,8 +315,11 @@ def _providers(ifa_issuer: str | None) -> dict[str, str]:
     if ifa_issuer is None:
         raise SystemExit("oidc-provider-mock did not start: the ifa transactions cannot run")
     closed = f"http://127.0.0.1:{free_port()}"
-    return {**local_provider_settings(ifa_issuer), "TOUCHLINE_GOOGLE_CLIENT_ID": "contract-google-client",
-            "TOUCHLINE_GOOGLE_ISSUER": closed}
+    return {
+        **local_provider_settings(ifa_issuer),
+        "TOUCHLINE_GOOGLE_CLIENT_ID": "contract-google-client",
+        "TOUCHLINE_GOOGLE_ISSUER": closed,
+    }
 
 
 def sign_in_demo_accounts(base: str) -> dict:
@@ -274,13 +329,26 @@ def sign_in_demo_accounts(base: str) -> dict:
         key = "staff" if demo.role == "staff" else "viewer"
         if key in accounts:
             continue
-        body = json.dumps({"username": demo.email, "password": demo.password, "device_id": f"contract-{key}",
-                           "device_name": f"contract-{key}", "strategy": "refresh"}).encode()
-        request = urllib.request.Request(f"{base}/api/user/login", data=body, headers={"Content-Type": "application/json"})
+        body = json.dumps(
+            {
+                "username": demo.email,
+                "password": demo.password,
+                "device_id": f"contract-{key}",
+                "device_name": f"contract-{key}",
+                "strategy": "refresh",
+            }
+        ).encode()
+        request = urllib.request.Request(
+            f"{base}/api/user/login", data=body, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             content = json.loads(answer.read())["content"]
-        accounts[key] = {"email": demo.email, "password": demo.password, "userId": content["profile"]["userId"],
-                         "token": content["tokenData"]["access_token"]}
+        accounts[key] = {
+            "email": demo.email,
+            "password": demo.password,
+            "userId": content["profile"]["userId"],
+            "token": content["tokenData"]["access_token"],
+        }
     return accounts
 
 
@@ -302,14 +370,24 @@ def main(argv: list[str] | None = None) -> int:
     fixtures_path = work / "fixtures.json"
 
     results = {}
-    with local_openid_provider(free_port(), work / "ifa-provider.log") as ifa_issuer, \
-            running_server(database_url, secret, work / "server.log", _providers(ifa_issuer)) as base:
+    with (
+        local_openid_provider(free_port(), work / "ifa-provider.log") as ifa_issuer,
+        running_server(database_url, secret, work / "server.log", _providers(ifa_issuer)) as base,
+    ):
         accounts = sign_in_demo_accounts(base)
-        fixtures_path.write_text(json.dumps({
-            "ids": ids, "operations": index, "base": base, "accounts": accounts,
-            "tokens": {key: account["token"] for key, account in accounts.items()},
-            "deviceLimit": Settings().device_limit,
-        }, indent=2))
+        fixtures_path.write_text(
+            json.dumps(
+                {
+                    "ids": ids,
+                    "operations": index,
+                    "base": base,
+                    "accounts": accounts,
+                    "tokens": {key: account["token"] for key, account in accounts.items()},
+                    "deviceLimit": Settings().device_limit,
+                },
+                indent=2,
+            )
+        )
         if args.only in (None, "dredd"):
             results["Dredd"] = run_dredd(base, fixtures_path)
         if args.only in (None, "schemathesis"):

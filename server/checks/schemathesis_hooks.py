@@ -13,9 +13,15 @@ import urllib.request
 import schemathesis
 
 # Operations after which the caller's token (or account) no longer works as before.
-SESSION_CHANGING = frozenset({
-    "logout_user", "end_other_sessions", "delete_account", "change_password", "delete_device",
-})
+SESSION_CHANGING = frozenset(
+    {
+        "logout_user",
+        "end_other_sessions",
+        "delete_account",
+        "change_password",
+        "delete_device",
+    }
+)
 
 _fixtures = json.loads(open(os.environ["TOUCHLINE_CONTRACT_FIXTURES"]).read())
 _counter = itertools.count(1)
@@ -24,10 +30,18 @@ _counter = itertools.count(1)
 def _fresh_account_token() -> str:
     n = next(_counter)
     device = f"schemathesis-{os.getpid()}-{n}"
-    body = json.dumps({"email": f"st-{os.getpid()}-{n}@example.com", "password": "schemathesis password",
-                       "displayName": "Schemathesis", "device_id": device, "device_name": device}).encode()
-    request = urllib.request.Request(f"{_fixtures['base']}/api/user/register", data=body,
-                                     headers={"Content-Type": "application/json"})
+    body = json.dumps(
+        {
+            "email": f"st-{os.getpid()}-{n}@example.com",
+            "password": "schemathesis password",
+            "displayName": "Schemathesis",
+            "device_id": device,
+            "device_name": device,
+        }
+    ).encode()
+    request = urllib.request.Request(
+        f"{_fixtures['base']}/api/user/register", data=body, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())["content"]["tokenData"]["access_token"]
 

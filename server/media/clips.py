@@ -136,8 +136,12 @@ def load_sample(media_root: Path, stream: str) -> VodPlaylist | None:
 
 def _error(status: int, message: str, code: str, head: bool) -> Response:
     body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
-    return Response(b"" if head else body, status_code=status, media_type="application/json",
-                    headers={"Cache-Control": "no-store", "Content-Length": str(len(body))})
+    return Response(
+        b"" if head else body,
+        status_code=status,
+        media_type="application/json",
+        headers={"Cache-Control": "no-store", "Content-Length": str(len(body))},
+    )
 
 
 def clip_media_route(media: SignedMedia, media_root: Path):
@@ -159,7 +163,10 @@ def clip_media_route(media: SignedMedia, media_root: Path):
         body = clip_playlist(vod, start_ms, end_ms).encode()
         scope = "public" if grant.user_id is None else "private"
         max_age = max(0, min(MAX_AGE, int(grant.expires_at - now)))
-        return Response(b"" if head else body, media_type=PLAYLIST_TYPE,
-                        headers={"Cache-Control": f"{scope}, max-age={max_age}", "Content-Length": str(len(body))})
+        return Response(
+            b"" if head else body,
+            media_type=PLAYLIST_TYPE,
+            headers={"Cache-Control": f"{scope}, max-age={max_age}", "Content-Length": str(len(body))},
+        )
 
     return endpoint

@@ -152,8 +152,9 @@ class LiveSample:
         """The segment playing at epoch second `moment` (the one that contains it)."""
         return self.segments_done(moment)
 
-    def window(self, now: float, *, rewind_seconds: float = DEFAULT_REWIND_SECONDS,
-               kickoff: float | None = None) -> tuple[int, int] | None:
+    def window(
+        self, now: float, *, rewind_seconds: float = DEFAULT_REWIND_SECONDS, kickoff: float | None = None
+    ) -> tuple[int, int] | None:
         """The segments [first, end) the playlist lists at `now`, or None before the stream has
         a finished segment since `kickoff`. At least one segment, however short the rewind."""
         end = self.segments_done(now)

@@ -65,8 +65,9 @@ async def _send(send, status: int, headers: list[tuple[bytes, bytes]], body: byt
     await send({"type": "http.response.body", "body": b"" if head else body})
 
 
-async def _error(send, status: int, message: str, code: str, head: bool = False,
-                 extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+async def _error(
+    send, status: int, message: str, code: str, head: bool = False, extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
     body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
     headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store"), *extra]
     await _send(send, status, headers, body, head)
@@ -110,8 +111,7 @@ class SignedMedia:
             bearer = _header(scope, b"authorization")
             kind, _, token = bearer.partition(" ")
             token = token.strip()
-            claims = (verify_access_token(token, secret=self.secret)
-                      if kind.lower() == "bearer" and token else None)
+            claims = verify_access_token(token, secret=self.secret) if kind.lower() == "bearer" and token else None
             if claims is None or claims.user_id != grant.user_id:
                 raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
         return grant
@@ -126,7 +126,7 @@ class SignedMedia:
             return await _error(send, 403, refusal.message, refusal.code, head)
         kind, _, rest = media_path.partition("/")
         if kind == "live":
-            return await self.live(scope, send, rest[:-len(".m3u8")], grant, now, head)
+            return await self.live(scope, send, rest[: -len(".m3u8")], grant, now, head)
         return await self.vod_file(scope, receive, send, rest, grant, now)
 
     async def live(self, scope, send, name: str, grant: StreamGrant, now: float, head: bool) -> None:
@@ -137,13 +137,21 @@ class SignedMedia:
         if span is None:
             kickoff = grant.starts_at if grant.starts_at is not None else now
             wait = max(1, math.ceil(sample.available_at(kickoff) - now))
-            return await _error(send, 409, f"This stream has not started: it goes live at {_iso(kickoff)}",
-                                NOT_STARTED, head, ((b"retry-after", str(wait).encode()),))
+            return await _error(
+                send,
+                409,
+                f"This stream has not started: it goes live at {_iso(kickoff)}",
+                NOT_STARTED,
+                head,
+                ((b"retry-after", str(wait).encode()),),
+            )
         compressed = b"gzip" in _header(scope, b"accept-encoding").encode()
         body = sample.encoded(*span, compressed=compressed)
-        headers = [(b"content-type", PLAYLIST_TYPE.encode()),
-                   (b"cache-control", f"{_scope(grant)}, max-age={LIVE_MAX_AGE}".encode()),
-                   (b"vary", b"Accept-Encoding")]
+        headers = [
+            (b"content-type", PLAYLIST_TYPE.encode()),
+            (b"cache-control", f"{_scope(grant)}, max-age={LIVE_MAX_AGE}".encode()),
+            (b"vary", b"Accept-Encoding"),
+        ]
         if compressed:
             headers.append((b"content-encoding", b"gzip"))
         await _send(send, 200, headers, body, head)
@@ -155,8 +163,9 @@ class SignedMedia:
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
-        response = FileResponse(path, media_type=media_type,
-                                headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"})
+        response = FileResponse(
+            path, media_type=media_type, headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"}
+        )
         await response(scope, receive, send)
 
 

@@ -106,7 +106,7 @@ def stream_of(media_path: str) -> str | None:
     `vod/a/b/index.m3u8` -> `a/b`; `live/football.m3u8` -> `football`."""
     kind, _, rest = media_path.partition("/")
     if kind == "live":
-        name = rest[:-len(".m3u8")] if rest.endswith(".m3u8") else ""
+        name = rest[: -len(".m3u8")] if rest.endswith(".m3u8") else ""
         return name if _parts_ok([name]) else None
     if kind == "vod":
         parts = rest.split("/")
@@ -120,11 +120,19 @@ def covers(stream: str, media_path: str) -> bool:
     if media_path == f"live/{stream}.m3u8":
         return True
     prefix = f"vod/{stream}/"
-    return media_path.startswith(prefix) and _parts_ok(media_path[len(prefix):].split("/"))
+    return media_path.startswith(prefix) and _parts_ok(media_path[len(prefix) :].split("/"))
 
 
-def issue(stream: str, *, event_id: str, user_id: str | None, secret: str, lifetime: int,
-          now: float | None = None, start: float | None = None) -> str:
+def issue(
+    stream: str,
+    *,
+    event_id: str,
+    user_id: str | None,
+    secret: str,
+    lifetime: int,
+    now: float | None = None,
+    start: float | None = None,
+) -> str:
     issued = int(clock.timestamp() if now is None else now)
     claims = {"aud": AUDIENCE, "stream": stream, "evt": event_id, "exp": issued + lifetime}
     if user_id is not None:
@@ -135,8 +143,15 @@ def issue(stream: str, *, event_id: str, user_id: str | None, secret: str, lifet
     return _JWS.encode(orjson.dumps(claims), media_key(secret), algorithm=ALGORITHM, headers={"typ": None})
 
 
-def sign_stream(url: str | None, *, user_id: str | None, event_id: str, settings: Settings,
-                now: float | None = None, start: float | None = None) -> str | None:
+def sign_stream(
+    url: str | None,
+    *,
+    user_id: str | None,
+    event_id: str,
+    settings: Settings,
+    now: float | None = None,
+    start: float | None = None,
+) -> str | None:
     """The URL a viewer gets for a stored stream URL: this server's VOD and live media signed for
     `user_id` (None: anyone) and `event_id`; any other URL unchanged. `start` (epoch seconds, the
     event's kickoff) goes into live URLs' tokens: their playlists begin there."""
@@ -150,13 +165,20 @@ def sign_stream(url: str | None, *, user_id: str | None, event_id: str, settings
             return url
     if not parts.path.startswith(_SIGNABLE):
         return url
-    media_path = parts.path[len(MEDIA_PREFIX) + 1:]
+    media_path = parts.path[len(MEDIA_PREFIX) + 1 :]
     stream = stream_of(media_path)
     if stream is None:
         return url  # not a stream this server serves; the unsigned path answers 404 anyway
     live = media_path.startswith("live/")
-    token = issue(stream, event_id=event_id, user_id=user_id, secret=settings.secret_key,
-                  lifetime=settings.stream_token_seconds, now=now, start=start if live else None)
+    token = issue(
+        stream,
+        event_id=event_id,
+        user_id=user_id,
+        secret=settings.secret_key,
+        lifetime=settings.stream_token_seconds,
+        now=now,
+        start=start if live else None,
+    )
     signed = signed_url(token, media_path)
     if parts.scheme:
         signed = f"{parts.scheme}://{parts.netloc}{signed}"
@@ -174,9 +196,13 @@ def verify(token: str, *, secret: str, now: float | None = None) -> StreamGrant:
         raise StreamDenied("This stream link is not valid")
     stream, event_id, user_id, exp = claims.get("stream"), claims.get("evt"), claims.get("sub"), claims.get("exp")
     start = claims.get("start")
-    if (not isinstance(stream, str) or not isinstance(event_id, str) or type(exp) is not int
-            or (user_id is not None and not isinstance(user_id, str))
-            or (start is not None and type(start) is not int)):
+    if (
+        not isinstance(stream, str)
+        or not isinstance(event_id, str)
+        or type(exp) is not int
+        or (user_id is not None and not isinstance(user_id, str))
+        or (start is not None and type(start) is not int)
+    ):
         raise StreamDenied("This stream link is not valid")
     if (clock.timestamp() if now is None else now) >= exp:
         raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)

@@ -58,8 +58,7 @@ class BundleItem(Base):
     __tablename__ = "bundle_items"
 
     bundle_id: Mapped[str] = mapped_column(ForeignKey("products.id", ondelete="CASCADE"), primary_key=True)
-    product_id: Mapped[str] = mapped_column(ForeignKey("products.id", ondelete="CASCADE"), primary_key=True,
-                                            index=True)
+    product_id: Mapped[str] = mapped_column(ForeignKey("products.id", ondelete="CASCADE"), primary_key=True, index=True)
     position: Mapped[int] = mapped_column(Integer, default=0)
 
 
@@ -79,9 +78,14 @@ class Purchase(IdMixin, PaidWithCard, Base):
 
     __tablename__ = "purchases"
     __table_args__ = (
-        Index("uq_purchases_pending", "user_id", "product_id", unique=True,
-              sqlite_where=text("status IN ('init', 'in progress')"),
-              postgresql_where=text("status IN ('init', 'in progress')")),
+        Index(
+            "uq_purchases_pending",
+            "user_id",
+            "product_id",
+            unique=True,
+            sqlite_where=text("status IN ('init', 'in progress')"),
+            postgresql_where=text("status IN ('init', 'in progress')"),
+        ),
         Index("ix_purchases_user_created", "user_id", "created"),
     )
 
@@ -109,9 +113,14 @@ class Contract(IdMixin, PaidWithCard, Base):
 
     __tablename__ = "contracts"
     __table_args__ = (
-        Index("uq_contracts_holding", "user_id", "product_id", unique=True,
-              sqlite_where=text("status IN ('processing', 'active', 'past_due')"),
-              postgresql_where=text("status IN ('processing', 'active', 'past_due')")),
+        Index(
+            "uq_contracts_holding",
+            "user_id",
+            "product_id",
+            unique=True,
+            sqlite_where=text("status IN ('processing', 'active', 'past_due')"),
+            postgresql_where=text("status IN ('processing', 'active', 'past_due')"),
+        ),
         Index("ix_contracts_user_created", "user_id", "created"),
         Index("ix_contracts_due", "status", "period_end"),
     )

@@ -53,5 +53,10 @@ def check(card: CardDetails, now: datetime) -> CardSummary:
     if not _CVC.match(card.cvc):
         raise InvalidCard("The security code is not valid")
     holder = card.holder.strip() if card.holder else None
-    return CardSummary(brand=brand_of(card.number), last4=card.number[-4:], exp_month=card.exp_month, exp_year=card.exp_year,
-                       holder=holder or None)
+    return CardSummary(
+        brand=brand_of(card.number),
+        last4=card.number[-4:],
+        exp_month=card.exp_month,
+        exp_year=card.exp_year,
+        holder=holder or None,
+    )

@@ -61,8 +61,9 @@ def fingerprint(operation: str, body: Any) -> str:
     return hashlib.sha256(canonical).hexdigest()
 
 
-async def idempotent(database: Database, user_id: str, key: str, operation: str, body: Any, work: Work, *,
-                     wait: float = 10.0) -> Answer:
+async def idempotent(
+    database: Database, user_id: str, key: str, operation: str, body: Any, work: Work, *, wait: float = 10.0
+) -> Answer:
     if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
         raise InvalidIdempotencyKey(f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable characters")
     request_print = fingerprint(operation, body)
@@ -74,13 +75,15 @@ async def idempotent(database: Database, user_id: str, key: str, operation: str,
         if claim is not None:
             break
         if row.fingerprint != request_print:
-            raise Conflict("This Idempotency-Key was already used with another request",
-                           code="idempotency_key_reused")
+            raise Conflict("This Idempotency-Key was already used with another request", code="idempotency_key_reused")
         if row.response_status is not None:
             return _replay(row)
         if loop.time() >= deadline:
-            raise Conflict("A request with this Idempotency-Key is still being processed; retry later",
-                           code="idempotency_request_in_progress", headers={"Retry-After": "1"})
+            raise Conflict(
+                "A request with this Idempotency-Key is still being processed; retry later",
+                code="idempotency_request_in_progress",
+                headers={"Retry-After": "1"},
+            )
         await asyncio.sleep(pause)
         pause = min(pause * 2, 0.2)
 
@@ -109,18 +112,31 @@ async def purge_expired(session: AsyncSession) -> int:
 def _replay(row: IdempotencyKey) -> Answer:
     body = row.response_body
     if row.response_status >= 400 and isinstance(body, dict) and body.get("error") is True:
-        raise ApiError(body.get("message", ""), code=body.get("messageErrorCode"), status=row.response_status,
-                       details=body.get("details"))
+        raise ApiError(
+            body.get("message", ""),
+            code=body.get("messageErrorCode"),
+            status=row.response_status,
+            details=body.get("details"),
+        )
     return Answer(status=row.response_status, body=body, replayed=True)
 
 
-async def _claim(database: Database, user_id: str, key: str, operation: str,
-                 request_print: str) -> tuple[str | None, IdempotencyKey | None]:
+async def _claim(
+    database: Database, user_id: str, key: str, operation: str, request_print: str
+) -> tuple[str | None, IdempotencyKey | None]:
     """(our claim, None) when this call is to run the work, else (None, the key's row)."""
     now = clock.now()
     claim = secrets.token_hex(16)
-    fresh = {"operation": operation, "fingerprint": request_print, "claim": claim, "locked_until": now + LEASE,
-             "response_status": None, "response_body": None, "created": now, "expires_at": now + KEY_LIFETIME}
+    fresh = {
+        "operation": operation,
+        "fingerprint": request_print,
+        "claim": claim,
+        "locked_until": now + LEASE,
+        "response_status": None,
+        "response_body": None,
+        "created": now,
+        "expires_at": now + KEY_LIFETIME,
+    }
     async with database.write_session() as db:
         insert = postgresql.insert if db.bind.dialect.name == "postgresql" else sqlite.insert
         inserted = await db.execute(
@@ -132,8 +148,9 @@ async def _claim(database: Database, user_id: str, key: str, operation: str,
         if inserted.scalar_one_or_none() is not None:
             await db.commit()
             return claim, None
-        row = (await db.execute(select(IdempotencyKey).where(
-            IdempotencyKey.user_id == user_id, IdempotencyKey.key == key))).scalar_one()
+        row = (
+            await db.execute(select(IdempotencyKey).where(IdempotencyKey.user_id == user_id, IdempotencyKey.key == key))
+        ).scalar_one()
         expired = row.expires_at <= now
         abandoned = row.response_status is None and row.locked_until <= now and row.fingerprint == request_print
         if not (expired or abandoned):
@@ -141,15 +158,17 @@ async def _claim(database: Database, user_id: str, key: str, operation: str,
         # Take the key over, unless another call did so first (the claim it saw has changed).
         values = fresh if expired else {"claim": claim, "locked_until": now + LEASE}
         taken = await db.execute(
-            update(IdempotencyKey).where(IdempotencyKey.id == row.id, IdempotencyKey.claim == row.claim)
+            update(IdempotencyKey)
+            .where(IdempotencyKey.id == row.id, IdempotencyKey.claim == row.claim)
             .values(**values)
         )
         await db.commit()
         if taken.rowcount == 1:
             return claim, None
     async with database.session() as db:
-        return None, (await db.execute(select(IdempotencyKey).where(
-            IdempotencyKey.user_id == user_id, IdempotencyKey.key == key))).scalar_one()
+        return None, (
+            await db.execute(select(IdempotencyKey).where(IdempotencyKey.user_id == user_id, IdempotencyKey.key == key))
+        ).scalar_one()
 
 
 async def _record(database: Database, user_id: str, key: str, claim: str, status: int, body: Any) -> None:
@@ -164,8 +183,12 @@ async def _record(database: Database, user_id: str, key: str, claim: str, status
 
 async def _release(database: Database, user_id: str, key: str, claim: str) -> None:
     async with database.write_session() as db:
-        await db.execute(delete(IdempotencyKey).where(
-            IdempotencyKey.user_id == user_id, IdempotencyKey.key == key, IdempotencyKey.claim == claim,
-            IdempotencyKey.response_status.is_(None)))
+        await db.execute(
+            delete(IdempotencyKey).where(
+                IdempotencyKey.user_id == user_id,
+                IdempotencyKey.key == key,
+                IdempotencyKey.claim == claim,
+                IdempotencyKey.response_status.is_(None),
+            )
+        )
         await db.commit()
-

@@ -134,8 +134,7 @@ class PaymentProvider(Protocol):
         """Spend `token` on a reusable reference for later charges. Raises InvalidCardToken."""
         ...
 
-    async def charge(self, source: str, *, owner_id: str, amount_minor: int, currency: str,
-                     reference: str) -> Charge:
+    async def charge(self, source: str, *, owner_id: str, amount_minor: int, currency: str, reference: str) -> Charge:
         """Charge a token or stored-card reference. `reference` is the caller's idempotency
         reference: charging again with it returns the first charge and moves no money.
         Raises InvalidCardToken when `source` cannot pay."""

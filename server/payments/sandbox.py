@@ -70,13 +70,18 @@ def _hash(handle: str) -> str:
 
 
 def _summary(row: CardHandle | PaymentCharge, holder: str | None = None) -> CardSummary:
-    return CardSummary(brand=row.brand, last4=row.last4, exp_month=row.exp_month, exp_year=row.exp_year,
-                       holder=holder)
+    return CardSummary(brand=row.brand, last4=row.last4, exp_month=row.exp_month, exp_year=row.exp_year, holder=holder)
 
 
 def _charge(row: PaymentCharge) -> Charge:
-    return Charge(id=row.id, status=ChargeStatus(row.status), amount_minor=row.amount_minor, currency=row.currency,
-                  card=_summary(row), resolves_at=row.resolves_at)
+    return Charge(
+        id=row.id,
+        status=ChargeStatus(row.status),
+        amount_minor=row.amount_minor,
+        currency=row.currency,
+        card=_summary(row),
+        resolves_at=row.resolves_at,
+    )
 
 
 class SandboxProvider:
@@ -92,12 +97,22 @@ class SandboxProvider:
         token = f"tok_{self.name}_{secrets.token_urlsafe(24)}"
         expires_at = now + TOKEN_LIFETIME
         async with self.database.write_session() as db:
-            db.add(CardHandle(
-                handle_hash=_hash(token), kind="token", provider=self.name, owner_id=owner_id,
-                brand=summary.brand, last4=summary.last4, exp_month=summary.exp_month,
-                exp_year=summary.exp_year, holder=summary.holder,
-                test_outcome=TEST_CARDS.get(card.number, "success"), created=now, expires_at=expires_at,
-            ))
+            db.add(
+                CardHandle(
+                    handle_hash=_hash(token),
+                    kind="token",
+                    provider=self.name,
+                    owner_id=owner_id,
+                    brand=summary.brand,
+                    last4=summary.last4,
+                    exp_month=summary.exp_month,
+                    exp_year=summary.exp_year,
+                    holder=summary.holder,
+                    test_outcome=TEST_CARDS.get(card.number, "success"),
+                    created=now,
+                    expires_at=expires_at,
+                )
+            )
             await db.commit()
         return CardToken(token=token, card=summary, expires_at=expires_at)
 
@@ -105,16 +120,26 @@ class SandboxProvider:
         reference = f"card_{self.name}_{secrets.token_urlsafe(24)}"
         async with self.database.write_session() as db:
             row = await self._spend(db, token, owner_id)
-            db.add(CardHandle(
-                handle_hash=_hash(reference), kind="card", provider=self.name, owner_id=owner_id,
-                brand=row.brand, last4=row.last4, exp_month=row.exp_month, exp_year=row.exp_year,
-                holder=row.holder, test_outcome=row.test_outcome, created=clock.now(), expires_at=None,
-            ))
+            db.add(
+                CardHandle(
+                    handle_hash=_hash(reference),
+                    kind="card",
+                    provider=self.name,
+                    owner_id=owner_id,
+                    brand=row.brand,
+                    last4=row.last4,
+                    exp_month=row.exp_month,
+                    exp_year=row.exp_year,
+                    holder=row.holder,
+                    test_outcome=row.test_outcome,
+                    created=clock.now(),
+                    expires_at=None,
+                )
+            )
             await db.commit()
         return StoredCardRef(reference=reference, card=_summary(row, row.holder))
 
-    async def charge(self, source: str, *, owner_id: str, amount_minor: int, currency: str,
-                     reference: str) -> Charge:
+    async def charge(self, source: str, *, owner_id: str, amount_minor: int, currency: str, reference: str) -> Charge:
         if not isinstance(amount_minor, int) or amount_minor <= 0:
             raise ValueError("amount_minor must be a positive integer")
         if len(currency) != 3 or not currency.isalpha():
@@ -124,8 +149,13 @@ class SandboxProvider:
             return existing
         try:
             async with self.database.write_session() as db:
-                existing = (await db.execute(select(PaymentCharge).where(
-                    PaymentCharge.provider == self.name, PaymentCharge.reference == reference))).scalar_one_or_none()
+                existing = (
+                    await db.execute(
+                        select(PaymentCharge).where(
+                            PaymentCharge.provider == self.name, PaymentCharge.reference == reference
+                        )
+                    )
+                ).scalar_one_or_none()
                 if existing is not None:
                     return _charge(existing)
                 card = await self._spend(db, source, owner_id)
@@ -162,8 +192,13 @@ class SandboxProvider:
 
     async def _by_reference(self, reference: str) -> Charge | None:
         async with self.database.session() as db:
-            row = (await db.execute(select(PaymentCharge).where(
-                PaymentCharge.provider == self.name, PaymentCharge.reference == reference))).scalar_one_or_none()
+            row = (
+                await db.execute(
+                    select(PaymentCharge).where(
+                        PaymentCharge.provider == self.name, PaymentCharge.reference == reference
+                    )
+                )
+            ).scalar_one_or_none()
             return _charge(row) if row is not None else None
 
     async def _spend(self, db, source: str, owner_id: str) -> CardHandle:
@@ -175,24 +210,36 @@ class SandboxProvider:
         if row.kind == "token":
             spent = await db.execute(
                 update(CardHandle)
-                .where(CardHandle.handle_hash == row.handle_hash, CardHandle.used_at.is_(None),
-                       CardHandle.expires_at > now)
+                .where(
+                    CardHandle.handle_hash == row.handle_hash, CardHandle.used_at.is_(None), CardHandle.expires_at > now
+                )
                 .values(used_at=now)
             )
             if spent.rowcount != 1:
                 raise InvalidCardToken("The card token is no longer valid")
         return row
 
-    def _new_charge(self, card: CardHandle, owner_id: str, amount_minor: int, currency: str,
-                    reference: str) -> PaymentCharge:
+    def _new_charge(
+        self, card: CardHandle, owner_id: str, amount_minor: int, currency: str, reference: str
+    ) -> PaymentCharge:
         now = clock.now()
         status, final = _OUTCOMES[card.test_outcome or "success"]
         if status is ChargeStatus.SUCCEEDED and cards.is_expired(card.exp_month, card.exp_year, now):
             status = ChargeStatus.EXPIRED_CARD  # a stored card that has run out since it was saved
         return PaymentCharge(
-            id=f"ch_{self.name}_{secrets.token_hex(12)}", provider=self.name, reference=reference,
-            owner_id=owner_id, amount_minor=amount_minor, currency=currency, brand=card.brand,
-            last4=card.last4, exp_month=card.exp_month, exp_year=card.exp_year, status=status.value,
+            id=f"ch_{self.name}_{secrets.token_hex(12)}",
+            provider=self.name,
+            reference=reference,
+            owner_id=owner_id,
+            amount_minor=amount_minor,
+            currency=currency,
+            brand=card.brand,
+            last4=card.last4,
+            exp_month=card.exp_month,
+            exp_year=card.exp_year,
+            status=status.value,
             final_status=final.value if final else None,
-            resolves_at=now + self.action_delay if final else None, created=now, updated=now,
+            resolves_at=now + self.action_delay if final else None,
+            created=now,
+            updated=now,
         )

@@ -116,7 +116,9 @@ def _errors(message: Message, payload: Any) -> list[dict[str, str]]:
 def _validate(name: str, payload: Any, direction: str) -> None:
     message = contract().messages.get(name)
     if message is None or message.direction != direction:
-        raise ContractError(name, f"'{name}' is not a message the {'client' if direction == 'incoming' else 'server'} may send")
+        raise ContractError(
+            name, f"'{name}' is not a message the {'client' if direction == 'incoming' else 'server'} may send"
+        )
     details = _errors(message, payload)
     if details:
         raise ContractError(name, f"{name} payload is invalid", details)

@@ -70,7 +70,7 @@ def with_room_key(name: str, payload: Mapping[str, Any], room: str) -> dict[str,
     kind, key = re.fullmatch(r"(\w+):\{(\w+)\}", message.room).groups()
     prefix = f"{kind}:"
     if key in message.payload_schema.get("properties", {}) and key not in payload and room.startswith(prefix):
-        return {**payload, key: room[len(prefix):]}
+        return {**payload, key: room[len(prefix) :]}
     return dict(payload)
 
 

@@ -85,8 +85,11 @@ class SupervisedRedisManager(socketio.AsyncRedisManager):
         logger: Any = None,
     ):
         # Timeouts bound every connect and command; retries are set per client (`_client`).
-        options = {"socket_connect_timeout": connect_timeout, "socket_timeout": connect_timeout,
-                   "health_check_interval": 0}
+        options = {
+            "socket_connect_timeout": connect_timeout,
+            "socket_timeout": connect_timeout,
+            "health_check_interval": 0,
+        }
         super().__init__(url, channel=channel, write_only=False, logger=logger, redis_options=options)
         self.ping_interval = ping_interval
         self.ping_timeout = ping_timeout
@@ -278,8 +281,11 @@ class SupervisedRedisManager(socketio.AsyncRedisManager):
                 expired += 1
             if expired:
                 self.dropped += expired
-                log.error("socket fan-out: dropped %d message(s) Redis did not take within %g s",
-                          expired, self.backlog_max_age)
+                log.error(
+                    "socket fan-out: dropped %d message(s) Redis did not take within %g s",
+                    expired,
+                    self.backlog_max_age,
+                )
                 continue
             if not await self._settled():
                 await asyncio.sleep(0.05)

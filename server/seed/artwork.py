@@ -17,15 +17,15 @@ from xml.sax.saxutils import escape
 
 from .fixtures import FIXTURES_DIR, CatalogueSpec, TeamSpec, load_catalogue
 
-FONT = "font-family=\"Arial,Helvetica,sans-serif\" font-weight=\"700\""
+FONT = 'font-family="Arial,Helvetica,sans-serif" font-weight="700"'
 SHAPES = {
     "shield": '<path d="M60 5 110 19v40c0 30-22 48-50 57C32 107 10 89 10 59V19z" fill="{p}" stroke="{s}" '
-              'stroke-width="6"/><path d="M13 70h94c-5 18-23 32-47 40-24-8-42-22-47-40z" fill="{s}" '
-              'opacity=".35"/>',
+    'stroke-width="6"/><path d="M13 70h94c-5 18-23 32-47 40-24-8-42-22-47-40z" fill="{s}" '
+    'opacity=".35"/>',
     "roundel": '<circle cx="60" cy="60" r="55" fill="{s}"/><circle cx="60" cy="60" r="46" fill="{p}"/>'
-               '<circle cx="60" cy="60" r="40" fill="none" stroke="{s}" stroke-width="2" opacity=".6"/>',
+    '<circle cx="60" cy="60" r="40" fill="none" stroke="{s}" stroke-width="2" opacity=".6"/>',
     "badge": '<path d="M60 4 114 32v56L60 116 6 88V32z" fill="{p}" stroke="{s}" stroke-width="6"/>'
-             '<path d="M6 32 60 4l54 28-54 20z" fill="{s}" opacity=".3"/>',
+    '<path d="M6 32 60 4l54 28-54 20z" fill="{s}" opacity=".3"/>',
 }
 
 
@@ -34,7 +34,7 @@ def _luminance(colour: str) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 
 
@@ -94,11 +94,13 @@ def render_all(spec: CatalogueSpec | None = None) -> dict[str, str]:
         files[f"posters/{team.slug}.svg"] = poster(team.name, f"{team.city} \u2022 {league.title}", team.colors)
     for sport in spec.sports:
         count = len(sport.leagues)
-        files[f"posters/{sport.slug}.svg"] = poster(sport.title, f"{count} competitions live and on demand",
-                                                    sport.colors)
+        files[f"posters/{sport.slug}.svg"] = poster(
+            sport.title, f"{count} competitions live and on demand", sport.colors
+        )
         for league in sport.leagues:
-            files[f"posters/{league.slug}.svg"] = poster(league.title, f"{sport.title} \u2022 {league.short_title}",
-                                                         league.colors)
+            files[f"posters/{league.slug}.svg"] = poster(
+                league.title, f"{sport.title} \u2022 {league.short_title}", league.colors
+            )
     for channel in spec.channels:
         files[f"posters/{channel.slug}.svg"] = poster(channel.title, "24/7 live channel", channel.colors)
     return dict(sorted(files.items()))

@@ -27,8 +27,11 @@ from .loader import write_seed
 BULK_PREFIX = "TL-BK-"
 BATCH = 5000
 # Async drivers the app uses -> the sync driver for the same database.
-_SYNC_DRIVERS = {"sqlite+aiosqlite": "sqlite", "postgresql+asyncpg": "postgresql+psycopg",
-                 "postgresql+psycopg_async": "postgresql+psycopg"}
+_SYNC_DRIVERS = {
+    "sqlite+aiosqlite": "sqlite",
+    "postgresql+asyncpg": "postgresql+psycopg",
+    "postgresql+psycopg_async": "postgresql+psycopg",
+}
 
 
 def sync_url(database_url: str) -> str:
@@ -56,12 +59,14 @@ def _leagues(conn: Connection) -> list[_League]:
     ).all()
     leagues = []
     for league_id, poster, sport_type, gender, sport_id in rows:
-        teams = tuple(conn.execute(
-            select(Team.id, Team.name, Team.short_name)
-            .join(TeamIdentity, TeamIdentity.team_id == Team.id)
-            .where(TeamIdentity.identity_id == league_id)
-            .order_by(Team.id)
-        ).all())
+        teams = tuple(
+            conn.execute(
+                select(Team.id, Team.name, Team.short_name)
+                .join(TeamIdentity, TeamIdentity.team_id == Team.id)
+                .where(TeamIdentity.identity_id == league_id)
+                .order_by(Team.id)
+            ).all()
+        )
         if len(teams) >= 2 and sport_type in samples:
             leagues.append(_League(league_id, poster, sport_id, sport_type, gender, teams))
     return leagues
@@ -86,20 +91,41 @@ def _row(i: int, league_pick: list[_League], now: datetime, samples: dict[str, s
     external_id = f"{BULK_PREFIX}{i + 1:07d}"
     event_id = stable_id("event", external_id)
     row = {
-        "id": event_id, "media_type": "event", "title": title, "description": f"Synthetic game #{i + 1}.",
+        "id": event_id,
+        "media_type": "event",
+        "title": title,
+        "description": f"Synthetic game #{i + 1}.",
         "search_text": f"{title} {home} {home_short} {away} {away_short}".lower(),
-        "event_date": event_date, "game_start_date": event_date + timedelta(minutes=5),
+        "event_date": event_date,
+        "game_start_date": event_date + timedelta(minutes=5),
         "end_date": event_date + timedelta(minutes=125) if status == "archived" else None,
-        "external_id": external_id, "reference_id": f"ref-bulk-{i + 1}", "sport_type": league.sport_type,
-        "event_type": "game", "game_type": "game", "status": status, "sort_order": i + 1,
-        "commerce_type": commerce_type, "commerce_modes": list(rng.choice(modes)), "gender": league.gender,
+        "external_id": external_id,
+        "reference_id": f"ref-bulk-{i + 1}",
+        "sport_type": league.sport_type,
+        "event_type": "game",
+        "game_type": "game",
+        "status": status,
+        "sort_order": i + 1,
+        "commerce_type": commerce_type,
+        "commerce_modes": list(rng.choice(modes)),
+        "gender": league.gender,
         "available_in_region": True,
         "hls_stream": vod_url(sample) if status == "archived" else live_url(sample) if status == "live" else None,
-        "pano_stream": None, "poster_h": league.poster, "mezzanine_video": None, "vast_url": None,
-        "stats_enabled": False, "data_partner_id": None, "home_team_id": home_id, "away_team_id": away_id,
-        "parent_event_id": None, "highlight_kind": None, "start_time_ms": None, "end_time_ms": None,
+        "pano_stream": None,
+        "poster_h": league.poster,
+        "mezzanine_video": None,
+        "vast_url": None,
+        "stats_enabled": False,
+        "data_partner_id": None,
+        "home_team_id": home_id,
+        "away_team_id": away_id,
+        "parent_event_id": None,
+        "highlight_kind": None,
+        "start_time_ms": None,
+        "end_time_ms": None,
         "duration_s": 7500 if status == "archived" else None,
-        "created": min(event_date, now), "updated": min(event_date, now),
+        "created": min(event_date, now),
+        "updated": min(event_date, now),
     }
     links = [
         {"event_id": event_id, "identity_id": league.id, "identity_type": "identity_item"},

@@ -60,18 +60,33 @@ class SportRules:
 
 
 RULES = {
-    "football": SportRules(115, ((12, 30), (15, 0), (17, 30), (19, 45)),
-                           ("goal", "penalty save", "free kick", "last-ditch tackle"), "{m}'"),
-    "basketball": SportRules(135, ((17, 0), (18, 30), (19, 30), (20, 0)),
-                             ("dunk", "three-pointer", "chase-down block", "buzzer-beater"), "Q{n}"),
-    "ice-hockey": SportRules(150, ((17, 0), (18, 0), (19, 0), (19, 30)),
-                             ("goal", "glove save", "power-play goal", "breakaway"), "P{n}"),
-    "volleyball": SportRules(120, ((15, 0), (17, 0), (18, 30), (20, 0)),
-                             ("ace", "monster block", "cross-court kill", "diving dig"), "set {n}"),
+    "football": SportRules(
+        115, ((12, 30), (15, 0), (17, 30), (19, 45)), ("goal", "penalty save", "free kick", "last-ditch tackle"), "{m}'"
+    ),
+    "basketball": SportRules(
+        135,
+        ((17, 0), (18, 30), (19, 30), (20, 0)),
+        ("dunk", "three-pointer", "chase-down block", "buzzer-beater"),
+        "Q{n}",
+    ),
+    "ice-hockey": SportRules(
+        150, ((17, 0), (18, 0), (19, 0), (19, 30)), ("goal", "glove save", "power-play goal", "breakaway"), "P{n}"
+    ),
+    "volleyball": SportRules(
+        120,
+        ((15, 0), (17, 0), (18, 30), (20, 0)),
+        ("ace", "monster block", "cross-court kill", "diving dig"),
+        "set {n}",
+    ),
 }
 # Clip lengths in seconds, by highlight kind.
-KIND_SECONDS = {"auto": (60, 120), "recap": (180, 300), "condensed": (600, 1200), "highlight": (45, 90),
-                "clip": (15, 40)}
+KIND_SECONDS = {
+    "auto": (60, 120),
+    "recap": (180, 300),
+    "condensed": (600, 1200),
+    "highlight": (45, 90),
+    "clip": (15, 40),
+}
 
 
 @dataclass
@@ -169,40 +184,86 @@ class _Builder:
         born = self.now - timedelta(days=365)
         for sport in self.spec.sports:
             sid = self.sport_id(sport.slug)
-            self.data.identities.append(self._identity(
-                sid, "identity", sport.title, sport.short_title, sport.sport_type, sport.position, False, None,
-                sport.slug, f"/category/{sid}", sport.social, born + timedelta(minutes=sport.position)))
+            self.data.identities.append(
+                self._identity(
+                    sid,
+                    "identity",
+                    sport.title,
+                    sport.short_title,
+                    sport.sport_type,
+                    sport.position,
+                    False,
+                    None,
+                    sport.slug,
+                    f"/category/{sid}",
+                    sport.social,
+                    born + timedelta(minutes=sport.position),
+                )
+            )
             for league in sport.leagues:
                 lid = self.league_id(league.slug)
-                self.data.identities.append(self._identity(
-                    lid, "identity_item", league.title, league.short_title, sport.sport_type, league.position,
-                    league.archived, league.gender, league.slug, f"/league/{lid}", league.social,
-                    born + timedelta(hours=sport.position, minutes=league.position)))
+                self.data.identities.append(
+                    self._identity(
+                        lid,
+                        "identity_item",
+                        league.title,
+                        league.short_title,
+                        sport.sport_type,
+                        league.position,
+                        league.archived,
+                        league.gender,
+                        league.slug,
+                        f"/league/{lid}",
+                        league.social,
+                        born + timedelta(hours=sport.position, minutes=league.position),
+                    )
+                )
                 self.data.identity_parents.append({"child_id": lid, "parent_id": sid, "position": league.position})
         for n, team in enumerate(self.spec.teams.values()):
             tid = self.team_id(team.slug)
             created = born + timedelta(days=1, minutes=n)
-            self.data.teams.append({
-                "id": tid, "name": team.name, "short_name": team.short_name, "city": team.city,
-                "sport_type": team.sport_type, "logo": logo_url(team.slug), "color": team.colors[0], "secondary_color": team.colors[1],
-                "poster_h": poster_url(team.slug), "poster_f": poster_url(team.slug),
-                "extended_content": _extended(poster_url(team.slug), f"/team/{tid}"),
-                "social_links": team.social, "created": created, "updated": created,
-            })
+            self.data.teams.append(
+                {
+                    "id": tid,
+                    "name": team.name,
+                    "short_name": team.short_name,
+                    "city": team.city,
+                    "sport_type": team.sport_type,
+                    "logo": logo_url(team.slug),
+                    "color": team.colors[0],
+                    "secondary_color": team.colors[1],
+                    "poster_h": poster_url(team.slug),
+                    "poster_f": poster_url(team.slug),
+                    "extended_content": _extended(poster_url(team.slug), f"/team/{tid}"),
+                    "social_links": team.social,
+                    "created": created,
+                    "updated": created,
+                }
+            )
             sport = self.spec.sport_by_type(team.sport_type)
             links = [self.league_id(league.slug) for league in self.spec.leagues if team.slug in league.team_slugs]
             for identity_id in [*links, self.sport_id(sport.slug)]:
                 self.data.team_identities.append({"team_id": tid, "identity_id": identity_id})
 
     @staticmethod
-    def _identity(iid, media_type, title, short_title, sport_type, order, archived, gender, slug, target, social,
-                  created) -> dict:
+    def _identity(
+        iid, media_type, title, short_title, sport_type, order, archived, gender, slug, target, social, created
+    ) -> dict:
         return {
-            "id": iid, "media_type": media_type, "title": title, "short_title": short_title,
-            "sport_type": sport_type, "order": order, "archived": archived, "gender": gender,
-            "poster_h": poster_url(slug), "poster_f": poster_url(slug),
-            "extended_content": _extended(poster_url(slug), target), "social_links": social,
-            "created": created, "updated": created,
+            "id": iid,
+            "media_type": media_type,
+            "title": title,
+            "short_title": short_title,
+            "sport_type": sport_type,
+            "order": order,
+            "archived": archived,
+            "gender": gender,
+            "poster_h": poster_url(slug),
+            "poster_f": poster_url(slug),
+            "extended_content": _extended(poster_url(slug), target),
+            "social_links": social,
+            "created": created,
+            "updated": created,
         }
 
     # events ----------------------------------------------------------------
@@ -210,16 +271,41 @@ class _Builder:
         self.event_no += 1
         external_id = f"TL-EV-{self.event_no:06d}"
         row = {
-            "id": stable_id("event", external_id), "media_type": "event", "title": title, "description": None,
-            "search_text": title.lower(), "event_date": event_date, "game_start_date": None, "end_date": None,
-            "external_id": external_id, "reference_id": reference_id(ref_slug, self.event_no),
-            "sport_type": None, "event_type": "game", "game_type": "game", "status": status, "sort_order": 0,
-            "commerce_type": "commerce_free_media", "commerce_modes": [], "gender": None,
-            "available_in_region": True, "hls_stream": None, "pano_stream": None, "poster_h": None,
-            "mezzanine_video": None, "vast_url": None, "stats_enabled": False, "data_partner_id": None,
-            "home_team_id": None, "away_team_id": None, "parent_event_id": None, "highlight_kind": None,
-            "start_time_ms": None, "end_time_ms": None, "duration_s": None,
-            "created": min(event_date, self.now), "updated": min(event_date, self.now),
+            "id": stable_id("event", external_id),
+            "media_type": "event",
+            "title": title,
+            "description": None,
+            "search_text": title.lower(),
+            "event_date": event_date,
+            "game_start_date": None,
+            "end_date": None,
+            "external_id": external_id,
+            "reference_id": reference_id(ref_slug, self.event_no),
+            "sport_type": None,
+            "event_type": "game",
+            "game_type": "game",
+            "status": status,
+            "sort_order": 0,
+            "commerce_type": "commerce_free_media",
+            "commerce_modes": [],
+            "gender": None,
+            "available_in_region": True,
+            "hls_stream": None,
+            "pano_stream": None,
+            "poster_h": None,
+            "mezzanine_video": None,
+            "vast_url": None,
+            "stats_enabled": False,
+            "data_partner_id": None,
+            "home_team_id": None,
+            "away_team_id": None,
+            "parent_event_id": None,
+            "highlight_kind": None,
+            "start_time_ms": None,
+            "end_time_ms": None,
+            "duration_s": None,
+            "created": min(event_date, self.now),
+            "updated": min(event_date, self.now),
         }
         row.update(columns)
         self.data.events.append(row)
@@ -228,21 +314,32 @@ class _Builder:
     def _link(self, event_id: str, league: LeagueSpec | None, sport_slug: str | None) -> None:
         if league is not None:
             self.data.event_identities.append(
-                {"event_id": event_id, "identity_id": self.league_id(league.slug), "identity_type": "identity_item"})
+                {"event_id": event_id, "identity_id": self.league_id(league.slug), "identity_type": "identity_item"}
+            )
         if sport_slug is not None:
             self.data.event_identities.append(
-                {"event_id": event_id, "identity_id": self.sport_id(sport_slug), "identity_type": "identity"})
+                {"event_id": event_id, "identity_id": self.sport_id(sport_slug), "identity_type": "identity"}
+            )
 
     def channels(self) -> None:
         started = _floor(self.now, 60) - timedelta(days=1)
         for channel in self.spec.channels:
             sport = self.spec.sport_by_type(channel.sport_type) if channel.sport_type else None
             row = self._event(
-                title=channel.title, status="channel", event_date=started, ref_slug=channel.slug,
-                description=channel.description, sport_type=channel.sport_type, event_type="channel",
-                game_type="other", commerce_type=channel.commerce_type, commerce_modes=list(channel.commerce_modes),
-                hls_stream=live_url(channel.sample), poster_h=poster_url(channel.slug),
-                created=self.now - timedelta(days=200), updated=self.now - timedelta(days=200),
+                title=channel.title,
+                status="channel",
+                event_date=started,
+                ref_slug=channel.slug,
+                description=channel.description,
+                sport_type=channel.sport_type,
+                event_type="channel",
+                game_type="other",
+                commerce_type=channel.commerce_type,
+                commerce_modes=list(channel.commerce_modes),
+                hls_stream=live_url(channel.sample),
+                poster_h=poster_url(channel.slug),
+                created=self.now - timedelta(days=200),
+                updated=self.now - timedelta(days=200),
             )
             self._link(row["id"], None, sport.slug if sport else None)
 
@@ -257,8 +354,12 @@ class _Builder:
         by_sport = [[lg for lg in s.leagues if not lg.is_cup and not lg.archived] for s in self.spec.sports]
         live_leagues = [group[i] for i in range(max(map(len, by_sport))) for group in by_sport if i < len(group)]
         busy: set[tuple[str, int]] = set()  # (team, day): nobody plays twice a day
-        plan = (["live"] * LIVE_GAMES + ["soon"] * SOON_GAMES + ["upcoming"] * (UPCOMING_GAMES - SOON_GAMES)
-                + ["archived"] * ARCHIVED_GAMES)
+        plan = (
+            ["live"] * LIVE_GAMES
+            + ["soon"] * SOON_GAMES
+            + ["upcoming"] * (UPCOMING_GAMES - SOON_GAMES)
+            + ["archived"] * ARCHIVED_GAMES
+        )
         archived_leagues = [lg for lg in self.spec.leagues if lg.archived]
         for n, kind in enumerate(plan):
             if kind == "live":
@@ -306,10 +407,18 @@ class _Builder:
         blocked = rng.random() < 0.05
         title = f"{home.name} vs {away.name}"
         row = self._event(
-            title=title, status=status, event_date=event_date, ref_slug=f"{home.slug}-{away.slug}",
-            search_text=_search_text(title, home, away), game_start_date=kickoff,
-            sport_type=sport.sport_type, gender=league.gender, commerce_type=commerce_type, commerce_modes=modes,
-            poster_h=poster_url(league.slug), home_team_id=self.team_id(home.slug),
+            title=title,
+            status=status,
+            event_date=event_date,
+            ref_slug=f"{home.slug}-{away.slug}",
+            search_text=_search_text(title, home, away),
+            game_start_date=kickoff,
+            sport_type=sport.sport_type,
+            gender=league.gender,
+            commerce_type=commerce_type,
+            commerce_modes=modes,
+            poster_h=poster_url(league.slug),
+            home_team_id=self.team_id(home.slug),
             away_team_id=self.team_id(away.slug),
             created=min(event_date, self.now) - timedelta(days=rng.randint(3, 21), hours=rng.randint(0, 23)),
         )
@@ -319,18 +428,24 @@ class _Builder:
             # Own generator: how much of a live game is played depends on `now`, and so may the
             # number of draws; keeping them off self.rng keeps every later row independent of `now`.
             stats_rng = random.Random(f"{SEED}:{row['external_id']}")
-            scores, overview = game_stats(sport.sport_type, stats_rng, (home.name, home.short_name),
-                                          (away.name, away.short_name), played)
+            scores, overview = game_stats(
+                sport.sport_type, stats_rng, (home.name, home.short_name), (away.name, away.short_name), played
+            )
             self.data.event_stats.append({"event_id": row["id"], "scores": scores, "overview": overview})
-            row.update(stats_enabled=True, data_partner_id=f"vs-{self.event_no:06d}",
-                       vast_url=VAST_URL if vast else None)
+            row.update(
+                stats_enabled=True, data_partner_id=f"vs-{self.event_no:06d}", vast_url=VAST_URL if vast else None
+            )
         if status == "live":
             row["hls_stream"] = live_url(sport.sample)
         elif status == "archived":
             end = kickoff + timedelta(minutes=minutes)
-            row.update(hls_stream=vod_url(sport.sample), end_date=end, duration_s=minutes * 60,
-                       # A few old games are region-locked, so that rule has data to act on.
-                       available_in_region=not (blocked and day < -60))
+            row.update(
+                hls_stream=vod_url(sport.sample),
+                end_date=end,
+                duration_s=minutes * 60,
+                # A few old games are region-locked, so that rule has data to act on.
+                available_in_region=not (blocked and day < -60),
+            )
         self._link(row["id"], league, sport.slug)
         self.game_rows.append(row)
         self.meta[row["id"]] = (league, home, away)
@@ -343,14 +458,25 @@ class _Builder:
             start = _floor(start, 5) if special.status != "upcoming" else _ceil(start, 15)
             columns = {}
             if special.status == "archived":
-                columns = {"hls_stream": vod_url(sport.sample), "end_date": start + timedelta(minutes=special.minutes),
-                           "duration_s": special.minutes * 60}
+                columns = {
+                    "hls_stream": vod_url(sport.sample),
+                    "end_date": start + timedelta(minutes=special.minutes),
+                    "duration_s": special.minutes * 60,
+                }
             elif special.status == "live":
                 columns = {"hls_stream": live_url(sport.sample)}
             row = self._event(
-                title=special.title, status=special.status, event_date=start, ref_slug=slugify(special.title),
-                description=special.description, sport_type=sport.sport_type, event_type=special.event_type,
-                game_type="other", gender=league.gender, poster_h=poster_url(league.slug), **columns,
+                title=special.title,
+                status=special.status,
+                event_date=start,
+                ref_slug=slugify(special.title),
+                description=special.description,
+                sport_type=sport.sport_type,
+                event_type=special.event_type,
+                game_type="other",
+                gender=league.gender,
+                poster_h=poster_url(league.slug),
+                **columns,
             )
             self._link(row["id"], league, sport.slug)
 
@@ -401,15 +527,29 @@ class _Builder:
         external_id = f"TL-HL-{self.highlight_no:06d}"
         row = dict(
             game,
-            id=stable_id("event", external_id), external_id=external_id,
+            id=stable_id("event", external_id),
+            external_id=external_id,
             reference_id=reference_id(kind, self.highlight_no),
-            media_type="clip" if kind == "clip" else "highlight", highlight_kind=kind,
-            status="archived" if kind == "clip" else "vod", title=title,
+            media_type="clip" if kind == "clip" else "highlight",
+            highlight_kind=kind,
+            status="archived" if kind == "clip" else "vod",
+            title=title,
             description=f"{league.title}: {home.name} v {away.name}, {kind} ({length // 60}:{length % 60:02d}).",
-            search_text=_search_text(title, home, away), event_date=published, game_start_date=None,
-            end_date=None, commerce_type="commerce_free_media", commerce_modes=[], vast_url=None,
-            stats_enabled=False, data_partner_id=None, parent_event_id=game["id"], start_time_ms=start_ms,
-            end_time_ms=start_ms + length * 1000, duration_s=length, created=published, updated=published,
+            search_text=_search_text(title, home, away),
+            event_date=published,
+            game_start_date=None,
+            end_date=None,
+            commerce_type="commerce_free_media",
+            commerce_modes=[],
+            vast_url=None,
+            stats_enabled=False,
+            data_partner_id=None,
+            parent_event_id=game["id"],
+            start_time_ms=start_ms,
+            end_time_ms=start_ms + length * 1000,
+            duration_s=length,
+            created=published,
+            updated=published,
         )
         self.data.events.append(row)
         self._link(row["id"], league, league.sport)
@@ -418,8 +558,7 @@ class _Builder:
     def programmes(self) -> None:
         start = _floor(self.now, 60) - timedelta(days=1)
         end = start + timedelta(days=3)
-        for channel_row, channel in zip(
-                [e for e in self.data.events if e["status"] == "channel"], self.spec.channels):
+        for channel_row, channel in zip([e for e in self.data.events if e["status"] == "channel"], self.spec.channels):
             pool = [g for g in self.game_rows if channel.sport_type in (None, g["sport_type"])]
             at, slot_no = start, 0
             while at < end:
@@ -428,11 +567,17 @@ class _Builder:
                 slot_end = at + timedelta(minutes=minutes)
                 title, description, related = self._slot(at, slot_end, pool, pick, show)
                 slot_no += 1
-                self.data.epg_programmes.append({
-                    "id": stable_id("epg", f"{channel.slug}:{slot_no}"), "channel_id": channel_row["id"],
-                    "starts_at": at, "ends_at": slot_end, "title": title, "description": description,
-                    "related_event_id": related,
-                })
+                self.data.epg_programmes.append(
+                    {
+                        "id": stable_id("epg", f"{channel.slug}:{slot_no}"),
+                        "channel_id": channel_row["id"],
+                        "starts_at": at,
+                        "ends_at": slot_end,
+                        "title": title,
+                        "description": description,
+                        "related_event_id": related,
+                    }
+                )
                 at = slot_end
 
     def _slot(self, at: datetime, slot_end: datetime, pool: list[dict], pick: float, show: str):
@@ -478,7 +623,8 @@ def build_catalogue(now: datetime | None = None, spec: CatalogueSpec | None = No
     builder.programmes()
     builder.sort_orders()
     data = builder.data
-    data.products, data.bundle_items = build_products(builder.spec, data.events, data.event_identities,
-                                                      builder.league_id, data.now)
+    data.products, data.bundle_items = build_products(
+        builder.spec, data.events, data.event_identities, builder.league_id, data.now
+    )
     data.tags = build_tags(data.events, data.event_stats, data.teams, data.now)
     return data

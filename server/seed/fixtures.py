@@ -167,30 +167,50 @@ def parse_catalogue(doc: dict) -> CatalogueSpec:
                 if not 2 <= len(raw_team["short_name"]) <= 6:
                     raise ValueError(f"team {team_slug}: short_name should be a short form")
                 teams[team_slug] = TeamSpec(
-                    slug=team_slug, name=name, short_name=raw_team["short_name"], city=raw_team["city"],
+                    slug=team_slug,
+                    name=name,
+                    short_name=raw_team["short_name"],
+                    city=raw_team["city"],
                     colors=_colours(raw_team.get("colors"), f"team {team_slug}"),
                     social=social_links(raw_team.get("handle") or team_slug.replace("-", ""), raw_team.get("social")),
-                    sport_type=raw_sport["sport_type"], league=slug,
+                    sport_type=raw_sport["sport_type"],
+                    league=slug,
                 )
                 own.append(team_slug)
             members = tuple(raw.get("members", ()))
             if own and members:
                 raise ValueError(f"{where}: list teams or members, not both")
-            leagues.append(LeagueSpec(
-                slug=slug, title=_check_name(raw["title"], where), short_title=raw["short_title"],
-                gender=raw["gender"], colors=_colours(raw.get("colors"), where),
-                social=social_links(raw.get("handle") or slug.replace("-", ""), raw.get("social"), youtube=True),
-                sport=sport_slug, position=l_pos, team_slugs=tuple(own) or members,
-                is_cup=bool(members), archived=bool(raw.get("archived", False)),
-            ))
-        sports.append(SportSpec(
-            slug=sport_slug, title=raw_sport["title"], short_title=raw_sport.get("short_title"),
-            sport_type=raw_sport["sport_type"], sample=raw_sport["sample"],
-            colors=_colours(raw_sport.get("colors"), f"sport {sport_slug}"),
-            social=social_links(raw_sport.get("handle") or sport_slug.replace("-", ""), raw_sport.get("social"),
-                                youtube=True),
-            venue=raw_sport.get("venue", "Stadium"), position=s_pos, leagues=tuple(leagues),
-        ))
+            leagues.append(
+                LeagueSpec(
+                    slug=slug,
+                    title=_check_name(raw["title"], where),
+                    short_title=raw["short_title"],
+                    gender=raw["gender"],
+                    colors=_colours(raw.get("colors"), where),
+                    social=social_links(raw.get("handle") or slug.replace("-", ""), raw.get("social"), youtube=True),
+                    sport=sport_slug,
+                    position=l_pos,
+                    team_slugs=tuple(own) or members,
+                    is_cup=bool(members),
+                    archived=bool(raw.get("archived", False)),
+                )
+            )
+        sports.append(
+            SportSpec(
+                slug=sport_slug,
+                title=raw_sport["title"],
+                short_title=raw_sport.get("short_title"),
+                sport_type=raw_sport["sport_type"],
+                sample=raw_sport["sample"],
+                colors=_colours(raw_sport.get("colors"), f"sport {sport_slug}"),
+                social=social_links(
+                    raw_sport.get("handle") or sport_slug.replace("-", ""), raw_sport.get("social"), youtube=True
+                ),
+                venue=raw_sport.get("venue", "Stadium"),
+                position=s_pos,
+                leagues=tuple(leagues),
+            )
+        )
     for sport in sports:
         for league in sport.leagues:
             for member in league.team_slugs:
@@ -201,17 +221,25 @@ def parse_catalogue(doc: dict) -> CatalogueSpec:
                 raise ValueError(f"league {league.slug} needs at least two teams")
     channels = tuple(
         ChannelSpec(
-            slug=raw.get("slug") or slugify(raw["title"]), title=_check_name(raw["title"], "channel"),
-            sport_type=raw.get("sport_type"), sample=raw["sample"],
+            slug=raw.get("slug") or slugify(raw["title"]),
+            title=_check_name(raw["title"], "channel"),
+            sport_type=raw.get("sport_type"),
+            sample=raw["sample"],
             colors=_colours(raw.get("colors"), f"channel {raw['title']}"),
-            commerce_type=raw["commerce_type"], commerce_modes=tuple(raw.get("commerce_modes", ())),
-            description=raw["description"], shows=tuple(raw["shows"]),
+            commerce_type=raw["commerce_type"],
+            commerce_modes=tuple(raw.get("commerce_modes", ())),
+            description=raw["description"],
+            shows=tuple(raw["shows"]),
         )
         for raw in doc.get("channels", [])
     )
     specials = tuple(SpecialSpec(**raw) for raw in doc.get("specials", []))
-    slugs = [s.slug for s in sports] + [x.slug for s in sports for x in s.leagues] + list(teams) + [
-        c.slug for c in channels]
+    slugs = (
+        [s.slug for s in sports]
+        + [x.slug for s in sports for x in s.leagues]
+        + list(teams)
+        + [c.slug for c in channels]
+    )
     duplicates = sorted({s for s in slugs if slugs.count(s) > 1})
     if duplicates:
         # Posters share one directory, so every slug must be unique across kinds.

@@ -27,8 +27,10 @@ from .fixtures import CatalogueSpec
 BATCH = 1000
 # Children before parents: the order to delete in. Tags hang off events: deleting every event
 # takes every tag with it (the foreign key cascades); deleting them first also says how many.
-CATALOGUE_TABLES: tuple[Table, ...] = tuple(m.__table__ for m in (
-    Tag, EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity))
+CATALOGUE_TABLES: tuple[Table, ...] = tuple(
+    m.__table__
+    for m in (Tag, EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity)
+)
 
 
 @dataclass
@@ -54,7 +56,7 @@ class SeedReport:
 
 def _chunks(rows: list, size: int = BATCH):
     for start in range(0, len(rows), size):
-        yield rows[start:start + size]
+        yield rows[start : start + size]
 
 
 def _existing_keys(conn: Connection, table: Table, rows: list[dict]) -> set[tuple]:
@@ -88,10 +90,13 @@ def upsert(conn: Connection, table: Table, rows: list[dict], *, update_existing:
         .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in values})
     )
     for chunk in _chunks(old):
-        conn.execute(stmt, [
-            {**{f"k_{c.name}": row[c.name] for c in pk}, **{f"v_{name}": row[name] for name in values}}
-            for row in chunk
-        ])
+        conn.execute(
+            stmt,
+            [
+                {**{f"k_{c.name}": row[c.name] for c in pk}, **{f"v_{name}": row[name] for name in values}}
+                for row in chunk
+            ],
+        )
     return len(new), len(old)
 
 

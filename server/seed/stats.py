@@ -31,8 +31,11 @@ def metric(short: str, name: str, filter_id: str, home: float, away: float, *, p
     if percent and not (0 <= home <= 100 and 0 <= away <= 100):
         raise ValueError(f"{name}: percentages must be within 0..100")
     return {
-        "shortName": short, "name": name, "filterId": filter_id,
-        "homeTeamValue": _value(home, percent), "awayTeamValue": _value(away, percent),
+        "shortName": short,
+        "name": name,
+        "filterId": filter_id,
+        "homeTeamValue": _value(home, percent),
+        "awayTeamValue": _value(away, percent),
     }
 
 
@@ -67,13 +70,18 @@ def _football(rng: random.Random, played: float) -> tuple[list[int], list[int], 
         scored = [g for g in goals if g <= minute]
         shots = max(len(scored) + 2, round(rng.randint(7, 20) * played))
         on_target = min(shots, max(len(scored), round(shots * rng.uniform(0.3, 0.55))))
-        sides.append({
-            "periods": _periods_from_times(scored, 45, started),
-            "shots": shots, "on_target": on_target,
-            "corners": round(rng.randint(2, 10) * played), "fouls": round(rng.randint(7, 16) * played),
-            "yellow": round(rng.choices(range(6), [15, 25, 25, 18, 10, 7])[0] * played),
-            "passes": rng.uniform(68, 91), "offsides": round(rng.randint(0, 5) * played),
-        })
+        sides.append(
+            {
+                "periods": _periods_from_times(scored, 45, started),
+                "shots": shots,
+                "on_target": on_target,
+                "corners": round(rng.randint(2, 10) * played),
+                "fouls": round(rng.randint(7, 16) * played),
+                "yellow": round(rng.choices(range(6), [15, 25, 25, 18, 10, 7])[0] * played),
+                "passes": rng.uniform(68, 91),
+                "offsides": round(rng.randint(0, 5) * played),
+            }
+        )
     home, away = sides
     possession = rng.randint(34, 66)
     metrics = [
@@ -96,8 +104,11 @@ def _basketball(rng: random.Random, played: float) -> tuple[list[int], list[int]
     sides = []
     for _ in range(2):
         side = {}
-        for key, low, high, rate_low, rate_high in (("3P", 22, 40, .25, .45), ("2P", 40, 62, .42, .58),
-                                                     ("FT", 10, 28, .65, .90)):
+        for key, low, high, rate_low, rate_high in (
+            ("3P", 22, 40, 0.25, 0.45),
+            ("2P", 40, 62, 0.42, 0.58),
+            ("FT", 10, 28, 0.65, 0.90),
+        ):
             attempts = scaled(rng.randint(low, high))
             side[key] = (min(attempts, round(attempts * rng.uniform(rate_low, rate_high))), attempts)
         for key, low, high in (("REB", 34, 52), ("AST", 16, 30), ("TO", 8, 18), ("STL", 4, 11), ("BLK", 2, 8)):
@@ -153,10 +164,20 @@ def _ice_hockey(rng: random.Random, played: float) -> tuple[list[int], list[int]
         metric("FO%", "Faceoffs won", "faceoff_pct", faceoffs, 100 - faceoffs, percent=True),
         metric("PPG", "Power-play goals", "power_play_goals", pp[0], pp[1]),
         metric("HIT", "Hits", "hits", round(rng.randint(12, 34) * played), round(rng.randint(12, 34) * played)),
-        metric("BS", "Blocked shots", "blocked_shots", round(rng.randint(8, 22) * played),
-               round(rng.randint(8, 22) * played)),
-        metric("PIM", "Penalty minutes", "penalty_minutes", 2 * round(rng.randint(1, 7) * played),
-               2 * round(rng.randint(1, 7) * played)),
+        metric(
+            "BS",
+            "Blocked shots",
+            "blocked_shots",
+            round(rng.randint(8, 22) * played),
+            round(rng.randint(8, 22) * played),
+        ),
+        metric(
+            "PIM",
+            "Penalty minutes",
+            "penalty_minutes",
+            2 * round(rng.randint(1, 7) * played),
+            2 * round(rng.randint(1, 7) * played),
+        ),
     ]
     return periods[0], periods[1], metrics
 
@@ -205,12 +226,16 @@ def _volleyball(rng: random.Random, played: float) -> tuple[list[int], list[int]
 
 
 _SPORTS: dict[str, Callable] = {
-    "football": _football, "basketball": _basketball, "ice-hockey": _ice_hockey, "volleyball": _volleyball,
+    "football": _football,
+    "basketball": _basketball,
+    "ice-hockey": _ice_hockey,
+    "volleyball": _volleyball,
 }
 
 
-def game_stats(sport_type: str, rng: random.Random, home: tuple[str, str], away: tuple[str, str],
-               played: float = 1.0) -> tuple[dict, dict]:
+def game_stats(
+    sport_type: str, rng: random.Random, home: tuple[str, str], away: tuple[str, str], played: float = 1.0
+) -> tuple[dict, dict]:
     """(game-scores, game-overview) for a game; home/away are (name, short name)."""
     played = min(1.0, max(0.02, played))
     home_periods, away_periods, metrics, *sets_won = _SPORTS.get(sport_type, _football)(rng, played)

@@ -81,8 +81,15 @@ class _Game:
 
     def player(self, side: int, subtype: str, title: str, at: float, number: int | None = None) -> None:
         team = self.sides[side]
-        self.add(at, type="player", subtype=subtype, title=title, team_id=team.team_id, player_color=team.color,
-                 player_number=str(number if number is not None else self.rng.randint(2, 99)))
+        self.add(
+            at,
+            type="player",
+            subtype=subtype,
+            title=title,
+            team_id=team.team_id,
+            player_color=team.color,
+            player_number=str(number if number is not None else self.rng.randint(2, 99)),
+        )
 
     # sports --------------------------------------------------------------------------------------
     def goals(self) -> None:
@@ -102,8 +109,12 @@ class _Game:
         home, away = self.sides
         for at, clock, side in sorted(goals):
             score[side] += 1
-            self.player(side, "goal", f"Goal {clock} - {self.sides[side].name} "
-                                      f"({home.short} {score[0]}-{score[1]} {away.short})", at)
+            self.player(
+                side,
+                "goal",
+                f"Goal {clock} - {self.sides[side].name} ({home.short} {score[0]}-{score[1]} {away.short})",
+                at,
+            )
 
     def football(self) -> None:
         self.goals()
@@ -133,8 +144,12 @@ class _Game:
         for n, (h, a) in enumerate(quarters):
             total = [total[0] + h, total[1] + a]
             what = "Final" if n == len(quarters) - 1 else f"End of Q{n + 1}"
-            self.add(self.period_start(n) + self.period_s - AFTER_S, type="game", subtype="period_end",
-                     title=f"{what}: {home.short} {total[0]}-{total[1]} {away.short}")
+            self.add(
+                self.period_start(n) + self.period_s - AFTER_S,
+                type="game",
+                subtype="period_end",
+                title=f"{what}: {home.short} {total[0]}-{total[1]} {away.short}",
+            )
 
     def volleyball(self) -> None:
         home, away = self.sides
@@ -146,25 +161,49 @@ class _Game:
             winner = 0 if h > a else 1
             won[winner] += 1
             team = self.sides[winner]
-            self.add(n * (span + self.layout.break_s) + span - AFTER_S, type="game", subtype="set_end",
-                     title=f"Set {n + 1} to {team.name}: {home.short} {h}-{a} {away.short} (sets {won[0]}-{won[1]})",
-                     team_id=team.team_id, player_color=team.color)
+            self.add(
+                n * (span + self.layout.break_s) + span - AFTER_S,
+                type="game",
+                subtype="set_end",
+                title=f"Set {n + 1} to {team.name}: {home.short} {h}-{a} {away.short} (sets {won[0]}-{won[1]})",
+                team_id=team.team_id,
+                player_color=team.color,
+            )
 
     def rows(self, when: datetime) -> list[dict]:
-        {"football": self.football, "ice-hockey": self.ice_hockey, "basketball": self.basketball,
-         "volleyball": self.volleyball}[self.event["sport_type"]]()
+        {
+            "football": self.football,
+            "ice-hockey": self.ice_hockey,
+            "basketball": self.basketball,
+            "volleyball": self.volleyball,
+        }[self.event["sport_type"]]()
         rows = []
         limit_ms = self.duration_s * 1000
         for n, (at, fields) in enumerate(sorted(self.moments, key=lambda m: (m[0], m[1]["title"]))):
             moment_ms = min(round(at * 1000), limit_ms)
             start_ms = max(0, moment_ms - BEFORE_S * 1000)
-            rows.append({
-                "id": stable_id("tag", f"{self.event['external_id']}:{n}"), "target_id": self.event["id"],
-                "user_id": None, "start_ms": start_ms, "end_ms": min(limit_ms, moment_ms + AFTER_S * 1000),
-                "time_pts": None, "subtype": None, "is_global": True, "official": True, "player_number": None,
-                "player_color": None, "team_id": None, "video_type": "vod", "stream_name": "hd", "mode": "sync",
-                "created": when, "updated": when, **fields,
-            })
+            rows.append(
+                {
+                    "id": stable_id("tag", f"{self.event['external_id']}:{n}"),
+                    "target_id": self.event["id"],
+                    "user_id": None,
+                    "start_ms": start_ms,
+                    "end_ms": min(limit_ms, moment_ms + AFTER_S * 1000),
+                    "time_pts": None,
+                    "subtype": None,
+                    "is_global": True,
+                    "official": True,
+                    "player_number": None,
+                    "player_color": None,
+                    "team_id": None,
+                    "video_type": "vod",
+                    "stream_name": "hd",
+                    "mode": "sync",
+                    "created": when,
+                    "updated": when,
+                    **fields,
+                }
+            )
         return rows
 
 
@@ -175,9 +214,15 @@ def build_tags(events: list[dict], event_stats: list[dict], teams: list[dict], n
     rows: list[dict] = []
     for event in events:
         stats = stats_of.get(event["id"])
-        if (event["media_type"] != "event" or event["status"] != "archived" or stats is None
-                or not event["duration_s"] or event["sport_type"] not in LAYOUTS
-                or event["home_team_id"] not in team_of or event["away_team_id"] not in team_of):
+        if (
+            event["media_type"] != "event"
+            or event["status"] != "archived"
+            or stats is None
+            or not event["duration_s"]
+            or event["sport_type"] not in LAYOUTS
+            or event["home_team_id"] not in team_of
+            or event["away_team_id"] not in team_of
+        ):
             continue
         game = _Game(event, stats, team_of[event["home_team_id"]], team_of[event["away_team_id"]])
         # Loaded by staff after the final whistle (re-timed with the catalogue like every row).

@@ -26,8 +26,16 @@ def load_demo_users(fixtures_dir: Path) -> list[DemoUser]:
     if not path.exists():
         return []
     entries = yaml.safe_load(path.read_text())["users"]
-    return [DemoUser(e["email"].lower(), e["password"], e["displayName"], e.get("role", "viewer"),
-                     bool(e.get("globalTags", False))) for e in entries]
+    return [
+        DemoUser(
+            e["email"].lower(),
+            e["password"],
+            e["displayName"],
+            e.get("role", "viewer"),
+            bool(e.get("globalTags", False)),
+        )
+        for e in entries
+    ]
 
 
 async def seed_demo_users(session: AsyncSession, users: list[DemoUser], passwords: Passwords) -> int:
@@ -38,9 +46,20 @@ async def seed_demo_users(session: AsyncSession, users: list[DemoUser], password
         if demo.email in taken:
             continue
         now = clock.now()
-        session.add(User(id=new_id(), email=demo.email, password_hash=await passwords.hash(demo.password),
-                         display_name=demo.display_name, role=demo.role, global_tags=demo.global_tags,
-                         club_list=[], options={}, created=now, updated=now))
+        session.add(
+            User(
+                id=new_id(),
+                email=demo.email,
+                password_hash=await passwords.hash(demo.password),
+                display_name=demo.display_name,
+                role=demo.role,
+                global_tags=demo.global_tags,
+                club_list=[],
+                options={},
+                created=now,
+                updated=now,
+            )
+        )
         added += 1
     await session.commit()
     return added

@@ -75,9 +75,18 @@ def in_region(regions: Iterable[str] | None, available_anywhere: bool, region: s
     return not allowed or (region is not None and region in allowed)
 
 
-def decide(viewer: Viewer, *, event_id: str, media_type: str, commerce_type: str, commerce_modes: Iterable[str],
-           identity_ids: Iterable[str], regions: Iterable[str] | None = None,
-           available_anywhere: bool = True, owner_id: str | None = None) -> Access:
+def decide(
+    viewer: Viewer,
+    *,
+    event_id: str,
+    media_type: str,
+    commerce_type: str,
+    commerce_modes: Iterable[str],
+    identity_ids: Iterable[str],
+    regions: Iterable[str] | None = None,
+    available_anywhere: bool = True,
+    owner_id: str | None = None,
+) -> Access:
     """`owner_id`: the viewer a user clip or highlight belongs to (None: not checked here)."""
     kinds = coverage(commerce_type, commerce_modes)
     if media_type in USER_MEDIA:  # spec: always available; it is the viewer's own

@@ -56,7 +56,8 @@ async def devices_with_live_sessions(
     """The `deviceId`s of the user's devices that have a live session other than `keep_session`,
     leaving out the device `keep_device` (a Device row id): the devices to tell they were signed out."""
     stmt = (
-        select(Device.device_id).distinct()
+        select(Device.device_id)
+        .distinct()
         .join(AuthSession, AuthSession.device_ref == Device.id)
         .where(AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now())
     )
@@ -102,12 +103,19 @@ async def change_password(
         await db.rollback()
         raise WrongPassword()
     await db.execute(
-        update(PasswordReset).where(PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None)).values(used_at=now)
+        update(PasswordReset)
+        .where(PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None))
+        .values(used_at=now)
     )
     outbox = None
     if row.email:
-        outbox = mail.write(db, settings, to=row.email, kind=mail.MailKind.PASSWORD_CHANGED,
-                            message=mail.password_changed_message(settings.base_url))
+        outbox = mail.write(
+            db,
+            settings,
+            to=row.email,
+            kind=mail.MailKind.PASSWORD_CHANGED,
+            message=mail.password_changed_message(settings.base_url),
+        )
     await db.commit()
     return PasswordChanged(await sessions.count_other_sessions(db, user_id, session_id), outbox)
 
@@ -146,8 +154,9 @@ class Erase:
         if self.scrub is None:
             await db.execute(delete(self.model).where(mine).execution_options(synchronize_session=False))
         else:
-            await db.execute(update(self.model).where(mine).values(**self.scrub)
-                             .execution_options(synchronize_session=False))
+            await db.execute(
+                update(self.model).where(mine).values(**self.scrub).execution_options(synchronize_session=False)
+            )
 
 
 # Everything an account deletion erases, in order.
@@ -172,12 +181,27 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Event, owner="owner_id"),  # the viewer's own clips (their tags go with them)
     Erase(Tag, only=Tag.is_global.is_(False)),  # private tags; global ones stay, unsigned:
     Erase(Tag, scrub={"user_id": None}),
-    Erase(User, owner="id", scrub={
-        "email": None, "password_hash": None, "display_name": DELETED_DISPLAY_NAME, "global_tags": False,
-        "city": None, "gender": None, "date_of_birth": None, "phone": None, "country_name": None,
-        "postal_code": None, "identity_id": None, "identity_item_id": None, "club_list": [], "options": {},
-        "last_sign_in": None,
-    }),
+    Erase(
+        User,
+        owner="id",
+        scrub={
+            "email": None,
+            "password_hash": None,
+            "display_name": DELETED_DISPLAY_NAME,
+            "global_tags": False,
+            "city": None,
+            "gender": None,
+            "date_of_birth": None,
+            "phone": None,
+            "country_name": None,
+            "postal_code": None,
+            "identity_id": None,
+            "identity_item_id": None,
+            "club_list": [],
+            "options": {},
+            "last_sign_in": None,
+        },
+    ),
 )
 
 
@@ -185,8 +209,12 @@ async def erase_personal_data(db: AsyncSession, user_id: str, now: datetime) -> 
     """Apply ERASURE to the account and mark it deleted. The caller commits."""
     for step in ERASURE:
         await step.apply(db, user_id)
-    await db.execute(update(User).where(User.id == user_id).values(deleted_at=now, updated=now)
-                     .execution_options(synchronize_session=False))
+    await db.execute(
+        update(User)
+        .where(User.id == user_id)
+        .values(deleted_at=now, updated=now)
+        .execution_options(synchronize_session=False)
+    )
 
 
 @dataclass
@@ -213,8 +241,9 @@ async def delete_account(
     await sessions.revoke_user_sessions(db, user_id, reason="account_deleted")
     outbox = None
     if user.email:  # written before the address is erased
-        outbox = mail.write(db, settings, to=user.email, kind=mail.MailKind.ACCOUNT_DELETED,
-                            message=mail.account_deleted_message())
+        outbox = mail.write(
+            db, settings, to=user.email, kind=mail.MailKind.ACCOUNT_DELETED, message=mail.account_deleted_message()
+        )
     await erase_personal_data(db, user_id, clock.now())
     await db.commit()
     return AccountDeleted(outbox, devices)

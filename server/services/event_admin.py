@@ -58,24 +58,62 @@ MAX_DURATION_S = 7 * 24 * 3600  # the contract's bound on `duration`
 
 # Wire name -> column of the plain fields of AdminEventFields.
 PLAIN = {
-    "title": "title", "description": "description", "sportType": "sport_type", "eventType": "event_type",
-    "gameType": "game_type", "status": "status", "commerce_type": "commerce_type", "gender": "gender",
-    "event_id": "external_id", "reference_id": "reference_id", "vidswapId": "data_partner_id",
+    "title": "title",
+    "description": "description",
+    "sportType": "sport_type",
+    "eventType": "event_type",
+    "gameType": "game_type",
+    "status": "status",
+    "commerce_type": "commerce_type",
+    "gender": "gender",
+    "event_id": "external_id",
+    "reference_id": "reference_id",
+    "vidswapId": "data_partner_id",
     "duration": "duration_s",
 }
 DATES = {"event_date": "event_date", "gameStartDate": "game_start_date", "endDate": "end_date"}
-CONTENT = {"HLSStream": "hls_stream", "PanoStream": "pano_stream", "PosterH": "poster_h",
-           "MezzanineVideo": "mezzanine_video"}
+CONTENT = {
+    "HLSStream": "hls_stream",
+    "PanoStream": "pano_stream",
+    "PosterH": "poster_h",
+    "MezzanineVideo": "mezzanine_video",
+}
 STREAMS = ("hls_stream", "pano_stream", "mezzanine_video")
 # Columns narrower than the contract lets a value be: longer values are refused with a 400.
-COLUMN_LIMITS = {"reference_id": 80, "game_type": 20, "data_partner_id": 40, "hls_stream": 500,
-                 "pano_stream": 500, "poster_h": 500, "mezzanine_video": 500}
+COLUMN_LIMITS = {
+    "reference_id": 80,
+    "game_type": 20,
+    "data_partner_id": 40,
+    "hls_stream": 500,
+    "pano_stream": 500,
+    "poster_h": 500,
+    "mezzanine_video": 500,
+}
 # What `update-event` carries (asyncapi UpdateEventPayload): column -> wire name.
-ANNOUNCED = {"title": "title", "description": "description", "status": "status", "event_date": "event_date",
-             "game_start_date": "gameStartDate", "end_date": "endDate", "sport_type": "sportType",
-             "commerce_type": "commerce_type"}
-WATCHED = (*ANNOUNCED, *CONTENT.values(), "home_team_id", "away_team_id", "external_id", "reference_id",
-           "event_type", "game_type", "commerce_modes", "gender", "data_partner_id", "duration_s")
+ANNOUNCED = {
+    "title": "title",
+    "description": "description",
+    "status": "status",
+    "event_date": "event_date",
+    "game_start_date": "gameStartDate",
+    "end_date": "endDate",
+    "sport_type": "sportType",
+    "commerce_type": "commerce_type",
+}
+WATCHED = (
+    *ANNOUNCED,
+    *CONTENT.values(),
+    "home_team_id",
+    "away_team_id",
+    "external_id",
+    "reference_id",
+    "event_type",
+    "game_type",
+    "commerce_modes",
+    "gender",
+    "data_partner_id",
+    "duration_s",
+)
 
 
 @dataclass
@@ -128,7 +166,7 @@ def _own_media_path(url: str | None) -> tuple[str, str] | None:
     parts = urlsplit(url)
     if parts.scheme or parts.netloc or not parts.path.startswith(f"{MEDIA_PREFIX}/"):
         return None
-    media_path = parts.path[len(MEDIA_PREFIX) + 1:]
+    media_path = parts.path[len(MEDIA_PREFIX) + 1 :]
     sample = stream_of(media_path)
     return (media_path.partition("/")[0], sample) if sample else None
 
@@ -193,8 +231,9 @@ def _go_live(event: Event, now: datetime, *, stream_given: bool = False) -> None
         event.game_start_date = now
 
 
-def _finish(event: Event, now: datetime, *, stream_given: bool = False, end_given: bool = False,
-            duration_given: bool = False) -> None:
+def _finish(
+    event: Event, now: datetime, *, stream_given: bool = False, end_given: bool = False, duration_given: bool = False
+) -> None:
     event.status = ARCHIVED
     if not end_given:
         event.end_date = now
@@ -215,8 +254,13 @@ def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) ->
     if wanted == LIVE:
         _go_live(event, now, stream_given="hls_stream" in given)
     else:
-        _finish(event, now, stream_given="hls_stream" in given, end_given="end_date" in given,
-                duration_given="duration_s" in given)
+        _finish(
+            event,
+            now,
+            stream_given="hls_stream" in given,
+            end_given="end_date" in given,
+            duration_given="duration_s" in given,
+        )
 
 
 # --- reading the body ----------------------------------------------------------------------------
@@ -268,8 +312,9 @@ def _wire_name(column: str) -> str:
     return column
 
 
-async def _check_references(session: AsyncSession, event: Event, values: Mapping[str, Any],
-                            identity_ids: list[str] | None) -> list[Identity] | None:
+async def _check_references(
+    session: AsyncSession, event: Event, values: Mapping[str, Any], identity_ids: list[str] | None
+) -> list[Identity] | None:
     home = values.get("home_team_id", event.home_team_id)
     away = values.get("away_team_id", event.away_team_id)
     if home is not None and home == away:
@@ -280,8 +325,11 @@ async def _check_references(session: AsyncSession, event: Event, values: Mapping
             raise NotFound("Team not found", code="team_not_found")
     identities = None
     if identity_ids is not None:
-        found = {i.id: i for i in await session.scalars(select(Identity).where(Identity.id.in_(identity_ids)))} \
-            if identity_ids else {}
+        found = (
+            {i.id: i for i in await session.scalars(select(Identity).where(Identity.id.in_(identity_ids)))}
+            if identity_ids
+            else {}
+        )
         if len(found) != len(set(identity_ids)):
             raise NotFound("Identity not found", code="identity_not_found")
         identities = [found[i] for i in identity_ids]
@@ -331,14 +379,37 @@ async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime |
     """A new event from AdminEventCreate; `event_id` and `reference_id` are generated when omitted."""
     now = now or clock.now()
     values = columns_of(body)
-    event = Event(id=new_id(), media_type="event", created=now, updated=now, sort_order=0,
-                  available_in_region=True, regions=[], stats_enabled=False,
-                  event_type="game", game_type="game", status=UPCOMING, commerce_type="commerce_free_media",
-                  commerce_modes=[], game_start_date=None, end_date=None, hls_stream=None, pano_stream=None,
-                  poster_h=None, mezzanine_video=None, description=None, gender=None, data_partner_id=None,
-                  home_team_id=None, away_team_id=None, duration_s=None, search_text="")
-    identities = await _check_references(session, event, values, list(body["identities"]) if "identities" in body
-                                         else None)
+    event = Event(
+        id=new_id(),
+        media_type="event",
+        created=now,
+        updated=now,
+        sort_order=0,
+        available_in_region=True,
+        regions=[],
+        stats_enabled=False,
+        event_type="game",
+        game_type="game",
+        status=UPCOMING,
+        commerce_type="commerce_free_media",
+        commerce_modes=[],
+        game_start_date=None,
+        end_date=None,
+        hls_stream=None,
+        pano_stream=None,
+        poster_h=None,
+        mezzanine_video=None,
+        description=None,
+        gender=None,
+        data_partner_id=None,
+        home_team_id=None,
+        away_team_id=None,
+        duration_s=None,
+        search_text="",
+    )
+    identities = await _check_references(
+        session, event, values, list(body["identities"]) if "identities" in body else None
+    )
     for column, value in values.items():
         setattr(event, column, value)
     if not event.external_id:
@@ -361,16 +432,18 @@ async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime |
     return await _view(session, event)
 
 
-async def update(session: AsyncSession, event_id: str, body: Mapping[str, Any],
-                 now: datetime | None = None) -> tuple[EventView, Change]:
+async def update(
+    session: AsyncSession, event_id: str, body: Mapping[str, Any], now: datetime | None = None
+) -> tuple[EventView, Change]:
     """Apply AdminEventUpdate: fields not sent are unchanged. A change of status follows the status
     machine and does what go_live or finish would (fields sent with it win over what they set)."""
     now = now or clock.now()
     values = columns_of(body)
     event = await _locked(session, event_id)
     before = _snapshot(event)
-    identities = await _check_references(session, event, values, list(body["identities"]) if "identities" in body
-                                         else None)
+    identities = await _check_references(
+        session, event, values, list(body["identities"]) if "identities" in body else None
+    )
     wanted = values.pop("status", event.status)
     for column, value in values.items():
         setattr(event, column, value)
@@ -421,15 +494,17 @@ async def finish(session: AsyncSession, event_id: str, now: datetime | None = No
     return await _view(session, event), change
 
 
-async def set_stream(session: AsyncSession, event_id: str, url: str,
-                     now: datetime | None = None) -> tuple[EventView, Change]:
+async def set_stream(
+    session: AsyncSession, event_id: str, url: str, now: datetime | None = None
+) -> tuple[EventView, Change]:
     """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
     now = now or clock.now()
     values = columns_of({"content": {"HLSStream": url}})
     event = await _locked(session, event_id)
     if event.status not in (UPCOMING, LIVE, CHANNEL):
-        raise Conflict(f"An archived event's stream cannot be switched (this one is {event.status})",
-                       code=INVALID_STATUS)
+        raise Conflict(
+            f"An archived event's stream cannot be switched (this one is {event.status})", code=INVALID_STATUS
+        )
     before = _snapshot(event)
     event.hls_stream = values["hls_stream"]
     if event.status == UPCOMING:
@@ -450,12 +525,14 @@ async def start_due(database, now: datetime | None = None, *, batch: int = 100) 
     changes: list[Change] = []
     while True:
         async with database.session() as db:
-            due = list(await db.scalars(
-                select(Event.id)
-                .where(Event.media_type == "event", Event.status == UPCOMING, Event.event_date <= now)
-                .order_by(Event.event_date, Event.id)
-                .limit(batch)
-            ))
+            due = list(
+                await db.scalars(
+                    select(Event.id)
+                    .where(Event.media_type == "event", Event.status == UPCOMING, Event.event_date <= now)
+                    .order_by(Event.event_date, Event.id)
+                    .limit(batch)
+                )
+            )
         started = 0
         for event_id in due:
             async with database.write_session() as db:

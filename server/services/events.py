@@ -152,8 +152,14 @@ async def list_events(session: AsyncSession, filters: EventFilters, sort: Sort, 
     return result
 
 
-async def get_event(session: AsyncSession, ident: str, *, id_type: str = "_id", media_types: Sequence[str] = (),
-                    owner_id: str | None = None) -> EventView:
+async def get_event(
+    session: AsyncSession,
+    ident: str,
+    *,
+    id_type: str = "_id",
+    media_types: Sequence[str] = (),
+    owner_id: str | None = None,
+) -> EventView:
     """One event, highlight or clip; a viewer's own clip only for that viewer (`owner_id`)."""
     column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
     stmt = select(Event).where(column == ident)
@@ -234,7 +240,9 @@ async def grouped_sport_count(session: AsyncSession, statuses: Sequence[str]) ->
         )
     ).all()
     titles = dict(
-        (await session.execute(select(Identity.sport_type, Identity.title).where(Identity.media_type == "identity"))).all()
+        (
+            await session.execute(select(Identity.sport_type, Identity.title).where(Identity.media_type == "identity"))
+        ).all()
     )
     counts = [SportCount(sport, titles.get(sport) or sport.replace("-", " ").title(), n) for sport, n in rows]
     return sorted(counts, key=lambda c: (-c.count, c.title))

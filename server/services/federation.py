@@ -77,8 +77,16 @@ async def _link(db: AsyncSession, identity: Identity, display_name: str | None) 
             return Linked(owner.id, False)
 
     email = identity.email if identity.email_verified else None
-    user = User(id=new_id(), email=email, password_hash=None, display_name=display_name_for(identity, display_name),
-                club_list=[], options={}, created=now, updated=now)
+    user = User(
+        id=new_id(),
+        email=email,
+        password_hash=None,
+        display_name=display_name_for(identity, display_name),
+        club_list=[],
+        options={},
+        created=now,
+        updated=now,
+    )
     db.add(user)
     await db.flush()  # the user row first: the link refers to it
     _add_link(db, user.id, identity, now)
@@ -87,5 +95,14 @@ async def _link(db: AsyncSession, identity: Identity, display_name: str | None) 
 
 
 def _add_link(db: AsyncSession, user_id: str, identity: Identity, now) -> None:
-    db.add(FederatedIdentity(id=new_id(), user_id=user_id, provider=identity.provider, subject=identity.subject,
-                             email=identity.email, created=now, updated=now))
+    db.add(
+        FederatedIdentity(
+            id=new_id(),
+            user_id=user_id,
+            provider=identity.provider,
+            subject=identity.subject,
+            email=identity.email,
+            created=now,
+            updated=now,
+        )
+    )

@@ -34,7 +34,11 @@ class IdentityView:
 async def _identity_views(session: AsyncSession, items: list[Identity]) -> list[IdentityView]:
     if not items:
         return []
-    links = (await session.execute(select(IdentityParent).where(IdentityParent.child_id.in_([i.id for i in items])))).scalars().all()
+    links = (
+        (await session.execute(select(IdentityParent).where(IdentityParent.child_id.in_([i.id for i in items]))))
+        .scalars()
+        .all()
+    )
     parents = await _identities_by_id(session, {link.parent_id for link in links})
     views = {i.id: IdentityView(i) for i in items}
     for link in links:
@@ -47,7 +51,11 @@ async def _identity_views(session: AsyncSession, items: list[Identity]) -> list[
 async def _team_views(session: AsyncSession, teams: list[Team]) -> list[IdentityView]:
     if not teams:
         return []
-    links = (await session.execute(select(TeamIdentity).where(TeamIdentity.team_id.in_([t.id for t in teams])))).scalars().all()
+    links = (
+        (await session.execute(select(TeamIdentity).where(TeamIdentity.team_id.in_([t.id for t in teams]))))
+        .scalars()
+        .all()
+    )
     parents = await _identities_by_id(session, {link.identity_id for link in links})
     views = {t.id: IdentityView(t) for t in teams}
     for link in links:
@@ -93,17 +101,26 @@ async def list_identities(
         )
         column = func.coalesce(placement.position, 1_000_000)
     else:
-        column = {"order": Identity.order, "title": Identity.title, "added": Identity.created, "created": Identity.created}[sort]
+        column = {
+            "order": Identity.order,
+            "title": Identity.title,
+            "added": Identity.created,
+            "created": Identity.created,
+        }[sort]
     stmt = stmt.order_by(column.desc() if descending else column.asc(), Identity.title, Identity.id)
     result = await paginate(session, stmt, page)
     result.entries = await _identity_views(session, result.entries)
     return result
 
 
-async def _list_teams(session, filters: IdentityFilters, sort: str, descending: bool, page: PageQuery) -> Page[IdentityView]:
+async def _list_teams(
+    session, filters: IdentityFilters, sort: str, descending: bool, page: PageQuery
+) -> Page[IdentityView]:
     stmt = select(Team)
     if filters.parent_id:
-        stmt = stmt.where(Team.id.in_(select(TeamIdentity.team_id).where(TeamIdentity.identity_id == filters.parent_id)))
+        stmt = stmt.where(
+            Team.id.in_(select(TeamIdentity.team_id).where(TeamIdentity.identity_id == filters.parent_id))
+        )
     if filters.archived:  # teams are never archived
         stmt = stmt.where(False)
     column = Team.created if sort in ("added", "created") else Team.name

@@ -86,8 +86,13 @@ def write(db: AsyncSession, settings: Settings, *, to: str, kind: MailKind, mess
     """Add a mail to the outbox in the caller's transaction; the caller commits, then calls
     `deliver()` with the ids of the mails whose status is `queued`."""
     mail = OutboxMail(
-        id=new_id(), to_address=to, kind=str(kind), subject=message.subject, text=message.text,
-        status=QUEUED if settings.smtp_host else KEPT, created=clock.now(),
+        id=new_id(),
+        to_address=to,
+        kind=str(kind),
+        subject=message.subject,
+        text=message.text,
+        status=QUEUED if settings.smtp_host else KEPT,
+        created=clock.now(),
     )
     db.add(mail)
     return mail
@@ -138,7 +143,8 @@ async def _deliver_one(database: Database, settings: Settings, mail_id: str) -> 
         log.warning("mail %s (%s) to the SMTP server failed: %s", mail.id, mail.kind, error)
     async with database.session() as db:
         await db.execute(
-            update(OutboxMail).where(OutboxMail.id == mail.id, OutboxMail.status == QUEUED)
+            update(OutboxMail)
+            .where(OutboxMail.id == mail.id, OutboxMail.status == QUEUED)
             .values(status=status, error=error, sent_at=clock.now() if status == SENT else None)
         )
         await db.commit()

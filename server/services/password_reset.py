@@ -56,8 +56,15 @@ async def request_reset(db: AsyncSession, settings: Settings, email: str) -> Out
         return None
     token, now = new_token(), clock.now()
     lifetime = settings.password_reset_lifetime
-    db.add(PasswordReset(id=new_id(), user_id=user.id, token_hash=token_hash(token), created=now,
-                         expires_at=now + timedelta(seconds=lifetime)))
+    db.add(
+        PasswordReset(
+            id=new_id(),
+            user_id=user.id,
+            token_hash=token_hash(token),
+            created=now,
+            expires_at=now + timedelta(seconds=lifetime),
+        )
+    )
     message = mail.password_reset_message(reset_link(settings, token), max(1, lifetime // 60))
     outbox = mail.write(db, settings, to=user.email, kind=mail.MailKind.PASSWORD_RESET, message=message)
     await db.commit()
@@ -67,8 +74,11 @@ async def request_reset(db: AsyncSession, settings: Settings, email: str) -> Out
 async def token_is_live(db: AsyncSession, token: str) -> bool:
     """A cheap check before the caller spends a password hash on the new password."""
     found = await db.execute(
-        select(PasswordReset.id).where(PasswordReset.token_hash == token_hash(token), PasswordReset.used_at.is_(None),
-                                       PasswordReset.expires_at > clock.now())
+        select(PasswordReset.id).where(
+            PasswordReset.token_hash == token_hash(token),
+            PasswordReset.used_at.is_(None),
+            PasswordReset.expires_at > clock.now(),
+        )
     )
     return found.first() is not None
 
@@ -88,22 +98,29 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
     now = clock.now()
     spent = await db.execute(
         update(PasswordReset)
-        .where(PasswordReset.token_hash == token_hash(token), PasswordReset.used_at.is_(None),
-               PasswordReset.expires_at > now)
+        .where(
+            PasswordReset.token_hash == token_hash(token),
+            PasswordReset.used_at.is_(None),
+            PasswordReset.expires_at > now,
+        )
         .values(used_at=now)
         .returning(PasswordReset.user_id)
     )
     user_id = spent.scalar_one_or_none()
     user = None
     if user_id is not None:
-        user = (await db.execute(select(User).where(User.id == user_id, User.deleted_at.is_(None)))).scalar_one_or_none()
+        user = (
+            await db.execute(select(User).where(User.id == user_id, User.deleted_at.is_(None)))
+        ).scalar_one_or_none()
     if user is None:
         await db.rollback()
         raise InvalidResetToken()
     user.password_hash = password_hash
     user.updated = now
     await db.execute(
-        update(PasswordReset).where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None)).values(used_at=now)
+        update(PasswordReset)
+        .where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))
+        .values(used_at=now)
     )
     devices = await devices_with_live_sessions(db, user.id)
     await sessions.revoke_user_sessions(db, user.id, reason="password_reset")
@@ -111,7 +128,12 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
         await ratelimit.forget(db, ratelimit.signin_limits(settings)[1], user.email)
     outbox = None
     if user.email:
-        outbox = mail.write(db, settings, to=user.email, kind=mail.MailKind.PASSWORD_CHANGED,
-                            message=mail.password_changed_message(settings.base_url))
+        outbox = mail.write(
+            db,
+            settings,
+            to=user.email,
+            kind=mail.MailKind.PASSWORD_CHANGED,
+            message=mail.password_changed_message(settings.base_url),
+        )
     await db.commit()
     return ResetDone(user.id, outbox, devices)

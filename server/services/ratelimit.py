@@ -35,8 +35,10 @@ def signin_limits(settings: Settings) -> tuple[Limit, Limit]:
 
     Credentials and federated sign-ins share the address budget; a password reset clears the
     account's failures."""
-    return (Limit("signin-address", settings.login_attempts_per_address, settings.login_address_window),
-            Limit("signin-failures", settings.login_failures_per_account, settings.login_failure_window))
+    return (
+        Limit("signin-address", settings.login_attempts_per_address, settings.login_address_window),
+        Limit("signin-failures", settings.login_failures_per_account, settings.login_failure_window),
+    )
 
 
 def _window(limit: Limit, now: datetime) -> tuple[int, datetime]:
@@ -55,9 +57,7 @@ def _retry_after(ends: datetime, now: datetime) -> int:
 
 def _refuse(ends: datetime, now: datetime):
     wait = _retry_after(ends, now)
-    return TooManyRequests(
-        f"Too many attempts, try again in {wait} seconds", headers={"Retry-After": str(wait)}
-    )
+    return TooManyRequests(f"Too many attempts, try again in {wait} seconds", headers={"Retry-After": str(wait)})
 
 
 async def hit(session: AsyncSession, limit: Limit, subject: str, *, commit: bool = True) -> int:
@@ -100,5 +100,7 @@ async def forget(session: AsyncSession, limit: Limit, subject: str) -> None:
 
 async def prune(session: AsyncSession) -> int:
     """Delete finished windows; called now and then so the table stays small."""
-    result = await session.execute(delete(RateLimitBucket).where(RateLimitBucket.expires_at < clock.now() - timedelta(seconds=1)))
+    result = await session.execute(
+        delete(RateLimitBucket).where(RateLimitBucket.expires_at < clock.now() - timedelta(seconds=1))
+    )
     return result.rowcount or 0

@@ -120,8 +120,12 @@ def _for_update(statement, db: AsyncSession):
 
 def access_token_data(user_id: str, role: str, session_id: str, refresh_token: str, policy: Policy) -> dict:
     access = issue_access_token(
-        user_id, secret=policy.secret, role=role, session_id=session_id,
-        lifetime=policy.access_lifetime, now=clock.timestamp(),
+        user_id,
+        secret=policy.secret,
+        role=role,
+        session_id=session_id,
+        lifetime=policy.access_lifetime,
+        now=clock.timestamp(),
     )
     return {"access_token": access, "expires_in": policy.access_lifetime, "refresh_token": refresh_token}
 
@@ -146,18 +150,36 @@ def _touch_device(device: Device, info: DeviceIn, now: datetime) -> None:
 
 
 async def _start_session(
-    db: AsyncSession, user: User, device: Device, provider: str, policy: Policy, now: datetime, client_address: str | None
+    db: AsyncSession,
+    user: User,
+    device: Device,
+    provider: str,
+    policy: Policy,
+    now: datetime,
+    client_address: str | None,
 ) -> tuple[str, str]:
     session = AuthSession(
-        id=new_id(), user_id=user.id, device_ref=device.id, provider=provider, created=now, updated=now,
-        expires_at=now + timedelta(seconds=policy.session_lifetime), last_used=now, client_address=client_address,
+        id=new_id(),
+        user_id=user.id,
+        device_ref=device.id,
+        provider=provider,
+        created=now,
+        updated=now,
+        expires_at=now + timedelta(seconds=policy.session_lifetime),
+        last_used=now,
+        client_address=client_address,
     )
     db.add(session)
     refresh = new_refresh_token()
-    db.add(RefreshToken(
-        id=new_id(), session_id=session.id, token_hash=token_hash(refresh), created=now,
-        expires_at=min(now + timedelta(seconds=policy.refresh_lifetime), session.expires_at),
-    ))
+    db.add(
+        RefreshToken(
+            id=new_id(),
+            session_id=session.id,
+            token_hash=token_hash(refresh),
+            created=now,
+            expires_at=min(now + timedelta(seconds=policy.refresh_lifetime), session.expires_at),
+        )
+    )
     return session.id, refresh
 
 
@@ -180,13 +202,22 @@ async def sign_in(
         raise Unauthorized("Wrong username or password", code="invalid_credentials")
     device = await _find_device(db, user.id, device_info.device_id)
     if device is None:
-        count = (await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user.id))).scalar_one()
+        count = (
+            await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user.id))
+        ).scalar_one()
         if count >= policy.device_limit:
             return await _stop_at_limit(db, user, provider, is_register, policy, now)
-        device = Device(id=new_id(), user_id=user.id, device_id=device_info.device_id,
-                        device_name=device_info.device_name, os_name=device_info.os_name,
-                        os_version=device_info.os_version, app_version=device_info.app_version,
-                        created=now, updated=now)
+        device = Device(
+            id=new_id(),
+            user_id=user.id,
+            device_id=device_info.device_id,
+            device_name=device_info.device_name,
+            os_name=device_info.os_name,
+            os_version=device_info.os_version,
+            app_version=device_info.app_version,
+            created=now,
+            updated=now,
+        )
         db.add(device)
         await db.flush()
     else:
@@ -195,19 +226,34 @@ async def sign_in(
     user.last_sign_in = now
     await db.commit()
     devices = await list_devices(db, user.id)
-    return SignInResult(user=user, provider=provider, is_register=is_register, devices=devices,
-                        token_data=access_token_data(user.id, user.role, session_id, refresh, policy), session_id=session_id)
+    return SignInResult(
+        user=user,
+        provider=provider,
+        is_register=is_register,
+        devices=devices,
+        token_data=access_token_data(user.id, user.role, session_id, refresh, policy),
+        session_id=session_id,
+    )
 
 
 async def _stop_at_limit(
     db: AsyncSession, user: User, provider: str, is_register: bool, policy: Policy, now: datetime
 ) -> SignInResult:
     ticket_id = secrets.token_hex(16)
-    db.add(LimitTicket(id=ticket_id, user_id=user.id, provider=provider, is_register=is_register, created=now,
-                       expires_at=now + timedelta(seconds=policy.ticket_lifetime)))
+    db.add(
+        LimitTicket(
+            id=ticket_id,
+            user_id=user.id,
+            provider=provider,
+            is_register=is_register,
+            created=now,
+            expires_at=now + timedelta(seconds=policy.ticket_lifetime),
+        )
+    )
     await db.commit()
-    ticket = issue_limit_ticket(user.id, ticket_id, secret=policy.secret, lifetime=policy.ticket_lifetime,
-                                now=now.timestamp())
+    ticket = issue_limit_ticket(
+        user.id, ticket_id, secret=policy.secret, lifetime=policy.ticket_lifetime, now=now.timestamp()
+    )
     device_error = {
         "code": "device_limit_exceeded",
         "message": "Device Limit Exceeded",
@@ -215,30 +261,48 @@ async def _stop_at_limit(
         "limit_ticket": ticket,
         "limit_ticket_expires_in": policy.ticket_lifetime,
     }
-    return SignInResult(user=user, provider=provider, is_register=is_register,
-                        devices=await list_devices(db, user.id), device_error=device_error)
+    return SignInResult(
+        user=user,
+        provider=provider,
+        is_register=is_register,
+        devices=await list_devices(db, user.id),
+        device_error=device_error,
+    )
 
 
 async def live_limit_ticket(db: AsyncSession, ticket_id: str, user_id: str) -> LimitTicket | None:
     """The ticket if it is unused and unexpired (it may then remove devices)."""
     return (
-        await db.execute(select(LimitTicket).where(
-            LimitTicket.id == ticket_id, LimitTicket.user_id == user_id,
-            LimitTicket.used_at.is_(None), LimitTicket.expires_at > clock.now(),
-        ))
+        await db.execute(
+            select(LimitTicket).where(
+                LimitTicket.id == ticket_id,
+                LimitTicket.user_id == user_id,
+                LimitTicket.used_at.is_(None),
+                LimitTicket.expires_at > clock.now(),
+            )
+        )
     ).scalar_one_or_none()
 
 
 async def complete_with_ticket(
-    db: AsyncSession, ticket_id: str, user_id: str, device_info: DeviceIn, *, policy: Policy,
+    db: AsyncSession,
+    ticket_id: str,
+    user_id: str,
+    device_info: DeviceIn,
+    *,
+    policy: Policy,
     client_address: str | None = None,
 ) -> SignInResult:
     """Spend a limit ticket (once) and sign in again; at the limit still, a new ticket comes back."""
     now = clock.now()
     spent = await db.execute(
         update(LimitTicket)
-        .where(LimitTicket.id == ticket_id, LimitTicket.user_id == user_id,
-               LimitTicket.used_at.is_(None), LimitTicket.expires_at > now)
+        .where(
+            LimitTicket.id == ticket_id,
+            LimitTicket.user_id == user_id,
+            LimitTicket.used_at.is_(None),
+            LimitTicket.expires_at > now,
+        )
         .values(used_at=now)
         .returning(LimitTicket.provider, LimitTicket.is_register)
     )
@@ -246,8 +310,15 @@ async def complete_with_ticket(
     if row is None:
         await db.rollback()
         raise LimitTicketInvalid()
-    return await sign_in(db, user_id, device_info, policy=policy, provider=row.provider, is_register=row.is_register,
-                         client_address=client_address)
+    return await sign_in(
+        db,
+        user_id,
+        device_info,
+        policy=policy,
+        provider=row.provider,
+        is_register=row.is_register,
+        client_address=client_address,
+    )
 
 
 @dataclass(frozen=True)
@@ -264,8 +335,13 @@ async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) 
         await db.execute(
             select(User.role, AuthSession.device_ref)
             .join(User, User.id == AuthSession.user_id)
-            .where(AuthSession.id == session_id, AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None),
-                   AuthSession.expires_at > clock.now(), User.deleted_at.is_(None))
+            .where(
+                AuthSession.id == session_id,
+                AuthSession.user_id == user_id,
+                AuthSession.revoked_at.is_(None),
+                AuthSession.expires_at > clock.now(),
+                User.deleted_at.is_(None),
+            )
         )
     ).first()
     return Alive(row.role, row.device_ref) if row else None
@@ -275,10 +351,18 @@ async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) 
 # and objects per call cost more than running the SQL.
 _REFRESH_LOOKUP = (
     select(
-        RefreshToken.id, RefreshToken.used_at, RefreshToken.expires_at,
-        AuthSession.id.label("session_id"), AuthSession.revoked_at, AuthSession.last_used,
-        AuthSession.expires_at.label("session_expires_at"), AuthSession.device_ref,
-        User.id.label("user_id"), User.role, User.deleted_at, Device.device_id,
+        RefreshToken.id,
+        RefreshToken.used_at,
+        RefreshToken.expires_at,
+        AuthSession.id.label("session_id"),
+        AuthSession.revoked_at,
+        AuthSession.last_used,
+        AuthSession.expires_at.label("session_expires_at"),
+        AuthSession.device_ref,
+        User.id.label("user_id"),
+        User.role,
+        User.deleted_at,
+        Device.device_id,
     )
     .join(AuthSession, AuthSession.id == RefreshToken.session_id)
     .join(User, User.id == AuthSession.user_id)
@@ -318,10 +402,16 @@ async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: st
         successor_id = new_id()
         rotated = await db.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
         if rotated.rowcount == 1:
-            await db.execute(_INSERT_TOKEN, {
-                "id": successor_id, "session_id": row.session_id, "token_hash": token_hash(successor),
-                "created": now,
-                "expires_at": min(now + timedelta(seconds=policy.refresh_lifetime), row.session_expires_at)})
+            await db.execute(
+                _INSERT_TOKEN,
+                {
+                    "id": successor_id,
+                    "session_id": row.session_id,
+                    "token_hash": token_hash(successor),
+                    "created": now,
+                    "expires_at": min(now + timedelta(seconds=policy.refresh_lifetime), row.session_expires_at),
+                },
+            )
             if now - row.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
                 await db.execute(update(AuthSession).where(AuthSession.id == row.session_id).values(last_used=now))
                 await db.execute(update(Device).where(Device.id == row.device_ref).values(updated=now))
@@ -344,7 +434,9 @@ async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str |
     current = token
     for _ in range(MAX_CHAIN):
         current = successor_of(current, policy.secret)
-        row = (await db.execute(select(RefreshToken).where(RefreshToken.token_hash == token_hash(current)))).scalar_one_or_none()
+        row = (
+            await db.execute(select(RefreshToken).where(RefreshToken.token_hash == token_hash(current)))
+        ).scalar_one_or_none()
         if row is None:
             return None
         if row.used_at is None:
@@ -360,7 +452,8 @@ def _refresh_result(user_id: str, role: str, session_id: str, refresh_token: str
 async def revoke_session(db: AsyncSession, session_id: str, *, reason: str) -> bool:
     """Revoke one session (its access and refresh tokens stop working). The caller commits."""
     result = await db.execute(
-        update(AuthSession).where(AuthSession.id == session_id, AuthSession.revoked_at.is_(None))
+        update(AuthSession)
+        .where(AuthSession.id == session_id, AuthSession.revoked_at.is_(None))
         .values(revoked_at=clock.now(), revoked_reason=reason)
     )
     return (result.rowcount or 0) > 0
@@ -388,9 +481,16 @@ async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> Devic
     Matches the device's `deviceId` (the browser's identification string) or its `_id`.
     The caller commits and then tells the device through `remove-user-device`."""
     device = (
-        await db.execute(select(Device).where(Device.user_id == user_id,
-                                              (Device.device_id == device_id) | (Device.id == device_id)))
-    ).scalars().first()
+        (
+            await db.execute(
+                select(Device).where(
+                    Device.user_id == user_id, (Device.device_id == device_id) | (Device.id == device_id)
+                )
+            )
+        )
+        .scalars()
+        .first()
+    )
     if device is None:
         raise NotFound("Device not found", code="device_not_found")
     await db.delete(device)
@@ -409,20 +509,46 @@ async def check_device(
         await db.commit()
         return True, await list_devices(db, user_id)
     if register:
-        count = (await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user_id))).scalar_one()
+        count = (
+            await db.execute(select(func.count()).select_from(Device).where(Device.user_id == user_id))
+        ).scalar_one()
         if count < policy.device_limit:
-            db.add(Device(id=new_id(), user_id=user_id, device_id=device_info.device_id,
-                          device_name=device_info.device_name, os_name=device_info.os_name,
-                          os_version=device_info.os_version, app_version=device_info.app_version,
-                          created=now, updated=now))
+            db.add(
+                Device(
+                    id=new_id(),
+                    user_id=user_id,
+                    device_id=device_info.device_id,
+                    device_name=device_info.device_name,
+                    os_name=device_info.os_name,
+                    os_version=device_info.os_version,
+                    app_version=device_info.app_version,
+                    created=now,
+                    updated=now,
+                )
+            )
             await db.commit()
             return True, await list_devices(db, user_id)
     return False, await list_devices(db, user_id)
 
 
 __all__ = [
-    "Alive", "DeviceIn", "LimitTicketInvalid", "Policy", "RefreshFailed", "SignInResult",
-    "check_device", "complete_with_ticket", "count_other_sessions", "list_devices", "live_limit_ticket",
-    "refresh", "remove_device", "revoke_session", "revoke_user_sessions", "session_alive", "sign_in",
-    "successor_of", "token_hash",
+    "Alive",
+    "DeviceIn",
+    "LimitTicketInvalid",
+    "Policy",
+    "RefreshFailed",
+    "SignInResult",
+    "check_device",
+    "complete_with_ticket",
+    "count_other_sessions",
+    "list_devices",
+    "live_limit_ticket",
+    "refresh",
+    "remove_device",
+    "revoke_session",
+    "revoke_user_sessions",
+    "session_alive",
+    "sign_in",
+    "successor_of",
+    "token_hash",
 ]

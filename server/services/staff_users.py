@@ -87,30 +87,42 @@ async def _accounts(db: AsyncSession, users: Sequence[User]) -> list[Account]:
     ids = [u.id for u in users]
     if not ids:
         return []
-    devices = dict((await db.execute(
-        select(Device.user_id, func.count()).where(Device.user_id.in_(ids)).group_by(Device.user_id)
-    )).tuples().all())
-    live = dict((await db.execute(
-        select(AuthSession.user_id, func.count())
-        .where(AuthSession.user_id.in_(ids), *_live_session(clock.now()))
-        .group_by(AuthSession.user_id)
-    )).tuples().all())
+    devices = dict(
+        (await db.execute(select(Device.user_id, func.count()).where(Device.user_id.in_(ids)).group_by(Device.user_id)))
+        .tuples()
+        .all()
+    )
+    live = dict(
+        (
+            await db.execute(
+                select(AuthSession.user_id, func.count())
+                .where(AuthSession.user_id.in_(ids), *_live_session(clock.now()))
+                .group_by(AuthSession.user_id)
+            )
+        )
+        .tuples()
+        .all()
+    )
     linked: dict[str, set[str]] = {}
-    for user_id, provider in (await db.execute(
-        select(FederatedIdentity.user_id, FederatedIdentity.provider).where(FederatedIdentity.user_id.in_(ids))
-    )).tuples():
+    for user_id, provider in (
+        await db.execute(
+            select(FederatedIdentity.user_id, FederatedIdentity.provider).where(FederatedIdentity.user_id.in_(ids))
+        )
+    ).tuples():
         linked.setdefault(user_id, set()).add(provider)
     accounts = []
     for user in users:
         providers = set(linked.get(user.id, ()))
         if user.password_hash:
             providers.add(CREDENTIALS)
-        accounts.append(Account(
-            user=user,
-            providers=[p for p in PROVIDER_ORDER if p in providers],
-            device_count=devices.get(user.id, 0),
-            active_session_count=live.get(user.id, 0),
-        ))
+        accounts.append(
+            Account(
+                user=user,
+                providers=[p for p in PROVIDER_ORDER if p in providers],
+                device_count=devices.get(user.id, 0),
+                active_session_count=live.get(user.id, 0),
+            )
+        )
     return accounts
 
 
@@ -126,9 +138,13 @@ async def find_users(db: AsyncSession, *, q: str, role: str | None, query: PageQ
         (or_(email.startswith(needle, autoescape=True), name.startswith(needle, autoescape=True)), 2),
         else_=3,
     )
-    stmt = select(User).where(or_(
-        User.id == needle, email.contains(needle, autoescape=True), name.contains(needle, autoescape=True),
-    ))
+    stmt = select(User).where(
+        or_(
+            User.id == needle,
+            email.contains(needle, autoescape=True),
+            name.contains(needle, autoescape=True),
+        )
+    )
     if role:
         stmt = stmt.where(User.role == role)
     stmt = stmt.order_by(rank, case((User.deleted_at.is_(None), 0), else_=1), User.created.desc(), User.id.desc())
@@ -169,11 +185,13 @@ async def revoke_session(db: AsyncSession, user_id: str, session_id: str) -> Ses
 
     Open `db` with `Database.write_session()`."""
     await _user(db, user_id)
-    found = (await db.execute(
-        select(AuthSession, Device)
-        .join(Device, Device.id == AuthSession.device_ref)
-        .where(AuthSession.id == session_id, AuthSession.user_id == user_id)
-    )).first()
+    found = (
+        await db.execute(
+            select(AuthSession, Device)
+            .join(Device, Device.id == AuthSession.device_ref)
+            .where(AuthSession.id == session_id, AuthSession.user_id == user_id)
+        )
+    ).first()
     if found is None:
         raise SessionNotFound()
     session, device = found
@@ -194,9 +212,9 @@ async def revoke_device(db: AsyncSession, user_id: str, device_ref: str) -> Devi
 
     Open `db` with `Database.write_session()`."""
     await _user(db, user_id)
-    device = (await db.execute(
-        select(Device).where(Device.id == device_ref, Device.user_id == user_id)
-    )).scalar_one_or_none()
+    device = (
+        await db.execute(select(Device).where(Device.id == device_ref, Device.user_id == user_id))
+    ).scalar_one_or_none()
     if device is None:
         raise DeviceNotFound()
     removed = await sessions.remove_device(db, user_id, device.id)
@@ -205,6 +223,17 @@ async def revoke_device(db: AsyncSession, user_id: str, device_ref: str) -> Devi
 
 
 __all__ = [
-    "Account", "DeviceNotFound", "DeviceRemoved", "SessionNotFound", "SessionOnDevice", "SessionRevoked",
-    "UserNotFound", "find_users", "get_user", "list_devices", "list_sessions", "revoke_device", "revoke_session",
+    "Account",
+    "DeviceNotFound",
+    "DeviceRemoved",
+    "SessionNotFound",
+    "SessionOnDevice",
+    "SessionRevoked",
+    "UserNotFound",
+    "find_users",
+    "get_user",
+    "list_devices",
+    "list_sessions",
+    "revoke_device",
+    "revoke_session",
 ]

@@ -44,15 +44,32 @@ TIME_RANGE = "invalid_time_range"
 LIVE_STATUSES = ("live", "channel")
 # Column -> the request field it comes from (what `details[].field` names).
 WIRE_NAMES = {
-    "title": "title", "start_ms": "startTime", "end_ms": "endTime", "type": "type", "subtype": "subtype",
-    "is_global": "global", "player_number": "playerNumber", "player_color": "playerColor", "team_id": "teamId",
-    "mode": "mode", "video_type": "videoType", "stream_name": "streamName",
+    "title": "title",
+    "start_ms": "startTime",
+    "end_ms": "endTime",
+    "type": "type",
+    "subtype": "subtype",
+    "is_global": "global",
+    "player_number": "playerNumber",
+    "player_color": "playerColor",
+    "team_id": "teamId",
+    "mode": "mode",
+    "video_type": "videoType",
+    "stream_name": "streamName",
 }
 TEXT_COLUMNS = ("title", "subtype", "player_number")
 # Defaults of a new tag for the columns a save request may leave out (the contract's defaults).
 DEFAULTS = {
-    "title": NO_TITLE, "end_ms": None, "type": "user", "subtype": None, "is_global": False, "player_number": None,
-    "player_color": None, "team_id": None, "mode": "sync", "stream_name": "hd",
+    "title": NO_TITLE,
+    "end_ms": None,
+    "type": "user",
+    "subtype": None,
+    "is_global": False,
+    "player_number": None,
+    "player_color": None,
+    "team_id": None,
+    "mode": "sync",
+    "stream_name": "hd",
 }
 
 
@@ -110,7 +127,7 @@ def sample_length_ms(media_root: Path, hls_stream: str | None) -> int | None:
     prefix, suffix = f"{MEDIA_PREFIX}/vod/", "/index.m3u8"
     if not hls_stream or not hls_stream.startswith(prefix) or not hls_stream.endswith(suffix):
         return None
-    name = hls_stream[len(prefix):-len(suffix)]
+    name = hls_stream[len(prefix) : -len(suffix)]
     if not name or "/" in name or name.startswith("."):
         return None
     return _sample_ms(media_root.resolve(), name)
@@ -132,8 +149,9 @@ def video_length(target: Event, now: datetime, media_root: Path) -> VideoLength:
     return VideoLength(sample_length_ms(media_root, target.hls_stream))
 
 
-def _check_times(target: Event, start_ms: int | None, end_ms: int | None, sent: Sequence[str], now: datetime,
-                 media_root: Path) -> None:
+def _check_times(
+    target: Event, start_ms: int | None, end_ms: int | None, sent: Sequence[str], now: datetime, media_root: Path
+) -> None:
     """Refuses an end before the start and times beyond the target's video (400
     `invalid_time_range`, naming the field). `sent`: the time columns the request carried."""
     if target.status == "upcoming":
@@ -147,8 +165,11 @@ def _check_times(target: Event, start_ms: int | None, end_ms: int | None, sent: 
     for column in ("start_ms", "end_ms"):
         value = start_ms if column == "start_ms" else end_ms
         if column in sent and value is not None and value > length.ms:
-            where = (f"the live edge ({_seconds(length.ms)} since kickoff)" if length.live
-                     else f"the end of the video ({_seconds(length.ms)})")
+            where = (
+                f"the live edge ({_seconds(length.ms)} since kickoff)"
+                if length.live
+                else f"the end of the video ({_seconds(length.ms)})"
+            )
             raise _invalid(column, f"{WIRE_NAMES[column]} ({_seconds(value)}) is beyond {where}", TIME_RANGE)
 
 
@@ -209,8 +230,9 @@ async def _check_team(db: AsyncSession, values: dict) -> None:
         raise _invalid("team_id", "No team has this id")
 
 
-async def save_tag(db: AsyncSession, user_id: str, target_id: str, values: dict, *, media_root: Path,
-                   limit: ratelimit.Limit) -> Tag:
+async def save_tag(
+    db: AsyncSession, user_id: str, target_id: str, values: dict, *, media_root: Path, limit: ratelimit.Limit
+) -> Tag:
     """A new tag of the viewer on the target; commits. `values`: columns (times in ms) as the
     request gave them. `db` comes from `Database.write_session()`."""
     values = _clean_text(values)
@@ -222,8 +244,16 @@ async def save_tag(db: AsyncSession, user_id: str, target_id: str, values: dict,
     _check_times(target, row["start_ms"], row["end_ms"], ("start_ms", "end_ms"), now, media_root)
     await _check_team(db, row)
     await ratelimit.hit(db, limit, user_id, commit=False)  # only saves that would succeed count
-    tag = Tag(id=new_id(), target_id=target.id, user_id=user_id, official=False, time_pts=None, created=now,
-              updated=now, **row)
+    tag = Tag(
+        id=new_id(),
+        target_id=target.id,
+        user_id=user_id,
+        official=False,
+        time_pts=None,
+        created=now,
+        updated=now,
+        **row,
+    )
     db.add(tag)
     try:
         await db.flush()
@@ -254,8 +284,9 @@ async def update_tag(db: AsyncSession, user_id: str, tag_id: str, values: dict, 
     now = clock.now()
     if sent:
         target = await _target(db, tag.target_id)
-        _check_times(target, values.get("start_ms", tag.start_ms), values.get("end_ms", tag.end_ms), sent, now,
-                     media_root)
+        _check_times(
+            target, values.get("start_ms", tag.start_ms), values.get("end_ms", tag.end_ms), sent, now, media_root
+        )
     await _check_team(db, values)
     for column, value in values.items():
         setattr(tag, column, value)

@@ -96,8 +96,12 @@ def requested_times(start_seconds: float, end_seconds: float) -> tuple[int, int]
     if end_ms <= start_ms:
         raise _refusal("endTime", "endTime must be after startTime", INVALID_TIME)
     if end_ms - start_ms > MAX_CLIP_MS:
-        raise _refusal("endTime", f"A clip is at most {MAX_CLIP_MS // 60_000} minutes long: endTime must be at most "
-                                  f"{_seconds(start_ms + MAX_CLIP_MS)}", INVALID_TIME)
+        raise _refusal(
+            "endTime",
+            f"A clip is at most {MAX_CLIP_MS // 60_000} minutes long: endTime must be at most "
+            f"{_seconds(start_ms + MAX_CLIP_MS)}",
+            INVALID_TIME,
+        )
     return start_ms, end_ms
 
 
@@ -111,7 +115,7 @@ def _media_path(url: str | None, settings: Settings) -> str | None:
         if (parts.scheme, parts.netloc) != (own.scheme, own.netloc):
             return None
     prefix = f"{MEDIA_PREFIX}/"
-    return parts.path[len(prefix):] if parts.path.startswith(prefix) else None
+    return parts.path[len(prefix) :] if parts.path.startswith(prefix) else None
 
 
 def _epoch_ms(moment: datetime) -> int:
@@ -146,14 +150,20 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
 def _within(span: StreamSpan, start_ms: int, end_ms: int) -> None:
     live = span.live
     if start_ms < span.lowest_ms:
-        raise _refusal("startTime", f"startTime is before what can be clipped now (the live stream goes back to "
-                                    f"{_seconds(span.lowest_ms)})", INVALID_TIME)
+        raise _refusal(
+            "startTime",
+            f"startTime is before what can be clipped now (the live stream goes back to {_seconds(span.lowest_ms)})",
+            INVALID_TIME,
+        )
     if start_ms >= span.highest_ms:
         where = "the live edge" if live else "the end of the stream"
         raise _refusal("startTime", f"startTime is beyond {where} ({_seconds(span.highest_ms)})", INVALID_TIME)
     if end_ms > span.highest_ms:
-        what = f"the live edge is at {_seconds(span.highest_ms)}" if live else \
-            f"the stream is {_seconds(span.highest_ms)} long"
+        what = (
+            f"the live edge is at {_seconds(span.highest_ms)}"
+            if live
+            else f"the stream is {_seconds(span.highest_ms)} long"
+        )
         raise _refusal("endTime", f"endTime is beyond the stream: {what}", INVALID_TIME)
 
 
@@ -165,9 +175,16 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
     if parent is None:
         raise NotFound("Event not found", code="event_not_found")
     identity_ids = list(await db.scalars(select(EventIdentity.identity_id).where(EventIdentity.event_id == parent.id)))
-    access = decide(viewer, event_id=parent.id, media_type=parent.media_type, commerce_type=parent.commerce_type,
-                    commerce_modes=parent.commerce_modes or (), identity_ids=identity_ids, regions=parent.regions,
-                    available_anywhere=parent.available_in_region)
+    access = decide(
+        viewer,
+        event_id=parent.id,
+        media_type=parent.media_type,
+        commerce_type=parent.commerce_type,
+        commerce_modes=parent.commerce_modes or (),
+        identity_ids=identity_ids,
+        regions=parent.regions,
+        available_anywhere=parent.available_in_region,
+    )
     if not access.available_for_user:
         raise Forbidden("You can only clip an event you may watch", code="forbidden")
     span = clippable_span(parent, settings, now)
@@ -176,17 +193,36 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
     await ratelimit.hit(db, CREATE_LIMIT, viewer.user_id, commit=False)
     clip_id = new_id()
     clip = Event(
-        id=clip_id, media_type=new.media_type, title=title, description=None, search_text="",
-        event_date=parent.event_date, external_id=f"TL-UC-{clip_id}", reference_id=f"ref-user-clip-{clip_id}",
-        sport_type=parent.sport_type, event_type=parent.event_type, game_type=parent.game_type, status="archived",
+        id=clip_id,
+        media_type=new.media_type,
+        title=title,
+        description=None,
+        search_text="",
+        event_date=parent.event_date,
+        external_id=f"TL-UC-{clip_id}",
+        reference_id=f"ref-user-clip-{clip_id}",
+        sport_type=parent.sport_type,
+        event_type=parent.event_type,
+        game_type=parent.game_type,
+        status="archived",
         # The parent's commerce terms: its stream URL is signed as the parent's would be (bound to
         # the viewer unless the parent is free).
-        commerce_type=parent.commerce_type, commerce_modes=list(parent.commerce_modes or []), gender=parent.gender,
-        regions=list(parent.regions or []), available_in_region=parent.available_in_region,
+        commerce_type=parent.commerce_type,
+        commerce_modes=list(parent.commerce_modes or []),
+        gender=parent.gender,
+        regions=list(parent.regions or []),
+        available_in_region=parent.available_in_region,
         hls_stream=clip_url(span.sample, span.origin_ms + start_ms, span.origin_ms + end_ms),
-        poster_h=parent.poster_h, home_team_id=parent.home_team_id, away_team_id=parent.away_team_id,
-        parent_event_id=parent.id, owner_id=viewer.user_id, start_time_ms=start_ms, end_time_ms=end_ms,
-        duration_s=math.ceil((end_ms - start_ms) / 1000), created=now, updated=now,  # whole seconds it lasts
+        poster_h=parent.poster_h,
+        home_team_id=parent.home_team_id,
+        away_team_id=parent.away_team_id,
+        parent_event_id=parent.id,
+        owner_id=viewer.user_id,
+        start_time_ms=start_ms,
+        end_time_ms=end_ms,
+        duration_s=math.ceil((end_ms - start_ms) / 1000),
+        created=now,
+        updated=now,  # whole seconds it lasts
     )
     db.add(clip)
     await db.commit()
@@ -194,8 +230,9 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
 
 
 async def own_clip(db: AsyncSession, owner_id: str, clip_id: str) -> Event:
-    clip = await db.scalar(select(Event).where(Event.id == clip_id, Event.owner_id == owner_id,
-                                               Event.media_type.in_(USER_MEDIA_TYPES)))
+    clip = await db.scalar(
+        select(Event).where(Event.id == clip_id, Event.owner_id == owner_id, Event.media_type.in_(USER_MEDIA_TYPES))
+    )
     if clip is None:
         raise clip_not_found()
     return clip
@@ -221,10 +258,12 @@ async def delete_clip(db: AsyncSession, owner_id: str, clip_id: str) -> None:
     await db.commit()
 
 
-async def list_clips(db: AsyncSession, owner_id: str, *, media_types=(), parent_event_ids=(), sort: Sort,
-                     page: PageQuery) -> Page[EventView]:
-    filters = EventFilters(owner_id=owner_id, media_types=tuple(media_types) or USER_MEDIA_TYPES,
-                           parent_event_ids=tuple(parent_event_ids))
+async def list_clips(
+    db: AsyncSession, owner_id: str, *, media_types=(), parent_event_ids=(), sort: Sort, page: PageQuery
+) -> Page[EventView]:
+    filters = EventFilters(
+        owner_id=owner_id, media_types=tuple(media_types) or USER_MEDIA_TYPES, parent_event_ids=tuple(parent_event_ids)
+    )
     return await list_events(db, filters, sort, page)
 
 

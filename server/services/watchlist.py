@@ -18,7 +18,9 @@ _NEWEST_FIRST = (WatchlistItem.created.desc(), WatchlistItem.event_id.desc())
 
 
 async def watchlist_ids(db: AsyncSession, user_id: str) -> list[str]:
-    rows = await db.scalars(select(WatchlistItem.event_id).where(WatchlistItem.user_id == user_id).order_by(*_NEWEST_FIRST))
+    rows = await db.scalars(
+        select(WatchlistItem.event_id).where(WatchlistItem.user_id == user_id).order_by(*_NEWEST_FIRST)
+    )
     return list(rows)
 
 

@@ -19,33 +19,62 @@ def bearer(access_token: str) -> dict:
     return {"Authorization": f"Bearer {access_token}"}
 
 
-async def sign_up(client, email: str | None = None, password: str = PASSWORD, device_id: str | None = None,
-                  display_name: str = "Test Fan", **fields) -> dict:
+async def sign_up(
+    client,
+    email: str | None = None,
+    password: str = PASSWORD,
+    device_id: str | None = None,
+    display_name: str = "Test Fan",
+    **fields,
+) -> dict:
     """Register an account; returns the sign-in content plus `email`, `password`, `device_id` and
     `headers` (the bearer header of the new session)."""
     email = email or new_email()
     device_id = device_id or new_device()
-    answer = await client.post("/api/user/register", json={
-        "email": email, "password": password, "displayName": display_name,
-        "device_id": device_id, "device_name": device_id, "strategy": "refresh", **fields,
-    })
+    answer = await client.post(
+        "/api/user/register",
+        json={
+            "email": email,
+            "password": password,
+            "displayName": display_name,
+            "device_id": device_id,
+            "device_name": device_id,
+            "strategy": "refresh",
+            **fields,
+        },
+    )
     assert answer.status_code == 200, answer.text
     content = answer.json()["content"]
-    return {**content, "email": email, "password": password, "device_id": device_id,
-            "headers": bearer(content["tokenData"]["access_token"])}
+    return {
+        **content,
+        "email": email,
+        "password": password,
+        "device_id": device_id,
+        "headers": bearer(content["tokenData"]["access_token"]),
+    }
 
 
 async def sign_in(client, email: str, password: str = PASSWORD, device_id: str | None = None):
     """POST /api/user/login; returns the raw response."""
     device_id = device_id or new_device()
-    return await client.post("/api/user/login", json={
-        "username": email, "password": password, "device_id": device_id, "device_name": device_id, "strategy": "refresh",
-    })
+    return await client.post(
+        "/api/user/login",
+        json={
+            "username": email,
+            "password": password,
+            "device_id": device_id,
+            "device_name": device_id,
+            "strategy": "refresh",
+        },
+    )
 
 
 async def refresh(client, refresh_token: str, device_id: str | None = None):
-    body = {"grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token": refresh_token,
-            "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"}
+    body = {
+        "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+        "subject_token": refresh_token,
+        "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token",
+    }
     if device_id:
         body["device"] = {"id": device_id, "name": device_id}
     return await client.post("/api/oauth2/token", json=body)
@@ -61,8 +90,17 @@ async def create_user(database, *, role: str = "viewer", password: str = PASSWOR
     email = new_email()
     password_hash = await Passwords.from_settings(Settings(environment="test")).hash(password)
     async with database.session() as db:
-        db.add(User(id=new_id(), email=email, password_hash=password_hash, display_name=role.title(), role=role,
-                    club_list=[], options={}))
+        db.add(
+            User(
+                id=new_id(),
+                email=email,
+                password_hash=password_hash,
+                display_name=role.title(),
+                role=role,
+                club_list=[],
+                options={},
+            )
+        )
         await db.commit()
     return email
 

@@ -50,9 +50,19 @@ async def store_card(database: Database, provider: PaymentProvider, user_id: str
     token = await provider.tokenize(card(number), owner_id=user_id)
     ref = await provider.store_card(token.token, owner_id=user_id)
     async with database.session() as db:
-        db.add(StoredCard(user_id=user_id, provider=provider.name, reference=ref.reference, brand=ref.card.brand,
-                          last4=ref.card.last4, exp_month=ref.card.exp_month, exp_year=ref.card.exp_year,
-                          holder=ref.card.holder, added=clock.now()))
+        db.add(
+            StoredCard(
+                user_id=user_id,
+                provider=provider.name,
+                reference=ref.reference,
+                brand=ref.card.brand,
+                last4=ref.card.last4,
+                exp_month=ref.card.exp_month,
+                exp_year=ref.card.exp_year,
+                holder=ref.card.holder,
+                added=clock.now(),
+            )
+        )
         await db.commit()
     return ref.reference
 
@@ -83,26 +93,38 @@ async def purchase(database: Database, purchase_id: str) -> Purchase:
 
 async def charges_of(database: Database, user_id: str) -> int:
     async with database.session() as db:
-        return (await db.execute(select(func.count()).select_from(PaymentCharge)
-                                 .where(PaymentCharge.owner_id == user_id))).scalar_one()
+        return (
+            await db.execute(select(func.count()).select_from(PaymentCharge).where(PaymentCharge.owner_id == user_id))
+        ).scalar_one()
 
 
 async def renewal_charges(database: Database, contract_id: str) -> list[PaymentCharge]:
     async with database.session() as db:
-        return list((await db.execute(select(PaymentCharge).where(
-            PaymentCharge.reference.like(f"renewal:{contract_id}:%")).order_by(PaymentCharge.created))).scalars())
+        return list(
+            (
+                await db.execute(
+                    select(PaymentCharge)
+                    .where(PaymentCharge.reference.like(f"renewal:{contract_id}:%"))
+                    .order_by(PaymentCharge.created)
+                )
+            ).scalars()
+        )
 
 
 def purchase_messages(recorder, record_id: str) -> list[dict]:
     """The user-purchase-status payloads a SocketRecorder saw for one purchase or contract."""
-    return [data for name, data, _room in recorder.sent
-            if name == "user-purchase-status" and data["purchaseId"] == record_id]
+    return [
+        data
+        for name, data, _room in recorder.sent
+        if name == "user-purchase-status" and data["purchaseId"] == record_id
+    ]
 
 
 async def _charge(provider, user_id: str, number: str, amount: int):
     token = await provider.tokenize(card(number), owner_id=user_id)
-    return await provider.charge(token.token, owner_id=user_id, amount_minor=amount, currency="EUR",
-                                 reference=f"{user_id}:{uuid.uuid4()}")
+    return await provider.charge(
+        token.token, owner_id=user_id, amount_minor=amount, currency="EUR", reference=f"{user_id}:{uuid.uuid4()}"
+    )
 
 
 async def pending_purchase(database, provider, number: str) -> tuple[Purchase, str]:

@@ -77,8 +77,9 @@ async def database(database_url):
 @pytest.fixture(scope="session")
 def settings(database_url) -> Settings:
     # Every test signs in from the same address: the per-address limit is tested on its own app.
-    return Settings(environment="test", database_url=database_url, response_validation=True,
-                    login_attempts_per_address=1_000_000)
+    return Settings(
+        environment="test", database_url=database_url, response_validation=True, login_attempts_per_address=1_000_000
+    )
 
 
 @pytest.fixture(scope="session")

@@ -73,12 +73,21 @@ class GraphApi:
             return _oauth_error("Invalid OAuth access token signature.")
         token = self.tokens.get(request.query.get("input_token", ""))
         if token is None:
-            return web.json_response({"data": {"is_valid": False, "error": {
-                "code": 190, "message": "Invalid OAuth access token."}}})
-        return web.json_response({"data": {
-            "app_id": token.app_id, "type": "USER", "application": "Touchline", "is_valid": token.valid,
-            "scopes": ["email", "public_profile"], "user_id": token.user["id"],
-        }})
+            return web.json_response(
+                {"data": {"is_valid": False, "error": {"code": 190, "message": "Invalid OAuth access token."}}}
+            )
+        return web.json_response(
+            {
+                "data": {
+                    "app_id": token.app_id,
+                    "type": "USER",
+                    "application": "Touchline",
+                    "is_valid": token.valid,
+                    "scopes": ["email", "public_profile"],
+                    "user_id": token.user["id"],
+                }
+            }
+        )
 
     async def _me(self, request: web.Request) -> web.Response:
         self.calls.append("me")

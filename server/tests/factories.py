@@ -25,14 +25,23 @@ def sport(title: str, sport_type: str, order: int) -> Identity:
 
 
 def league(session: AsyncSession, title: str, parent: Identity, position: int, **kw) -> Identity:
-    item = Identity(id=new_id(), media_type="identity_item", title=title, sport_type=parent.sport_type, order=position, **kw)
+    item = Identity(
+        id=new_id(), media_type="identity_item", title=title, sport_type=parent.sport_type, order=position, **kw
+    )
     session.add(item)
     session.add(IdentityParent(child_id=item.id, parent_id=parent.id, position=position))
     return item
 
 
 def team(session: AsyncSession, name: str, short: str, color: str, *leagues: Identity) -> Team:
-    t = Team(id=new_id(), name=name, short_name=short, color=color, sport_type=leagues[0].sport_type, logo=f"/media/logos/{short.lower()}.svg")
+    t = Team(
+        id=new_id(),
+        name=name,
+        short_name=short,
+        color=color,
+        sport_type=leagues[0].sport_type,
+        logo=f"/media/logos/{short.lower()}.svg",
+    )
     session.add(t)
     for parent in leagues:
         session.add(TeamIdentity(team_id=t.id, identity_id=parent.id))
@@ -103,46 +112,164 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
     tigers = team(session, "Bayview Tigers", "BAY", "#ff8f00", cbl, basketball)
     bears = team(session, "Summit Bears", "SUM", "#4e342e", cbl, basketball)
     await session.flush()
-    live = event(session, "Harbor City Mariners vs Riverside Rovers", status="live", when=now - timedelta(minutes=30),
-                 league_=npd, category=football, home=mariners, away=rovers, hls_stream="/media/live/football.m3u8")
-    upcoming = event(session, "Riverside Rovers vs Eastfield Hawks", status="upcoming", when=now + timedelta(days=2),
-                     league_=npd, category=football, home=rovers, away=hawks, commerce_type="commerce_ppv_media",
-                     commerce_modes=["ppv"])
-    archived = event(session, "Eastfield Hawks vs Harbor City Mariners", status="archived", when=now - timedelta(days=3),
-                     league_=cup, category=football, home=hawks, away=mariners, stats_enabled=True,
-                     data_partner_id="vs-1", hls_stream="/media/vod/football/index.m3u8")
-    hoops = event(session, "Bayview Tigers vs Summit Bears", status="archived", when=now - timedelta(days=10),
-                  league_=cbl, category=basketball, home=tigers, away=bears, commerce_type="commerce_members_media",
-                  gender="female", hls_stream="/media/vod/basketball/index.m3u8")
-    channel = event(session, "Touchline Sports 24", status="channel", when=now - timedelta(days=30),
-                    event_type="channel", sport_type="football", hls_stream="/media/live/football.m3u8")
-    training = event(session, "Mariners open training", status="upcoming", when=now + timedelta(days=5),
-                     category=football, event_type="training")
+    live = event(
+        session,
+        "Harbor City Mariners vs Riverside Rovers",
+        status="live",
+        when=now - timedelta(minutes=30),
+        league_=npd,
+        category=football,
+        home=mariners,
+        away=rovers,
+        hls_stream="/media/live/football.m3u8",
+    )
+    upcoming = event(
+        session,
+        "Riverside Rovers vs Eastfield Hawks",
+        status="upcoming",
+        when=now + timedelta(days=2),
+        league_=npd,
+        category=football,
+        home=rovers,
+        away=hawks,
+        commerce_type="commerce_ppv_media",
+        commerce_modes=["ppv"],
+    )
+    archived = event(
+        session,
+        "Eastfield Hawks vs Harbor City Mariners",
+        status="archived",
+        when=now - timedelta(days=3),
+        league_=cup,
+        category=football,
+        home=hawks,
+        away=mariners,
+        stats_enabled=True,
+        data_partner_id="vs-1",
+        hls_stream="/media/vod/football/index.m3u8",
+    )
+    hoops = event(
+        session,
+        "Bayview Tigers vs Summit Bears",
+        status="archived",
+        when=now - timedelta(days=10),
+        league_=cbl,
+        category=basketball,
+        home=tigers,
+        away=bears,
+        commerce_type="commerce_members_media",
+        gender="female",
+        hls_stream="/media/vod/basketball/index.m3u8",
+    )
+    channel = event(
+        session,
+        "Touchline Sports 24",
+        status="channel",
+        when=now - timedelta(days=30),
+        event_type="channel",
+        sport_type="football",
+        hls_stream="/media/live/football.m3u8",
+    )
+    training = event(
+        session,
+        "Mariners open training",
+        status="upcoming",
+        when=now + timedelta(days=5),
+        category=football,
+        event_type="training",
+    )
     await session.flush()
-    recap = event(session, "Recap: Hawks vs Mariners", status="archived", when=now - timedelta(days=3), media_type="highlight",
-                  parent=archived, highlight_kind="recap", start_time_ms=0, end_time_ms=180000, sport_type="football")
-    goal = event(session, "Goal: Mariners equalise", status="archived", when=now - timedelta(days=3, minutes=-1),
-                 media_type="clip", parent=archived, highlight_kind="clip", start_time_ms=2_400_000, end_time_ms=2_430_000,
-                 sport_type="football")
-    dunk = event(session, "Dunk of the night", status="archived", when=now - timedelta(days=10), media_type="highlight",
-                 parent=hoops, highlight_kind="auto", sport_type="basketball")
-    session.add(EventStats(
-        event_id=archived.id,
-        scores={"homeTeam": {"name": hawks.name, "score": 1, "periods": [0, 1]},
-                "awayTeam": {"name": mariners.name, "score": 1, "periods": [1, 0]}},
-        overview={"groups": [{"name": "Match stats", "metrics": [
-            {"shortName": "POS", "name": "Possession", "filterId": "possession",
-             "homeTeamValue": {"text": "54%", "number": 54}, "awayTeamValue": {"text": "46%", "number": 46}}]}]},
-    ))
+    recap = event(
+        session,
+        "Recap: Hawks vs Mariners",
+        status="archived",
+        when=now - timedelta(days=3),
+        media_type="highlight",
+        parent=archived,
+        highlight_kind="recap",
+        start_time_ms=0,
+        end_time_ms=180000,
+        sport_type="football",
+    )
+    goal = event(
+        session,
+        "Goal: Mariners equalise",
+        status="archived",
+        when=now - timedelta(days=3, minutes=-1),
+        media_type="clip",
+        parent=archived,
+        highlight_kind="clip",
+        start_time_ms=2_400_000,
+        end_time_ms=2_430_000,
+        sport_type="football",
+    )
+    dunk = event(
+        session,
+        "Dunk of the night",
+        status="archived",
+        when=now - timedelta(days=10),
+        media_type="highlight",
+        parent=hoops,
+        highlight_kind="auto",
+        sport_type="basketball",
+    )
+    session.add(
+        EventStats(
+            event_id=archived.id,
+            scores={
+                "homeTeam": {"name": hawks.name, "score": 1, "periods": [0, 1]},
+                "awayTeam": {"name": mariners.name, "score": 1, "periods": [1, 0]},
+            },
+            overview={
+                "groups": [
+                    {
+                        "name": "Match stats",
+                        "metrics": [
+                            {
+                                "shortName": "POS",
+                                "name": "Possession",
+                                "filterId": "possession",
+                                "homeTeamValue": {"text": "54%", "number": 54},
+                                "awayTeamValue": {"text": "46%", "number": 46},
+                            }
+                        ],
+                    }
+                ]
+            },
+        )
+    )
     for hour in range(-3, 4):
         start = now.replace(minute=0, second=0) + timedelta(hours=hour)
-        session.add(EpgProgramme(channel_id=channel.id, starts_at=start, ends_at=start + timedelta(hours=1),
-                                 title=f"Slot {hour}", related_event_id=archived.id if hour == 0 else None))
+        session.add(
+            EpgProgramme(
+                channel_id=channel.id,
+                starts_at=start,
+                ends_at=start + timedelta(hours=1),
+                title=f"Slot {hour}",
+                related_event_id=archived.id if hour == 0 else None,
+            )
+        )
     await session.commit()
     ids = {
-        "football": football.id, "basketball": basketball.id, "npd": npd.id, "cup": cup.id, "cbl": cbl.id, "old": old.id,
-        "mariners": mariners.id, "rovers": rovers.id, "hawks": hawks.id, "tigers": tigers.id, "bears": bears.id,
-        "live": live.id, "upcoming": upcoming.id, "archived": archived.id, "hoops": hoops.id, "channel": channel.id,
-        "training": training.id, "recap": recap.id, "goal": goal.id, "dunk": dunk.id,
+        "football": football.id,
+        "basketball": basketball.id,
+        "npd": npd.id,
+        "cup": cup.id,
+        "cbl": cbl.id,
+        "old": old.id,
+        "mariners": mariners.id,
+        "rovers": rovers.id,
+        "hawks": hawks.id,
+        "tigers": tigers.id,
+        "bears": bears.id,
+        "live": live.id,
+        "upcoming": upcoming.id,
+        "archived": archived.id,
+        "hoops": hoops.id,
+        "channel": channel.id,
+        "training": training.id,
+        "recap": recap.id,
+        "goal": goal.id,
+        "dunk": dunk.id,
     }
     return Catalogue(now, ids)

@@ -27,14 +27,15 @@ def new_client_address() -> str:
 @asynccontextmanager
 async def client_at(api, database, settings, address: str | None = None):
     """An API client calling from its own address (`api` built with `settings`)."""
-    transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": settings}),
-                                    client=(address or new_client_address(), 41000))
+    transport = httpx.ASGITransport(
+        app=with_state(api, {"database": database, "settings": settings}),
+        client=(address or new_client_address(), 41000),
+    )
     async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as http:
         yield http
 
 
-async def call_and_look_when_answered(app, method: str, path: str, *, json, headers: dict | None = None,
-                                      look) -> int:
+async def call_and_look_when_answered(app, method: str, path: str, *, json, headers: dict | None = None, look) -> int:
     """Call the ASGI `app` directly and run `await look()` at the moment the last byte of the
     answer is sent, before any work left for after the answer. Returns the answer's status."""
     body = orjson.dumps(json)
@@ -50,12 +51,26 @@ async def call_and_look_when_answered(app, method: str, path: str, *, json, head
         if message["type"] == "http.response.body" and not message.get("more_body"):
             await look()
 
-    raw_headers = [(b"host", b"touchline.test"), (b"content-type", b"application/json"),
-                   (b"content-length", str(len(body)).encode())]
+    raw_headers = [
+        (b"host", b"touchline.test"),
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
     raw_headers += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": raw_headers,
-             "client": (new_client_address(), 40000), "server": ("touchline.test", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": raw_headers,
+        "client": (new_client_address(), 40000),
+        "server": ("touchline.test", 80),
+    }
     await app(scope, receive, send)
     return status[0]
 

@@ -63,8 +63,9 @@ class PkceCheck:
                 error = pkce_error(expected, (form.get("code_verifier") or [None])[0])
                 if error:
                     answer = json.dumps({"error": "invalid_grant", "error_description": error}).encode()
-                    start_response("400 Bad Request", [("Content-Type", "application/json"),
-                                                       ("Content-Length", str(len(answer)))])
+                    start_response(
+                        "400 Bad Request", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))]
+                    )
                     return [answer]
         return self.app(environ, start_response)
 
@@ -130,8 +131,9 @@ class _Forms(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "form":
-            self.forms.append({"method": (attrs.get("method") or "get").lower(), "action": attrs.get("action"),
-                               "fields": set()})
+            self.forms.append(
+                {"method": (attrs.get("method") or "get").lower(), "action": attrs.get("action"), "fields": set()}
+            )
         elif tag in ("input", "button") and self.forms and attrs.get("name"):
             self.forms[-1]["fields"].add(attrs["name"])
 
@@ -145,7 +147,9 @@ class OidcProvider:
     def start(self) -> OidcProvider:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server.tests.oidc_provider"],
-            stdout=subprocess.PIPE, stderr=self._log, text=True,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
         )
         ready, _, _ = select.select([self.process.stdout], [], [], START_TIMEOUT_S)
         line = self.process.stdout.readline().strip() if ready else ""
@@ -180,9 +184,14 @@ class OidcProvider:
         return self._log.read().decode(errors="replace")[-4000:]
 
     def register_client(self, redirect_uri: str) -> RegisteredClient:
-        answer = httpx.post(f"{self.issuer}/oauth2/clients", timeout=HTTP_TIMEOUT_S, json={
-            "redirect_uris": [redirect_uri], "token_endpoint_auth_method": "client_secret_post",
-        })
+        answer = httpx.post(
+            f"{self.issuer}/oauth2/clients",
+            timeout=HTTP_TIMEOUT_S,
+            json={
+                "redirect_uris": [redirect_uri],
+                "token_endpoint_auth_method": "client_secret_post",
+            },
+        )
         answer.raise_for_status()
         body = answer.json()
         return RegisteredClient(body["client_id"], body["client_secret"], redirect_uri)
@@ -190,15 +199,30 @@ class OidcProvider:
     def set_user(self, sub: str, **claims) -> None:
         httpx.put(f"{self.issuer}/users/{sub}", json=claims, timeout=HTTP_TIMEOUT_S).raise_for_status()
 
-    async def authorize(self, client: RegisteredClient, sub: str, *, state: str, nonce: str, code_verifier: str,
-                        scope: str = "openid profile email") -> str:
+    async def authorize(
+        self,
+        client: RegisteredClient,
+        sub: str,
+        *,
+        state: str,
+        nonce: str,
+        code_verifier: str,
+        scope: str = "openid profile email",
+    ) -> str:
         """What the sign-in popup does: open the authorize page, submit its form for `sub`, and
         read the code from the redirect to our callback (checking `state` came back)."""
-        query = urlencode({
-            "response_type": "code", "client_id": client.client_id, "redirect_uri": client.redirect_uri,
-            "scope": scope, "state": state, "nonce": nonce,
-            "code_challenge": s256(code_verifier), "code_challenge_method": "S256",
-        })
+        query = urlencode(
+            {
+                "response_type": "code",
+                "client_id": client.client_id,
+                "redirect_uri": client.redirect_uri,
+                "scope": scope,
+                "state": state,
+                "nonce": nonce,
+                "code_challenge": s256(code_verifier),
+                "code_challenge_method": "S256",
+            }
+        )
         page_url = f"{self.issuer}/oauth2/authorize?{query}"
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_S, follow_redirects=False) as browser:
             page = await browser.get(page_url)
@@ -223,10 +247,17 @@ class OidcProvider:
 
     async def tokens(self, client: RegisteredClient, code: str, verifier: str) -> dict:
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_S) as http:
-            answer = await http.post(f"{self.issuer}/oauth2/token", data={
-                "grant_type": "authorization_code", "code": code, "redirect_uri": client.redirect_uri,
-                "client_id": client.client_id, "client_secret": client.client_secret, "code_verifier": verifier,
-            })
+            answer = await http.post(
+                f"{self.issuer}/oauth2/token",
+                data={
+                    "grant_type": "authorization_code",
+                    "code": code,
+                    "redirect_uri": client.redirect_uri,
+                    "client_id": client.client_id,
+                    "client_secret": client.client_secret,
+                    "code_verifier": verifier,
+                },
+            )
         answer.raise_for_status()
         return answer.json()
 

@@ -11,8 +11,11 @@ from server.settings import Settings
 
 @pytest.fixture(scope="module")
 def app_settings(tmp_path_factory):
-    return Settings(environment="test", database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
-                    webapp_dist=tmp_path_factory.mktemp("nodist"))
+    return Settings(
+        environment="test",
+        database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
+        webapp_dist=tmp_path_factory.mktemp("nodist"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +50,9 @@ async def test_unknown_stream_is_not_found_in_the_envelope(app_client, app_setti
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "stream_not_found"
 
 
-@pytest.mark.parametrize("path", ["/media/live/football.m3u8", "/media/vod/football/index.m3u8",
-                                  "/media/vod/football/index0.ts"])
+@pytest.mark.parametrize(
+    "path", ["/media/live/football.m3u8", "/media/vod/football/index.m3u8", "/media/vod/football/index0.ts"]
+)
 async def test_unsigned_stream_paths_serve_nothing(app_client, path):
     response = await app_client.get(path)
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"

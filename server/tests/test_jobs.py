@@ -34,9 +34,12 @@ TIMEOUT_S = 10
 
 
 def fast(database_url: str, **overrides) -> Settings:
-    intervals = {"settlement_interval_seconds": 0.02, "renewal_interval_seconds": 0.05,
-                 "payment_cleanup_interval_seconds": 0.05,
-                 "kickoff_interval_seconds": 0}  # tested in server/tests/services/test_event_admin.py
+    intervals = {
+        "settlement_interval_seconds": 0.02,
+        "renewal_interval_seconds": 0.05,
+        "payment_cleanup_interval_seconds": 0.05,
+        "kickoff_interval_seconds": 0,
+    }  # tested in server/tests/services/test_event_admin.py
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 
 
@@ -57,12 +60,29 @@ async def test_the_jobs_settle_renew_and_clean_up_while_running_then_stop_cleanl
     user_id = await new_viewer(database)
     await store_card(database, provider, user_id)
     now = clock.now()
-    due = await active_contract(database, await product(database, "svod", on_sale=False), user_id,
-                                start_date=now - timedelta(days=30), period_end=now - timedelta(minutes=1))
+    due = await active_contract(
+        database,
+        await product(database, "svod", on_sale=False),
+        user_id,
+        start_date=now - timedelta(days=30),
+        period_end=now - timedelta(minutes=1),
+    )
     async with database.session() as db:
-        db.add(IdempotencyKey(id=new_id(), user_id=user_id, key=f"old-{new_id()}", operation="purchase_ppv",
-                              fingerprint="0" * 64, claim="c", locked_until=now, response_status=200,
-                              response_body={}, created=now - timedelta(days=2), expires_at=now - timedelta(days=1)))
+        db.add(
+            IdempotencyKey(
+                id=new_id(),
+                user_id=user_id,
+                key=f"old-{new_id()}",
+                operation="purchase_ppv",
+                fingerprint="0" * 64,
+                claim="c",
+                locked_until=now,
+                response_status=200,
+                response_body={},
+                created=now - timedelta(days=2),
+                expires_at=now - timedelta(days=1),
+            )
+        )
         await db.commit()
     stale = await provider.tokenize(card(), owner_id=user_id)
     clock.advance(ACTION_DELAY + timedelta(minutes=20))  # the charge is decided, the token expired
@@ -80,8 +100,13 @@ async def test_the_jobs_settle_renew_and_clean_up_while_running_then_stop_cleanl
             async def cleaned():
                 async with database.session() as db:
                     keys = (await db.execute(select(IdempotencyKey.id).where(IdempotencyKey.user_id == user_id))).all()
-                    tokens = (await db.execute(select(CardHandle.handle_hash).where(
-                        CardHandle.owner_id == user_id, CardHandle.kind == "token"))).all()
+                    tokens = (
+                        await db.execute(
+                            select(CardHandle.handle_hash).where(
+                                CardHandle.owner_id == user_id, CardHandle.kind == "token"
+                            )
+                        )
+                    ).all()
                 return not keys and not tokens
 
             await eventually(settled)
@@ -118,8 +143,11 @@ def test_an_interval_of_zero_turns_a_job_off(database, database_url):
     settings = fast(database_url, renewal_interval_seconds=0, payment_cleanup_interval_seconds=0)
     assert set(jobs.jobs_for(settings, database)) == {"settlement"}
     defaults = Settings(environment="test", database_url=database_url)
-    assert (defaults.settlement_interval_seconds, defaults.renewal_interval_seconds,
-            defaults.payment_cleanup_interval_seconds) == (1.0, 3600.0, 3600.0)
+    assert (
+        defaults.settlement_interval_seconds,
+        defaults.renewal_interval_seconds,
+        defaults.payment_cleanup_interval_seconds,
+    ) == (1.0, 3600.0, 3600.0)
 
 
 async def test_the_app_starts_its_jobs_with_it_and_stops_them_on_shutdown(tmp_path):
@@ -129,8 +157,9 @@ async def test_the_app_starts_its_jobs_with_it_and_stops_them_on_shutdown(tmp_pa
     previous = emitter.default._target
     app = create_app(fast(database_url, gc_full_collection_interval=0))
     inbox, outbox = asyncio.Queue(), asyncio.Queue()
-    lifespan = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
-                                       inbox.get, outbox.put))
+    lifespan = asyncio.create_task(
+        app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, inbox.get, outbox.put)
+    )
     try:
         inbox.put_nowait({"type": "lifespan.startup"})
         assert (await asyncio.wait_for(outbox.get(), TIMEOUT_S))["type"] == "lifespan.startup.complete"

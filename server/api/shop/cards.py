@@ -16,8 +16,13 @@ async def tokenize_card(body: dict):
     principal = await signed_in()
     async with db_write_session() as db:
         await ratelimit.hit(db, TOKENIZE_LIMIT, principal.user_id)
-    details = CardDetails(number=body["number"], exp_month=body["exp_month"], exp_year=body["exp_year"],
-                          cvc=body["cvc"], holder=body.get("holder"))
+    details = CardDetails(
+        number=body["number"],
+        exp_month=body["exp_month"],
+        exp_year=body["exp_year"],
+        cvc=body["cvc"],
+        holder=body.get("holder"),
+    )
     token = await payment_provider().tokenize(details, owner_id=principal.user_id)
     return ok({"token": token.token, **token.card.as_contract()})
 

@@ -39,16 +39,25 @@ async def get_commerce_options(event_id: str):
         identity_ids = [i.id for i in view.identities]
         on_sale = await products.unlocking(db, view.event, identity_ids, clock.now())
     e = view.event
-    decision = access.decide(current, event_id=e.parent_event_id or e.id, media_type=e.media_type,
-                             commerce_type=e.commerce_type, commerce_modes=e.commerce_modes or (),
-                             identity_ids=identity_ids, regions=e.regions, available_anywhere=e.available_in_region)
+    decision = access.decide(
+        current,
+        event_id=e.parent_event_id or e.id,
+        media_type=e.media_type,
+        commerce_type=e.commerce_type,
+        commerce_modes=e.commerce_modes or (),
+        identity_ids=identity_ids,
+        regions=e.regions,
+        available_anywhere=e.available_in_region,
+    )
     coverage = list(decision.coverage)
     if any(v.product.type == "bundle" for v in on_sale) and "bundle" not in coverage:
         coverage.append("bundle")
-    return ok({
-        "eventId": e.id,
-        "availableForUser": decision.available_for_user,
-        "availableInUserRegion": decision.available_in_region,
-        "commerceCoverage": coverage,
-        "products": [presented(v, current) for v in on_sale],
-    })
+    return ok(
+        {
+            "eventId": e.id,
+            "availableForUser": decision.available_for_user,
+            "availableInUserRegion": decision.available_in_region,
+            "commerceCoverage": coverage,
+            "products": [presented(v, current) for v in on_sale],
+        }
+    )

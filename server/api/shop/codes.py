@@ -17,11 +17,20 @@ async def redeem_access_code(body: dict):
     current = await bind_viewer(refresh=True)  # what the viewer holds just changed (and so its cache)
     original = present.product(result.product.product, current, items=result.product.items)
     contract = result.contract
-    return ok({
-        "code": result.code,
-        "redeemedAt": iso(result.redeemed_at),
-        "product": original,
-        "purchase": present.purchase(result.purchase, original) if result.purchase is not None else None,
-        "contract": present.contract(contract, original, gives_access=contract_gives_access(
-            contract.status, contract.period_end, contract.grace_until, clock.now())) if contract is not None else None,
-    })
+    return ok(
+        {
+            "code": result.code,
+            "redeemedAt": iso(result.redeemed_at),
+            "product": original,
+            "purchase": present.purchase(result.purchase, original) if result.purchase is not None else None,
+            "contract": present.contract(
+                contract,
+                original,
+                gives_access=contract_gives_access(
+                    contract.status, contract.period_end, contract.grace_until, clock.now()
+                ),
+            )
+            if contract is not None
+            else None,
+        }
+    )

@@ -24,8 +24,12 @@ def presented(view: ProductView, viewer: Viewer | None) -> dict:
     return present.product(view.product, viewer, items=view.items)
 
 
-async def pay_once(operation: str, body: dict, pay: Callable[[str, str], Awaitable[Outcome]],
-                   show: Callable[[str, str], Awaitable[dict]]):
+async def pay_once(
+    operation: str,
+    body: dict,
+    pay: Callable[[str, str], Awaitable[Outcome]],
+    show: Callable[[str, str], Awaitable[dict]],
+):
     """A money-moving call, run at most once per Idempotency-Key (the contract makes the header
     required): `pay(user_id, key)` checks out, `show(user_id, record_id)` presents the purchase or
     contract. A retry with the same key and body gets the first answer, refusals included."""

@@ -15,16 +15,18 @@ from .common import pay_once, payment_provider, presented
 
 async def _find(user_id: str, contract_id: str) -> Contract:
     async with db_session() as db:
-        contract = (await db.execute(select(Contract).where(Contract.id == contract_id,
-                                                            Contract.user_id == user_id))).scalar_one_or_none()
+        contract = (
+            await db.execute(select(Contract).where(Contract.id == contract_id, Contract.user_id == user_id))
+        ).scalar_one_or_none()
     if contract is None:  # someone else's contract is as good as none
         raise checkout.ContractNotFound("Subscription not found")
     return contract
 
 
 def _shown(contract: Contract, view, current) -> dict:
-    gives = contract_gives_access(contract.status, contract.period_end, contract.grace_until, clock.now(),
-                                  contract.payment_status)
+    gives = contract_gives_access(
+        contract.status, contract.period_end, contract.grace_until, clock.now(), contract.payment_status
+    )
     return present.contract(contract, presented(view, current), gives_access=gives)
 
 
@@ -37,9 +39,15 @@ async def _present(contract: Contract, *, refresh: bool = False) -> dict:
 
 async def _subscribe(operation: str, body: dict, source: checkout.PaymentSource):
     async def pay(user_id: str, key: str) -> checkout.Outcome:
-        return await checkout.subscribe(state("database"), payment_provider(), user_id,
-                                        product_id=body["subscription_id"], source=source, idempotency_key=key,
-                                        region=viewer_region())
+        return await checkout.subscribe(
+            state("database"),
+            payment_provider(),
+            user_id,
+            product_id=body["subscription_id"],
+            source=source,
+            idempotency_key=key,
+            region=viewer_region(),
+        )
 
     async def show(user_id: str, contract_id: str) -> dict:
         return await _present(await _find(user_id, contract_id), refresh=True)
@@ -57,13 +65,18 @@ async def subscribe_by_stored_cc(body: dict):
 
 
 def _gives_access_now(now):
-    return or_(and_(Contract.status == "active", or_(Contract.period_end.is_(None), Contract.period_end > now,
-                                                     Contract.payment_status == "in progress")),
-               and_(Contract.status == "past_due", Contract.grace_until > now))
+    return or_(
+        and_(
+            Contract.status == "active",
+            or_(Contract.period_end.is_(None), Contract.period_end > now, Contract.payment_status == "in progress"),
+        ),
+        and_(Contract.status == "past_due", Contract.grace_until > now),
+    )
 
 
-async def get_customer_contracts(active: bool | None = None, canceled: bool | None = None, page: int = 0,
-                                 size: int = 10):
+async def get_customer_contracts(
+    active: bool | None = None, canceled: bool | None = None, page: int = 0, size: int = 10
+):
     principal = await signed_in()
     current = await bind_viewer()
     now = clock.now()

@@ -18,8 +18,9 @@ class PurchaseNotFound(NotFound):
 
 async def _find(user_id: str, purchase_id: str) -> Purchase:
     async with db_session() as db:
-        purchase = (await db.execute(select(Purchase).where(Purchase.id == purchase_id,
-                                                            Purchase.user_id == user_id))).scalar_one_or_none()
+        purchase = (
+            await db.execute(select(Purchase).where(Purchase.id == purchase_id, Purchase.user_id == user_id))
+        ).scalar_one_or_none()
     if purchase is None:  # someone else's purchase is as good as none
         raise PurchaseNotFound("Purchase not found")
     return purchase
@@ -34,9 +35,16 @@ async def _present(purchase: Purchase, *, refresh: bool = False) -> dict:
 
 async def _buy(operation: str, body: dict, source: checkout.PaymentSource):
     async def pay(user_id: str, key: str) -> checkout.Outcome:
-        return await checkout.buy_ppv(state("database"), payment_provider(), user_id, event_id=body["event_id"],
-                                      product_id=body["product_id"], source=source, idempotency_key=key,
-                                      region=viewer_region())
+        return await checkout.buy_ppv(
+            state("database"),
+            payment_provider(),
+            user_id,
+            event_id=body["event_id"],
+            product_id=body["product_id"],
+            source=source,
+            idempotency_key=key,
+            region=viewer_region(),
+        )
 
     async def show(user_id: str, purchase_id: str) -> dict:
         return await _present(await _find(user_id, purchase_id), refresh=True)
@@ -53,8 +61,9 @@ async def purchase_ppv_by_stored_cc(body: dict):
     return await _buy("purchase_ppv_by_stored_cc", body, checkout.PaymentSource())
 
 
-async def list_ppv_purchases(page: int = 0, size: int = 10, next_: bool = False, count: bool = False,
-                             status: str | None = None):
+async def list_ppv_purchases(
+    page: int = 0, size: int = 10, next_: bool = False, count: bool = False, status: str | None = None
+):
     principal = await signed_in()
     current = await bind_viewer()
     statement = select(Purchase).where(Purchase.user_id == principal.user_id)

@@ -44,28 +44,49 @@ def _when(value: str | None) -> datetime | None:
 async def issue_access_codes(body: dict):
     principal = await staff()
     batch = await access_codes.issue(
-        state("database"), count=body["count"], product_id=body.get("product_id"), event_id=body.get("event_id"),
-        uses=body.get("uses", 1), expires_at=_when(body.get("expires_at")), prefix=body.get("prefix"),
+        state("database"),
+        count=body["count"],
+        product_id=body.get("product_id"),
+        event_id=body.get("event_id"),
+        uses=body.get("uses", 1),
+        expires_at=_when(body.get("expires_at")),
+        prefix=body.get("prefix"),
         issued_by=principal.user_id,
     )
-    log.info("staff %s issued %d access codes (batch %s) for product %s", principal.user_id, len(batch.codes),
-             batch.batch_id, batch.product_id)
-    return ok({
-        "batchId": batch.batch_id,
-        "product_id": batch.product_id,
-        "count": len(batch.codes),
-        "uses": batch.uses,
-        "expires_at": iso(batch.expires_at),
-        "codes": batch.codes,
-    })
+    log.info(
+        "staff %s issued %d access codes (batch %s) for product %s",
+        principal.user_id,
+        len(batch.codes),
+        batch.batch_id,
+        batch.product_id,
+    )
+    return ok(
+        {
+            "batchId": batch.batch_id,
+            "product_id": batch.product_id,
+            "count": len(batch.codes),
+            "uses": batch.uses,
+            "expires_at": iso(batch.expires_at),
+            "codes": batch.codes,
+        }
+    )
 
 
-async def list_access_codes(product_id: str | None = None, event_id: str | None = None, batch_id: str | None = None,
-                            status: str | None = None, code: str | None = None, page: int = 0, size: int = 10,
-                            next_: bool = False, count: bool = False):
+async def list_access_codes(
+    product_id: str | None = None,
+    event_id: str | None = None,
+    batch_id: str | None = None,
+    status: str | None = None,
+    code: str | None = None,
+    page: int = 0,
+    size: int = 10,
+    next_: bool = False,
+    count: bool = False,
+):
     await staff()
-    filters = access_codes.Filters(product_id=product_id, event_id=event_id, batch_id=batch_id, status=status,
-                                   code=code)
+    filters = access_codes.Filters(
+        product_id=product_id, event_id=event_id, batch_id=batch_id, status=status, code=code
+    )
     async with db_session() as db:
         result = await access_codes.list_codes(db, filters, PageQuery(page, size, next_, count))
     return page_of(result, present)

@@ -45,8 +45,13 @@ async def create_event(body: dict):
     async with db_write_session() as db:
         view = await event_admin.create(db, body)
     _catalogue_changed()
-    log.info("staff %s created event %s (%s, %s)", principal.user_id, view.event.id, view.event.external_id,
-             view.event.status)
+    log.info(
+        "staff %s created event %s (%s, %s)",
+        principal.user_id,
+        view.event.id,
+        view.event.external_id,
+        view.event.status,
+    )
     return ok(await _present(view))
 
 

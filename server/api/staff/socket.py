@@ -16,8 +16,9 @@ log = logging.getLogger(__name__)
 
 def _validation_error(exc: ContractError) -> ApiError:
     # The contract names fields inside the payload; the API names them inside the body.
-    details = [{"field": ".".join(filter(None, ("payload", d["field"]))), "message": d["message"]}
-               for d in exc.details] or [{"field": "room", "message": exc.message}]
+    details = [
+        {"field": ".".join(filter(None, ("payload", d["field"]))), "message": d["message"]} for d in exc.details
+    ] or [{"field": "room", "message": exc.message}]
     return ApiError(exc.message, code="validation_error", details=details)
 
 

@@ -106,5 +106,4 @@ async def revoke_device(id_: str, device_id: str):
     return ok_then(_devices(removed.remaining), _tell_signed_out(id_, removed.device.device_id))
 
 
-__all__ = ["find_users", "get_user", "list_user_devices", "list_user_sessions", "revoke_device",
-           "revoke_session"]
+__all__ = ["find_users", "get_user", "list_user_devices", "list_user_sessions", "revoke_device", "revoke_session"]

@@ -13,10 +13,12 @@ from ..context import client_address, db_session, db_write_session, passwords, s
 
 
 def _reset_limits(current: Settings) -> tuple[ratelimit.Limit, ratelimit.Limit]:
-    by_client = ratelimit.Limit("password-reset-client", current.password_reset_requests_per_address,
-                                current.password_reset_address_window)
-    by_email = ratelimit.Limit("password-reset-email", current.password_reset_requests_per_email,
-                               current.password_reset_email_window)
+    by_client = ratelimit.Limit(
+        "password-reset-client", current.password_reset_requests_per_address, current.password_reset_address_window
+    )
+    by_email = ratelimit.Limit(
+        "password-reset-email", current.password_reset_requests_per_email, current.password_reset_email_window
+    )
     return by_client, by_email
 
 
@@ -93,16 +95,18 @@ async def change_password(body: dict):
         raise accounts.WrongPassword()
     new_hash = await hasher.hash(body["new_password"])
     async with db_write_session() as db:
-        done = await accounts.change_password(db, current, principal.user_id, principal.session_id,
-                                              verified_hash=stored, new_hash=new_hash)
+        done = await accounts.change_password(
+            db, current, principal.user_id, principal.session_id, verified_hash=stored, new_hash=new_hash
+        )
     return ok_then({"otherSessions": done.other_sessions}, _deliver(done.mail))
 
 
 async def end_other_sessions():
     principal = await signed_in()
     async with db_write_session() as db:
-        ended, devices = await accounts.end_other_sessions(db, principal.user_id, principal.session_id,
-                                                           principal.device_ref)
+        ended, devices = await accounts.end_other_sessions(
+            db, principal.user_id, principal.session_id, principal.device_ref
+        )
     return ok_then({"ended": ended}, _tell_signed_out(principal.user_id, devices))
 
 

@@ -16,8 +16,17 @@ from ..context import client_address, db_session, db_write_session, passwords, s
 from ..envelope import ok
 
 CREDENTIALS = "credentials"
-REGISTRATION_PROFILE_FIELDS = ("countryName", "phone", "postalCode", "city", "gender", "dateOfBirth", "identity",
-                               "identityItem", "clubList")
+REGISTRATION_PROFILE_FIELDS = (
+    "countryName",
+    "phone",
+    "postalCode",
+    "city",
+    "gender",
+    "dateOfBirth",
+    "identity",
+    "identityItem",
+    "clubList",
+)
 
 
 def _limits():
@@ -44,8 +53,16 @@ async def register_user(body: dict):
             raise Conflict("An account with this e-mail address exists already", code="user_already_exists")
     password_hash = await passwords().hash(body["password"])
     now = clock.now()
-    user = User(id=new_id(), email=email, password_hash=password_hash, display_name=display_name,
-                club_list=[], options={}, created=now, updated=now)
+    user = User(
+        id=new_id(),
+        email=email,
+        password_hash=password_hash,
+        display_name=display_name,
+        club_list=[],
+        options={},
+        created=now,
+        updated=now,
+    )
     # The optional profile fields go through the profile rules (trimming, references, dates).
     profile_fields = {key: body[key] for key in REGISTRATION_PROFILE_FIELDS if key in body}
     async with db_write_session() as db:
@@ -55,8 +72,15 @@ async def register_user(body: dict):
         except IntegrityError:  # the unique e-mail index: another registration won the race
             raise Conflict("An account with this e-mail address exists already", code="user_already_exists") from None
         await profiles.update_profile(db, user.id, profile_fields)  # commits the new account
-        result = await sessions.sign_in(db, user.id, _device(body), policy=session_policy(), provider=CREDENTIALS,
-                                        is_register=True, client_address=client_address())
+        result = await sessions.sign_in(
+            db,
+            user.id,
+            _device(body),
+            policy=session_policy(),
+            provider=CREDENTIALS,
+            is_register=True,
+            client_address=client_address(),
+        )
     return login_response(result)
 
 
@@ -66,7 +90,9 @@ async def login_user(body: dict):
     async with db_session() as db:
         await ratelimit.hit(db, by_address, client_address() or "unknown")
         await ratelimit.check(db, failures, email)
-        user = (await db.execute(select(User).where(User.email == email, User.deleted_at.is_(None)))).scalar_one_or_none()
+        user = (
+            await db.execute(select(User).where(User.email == email, User.deleted_at.is_(None)))
+        ).scalar_one_or_none()
     # Unknown users are verified against a dummy hash: the same time and the same answer.
     if not await passwords().verify(user.password_hash if user else None, body["password"]):
         async with db_session() as db:
@@ -77,8 +103,9 @@ async def login_user(body: dict):
         raise _invalid_credentials()
     async with db_write_session() as db:
         await ratelimit.forget(db, failures, email)
-        result = await sessions.sign_in(db, user.id, _device(body), policy=session_policy(), provider=CREDENTIALS,
-                                        client_address=client_address())
+        result = await sessions.sign_in(
+            db, user.id, _device(body), policy=session_policy(), provider=CREDENTIALS, client_address=client_address()
+        )
     return login_response(result)
 
 
@@ -90,8 +117,14 @@ async def complete_login(body: dict):
     async with db_session() as db:
         await ratelimit.hit(db, by_address, client_address() or "unknown")
     async with db_write_session() as db:
-        result = await sessions.complete_with_ticket(db, claims.ticket_id, claims.user_id, _device(body),
-                                                     policy=session_policy(), client_address=client_address())
+        result = await sessions.complete_with_ticket(
+            db,
+            claims.ticket_id,
+            claims.user_id,
+            _device(body),
+            policy=session_policy(),
+            client_address=client_address(),
+        )
     return login_response(result)
 
 
@@ -107,8 +140,9 @@ async def check_current_device(body: dict):
     principal = await signed_in()
     register = body.get("register_new") == "register"
     async with db_write_session() as db:
-        enabled, devices = await sessions.check_device(db, principal.user_id, _device(body), register=register,
-                                                       policy=session_policy())
+        enabled, devices = await sessions.check_device(
+            db, principal.user_id, _device(body), register=register, policy=session_policy()
+        )
     return ok({"devices": [present_device(d) for d in devices], "enabled": enabled, "limit": settings().device_limit})
 
 

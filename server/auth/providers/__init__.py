@@ -13,6 +13,14 @@ from .identity import Identity
 from .registry import FacebookProvider, OidcProvider, Provider, offered, skip_login
 
 __all__ = [
-    "FacebookProvider", "Identity", "LoginFailed", "OidcProvider", "Provider", "ProviderClient",
-    "ProviderUnavailable", "UnsupportedToken", "offered", "skip_login",
+    "FacebookProvider",
+    "Identity",
+    "LoginFailed",
+    "OidcProvider",
+    "Provider",
+    "ProviderClient",
+    "ProviderUnavailable",
+    "UnsupportedToken",
+    "offered",
+    "skip_login",
 ]

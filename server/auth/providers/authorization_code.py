@@ -16,7 +16,12 @@ from .registry import OidcProvider
 
 
 async def exchange_code(
-    http: ProviderHttp, discovery: Discovery, provider: OidcProvider, *, code: str, redirect_uri: str,
+    http: ProviderHttp,
+    discovery: Discovery,
+    provider: OidcProvider,
+    *,
+    code: str,
+    redirect_uri: str,
     code_verifier: str,
 ) -> dict:
     """The token endpoint's answer (it holds `id_token`), or LoginFailed with its error."""
@@ -34,8 +39,9 @@ async def exchange_code(
     if provider.client_secret:
         methods = metadata.token_auth_methods
         if methods and "client_secret_post" not in methods and "client_secret_basic" in methods:
-            headers["Authorization"] = aiohttp.BasicAuth(_form_encode(provider.client_id),
-                                                         _form_encode(provider.client_secret)).encode()
+            headers["Authorization"] = aiohttp.BasicAuth(
+                _form_encode(provider.client_id), _form_encode(provider.client_secret)
+            ).encode()
         else:
             form["client_secret"] = provider.client_secret
     status, answer = await http.post_form(metadata.token_endpoint, form, headers=headers)

@@ -42,8 +42,9 @@ class ProviderClient:
     async def sign_in_with_code(
         self, provider: OidcProvider, *, code: str, redirect_uri: str, code_verifier: str, nonce: str
     ) -> Identity:
-        tokens = await exchange_code(self.http, self.discovery, provider, code=code, redirect_uri=redirect_uri,
-                                     code_verifier=code_verifier)
+        tokens = await exchange_code(
+            self.http, self.discovery, provider, code=code, redirect_uri=redirect_uri, code_verifier=code_verifier
+        )
         return await verify_id_token(self.discovery, provider, tokens["id_token"], nonce=nonce)
 
     async def authorize_url(self, provider: OidcProvider) -> str | None:

@@ -23,9 +23,15 @@ WELL_KNOWN = "/.well-known/openid-configuration"
 # Key types and curves each signature algorithm can use. Symmetric algorithms (HS*) and
 # "none" are never accepted from a provider.
 ALGORITHM_KEYS: dict[str, tuple[str, str | None]] = {
-    "RS256": ("RSA", None), "RS384": ("RSA", None), "RS512": ("RSA", None),
-    "PS256": ("RSA", None), "PS384": ("RSA", None), "PS512": ("RSA", None),
-    "ES256": ("EC", "P-256"), "ES384": ("EC", "P-384"), "ES512": ("EC", "P-521"),
+    "RS256": ("RSA", None),
+    "RS384": ("RSA", None),
+    "RS512": ("RSA", None),
+    "PS256": ("RSA", None),
+    "PS384": ("RSA", None),
+    "PS512": ("RSA", None),
+    "ES256": ("EC", "P-256"),
+    "ES384": ("EC", "P-384"),
+    "ES512": ("EC", "P-521"),
     "EdDSA": ("OKP", "Ed25519"),
 }
 

@@ -31,8 +31,11 @@ def available() -> bool:
 
 def settings_for(issuer: str) -> dict[str, str]:
     """The environment that points the ifa sign-on at a local provider."""
-    return {"TOUCHLINE_IFA_ISSUER": issuer, "TOUCHLINE_IFA_CLIENT_ID": CLIENT_ID,
-            "TOUCHLINE_IFA_CLIENT_SECRET": CLIENT_SECRET}
+    return {
+        "TOUCHLINE_IFA_ISSUER": issuer,
+        "TOUCHLINE_IFA_CLIENT_ID": CLIENT_ID,
+        "TOUCHLINE_IFA_CLIENT_SECRET": CLIENT_SECRET,
+    }
 
 
 @contextmanager
@@ -46,8 +49,9 @@ def local_openid_provider(port: int, log_path: Path) -> Iterator[str | None]:
     for user in USERS:
         command += ["--user-claims", json.dumps(user)]
     with log_path.open("ab") as log_file:
-        process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   preexec_fn=_die_with_parent)
+        process = subprocess.Popen(
+            command, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent
+        )
     try:
         yield issuer if _wait_for_discovery(issuer, process) else None
     finally:

@@ -50,10 +50,18 @@ def _decode(token: str, keys: list[jwt.PyJWK], algorithm: str, provider: OidcPro
     for key in keys:
         try:
             return jwt.decode(
-                token, key=key, algorithms=[algorithm], audience=provider.client_id, issuer=provider.issuers,
+                token,
+                key=key,
+                algorithms=[algorithm],
+                audience=provider.client_id,
+                issuer=provider.issuers,
                 # Times are checked against the server clock below.
-                options={"require": ["iss", "sub", "aud", "exp", "iat"], "verify_exp": False,
-                         "verify_iat": False, "verify_nbf": False},
+                options={
+                    "require": ["iss", "sub", "aud", "exp", "iat"],
+                    "verify_exp": False,
+                    "verify_iat": False,
+                    "verify_nbf": False,
+                },
             )
         except jwt.InvalidSignatureError:
             continue  # another of the candidate keys may have signed it

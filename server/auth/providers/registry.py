@@ -71,11 +71,20 @@ def offered(settings: Settings) -> dict[str, Provider]:
         found["apple"] = OidcProvider("apple", settings.apple_issuer, settings.apple_client_id, scope="name email")
     if settings.google_enabled and settings.google_client_id:
         aliases = ("accounts.google.com",) if settings.google_issuer == "https://accounts.google.com" else ()
-        found["google"] = OidcProvider("google", settings.google_issuer, settings.google_client_id,
-                                       scope="openid email profile", issuer_aliases=aliases)
+        found["google"] = OidcProvider(
+            "google",
+            settings.google_issuer,
+            settings.google_client_id,
+            scope="openid email profile",
+            issuer_aliases=aliases,
+        )
     if settings.ifa_enabled and settings.ifa_issuer and settings.ifa_client_id:
         found["ifa"] = OidcProvider(
-            "ifa", settings.ifa_issuer, settings.ifa_client_id, scope="openid profile", flow=AUTHORIZATION_CODE,
+            "ifa",
+            settings.ifa_issuer,
+            settings.ifa_client_id,
+            scope="openid profile",
+            flow=AUTHORIZATION_CODE,
             client_secret=settings.ifa_client_secret,
             redirect_uri=settings.ifa_redirect_uri or settings.base_url + IFA_CALLBACK_PATH,
         )

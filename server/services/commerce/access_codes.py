@@ -90,7 +90,7 @@ def new_code(prefix: str = "") -> tuple[str, str]:
     """(normalised code, code as handed out) with 60 random bits after `prefix`."""
     bits = secrets.randbits(5 * SYMBOLS)
     body = "".join(ALPHABET[(bits >> (5 * i)) & 31] for i in range(SYMBOLS))
-    groups = [body[i:i + GROUP] for i in range(0, SYMBOLS, GROUP)]
+    groups = [body[i : i + GROUP] for i in range(0, SYMBOLS, GROUP)]
     return prefix + body, "-".join(([prefix] if prefix else []) + groups)
 
 
@@ -141,18 +141,30 @@ async def _product_for(db: AsyncSession, product_id: str | None, event_id: str |
         raise _invalid("product_id", "Give either product_id or event_id (exactly one of them)")
     if product_id is not None:
         return await products.get_product(db, product_id)
-    product = (await db.execute(
-        select(Product).where(Product.type == "ppv", Product.event_id == event_id)
-        .order_by(Product.on_sale.desc(), Product.created.desc(), Product.id).limit(1)
-    )).scalar_one_or_none()
+    product = (
+        await db.execute(
+            select(Product)
+            .where(Product.type == "ppv", Product.event_id == event_id)
+            .order_by(Product.on_sale.desc(), Product.created.desc(), Product.id)
+            .limit(1)
+        )
+    ).scalar_one_or_none()
     if product is None:
         raise products.ProductNotFound("This event has no pay-per-view product")
     return product
 
 
-async def issue(database: Database, *, count: int, product_id: str | None = None, event_id: str | None = None,
-                uses: int = 1, expires_at: datetime | None = None, prefix: str | None = None,
-                issued_by: str | None = None) -> Batch:
+async def issue(
+    database: Database,
+    *,
+    count: int,
+    product_id: str | None = None,
+    event_id: str | None = None,
+    uses: int = 1,
+    expires_at: datetime | None = None,
+    prefix: str | None = None,
+    issued_by: str | None = None,
+) -> Batch:
     """A batch of `count` codes granting `product_id` (or `event_id`'s pay-per-view product)."""
     prefix = prefix or ""
     expires_at = _utc(expires_at)
@@ -174,10 +186,22 @@ async def issue(database: Database, *, count: int, product_id: str | None = None
             while len(drawn) < count:
                 code, display = new_code(prefix)
                 drawn[code] = display
-            rows = [{"id": new_id(), "code": code, "display_code": display, "batch_id": batch_id,
-                     "product_id": granted, "uses": uses, "redeemed_count": 0, "expires_at": expires_at,
-                     "revoked_at": None, "created_by": issued_by, "created": now}
-                    for code, display in drawn.items()]
+            rows = [
+                {
+                    "id": new_id(),
+                    "code": code,
+                    "display_code": display,
+                    "batch_id": batch_id,
+                    "product_id": granted,
+                    "uses": uses,
+                    "redeemed_count": 0,
+                    "expires_at": expires_at,
+                    "revoked_at": None,
+                    "created_by": issued_by,
+                    "created": now,
+                }
+                for code, display in drawn.items()
+            ]
             try:
                 await db.execute(insert(AccessCode), rows)  # one multi-row INSERT per 1000 codes
                 await db.commit()
@@ -226,8 +250,11 @@ async def redeem(database: Database, user_id: str, text: str) -> Redemption:
         code_id, display = code.id, code.display_code
         # The viewer's own requests queue here, so the checks below stay true until the commit.
         await grants.lock_buyer(db, user_id)
-        mine = await db.execute(select(AccessCodeRedemption.id).where(
-            AccessCodeRedemption.code_id == code_id, AccessCodeRedemption.user_id == user_id))
+        mine = await db.execute(
+            select(AccessCodeRedemption.id).where(
+                AccessCodeRedemption.code_id == code_id, AccessCodeRedemption.user_id == user_id
+            )
+        )
         if mine.first() is not None:
             raise _already_redeemed()
         _refuse(code, now)
@@ -236,9 +263,12 @@ async def redeem(database: Database, user_id: str, text: str) -> Redemption:
 
         taken = await db.execute(
             update(AccessCode)
-            .where(AccessCode.id == code_id, AccessCode.redeemed_count < AccessCode.uses,
-                   AccessCode.revoked_at.is_(None),
-                   or_(AccessCode.expires_at.is_(None), AccessCode.expires_at > now))
+            .where(
+                AccessCode.id == code_id,
+                AccessCode.redeemed_count < AccessCode.uses,
+                AccessCode.revoked_at.is_(None),
+                or_(AccessCode.expires_at.is_(None), AccessCode.expires_at > now),
+            )
             .values(redeemed_count=AccessCode.redeemed_count + 1)
             .execution_options(synchronize_session=False)
         )
@@ -259,16 +289,19 @@ async def redeem(database: Database, user_id: str, text: str) -> Redemption:
             grants.activate_contract(contract, product, now)
             db.add(contract)
         else:
-            purchase = grants.new_purchase(product, user_id, now, status="success",
-                                           payment_action="redeemAccessCode", access_code=display)
+            purchase = grants.new_purchase(
+                product, user_id, now, status="success", payment_action="redeemAccessCode", access_code=display
+            )
             await grants.complete_purchase(db, purchase, product, now)
             db.add(purchase)
         try:
             await db.flush()
         except IntegrityError:  # a holding contract the checks above did not count as access
             await db.rollback()
-            raise Conflict("You already have this product", code="already_subscribed" if contract is not None
-                           else "already_purchased") from None
+            raise Conflict(
+                "You already have this product",
+                code="already_subscribed" if contract is not None else "already_purchased",
+            ) from None
         view = (await products.with_items(db, [product]))[0]
         await db.commit()
     return Redemption(display, now, view, purchase, contract)
@@ -297,9 +330,11 @@ class Filters:
 async def _views(db: AsyncSession, rows: list[tuple[AccessCode, str | None]], now: datetime) -> list[CodeView]:
     redeemed: dict[str, list[AccessCodeRedemption]] = defaultdict(list)
     if rows:
-        found = await db.execute(select(AccessCodeRedemption)
-                                 .where(AccessCodeRedemption.code_id.in_([code.id for code, _ in rows]))
-                                 .order_by(AccessCodeRedemption.redeemed_at, AccessCodeRedemption.id))
+        found = await db.execute(
+            select(AccessCodeRedemption)
+            .where(AccessCodeRedemption.code_id.in_([code.id for code, _ in rows]))
+            .order_by(AccessCodeRedemption.redeemed_at, AccessCodeRedemption.id)
+        )
         for redemption in found.scalars():
             redeemed[redemption.code_id].append(redemption)
     return [CodeView(code, event_id, tuple(redeemed.get(code.id, ())), status_of(code, now)) for code, event_id in rows]
@@ -321,16 +356,20 @@ async def list_codes(db: AsyncSession, filters: Filters, query: PageQuery) -> Pa
         statement = statement.where(_status_filter(filters.status, now))
     if filters.code and normalise(filters.code):
         statement = statement.where(AccessCode.code.startswith(normalise(filters.code), autoescape=True))
-    page = await paginate(db, statement.order_by(AccessCode.created.desc(), AccessCode.id.desc()), query,
-                          scalars=False)
+    page = await paginate(db, statement.order_by(AccessCode.created.desc(), AccessCode.id.desc()), query, scalars=False)
     page.entries = await _views(db, [tuple(row) for row in page.entries], now)
     return page
 
 
 async def revoke(db: AsyncSession, code_id: str) -> CodeView:
     """Revoke a code (again: nothing changes). Purchases and contracts it gave stay."""
-    row = (await db.execute(select(AccessCode, Product.event_id).join(Product, Product.id == AccessCode.product_id)
-                            .where(AccessCode.id == code_id))).first()
+    row = (
+        await db.execute(
+            select(AccessCode, Product.event_id)
+            .join(Product, Product.id == AccessCode.product_id)
+            .where(AccessCode.id == code_id)
+        )
+    ).first()
     if row is None:
         raise AccessCodeNotFound("Access code not found")
     code, event_id = row

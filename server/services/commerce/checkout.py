@@ -62,13 +62,23 @@ async def stored_card(db: AsyncSession, user_id: str) -> StoredCard | None:
 async def save_stored_card(database: Database, user_id: str, provider: str, ref: StoredCardRef) -> None:
     """The viewer's one stored card becomes `ref` (replacing any earlier card)."""
     now = clock.now()
-    values = {"provider": provider, "reference": ref.reference, "brand": ref.card.brand, "last4": ref.card.last4,
-              "exp_month": ref.card.exp_month, "exp_year": ref.card.exp_year, "holder": ref.card.holder,
-              "added": now}
+    values = {
+        "provider": provider,
+        "reference": ref.reference,
+        "brand": ref.card.brand,
+        "last4": ref.card.last4,
+        "exp_month": ref.card.exp_month,
+        "exp_year": ref.card.exp_year,
+        "holder": ref.card.holder,
+        "added": now,
+    }
     async with database.write_session() as db:
         insert = postgresql.insert if db.bind.dialect.name == "postgresql" else sqlite.insert
-        await db.execute(insert(StoredCard).values(user_id=user_id, **values)
-                         .on_conflict_do_update(index_elements=[StoredCard.user_id], set_=values))
+        await db.execute(
+            insert(StoredCard)
+            .values(user_id=user_id, **values)
+            .on_conflict_do_update(index_elements=[StoredCard.user_id], set_=values)
+        )
         await db.commit()
 
 
@@ -78,8 +88,15 @@ async def forget_stored_card(database: Database, user_id: str) -> None:
         await db.commit()
 
 
-async def _pay(database: Database, provider: PaymentProvider, user_id: str, source: PaymentSource,
-               amount_minor: int, currency: str | None, reference: str) -> Charge | None:
+async def _pay(
+    database: Database,
+    provider: PaymentProvider,
+    user_id: str,
+    source: PaymentSource,
+    amount_minor: int,
+    currency: str | None,
+    reference: str,
+) -> Charge | None:
     """Charge for a checkout; None when there is nothing to charge (a free product)."""
     if source.stored:
         async with database.session() as db:
@@ -95,12 +112,14 @@ async def _pay(database: Database, provider: PaymentProvider, user_id: str, sour
         charge_with = source.token
     if amount_minor == 0:
         return None
-    return await provider.charge(charge_with, owner_id=user_id, amount_minor=amount_minor,
-                                 currency=currency or "EUR", reference=reference)
+    return await provider.charge(
+        charge_with, owner_id=user_id, amount_minor=amount_minor, currency=currency or "EUR", reference=reference
+    )
 
 
-async def _prepare(db: AsyncSession, user_id: str, product: Product, source: PaymentSource, region: str | None,
-                   now: datetime) -> None:
+async def _prepare(
+    db: AsyncSession, user_id: str, product: Product, source: PaymentSource, region: str | None, now: datetime
+) -> None:
     await grants.lock_buyer(db, user_id)
     products.require_on_sale(product, now, region)
     await grants.refuse_if_held(db, user_id, product, now)
@@ -136,12 +155,26 @@ def _contract_processing(contract: Contract, now: datetime) -> None:
 
 
 PURCHASE = _Record(Purchase, ("init", "in progress"), _complete_purchase, grants.fail_purchase, _purchase_processing)
-CONTRACT = _Record(Contract, ("processing",), _activate_contract,
-                   lambda contract, _code, now: grants.fail_contract(contract, now), _contract_processing)
+CONTRACT = _Record(
+    Contract,
+    ("processing",),
+    _activate_contract,
+    lambda contract, _code, now: grants.fail_contract(contract, now),
+    _contract_processing,
+)
 
 
-async def buy_ppv(database: Database, provider: PaymentProvider, user_id: str, *, event_id: str, product_id: str,
-                  source: PaymentSource, idempotency_key: str, region: str | None) -> Outcome:
+async def buy_ppv(
+    database: Database,
+    provider: PaymentProvider,
+    user_id: str,
+    *,
+    event_id: str,
+    product_id: str,
+    source: PaymentSource,
+    idempotency_key: str,
+    region: str | None,
+) -> Outcome:
     now = clock.now()
     async with database.write_session() as db:
         product = await db.get(Product, product_id)
@@ -155,8 +188,16 @@ async def buy_ppv(database: Database, provider: PaymentProvider, user_id: str, *
     return await _pay_for(database, provider, PURCHASE, purchase, source, f"{user_id}:{idempotency_key}")
 
 
-async def subscribe(database: Database, provider: PaymentProvider, user_id: str, *, product_id: str,
-                    source: PaymentSource, idempotency_key: str, region: str | None) -> Outcome:
+async def subscribe(
+    database: Database,
+    provider: PaymentProvider,
+    user_id: str,
+    *,
+    product_id: str,
+    source: PaymentSource,
+    idempotency_key: str,
+    region: str | None,
+) -> Outcome:
     now = clock.now()
     async with database.write_session() as db:
         product = await db.get(Product, product_id)
@@ -169,8 +210,9 @@ async def subscribe(database: Database, provider: PaymentProvider, user_id: str,
     return await _pay_for(database, provider, CONTRACT, contract, source, f"{user_id}:{idempotency_key}")
 
 
-async def _pay_for(database: Database, provider: PaymentProvider, kind: _Record, record, source: PaymentSource,
-                   reference: str) -> Outcome:
+async def _pay_for(
+    database: Database, provider: PaymentProvider, kind: _Record, record, source: PaymentSource, reference: str
+) -> Outcome:
     """Steps 2 and 3 for a committed purchase or contract."""
     record_id, user_id = record.id, record.user_id
     try:
@@ -225,8 +267,9 @@ class WrongPlatform(Conflict):
 async def cancel(database: Database, user_id: str, contract_id: str) -> Contract:
     """Stop renewing; access runs to the period end. Canceling twice changes nothing."""
     async with database.write_session() as db:
-        contract = (await db.execute(select(Contract).where(Contract.id == contract_id,
-                                                            Contract.user_id == user_id))).scalar_one_or_none()
+        contract = (
+            await db.execute(select(Contract).where(Contract.id == contract_id, Contract.user_id == user_id))
+        ).scalar_one_or_none()
         if contract is None:
             raise ContractNotFound("Subscription not found")
         if contract.platform != "web":

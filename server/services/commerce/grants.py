@@ -46,24 +46,45 @@ async def refuse_if_held(db: AsyncSession, user_id: str, product: Product, now: 
     that no longer give access (a period that ended before the renewal job saw it, a payment
     abandoned before any charge) are closed here, so they cannot block a new purchase."""
     if bought_as_contract(product):
-        rows = (await db.execute(select(Contract).where(
-            Contract.user_id == user_id, Contract.product_id == product.id,
-            Contract.status.in_(("processing", "active", "past_due"))))).scalars().all()
+        rows = (
+            (
+                await db.execute(
+                    select(Contract).where(
+                        Contract.user_id == user_id,
+                        Contract.product_id == product.id,
+                        Contract.status.in_(("processing", "active", "past_due")),
+                    )
+                )
+            )
+            .scalars()
+            .all()
+        )
         for contract in rows:
             if contract.status == "processing":
                 if contract.charge_id is None and contract.created <= now - ABANDONED_AFTER:
                     fail_contract(contract, now)
                     continue
                 raise Conflict("A payment for this subscription is already processing", code="purchase_in_progress")
-            if contract_gives_access(contract.status, contract.period_end, contract.grace_until, now,
-                                     contract.payment_status):
+            if contract_gives_access(
+                contract.status, contract.period_end, contract.grace_until, now, contract.payment_status
+            ):
                 raise AlreadyHeld("You already have this subscription", code="already_subscribed")
             contract.status, contract.auto_renew, contract.updated = "expired", False, now
         await db.flush()
         return
-    rows = (await db.execute(select(Purchase).where(
-        Purchase.user_id == user_id, Purchase.product_id == product.id,
-        Purchase.status.in_(("init", "in progress", "success"))))).scalars().all()
+    rows = (
+        (
+            await db.execute(
+                select(Purchase).where(
+                    Purchase.user_id == user_id,
+                    Purchase.product_id == product.id,
+                    Purchase.status.in_(("init", "in progress", "success")),
+                )
+            )
+        )
+        .scalars()
+        .all()
+    )
     for purchase in rows:
         if purchase.status != "success":
             if purchase.charge_id is None and purchase.created <= now - ABANDONED_AFTER:
@@ -78,17 +99,39 @@ async def refuse_if_held(db: AsyncSession, user_id: str, product: Product, now: 
 def _card_columns(card: CardSummary | None) -> dict:
     if card is None:
         return {"card_brand": None, "card_last4": None, "card_exp_month": None, "card_exp_year": None}
-    return {"card_brand": card.brand, "card_last4": card.last4, "card_exp_month": card.exp_month,
-            "card_exp_year": card.exp_year}
+    return {
+        "card_brand": card.brand,
+        "card_last4": card.last4,
+        "card_exp_month": card.exp_month,
+        "card_exp_year": card.exp_year,
+    }
 
 
-def new_purchase(product: Product, user_id: str, now: datetime, *, status: str, payment_action: str,
-                 card: CardSummary | None = None, access_code: str | None = None) -> Purchase:
+def new_purchase(
+    product: Product,
+    user_id: str,
+    now: datetime,
+    *,
+    status: str,
+    payment_action: str,
+    card: CardSummary | None = None,
+    access_code: str | None = None,
+) -> Purchase:
     free = payment_action == "redeemAccessCode"
-    return Purchase(user_id=user_id, product_id=product.id, event_id=product.event_id, type=product.type,
-                    status=status, payment_action=payment_action, price_minor=0 if free else product.price_minor,
-                    currency=product.currency, access_code=access_code, created=now, updated=now,
-                    **_card_columns(card))
+    return Purchase(
+        user_id=user_id,
+        product_id=product.id,
+        event_id=product.event_id,
+        type=product.type,
+        status=status,
+        payment_action=payment_action,
+        price_minor=0 if free else product.price_minor,
+        currency=product.currency,
+        access_code=access_code,
+        created=now,
+        updated=now,
+        **_card_columns(card),
+    )
 
 
 async def complete_purchase(db: AsyncSession, purchase: Purchase, product: Product, now: datetime) -> None:
@@ -110,15 +153,29 @@ def fail_purchase(purchase: Purchase, error_code: str, now: datetime) -> None:
     purchase.updated = now
 
 
-def new_contract(product: Product, user_id: str, now: datetime, *, card: CardSummary | None = None,
-                 access_code: str | None = None) -> Contract:
+def new_contract(
+    product: Product, user_id: str, now: datetime, *, card: CardSummary | None = None, access_code: str | None = None
+) -> Contract:
     """A contract whose first payment is not settled yet (`processing`). Contracts granted by a
     code never renew."""
     renews = product.renewable and access_code is None
-    return Contract(user_id=user_id, product_id=product.id, type=product.type, platform="web", status="processing",
-                    payment_status="in progress", renewable=product.renewable, auto_renew=renews,
-                    price_minor=0 if access_code else product.price_minor, currency=product.currency,
-                    access_code=access_code, renewals=0, created=now, updated=now, **_card_columns(card))
+    return Contract(
+        user_id=user_id,
+        product_id=product.id,
+        type=product.type,
+        platform="web",
+        status="processing",
+        payment_status="in progress",
+        renewable=product.renewable,
+        auto_renew=renews,
+        price_minor=0 if access_code else product.price_minor,
+        currency=product.currency,
+        access_code=access_code,
+        renewals=0,
+        created=now,
+        updated=now,
+        **_card_columns(card),
+    )
 
 
 def activate_contract(contract: Contract, product: Product, now: datetime) -> None:

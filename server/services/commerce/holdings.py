@@ -45,13 +45,23 @@ def _purchases_now(user_id: str, now: datetime):
 
 
 def _contracts_now(user_id: str, now: datetime):
-    return select(Contract.product_id, Contract.status, Contract.period_end, Contract.grace_until,
-                  Contract.canceled_at, Contract.payment_status).where(Contract.user_id == user_id,
-                                              Contract.status.in_(("processing", "active", "past_due")))
+    return select(
+        Contract.product_id,
+        Contract.status,
+        Contract.period_end,
+        Contract.grace_until,
+        Contract.canceled_at,
+        Contract.payment_status,
+    ).where(Contract.user_id == user_id, Contract.status.in_(("processing", "active", "past_due")))
 
 
-def contract_gives_access(status: str, period_end: datetime | None, grace_until: datetime | None,
-                          now: datetime, payment_status: str | None = None) -> bool:
+def contract_gives_access(
+    status: str,
+    period_end: datetime | None,
+    grace_until: datetime | None,
+    now: datetime,
+    payment_status: str | None = None,
+) -> bool:
     """An active contract until its period ends (and while its renewal payment is deciding); a
     past-due one until its grace period ends."""
     if status == "active":
@@ -84,9 +94,11 @@ async def load(db: AsyncSession, user_id: str, now: datetime) -> Holdings:
     # Bundles give their items (one level: a bundle does not contain bundles).
     items = (await db.execute(select(BundleItem.product_id).where(BundleItem.bundle_id.in_(held)))).scalars().all()
     held.update(items)
-    products = (await db.execute(
-        select(Product.id, Product.type, Product.event_id, Product.identity_items).where(Product.id.in_(held))
-    )).all()
+    products = (
+        await db.execute(
+            select(Product.id, Product.type, Product.event_id, Product.identity_items).where(Product.id.in_(held))
+        )
+    ).all()
 
     events, sub_items, channels, channel_items = set(), set(), set(), set()
     everything = False

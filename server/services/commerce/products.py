@@ -24,14 +24,19 @@ class ProductView:
 
 
 def _on_sale(now: datetime):
-    return and_(Product.on_sale.is_(True),
-                or_(Product.offer_start.is_(None), Product.offer_start <= now),
-                or_(Product.offer_end.is_(None), Product.offer_end > now))
+    return and_(
+        Product.on_sale.is_(True),
+        or_(Product.offer_start.is_(None), Product.offer_start <= now),
+        or_(Product.offer_end.is_(None), Product.offer_end > now),
+    )
 
 
 def is_on_sale(product: Product, now: datetime) -> bool:
-    return bool(product.on_sale and (product.offer_start is None or product.offer_start <= now)
-                and (product.offer_end is None or product.offer_end > now))
+    return bool(
+        product.on_sale
+        and (product.offer_start is None or product.offer_start <= now)
+        and (product.offer_end is None or product.offer_end > now)
+    )
 
 
 async def with_items(db: AsyncSession, products: Sequence[Product]) -> list[ProductView]:
@@ -39,8 +44,10 @@ async def with_items(db: AsyncSession, products: Sequence[Product]) -> list[Prod
     contents: dict[str, list[Product]] = defaultdict(list)
     if bundles:
         rows = await db.execute(
-            select(BundleItem.bundle_id, Product).join(Product, Product.id == BundleItem.product_id)
-            .where(BundleItem.bundle_id.in_(bundles)).order_by(BundleItem.bundle_id, BundleItem.position)
+            select(BundleItem.bundle_id, Product)
+            .join(Product, Product.id == BundleItem.product_id)
+            .where(BundleItem.bundle_id.in_(bundles))
+            .order_by(BundleItem.bundle_id, BundleItem.position)
         )
         for bundle_id, item in rows.all():
             contents[bundle_id].append(item)
@@ -78,17 +85,22 @@ async def subscriptions_on_sale(db: AsyncSession, types: Iterable[str], now: dat
 
 
 async def bundles_on_sale(db: AsyncSession, now: datetime, query: PageQuery, event_id: str | None = None) -> Page:
-    statement = select(Product).where(Product.type == "bundle", _on_sale(now),
-                                      or_(Product.bundle_end.is_(None), Product.bundle_end > now))
+    statement = select(Product).where(
+        Product.type == "bundle", _on_sale(now), or_(Product.bundle_end.is_(None), Product.bundle_end > now)
+    )
     if event_id:
-        containing = (select(BundleItem.bundle_id).join(Product, Product.id == BundleItem.product_id)
-                      .where(Product.event_id == event_id))
+        containing = (
+            select(BundleItem.bundle_id)
+            .join(Product, Product.id == BundleItem.product_id)
+            .where(Product.event_id == event_id)
+        )
         statement = statement.where(Product.id.in_(containing))
     return await _page(db, statement, query, (Product.bundle_end.is_(None), Product.bundle_end, Product.id))
 
 
-async def all_products(db: AsyncSession, query: PageQuery, *, type_: str | None = None,
-                       event_id: str | None = None) -> Page:
+async def all_products(
+    db: AsyncSession, query: PageQuery, *, type_: str | None = None, event_id: str | None = None
+) -> Page:
     statement = select(Product)
     if type_:
         statement = statement.where(Product.type == type_)
@@ -115,23 +127,44 @@ async def unlocking(db: AsyncSession, event: Event, identity_ids: Sequence[str],
     candidates = []
     if ppv_kind:
         candidates.append(and_(Product.type == "ppv", Product.event_id == event.id))
-        containing = (select(BundleItem.bundle_id).join(Product, Product.id == BundleItem.product_id)
-                      .where(Product.event_id == event.id, Product.type == "ppv"))
-        candidates.append(and_(Product.type == "bundle", Product.id.in_(containing),
-                               or_(Product.bundle_end.is_(None), Product.bundle_end > now)))
+        containing = (
+            select(BundleItem.bundle_id)
+            .join(Product, Product.id == BundleItem.product_id)
+            .where(Product.event_id == event.id, Product.type == "ppv")
+        )
+        candidates.append(
+            and_(
+                Product.type == "bundle",
+                Product.id.in_(containing),
+                or_(Product.bundle_end.is_(None), Product.bundle_end > now),
+            )
+        )
     if sub_kind or channel_kind:
         kinds = [k for k, on in (("svod", sub_kind), ("cvod", channel_kind)) if on]
         candidates.append(Product.type.in_(kinds))
     if not candidates:
         return []
-    rows = (await db.execute(select(Product).where(or_(*candidates), _on_sale(now))
-                             .order_by(Product.price_minor, Product.title, Product.id))).scalars().all()
+    rows = (
+        (
+            await db.execute(
+                select(Product)
+                .where(or_(*candidates), _on_sale(now))
+                .order_by(Product.price_minor, Product.title, Product.id)
+            )
+        )
+        .scalars()
+        .all()
+    )
     identities = set(identity_ids)
     chosen = []
     for product in rows:
         if product.type == "svod" and product.identity_items and not identities & set(product.identity_items):
             continue
-        if product.type == "cvod" and product.event_id != event.id and not identities & set(product.identity_items or ()):
+        if (
+            product.type == "cvod"
+            and product.event_id != event.id
+            and not identities & set(product.identity_items or ())
+        ):
             continue
         chosen.append(product)
     return await with_items(db, chosen)
@@ -141,8 +174,9 @@ def require_on_sale(product: Product, now: datetime, region: str | None) -> None
     """409 `product_not_available` when it cannot be bought now, or not in the viewer's region."""
     from ..access import in_region
 
-    if not is_on_sale(product, now) or (product.type == "bundle" and product.bundle_end is not None
-                                        and product.bundle_end <= now):
+    if not is_on_sale(product, now) or (
+        product.type == "bundle" and product.bundle_end is not None and product.bundle_end <= now
+    ):
         raise Conflict("This product is not on sale", code="product_not_available")
     if not in_region(product.regions, True, region):
         raise Conflict("This product is not on sale in your region", code="product_not_available")

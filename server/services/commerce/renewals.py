@@ -71,8 +71,14 @@ class RenewalReport:
 
     def as_contract(self) -> dict:
         """The content of the admin API's RenewalRunResponse."""
-        return {"dryRun": self.dry_run, "due": self.due, "renewed": self.renewed, "pastDue": self.past_due,
-                "expired": self.expired, "processing": self.processing}
+        return {
+            "dryRun": self.dry_run,
+            "due": self.due,
+            "renewed": self.renewed,
+            "pastDue": self.past_due,
+            "expired": self.expired,
+            "processing": self.processing,
+        }
 
 
 def running() -> bool:
@@ -80,8 +86,15 @@ def running() -> bool:
     return _lock.locked()
 
 
-async def run(database: Database, provider: PaymentProvider, now: datetime | None = None, dry_run: bool = False, *,
-              out: Emitter | None = emitter.default, batch_size: int = BATCH_SIZE) -> RenewalReport:
+async def run(
+    database: Database,
+    provider: PaymentProvider,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    *,
+    out: Emitter | None = emitter.default,
+    batch_size: int = BATCH_SIZE,
+) -> RenewalReport:
     """Renew, mark past due or expire every contract due at `now` (default: the clock's now).
     Raises RenewalRunInProgress when a run is already going on in this process."""
     if _lock.locked():
@@ -100,13 +113,19 @@ def _due(now: datetime, after: str, limit: int):
             Contract.payment_status != "in progress",  # a charge is deciding: settlement's turn
             or_(
                 and_(Contract.status == "active", Contract.period_end <= now),
-                and_(Contract.status == "past_due", or_(
-                    Contract.grace_until.is_(None),
-                    Contract.grace_until <= now,
-                    Contract.user_id.is_(None),
-                    and_(Contract.auto_renew.is_(True), Contract.canceled_at.is_(None),
-                         Contract.updated <= retry_before),
-                )),
+                and_(
+                    Contract.status == "past_due",
+                    or_(
+                        Contract.grace_until.is_(None),
+                        Contract.grace_until <= now,
+                        Contract.user_id.is_(None),
+                        and_(
+                            Contract.auto_renew.is_(True),
+                            Contract.canceled_at.is_(None),
+                            Contract.updated <= retry_before,
+                        ),
+                    ),
+                ),
             ),
             Contract.id > after,
         )
@@ -116,8 +135,9 @@ def _due(now: datetime, after: str, limit: int):
 
 
 class _Run:
-    def __init__(self, database: Database, provider: PaymentProvider, now: datetime, dry_run: bool,
-                 out: Emitter | None):
+    def __init__(
+        self, database: Database, provider: PaymentProvider, now: datetime, dry_run: bool, out: Emitter | None
+    ):
         self.database = database
         self.provider = provider
         self.now = now
@@ -151,16 +171,24 @@ class _Run:
     async def _cards(self, db: AsyncSession, user_ids: set[str]) -> dict[str, StoredCard]:
         if not user_ids:
             return {}
-        rows = (await db.execute(select(StoredCard).where(StoredCard.user_id.in_(user_ids),
-                                                          StoredCard.provider == self.provider.name))).scalars()
+        rows = (
+            await db.execute(
+                select(StoredCard).where(StoredCard.user_id.in_(user_ids), StoredCard.provider == self.provider.name)
+            )
+        ).scalars()
         return {card.user_id: card for card in rows}
 
     # --- one contract --------------------------------------------------------------------------
 
     def _renews(self, contract: Contract, product: Product | None) -> bool:
-        return (contract.user_id is not None and contract.renewable and contract.auto_renew
-                and contract.canceled_at is None and product is not None
-                and next_period_end(contract.period_end, product) is not None)
+        return (
+            contract.user_id is not None
+            and contract.renewable
+            and contract.auto_renew
+            and contract.canceled_at is None
+            and product is not None
+            and next_period_end(contract.period_end, product) is not None
+        )
 
     async def one(self, contract: Contract, product: Product | None, card: StoredCard | None) -> None:
         if contract.status == "past_due":
@@ -191,9 +219,13 @@ class _Run:
         if contract.price_minor <= 0:
             return await self._renewed(contract, product, None)
         try:
-            charge = await self.provider.charge(card.reference, owner_id=contract.user_id,
-                                                amount_minor=contract.price_minor, currency=contract.currency or "EUR",
-                                                reference=self._reference(contract, retry))
+            charge = await self.provider.charge(
+                card.reference,
+                owner_id=contract.user_id,
+                amount_minor=contract.price_minor,
+                currency=contract.currency or "EUR",
+                reference=self._reference(contract, retry),
+            )
         except InvalidCardToken:
             # The stored card cannot pay any more (the provider no longer knows it).
             return await self._refused(contract, product, None)
@@ -212,8 +244,9 @@ class _Run:
         return applied
 
     async def _tell(self, contract: Contract, product: Product | None, status: str) -> None:
-        message = Announcement(contract.user_id, contract.id, status, contract.product_id,
-                               product.event_id if product else None)
+        message = Announcement(
+            contract.user_id, contract.id, status, contract.product_id, product.event_id if product else None
+        )
         if await announce(self.out, message):
             self.report.announced += 1
 
@@ -228,21 +261,31 @@ class _Run:
             self.report.past_due += 1
             return
         if contract.status == "past_due":  # a retry that failed: the same grace period goes on
-            where = (Contract.status == "past_due", Contract.renewals == contract.renewals,
-                     Contract.payment_status != "in progress",
-                     or_(Contract.charge_id.is_(None), Contract.charge_id != charge.id) if charge is not None
-                     else Contract.updated == contract.updated)
+            where = (
+                Contract.status == "past_due",
+                Contract.renewals == contract.renewals,
+                Contract.payment_status != "in progress",
+                or_(Contract.charge_id.is_(None), Contract.charge_id != charge.id)
+                if charge is not None
+                else Contract.updated == contract.updated,
+            )
         else:
-            where = (Contract.status == "active", Contract.renewals == contract.renewals,
-                     Contract.payment_status != "in progress")
+            where = (
+                Contract.status == "active",
+                Contract.renewals == contract.renewals,
+                Contract.payment_status != "in progress",
+            )
         if await self._apply(contract, where, past_due_values(contract, self.now, charge)):
             self.report.past_due += 1
             if contract.status == "active":  # a retry that failed changes nothing the viewer sees
                 await self._tell(contract, product, "error")
 
     async def _processing(self, contract: Contract, charge: Charge) -> None:
-        where = (Contract.status == contract.status, Contract.renewals == contract.renewals,
-                 Contract.payment_status != "in progress")
+        where = (
+            Contract.status == contract.status,
+            Contract.renewals == contract.renewals,
+            Contract.payment_status != "in progress",
+        )
         values = {"payment_status": "in progress", "charge_id": charge.id, "updated": self.now}
         if await self._apply(contract, where, values):
             self.report.processing += 1
@@ -254,8 +297,12 @@ class _Run:
         if contract.status == "past_due":
             where = (Contract.status == "past_due", Contract.payment_status != "in progress")
         else:
-            where = (Contract.status == "active", Contract.renewals == contract.renewals,
-                     Contract.payment_status != "in progress", Contract.period_end <= self.now)
+            where = (
+                Contract.status == "active",
+                Contract.renewals == contract.renewals,
+                Contract.payment_status != "in progress",
+                Contract.period_end <= self.now,
+            )
         values = {"status": "expired", "auto_renew": False, "updated": self.now}
         if contract.status == "past_due":
             values["payment_status"] = "error"

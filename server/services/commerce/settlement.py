@@ -65,9 +65,13 @@ async def announce(out: Emitter | None, message: Announcement | None) -> bool:
     if out is None or message is None or message.user_id is None:
         return False
     try:
-        return await out.emit_user_purchase_status(message.user_id, purchase_id=message.record_id,
-                                                   status=message.status, product_id=message.product_id,
-                                                   event_id=message.event_id)
+        return await out.emit_user_purchase_status(
+            message.user_id,
+            purchase_id=message.record_id,
+            status=message.status,
+            product_id=message.product_id,
+            event_id=message.event_id,
+        )
     except Exception:
         log.exception("could not send user-purchase-status for %s", message.record_id)
         return False
@@ -78,8 +82,12 @@ async def announce(out: Emitter | None, message: Announcement | None) -> bool:
 
 def card_values(charge: Charge) -> dict:
     card = charge.card
-    return {"card_brand": card.brand, "card_last4": card.last4, "card_exp_month": card.exp_month,
-            "card_exp_year": card.exp_year}
+    return {
+        "card_brand": card.brand,
+        "card_last4": card.last4,
+        "card_exp_month": card.exp_month,
+        "card_exp_year": card.exp_year,
+    }
 
 
 def failure_code(charge: Charge) -> str:
@@ -100,9 +108,14 @@ def next_period_end(period_end: datetime | None, product: Product) -> datetime |
 
 def renewed_values(contract: Contract, product: Product, now: datetime, charge: Charge | None) -> dict:
     """A renewal paid: the next period, counted."""
-    values = {"status": "active", "payment_status": "success",
-              "period_end": next_period_end(contract.period_end, product), "grace_until": None,
-              "renewals": contract.renewals + 1, "updated": now}
+    values = {
+        "status": "active",
+        "payment_status": "success",
+        "period_end": next_period_end(contract.period_end, product),
+        "grace_until": None,
+        "renewals": contract.renewals + 1,
+        "updated": now,
+    }
     if charge is not None:
         values.update(charge_id=charge.id, **card_values(charge))
     return values
@@ -110,8 +123,12 @@ def renewed_values(contract: Contract, product: Product, now: datetime, charge: 
 
 def past_due_values(contract: Contract, now: datetime, charge: Charge | None) -> dict:
     """A renewal refused (or impossible: no stored card): access continues for the grace period."""
-    values = {"status": "past_due", "payment_status": "error",
-              "grace_until": contract.period_end + periods.RENEWAL_GRACE, "updated": now}
+    values = {
+        "status": "past_due",
+        "payment_status": "error",
+        "grace_until": contract.period_end + periods.RENEWAL_GRACE,
+        "updated": now,
+    }
     if charge is not None:
         values["charge_id"] = charge.id
     return values
@@ -122,8 +139,9 @@ def _columns(record: Purchase | Contract, names: Sequence[str]) -> dict:
 
 
 async def _conditional(db: AsyncSession, model, record_id: str, where: Sequence, values: dict) -> bool:
-    result = await db.execute(update(model).where(model.id == record_id, *where).values(**values)
-                              .execution_options(synchronize_session=False))
+    result = await db.execute(
+        update(model).where(model.id == record_id, *where).values(**values).execution_options(synchronize_session=False)
+    )
     return result.rowcount == 1
 
 
@@ -143,13 +161,19 @@ async def _apply_purchase(database: Database, purchase_id: str, charge: Charge) 
         else:
             grants.fail_purchase(purchase, failure_code(charge), now)
         values = _columns(purchase, ("status", "error_code", "valid_from", "valid_until", "updated"))
-        applied = await _conditional(db, Purchase, purchase_id,
-                                     (Purchase.status == "in progress", Purchase.charge_id == charge.id), values)
+        applied = await _conditional(
+            db, Purchase, purchase_id, (Purchase.status == "in progress", Purchase.charge_id == charge.id), values
+        )
         await db.commit()
     if not applied:
         return None
-    return Announcement(purchase.user_id, purchase.id, "success" if charge.succeeded else "error",
-                        purchase.product_id, product.event_id if product else purchase.event_id)
+    return Announcement(
+        purchase.user_id,
+        purchase.id,
+        "success" if charge.succeeded else "error",
+        purchase.product_id,
+        product.event_id if product else purchase.event_id,
+    )
 
 
 async def _decided(provider: PaymentProvider, charge_id: str) -> Charge | None:
@@ -168,12 +192,14 @@ async def _decided_on_read(provider: PaymentProvider, record_id: str, charge_id:
         return None
 
 
-async def settle_purchase(database: Database, provider: PaymentProvider, purchase_id: str, *,
-                          out: Emitter | None = emitter.default) -> bool:
+async def settle_purchase(
+    database: Database, provider: PaymentProvider, purchase_id: str, *, out: Emitter | None = emitter.default
+) -> bool:
     """Settle one purchase if its charge was decided; True when this call applied the outcome."""
     async with database.session() as db:
-        row = (await db.execute(select(Purchase.status, Purchase.charge_id)
-                                .where(Purchase.id == purchase_id))).one_or_none()
+        row = (
+            await db.execute(select(Purchase.status, Purchase.charge_id).where(Purchase.id == purchase_id))
+        ).one_or_none()
     if row is None or row.status != "in progress" or row.charge_id is None:
         return False
     charge = await _decided_on_read(provider, purchase_id, row.charge_id)
@@ -204,33 +230,47 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
                 grants.activate_contract(contract, product, now)
             else:
                 grants.fail_contract(contract, now)
-            values = _columns(contract, ("status", "payment_status", "start_date", "period_end", "grace_until",
-                                         "auto_renew", "updated"))
+            values = _columns(
+                contract,
+                ("status", "payment_status", "start_date", "period_end", "grace_until", "auto_renew", "updated"),
+            )
             where = (Contract.status == "processing", Contract.charge_id == charge.id)
         elif _renewal_pending(contract.status, contract.payment_status):
             if charge.succeeded:
                 values = renewed_values(contract, product, now, charge)
             else:
                 values = past_due_values(contract, now, charge)
-            where = (Contract.payment_status == "in progress", Contract.charge_id == charge.id,
-                     Contract.renewals == contract.renewals)
+            where = (
+                Contract.payment_status == "in progress",
+                Contract.charge_id == charge.id,
+                Contract.renewals == contract.renewals,
+            )
         else:
             return None
         applied = await _conditional(db, Contract, contract_id, where, values)
         await db.commit()
     if not applied:
         return None
-    return Announcement(contract.user_id, contract.id, "success" if charge.succeeded else "error",
-                        contract.product_id, product.event_id if product else None)
+    return Announcement(
+        contract.user_id,
+        contract.id,
+        "success" if charge.succeeded else "error",
+        contract.product_id,
+        product.event_id if product else None,
+    )
 
 
-async def settle_contract(database: Database, provider: PaymentProvider, contract_id: str, *,
-                          out: Emitter | None = emitter.default) -> bool:
+async def settle_contract(
+    database: Database, provider: PaymentProvider, contract_id: str, *, out: Emitter | None = emitter.default
+) -> bool:
     """Settle one contract's first or renewal charge if it was decided; True when this call
     applied the outcome."""
     async with database.session() as db:
-        row = (await db.execute(select(Contract.status, Contract.payment_status, Contract.charge_id)
-                                .where(Contract.id == contract_id))).one_or_none()
+        row = (
+            await db.execute(
+                select(Contract.status, Contract.payment_status, Contract.charge_id).where(Contract.id == contract_id)
+            )
+        ).one_or_none()
     if row is None or row.charge_id is None:
         return False
     if row.status != "processing" and not _renewal_pending(row.status, row.payment_status):
@@ -247,21 +287,38 @@ async def settle_contract(database: Database, provider: PaymentProvider, contrac
 
 
 def _pending_purchases(after: str, limit: int):
-    return (select(Purchase.id, Purchase.charge_id)
-            .where(Purchase.status == "in progress", Purchase.charge_id.is_not(None), Purchase.id > after)
-            .order_by(Purchase.id).limit(limit))
+    return (
+        select(Purchase.id, Purchase.charge_id)
+        .where(Purchase.status == "in progress", Purchase.charge_id.is_not(None), Purchase.id > after)
+        .order_by(Purchase.id)
+        .limit(limit)
+    )
 
 
 def _pending_contracts(after: str, limit: int):
-    return (select(Contract.id, Contract.charge_id)
-            .where(or_(Contract.status == "processing",
-                       and_(Contract.status.in_(("active", "past_due")), Contract.payment_status == "in progress")),
-                   Contract.charge_id.is_not(None), Contract.id > after)
-            .order_by(Contract.id).limit(limit))
+    return (
+        select(Contract.id, Contract.charge_id)
+        .where(
+            or_(
+                Contract.status == "processing",
+                and_(Contract.status.in_(("active", "past_due")), Contract.payment_status == "in progress"),
+            ),
+            Contract.charge_id.is_not(None),
+            Contract.id > after,
+        )
+        .order_by(Contract.id)
+        .limit(limit)
+    )
 
 
-async def settle_due(database: Database, provider: PaymentProvider, now: datetime | None = None, *,
-                     out: Emitter | None = emitter.default, batch_size: int = BATCH_SIZE) -> SettlementReport:
+async def settle_due(
+    database: Database,
+    provider: PaymentProvider,
+    now: datetime | None = None,
+    *,
+    out: Emitter | None = emitter.default,
+    batch_size: int = BATCH_SIZE,
+) -> SettlementReport:
     """Settle every pending purchase and contract whose charge the provider has decided, in
     batches of `batch_size`. One record that fails is logged and left for the next call.
 

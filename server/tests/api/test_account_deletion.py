@@ -39,25 +39,53 @@ async def count(database, model, user_id: str) -> int:
 
 async def refresh_tokens_of(database, user_id: str) -> int:
     async with database.session() as db:
-        return (await db.execute(select(func.count()).select_from(RefreshToken).join(
-            AuthSession, AuthSession.id == RefreshToken.session_id).where(AuthSession.user_id == user_id))).scalar_one()
+        return (
+            await db.execute(
+                select(func.count())
+                .select_from(RefreshToken)
+                .join(AuthSession, AuthSession.id == RefreshToken.session_id)
+                .where(AuthSession.user_id == user_id)
+            )
+        ).scalar_one()
 
 
 async def give_personal_data(database, catalogue, user_id: str) -> None:
     """What the account owns besides its profile: a linked provider, follows, a watchlist entry."""
     async with database.session() as db:
-        db.add(FederatedIdentity(id=new_id(), user_id=user_id, provider="google", subject=f"google-{new_id()}",
-                                 email="ada.private@example.com"))
-        db.add(Follow(id=new_id(), user_id=user_id, type="identity_item", reference_id=catalogue["npd"], created=clock.now()))
-        db.add(Follow(id=new_id(), user_id=user_id, type="team", reference_id=catalogue["mariners"], created=clock.now()))
+        db.add(
+            FederatedIdentity(
+                id=new_id(),
+                user_id=user_id,
+                provider="google",
+                subject=f"google-{new_id()}",
+                email="ada.private@example.com",
+            )
+        )
+        db.add(
+            Follow(
+                id=new_id(), user_id=user_id, type="identity_item", reference_id=catalogue["npd"], created=clock.now()
+            )
+        )
+        db.add(
+            Follow(id=new_id(), user_id=user_id, type="team", reference_id=catalogue["mariners"], created=clock.now())
+        )
         db.add(WatchlistItem(user_id=user_id, event_id=catalogue["archived"], created=clock.now()))
         await db.commit()
 
 
 async def test_delete_account_erases_the_profile_and_everything_the_account_owns(visitor, database, catalogue):
-    account = await sign_up(visitor, display_name="Ada Lovelace", countryName="United Kingdom", city="London",
-                            phone="+44 20 7946 0000", postalCode="SW1A 1AA", gender="female", dateOfBirth="1990-12-10",
-                            identity=catalogue["football"], identityItem=catalogue["npd"])
+    account = await sign_up(
+        visitor,
+        display_name="Ada Lovelace",
+        countryName="United Kingdom",
+        city="London",
+        phone="+44 20 7946 0000",
+        postalCode="SW1A 1AA",
+        gender="female",
+        dateOfBirth="1990-12-10",
+        identity=catalogue["football"],
+        identityItem=catalogue["npd"],
+    )
     user_id = account["profile"]["userId"]
     await give_personal_data(database, catalogue, user_id)
     await request_reset(visitor, database, account["email"])  # an unused reset link
@@ -70,8 +98,17 @@ async def test_delete_account_erases_the_profile_and_everything_the_account_owns
     assert user is not None, "the row stays for purchase and contract records"
     assert user.deleted_at is not None
     assert (user.email, user.password_hash, user.display_name) == (None, None, DELETED_DISPLAY_NAME)
-    assert [user.city, user.gender, user.date_of_birth, user.phone, user.country_name, user.postal_code,
-            user.identity_id, user.identity_item_id, user.last_sign_in] == [None] * 9
+    assert [
+        user.city,
+        user.gender,
+        user.date_of_birth,
+        user.phone,
+        user.country_name,
+        user.postal_code,
+        user.identity_id,
+        user.identity_item_id,
+        user.last_sign_in,
+    ] == [None] * 9
     assert (user.club_list, user.options) == ([], {})
     for model in (FederatedIdentity, Device, AuthSession, Follow, WatchlistItem, PasswordReset, LimitTicket):
         assert await count(database, model, user_id) == 0, model.__name__
@@ -121,8 +158,9 @@ async def test_the_address_of_a_deleted_account_can_sign_up_again(visitor):
 
 async def test_two_concurrent_deletions_delete_once(visitor, database):
     account = await sign_up(visitor)
-    answers = await asyncio.gather(*(visitor.post("/api/user/delete_account", headers=account["headers"])
-                                     for _ in range(2)))
+    answers = await asyncio.gather(
+        *(visitor.post("/api/user/delete_account", headers=account["headers"]) for _ in range(2))
+    )
     assert sorted(a.status_code for a in answers) == [200, 401]
     assert len(await mails_to(database, account["email"], "account_deleted")) == 1
 

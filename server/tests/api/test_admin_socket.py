@@ -38,8 +38,9 @@ async def socket_server(settings):
 async def api_client(settings, database, socket_server):
     api, _ = create_api(settings)
     state = {"database": database, "settings": settings, "socket": socket_server[0]}
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=with_state(api, state)),
-                                 base_url="http://touchline.test") as http:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=with_state(api, state)), base_url="http://touchline.test"
+    ) as http:
         yield http
 
 
@@ -70,11 +71,17 @@ async def member(socket_server):
 
 async def test_staff_send_a_message_to_an_event_room_and_its_members_get_it(api_client, staff, member):
     inbox = await member(EVENT)
-    answer = await api_client.post(PATH, headers=staff, json={
-        "event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": STREAM}})
+    answer = await api_client.post(
+        PATH,
+        headers=staff,
+        json={"event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": STREAM}},
+    )
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"content": {"event": "event-url-change", "room": f"event:{EVENT}", "manager": "in_process"},
-                             "error": False, "message": ""}
+    assert answer.json() == {
+        "content": {"event": "event-url-change", "room": f"event:{EVENT}", "manager": "in_process"},
+        "error": False,
+        "message": "",
+    }
     # The event id the room names is filled in: the client keys its page by it.
     assert await inbox.next() == ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM})
 
@@ -82,8 +89,9 @@ async def test_staff_send_a_message_to_an_event_room_and_its_members_get_it(api_
 async def test_a_payload_that_names_its_room_id_itself_is_sent_as_it_is(api_client, staff, member):
     inbox = await member(EVENT)
     payload = {"eventId": EVENT, "status": "archived", "content": {"HLSStream": "/media/vod/football/index.m3u8"}}
-    answer = await api_client.post(PATH, headers=staff, json={"event": "update-event", "room": f"event:{EVENT}",
-                                                              "payload": payload})
+    answer = await api_client.post(
+        PATH, headers=staff, json={"event": "update-event", "room": f"event:{EVENT}", "payload": payload}
+    )
     assert answer.status_code == 200, answer.text
     assert await inbox.next() == ("update-event", payload)
 
@@ -92,27 +100,52 @@ async def test_a_user_room_message_reaches_that_users_connections(client, api_cl
     fan = await sign_up(client)
     user_id = fan["profile"]["userId"]
     inbox = await member(token=fan["tokenData"]["access_token"], user_id=user_id)
-    answer = await api_client.post(PATH, headers=staff, json={
-        "event": "remove-user-device", "room": f"user:{user_id}",
-        "payload": {"deviceId": fan["device_id"], "messageErrorCode": "device_limit_exceeded"}})
+    answer = await api_client.post(
+        PATH,
+        headers=staff,
+        json={
+            "event": "remove-user-device",
+            "room": f"user:{user_id}",
+            "payload": {"deviceId": fan["device_id"], "messageErrorCode": "device_limit_exceeded"},
+        },
+    )
     assert answer.status_code == 200, answer.text
-    assert await inbox.next() == ("remove-user-device",
-                                  {"deviceId": fan["device_id"], "messageErrorCode": "device_limit_exceeded"})
+    assert await inbox.next() == (
+        "remove-user-device",
+        {"deviceId": fan["device_id"], "messageErrorCode": "device_limit_exceeded"},
+    )
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": "ftp://cdn.example/a.m3u8"}},
-     "payload.eventUrl"),
-    ({"event": "update-event", "room": f"event:{EVENT}", "payload": {}}, "payload"),  # nothing changed
-    ({"event": "user-purchase-status", "room": f"user:{EVENT}", "payload": {"status": "success"}},
-     "payload.purchaseId"),  # a required field is missing
-    ({"event": "event-url-change", "room": f"user:{EVENT}", "payload": {"eventId": EVENT, "eventUrl": STREAM}},
-     "room"),  # an event message to a user room
-    ({"event": "event-url-change", "room": f"event:{MARKER}", "payload": {"eventId": EVENT, "eventUrl": STREAM}},
-     "room"),  # to another event's room
-], ids=["bad-url", "no-change", "missing-fields", "wrong-room-kind", "other-events-room"])
-async def test_what_the_socket_contract_forbids_is_refused_with_the_offending_field(api_client, staff, member, body,
-                                                                                     field):
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {
+                "event": "event-url-change",
+                "room": f"event:{EVENT}",
+                "payload": {"eventUrl": "ftp://cdn.example/a.m3u8"},
+            },
+            "payload.eventUrl",
+        ),
+        ({"event": "update-event", "room": f"event:{EVENT}", "payload": {}}, "payload"),  # nothing changed
+        (
+            {"event": "user-purchase-status", "room": f"user:{EVENT}", "payload": {"status": "success"}},
+            "payload.purchaseId",
+        ),  # a required field is missing
+        (
+            {"event": "event-url-change", "room": f"user:{EVENT}", "payload": {"eventId": EVENT, "eventUrl": STREAM}},
+            "room",
+        ),  # an event message to a user room
+        (
+            {"event": "event-url-change", "room": f"event:{MARKER}", "payload": {"eventId": EVENT, "eventUrl": STREAM}},
+            "room",
+        ),  # to another event's room
+    ],
+    ids=["bad-url", "no-change", "missing-fields", "wrong-room-kind", "other-events-room"],
+)
+async def test_what_the_socket_contract_forbids_is_refused_with_the_offending_field(
+    api_client, staff, member, body, field
+):
     inbox = await member(EVENT, MARKER)
     answer = await api_client.post(PATH, headers=staff, json=body)
     assert answer.status_code == 400, answer.text
@@ -120,37 +153,47 @@ async def test_what_the_socket_contract_forbids_is_refused_with_the_offending_fi
     assert error["messageErrorCode"] == "validation_error"
     assert field in {detail["field"] for detail in error["details"]}
     # Nothing was sent: the next message the member gets is a later, valid one.
-    await api_client.post(PATH, headers=staff, json={"event": "update-event", "room": f"event:{MARKER}",
-                                                     "payload": {"status": "live"}})
+    await api_client.post(
+        PATH, headers=staff, json={"event": "update-event", "room": f"event:{MARKER}", "payload": {"status": "live"}}
+    )
     assert await inbox.next() == ("update-event", {"eventId": MARKER, "status": "live"})
 
 
-@pytest.mark.parametrize("body", [
-    {"event": "join-event-room", "room": f"event:{EVENT}", "payload": {"eventId": EVENT}},  # a client message
-    {"event": "event-url-change", "room": "event:not-an-id", "payload": {"eventUrl": STREAM}},
-    {"event": "event-url-change", "room": f"event:{EVENT}"},
-], ids=["client-message", "room-not-24-hex", "no-payload"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"event": "join-event-room", "room": f"event:{EVENT}", "payload": {"eventId": EVENT}},  # a client message
+        {"event": "event-url-change", "room": "event:not-an-id", "payload": {"eventUrl": STREAM}},
+        {"event": "event-url-change", "room": f"event:{EVENT}"},
+    ],
+    ids=["client-message", "room-not-24-hex", "no-payload"],
+)
 async def test_a_request_outside_the_http_contract_is_refused(api_client, staff, body):
     answer = await api_client.post(PATH, headers=staff, json=body)
     assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error"
 
 
 async def test_without_a_token_the_answer_is_401(api_client):
-    answer = await api_client.post(PATH, json={"event": "update-event", "room": f"event:{EVENT}",
-                                               "payload": {"status": "live"}})
+    answer = await api_client.post(
+        PATH, json={"event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}}
+    )
     assert answer.status_code == 401 and answer.json()["messageErrorCode"] == "unauthorized"
 
 
 async def test_a_viewer_gets_403(client, api_client):
     fan = await sign_up(client)
-    answer = await api_client.post(PATH, headers=fan["headers"], json={
-        "event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}})
+    answer = await api_client.post(
+        PATH,
+        headers=fan["headers"],
+        json={"event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}},
+    )
     assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden"
 
 
 async def test_a_signed_out_staff_session_gets_401(client, api_client, database, settings):
     headers = await staff_headers(client, database, settings)
     await client.post("/api/user/logout", headers=headers)
-    answer = await api_client.post(PATH, headers=headers, json={
-        "event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}})
+    answer = await api_client.post(
+        PATH, headers=headers, json={"event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}}
+    )
     assert answer.status_code == 401

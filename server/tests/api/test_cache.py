@@ -20,7 +20,9 @@ def client_with(api, database, settings, **state):
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://touchline.test")
 
 
-async def test_the_same_anonymous_question_is_answered_once_then_from_the_cache(api, database, settings, catalogue, cache):
+async def test_the_same_anonymous_question_is_answered_once_then_from_the_cache(
+    api, database, settings, catalogue, cache
+):
     async with client_with(api, database, settings, cache=cache) as client:
         first = await client.post("/api/event/list", json=LIST)
         second = await client.post("/api/event/list", json=LIST)

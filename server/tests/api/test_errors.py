@@ -23,7 +23,9 @@ async def test_wrong_content_type_is_rejected(client):
 
 
 async def test_unknown_query_parameter_is_rejected_by_strict_validation(client):
-    assert_envelope(await client.get("/api/event/grouped_sport_count", params={"colour": "red"}), 400, "validation_error")
+    assert_envelope(
+        await client.get("/api/event/grouped_sport_count", params={"colour": "red"}), 400, "validation_error"
+    )
 
 
 async def test_bad_path_parameter_type_is_a_validation_error(client):
@@ -32,8 +34,9 @@ async def test_bad_path_parameter_type_is_a_validation_error(client):
 
 
 async def test_bad_query_parameter_names_the_field_in_details(client):
-    body = assert_envelope(await client.get("/api/vod/get_related_videos", params={"id": "a" * 24, "size": 0}), 400,
-                           "validation_error")
+    body = assert_envelope(
+        await client.get("/api/vod/get_related_videos", params={"id": "a" * 24, "size": 0}), 400, "validation_error"
+    )
     assert body["details"] == [{"field": "size", "message": "0 is less than the minimum of 1"}]
     assert body["message"] == "Invalid query parameter 'size': 0 is less than the minimum of 1"
 
@@ -44,8 +47,9 @@ async def test_missing_query_parameter_names_the_field(client):
 
 
 async def test_unknown_query_parameters_are_named(client):
-    body = assert_envelope(await client.get("/api/event/grouped_sport_count", params={"colour": "red"}), 400,
-                           "validation_error")
+    body = assert_envelope(
+        await client.get("/api/event/grouped_sport_count", params={"colour": "red"}), 400, "validation_error"
+    )
     assert body["details"][0]["field"] == "colour"
 
 
@@ -63,5 +67,7 @@ async def test_body_that_is_not_json_is_a_validation_error_about_the_body(client
 
 
 async def test_body_that_is_not_utf8_is_a_validation_error(client):
-    response = await client.post("/api/event/list", content=b'{"page": "\xff"}', headers={"content-type": "application/json"})
+    response = await client.post(
+        "/api/event/list", content=b'{"page": "\xff"}', headers={"content-type": "application/json"}
+    )
     assert_envelope(response, 400, "validation_error")

@@ -37,12 +37,16 @@ async def test_filter_by_status(client, catalogue):
 
 
 async def test_filter_by_league_identity(client, catalogue):
-    content = await list_events(client, filters={"identities.id": [catalogue["npd"]], "identities.type": "identity_item"})
+    content = await list_events(
+        client, filters={"identities.id": [catalogue["npd"]], "identities.type": "identity_item"}
+    )
     assert {e["_id"] for e in content["entries"]} == {catalogue["live"], catalogue["upcoming"]}
 
 
 async def test_identity_type_narrows_the_identity_filter(client, catalogue):
-    content = await list_events(client, filters={"identities.id": [catalogue["football"]], "identities.type": "identity_item"})
+    content = await list_events(
+        client, filters={"identities.id": [catalogue["football"]], "identities.type": "identity_item"}
+    )
     assert content["entries"] == []
 
 
@@ -158,7 +162,9 @@ async def test_stats_return_scores_and_overview(client, catalogue):
     content = (await client.get("/api/event/stats", params={"id": catalogue["archived"]})).json()["content"]
     assert content["vidswap"]["game-scores"]["homeTeam"]["score"] == 1
     assert content["vidswap"]["game-overview"]["groups"][0]["metrics"][0]["homeTeamValue"]["text"] == "54%"
-    only_score = (await client.get("/api/event/stats", params={"id": catalogue["archived"], "overview": "false"})).json()
+    only_score = (
+        await client.get("/api/event/stats", params={"id": catalogue["archived"], "overview": "false"})
+    ).json()
     assert list(only_score["content"]["vidswap"]) == ["game-scores"]
 
 

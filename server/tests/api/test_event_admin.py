@@ -46,8 +46,12 @@ def soon(**delta) -> str:
 
 
 async def create(client, database, staff, **fields) -> dict:
-    body = {"title": "Harbor City Mariners vs Riverside Rovers", "event_date": soon(days=1), "sportType": "football",
-            **fields}
+    body = {
+        "title": "Harbor City Mariners vs Riverside Rovers",
+        "event_date": soon(days=1),
+        "sportType": "football",
+        **fields,
+    }
     answer = await client.post("/api/admin/events", json=body, headers=staff)
     assert answer.status_code == 200, answer.text
     content = answer.json()["content"]
@@ -114,15 +118,29 @@ async def test_highlights_and_clips_are_not_managed_as_events(client, staff, cat
 
 
 async def test_staff_create_an_upcoming_event_with_generated_ids_that_viewers_then_find(
-        client, database, staff, catalogue):
-    event = await create(client, database, staff, description="Matchday 12.", event_date="2026-12-05T15:00:00Z",
-                         identities=[catalogue["npd"], catalogue["football"]], homeTeamId=catalogue["mariners"],
-                         awayTeamId=catalogue["rovers"], commerce_type="commerce_ppv_media", commerceType=["ppv"],
-                         gender="male", content={"PosterH": "/media/posters/northern-premier-division.svg"})
+    client, database, staff, catalogue
+):
+    event = await create(
+        client,
+        database,
+        staff,
+        description="Matchday 12.",
+        event_date="2026-12-05T15:00:00Z",
+        identities=[catalogue["npd"], catalogue["football"]],
+        homeTeamId=catalogue["mariners"],
+        awayTeamId=catalogue["rovers"],
+        commerce_type="commerce_ppv_media",
+        commerceType=["ppv"],
+        gender="male",
+        content={"PosterH": "/media/posters/northern-premier-division.svg"},
+    )
     assert event["status"] == "upcoming" and event["media_type"] == "event"
     assert event["event_id"].startswith("TL-EV-") and event["reference_id"].startswith("ref-harbor-city-mariners")
-    assert (event["event_date"], event["description"], event["gender"]) == ("2026-12-05T15:00:00Z", "Matchday 12.",
-                                                                           "male")
+    assert (event["event_date"], event["description"], event["gender"]) == (
+        "2026-12-05T15:00:00Z",
+        "Matchday 12.",
+        "male",
+    )
     assert (event["commerce_type"], event["commerceType"]) == ("commerce_ppv_media", ["ppv"])
     assert event["eventTeams"]["homeTeam"]["teamId"] == catalogue["mariners"]
     assert {i["_id"] for i in event["mediaIdentities"]} == {catalogue["npd"], catalogue["football"]}
@@ -131,8 +149,9 @@ async def test_staff_create_an_upcoming_event_with_generated_ids_that_viewers_th
 
     found = await client.get(f"/api/event/get_by_id/id/{event['_id']}")
     assert found.status_code == 200 and found.json()["content"]["title"] == event["title"]
-    search = await client.get("/api/event/search",
-                              params={"q": "mariners rovers", "status[]": ["upcoming"], "size": 50})
+    search = await client.get(
+        "/api/event/search", params={"q": "mariners rovers", "status[]": ["upcoming"], "size": 50}
+    )
     assert event["_id"] in [e["_id"] for e in search.json()["content"]["entries"]]
 
 
@@ -144,23 +163,30 @@ async def test_given_event_and_reference_ids_are_kept(client, database, staff):
 async def test_an_event_id_or_reference_id_another_event_has_is_refused_with_409(client, database, staff, catalogue):
     first = await create(client, database, staff)
     for taken in ({"event_id": first["event_id"]}, {"reference_id": first["reference_id"]}):
-        answer = await client.post("/api/admin/events", headers=staff, json={
-            "title": "Copy", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **taken})
+        answer = await client.post(
+            "/api/admin/events",
+            headers=staff,
+            json={"title": "Copy", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **taken},
+        )
         assert answer.status_code == 409 and answer.json()["messageErrorCode"] == "conflict", answer.text
 
 
 @pytest.mark.parametrize(("field", "code"), [("homeTeamId", "team_not_found"), ("identities", "identity_not_found")])
 async def test_an_unknown_team_or_identity_is_refused_with_404(client, staff, field, code):
     value = [NOBODY] if field == "identities" else NOBODY
-    answer = await client.post("/api/admin/events", headers=staff, json={
-        "title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", field: value})
+    answer = await client.post(
+        "/api/admin/events",
+        headers=staff,
+        json={"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", field: value},
+    )
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == code
 
 
 async def test_events_created_live_or_archived_play_their_sports_sample_as_the_seed_has_them(client, database, staff):
     live = await create(client, database, staff, status="live", event_date=soon(minutes=-5))
-    archived = await create(client, database, staff, status="archived", sportType="ice-hockey",
-                            event_date=soon(days=-2))
+    archived = await create(
+        client, database, staff, status="archived", sportType="ice-hockey", event_date=soon(days=-2)
+    )
     channel = await create(client, database, staff, status="channel", eventType="channel", sportType="basketball")
     assert (live["status"], live["content"]["HLSStream"]) == ("live", LIVE_FOOTBALL)
     assert live["gameStartDate"] == live["event_date"]
@@ -169,30 +195,48 @@ async def test_events_created_live_or_archived_play_their_sports_sample_as_the_s
     assert channel["content"]["EPG"] == f"/api/event/epg/{channel['_id']}"
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"title": "   "}, "title"),
-    ({"reference_id": "r" * 81}, "reference_id"),
-    ({"content": {"HLSStream": "/media/" + "x" * 500}}, "content.HLSStream"),
-    ({"endDate": "2026-12-05T12:00:00Z"}, "endDate"),
-    ({"homeTeamId": "b" * 24, "awayTeamId": "b" * 24}, "awayTeamId"),
-    ({"title": "A\u0000match"}, "title"),
-    ({"gameType": "cup\u0007"}, "gameType"),
-], ids=["blank-title", "reference-id-too-long", "url-too-long", "ends-before-it-starts", "a-team-against-itself",
-        "nul-in-title", "control-character"])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"title": "   "}, "title"),
+        ({"reference_id": "r" * 81}, "reference_id"),
+        ({"content": {"HLSStream": "/media/" + "x" * 500}}, "content.HLSStream"),
+        ({"endDate": "2026-12-05T12:00:00Z"}, "endDate"),
+        ({"homeTeamId": "b" * 24, "awayTeamId": "b" * 24}, "awayTeamId"),
+        ({"title": "A\u0000match"}, "title"),
+        ({"gameType": "cup\u0007"}, "gameType"),
+    ],
+    ids=[
+        "blank-title",
+        "reference-id-too-long",
+        "url-too-long",
+        "ends-before-it-starts",
+        "a-team-against-itself",
+        "nul-in-title",
+        "control-character",
+    ],
+)
 async def test_what_the_schema_allows_but_an_event_cannot_hold_is_a_400_naming_the_field(client, staff, body, field):
-    answer = await client.post("/api/admin/events", headers=staff, json={
-        "title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **body})
+    answer = await client.post(
+        "/api/admin/events",
+        headers=staff,
+        json={"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **body},
+    )
     assert answer.status_code == 400, answer.text
     assert answer.json()["messageErrorCode"] == "validation_error"
     assert answer.json()["details"][0]["field"] == field
 
 
-@pytest.mark.parametrize("body", [
-    {"event_date": "2026-12-05T15:00:00Z", "sportType": "football"},  # no title
-    {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "colour": "red"},
-    {"title": "A match", "event_date": "tomorrow", "sportType": "football"},
-    {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "status": "vod"},
-], ids=["no-title", "unknown-field", "not-a-date", "not-an-event-status"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"event_date": "2026-12-05T15:00:00Z", "sportType": "football"},  # no title
+        {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "colour": "red"},
+        {"title": "A match", "event_date": "tomorrow", "sportType": "football"},
+        {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "status": "vod"},
+    ],
+    ids=["no-title", "unknown-field", "not-a-date", "not-an-event-status"],
+)
 async def test_a_body_the_contract_refuses_is_a_400(client, staff, body):
     answer = await client.post("/api/admin/events", headers=staff, json=body)
     assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error"
@@ -201,29 +245,61 @@ async def test_a_body_the_contract_refuses_is_a_400(client, staff, body):
 # --- update --------------------------------------------------------------------------------------
 
 
-async def test_update_changes_only_the_fields_sent_and_tells_the_room_what_changed(client, database, staff,
-                                                                                   catalogue):
+async def test_update_changes_only_the_fields_sent_and_tells_the_room_what_changed(client, database, staff, catalogue):
     event = await live_event(client, database, staff, identities=[catalogue["npd"]])
     with recording_socket() as socket:
-        updated = await ok(client, staff, "PATCH", f"/{event['_id']}", {
-            "title": "Mariners vs Rovers (rescheduled)", "event_date": "2026-12-06T15:00:00+01:00"})
+        updated = await ok(
+            client,
+            staff,
+            "PATCH",
+            f"/{event['_id']}",
+            {"title": "Mariners vs Rovers (rescheduled)", "event_date": "2026-12-06T15:00:00+01:00"},
+        )
     assert updated["title"] == "Mariners vs Rovers (rescheduled)" and updated["event_date"] == "2026-12-06T14:00:00Z"
-    for unchanged in ("status", "event_id", "reference_id", "sportType", "commerce_type", "eventType", "gameType",
-                      "mediaIdentities"):
+    for unchanged in (
+        "status",
+        "event_id",
+        "reference_id",
+        "sportType",
+        "commerce_type",
+        "eventType",
+        "gameType",
+        "mediaIdentities",
+    ):
         assert updated[unchanged] == event[unchanged], unchanged  # no defaults filled in for fields not sent
-    assert room_messages(socket, event["_id"]) == [("update-event", {
-        "eventId": event["_id"], "title": "Mariners vs Rovers (rescheduled)", "event_date": "2026-12-06T14:00:00Z"})]
+    assert room_messages(socket, event["_id"]) == [
+        (
+            "update-event",
+            {
+                "eventId": event["_id"],
+                "title": "Mariners vs Rovers (rescheduled)",
+                "event_date": "2026-12-06T14:00:00Z",
+            },
+        )
+    ]
 
 
 async def test_update_replaces_teams_and_identities(client, database, staff, catalogue):
-    event = await create(client, database, staff, identities=[catalogue["npd"]], homeTeamId=catalogue["mariners"],
-                         awayTeamId=catalogue["rovers"])
-    updated = await ok(client, staff, "PATCH", f"/{event['_id']}", {
-        "identities": [catalogue["cup"]], "homeTeamId": catalogue["hawks"], "awayTeamId": catalogue["mariners"]})
+    event = await create(
+        client,
+        database,
+        staff,
+        identities=[catalogue["npd"]],
+        homeTeamId=catalogue["mariners"],
+        awayTeamId=catalogue["rovers"],
+    )
+    updated = await ok(
+        client,
+        staff,
+        "PATCH",
+        f"/{event['_id']}",
+        {"identities": [catalogue["cup"]], "homeTeamId": catalogue["hawks"], "awayTeamId": catalogue["mariners"]},
+    )
     assert [i["_id"] for i in updated["mediaIdentities"]] == [catalogue["cup"]]
     assert updated["eventTeams"]["homeTeam"]["name"] == "Eastfield Hawks"
-    cleared = await ok(client, staff, "PATCH", f"/{event['_id']}", {"homeTeamId": None, "awayTeamId": None,
-                                                                    "identities": []})
+    cleared = await ok(
+        client, staff, "PATCH", f"/{event['_id']}", {"homeTeamId": None, "awayTeamId": None, "identities": []}
+    )
     assert cleared["eventTeams"] is None and cleared["mediaIdentities"] == []
 
 
@@ -243,8 +319,9 @@ async def test_an_update_of_the_status_follows_the_status_machine(client, databa
     event = await create(client, database, staff)
     with recording_socket() as socket:
         live = await ok(client, staff, "PATCH", f"/{event['_id']}", {"status": "live"})
-        archived = await ok(client, staff, "PATCH", f"/{event['_id']}", {"status": "archived",
-                                                                        "endDate": "2026-12-31T20:00:00Z"})
+        archived = await ok(
+            client, staff, "PATCH", f"/{event['_id']}", {"status": "archived", "endDate": "2026-12-31T20:00:00Z"}
+        )
     assert (live["status"], live["content"]["HLSStream"]) == ("live", LIVE_FOOTBALL)
     assert (archived["status"], archived["content"]["HLSStream"]) == ("archived", VOD_FOOTBALL)
     assert archived["endDate"] == "2026-12-31T20:00:00Z"  # sent with the change: it wins over "now"
@@ -257,7 +334,8 @@ async def test_an_update_of_a_live_events_stream_moves_its_viewers(client, datab
     with recording_socket() as socket:
         await ok(client, staff, "PATCH", f"/{event['_id']}", {"content": {"HLSStream": OTHER_STREAM}})
     assert ("event-url-change", {"eventId": event["_id"], "eventUrl": OTHER_STREAM}) in room_messages(
-        socket, event["_id"])
+        socket, event["_id"]
+    )
 
 
 async def test_an_update_of_an_upcoming_events_stream_does_not_put_it_on_air(client, database, staff):
@@ -266,7 +344,8 @@ async def test_an_update_of_an_upcoming_events_stream_does_not_put_it_on_air(cli
         updated = await ok(client, staff, "PATCH", f"/{event['_id']}", {"content": {"HLSStream": OTHER_STREAM}})
     assert updated["status"] == "upcoming" and updated["content"]["HLSStream"] == OTHER_STREAM
     assert room_messages(socket, event["_id"]) == [
-        ("update-event", {"eventId": event["_id"], "content": {"HLSStream": OTHER_STREAM}})]
+        ("update-event", {"eventId": event["_id"], "content": {"HLSStream": OTHER_STREAM}})
+    ]
 
 
 # --- go live and finish --------------------------------------------------------------------------
@@ -280,20 +359,28 @@ async def test_go_live_starts_an_upcoming_event_on_its_sports_live_sample(client
     started = when(live["gameStartDate"])
     assert abs((started - clock.now()).total_seconds()) < 5  # the real kick-off: now
     assert room_messages(socket, event["_id"]) == [
-        ("update-event", {"eventId": event["_id"], "status": "live", "gameStartDate": live["gameStartDate"],
-                          "content": {"HLSStream": LIVE_FOOTBALL}}),
+        (
+            "update-event",
+            {
+                "eventId": event["_id"],
+                "status": "live",
+                "gameStartDate": live["gameStartDate"],
+                "content": {"HLSStream": LIVE_FOOTBALL},
+            },
+        ),
         ("event-url-change", {"eventId": event["_id"], "eventUrl": LIVE_FOOTBALL}),  # on air: clients reload it
     ]
 
 
-async def test_go_live_keeps_a_stream_staff_set_before_and_tells_the_room_it_is_on_air_there(
-        client, database, staff):
+async def test_go_live_keeps_a_stream_staff_set_before_and_tells_the_room_it_is_on_air_there(client, database, staff):
     event = await create(client, database, staff, content={"HLSStream": OTHER_STREAM})
     with recording_socket() as socket:
         live = await ok(client, staff, "POST", f"/{event['_id']}/go_live")
     assert live["content"]["HLSStream"] == OTHER_STREAM
-    assert room_messages(socket, event["_id"])[-1] == ("event-url-change",
-                                                       {"eventId": event["_id"], "eventUrl": OTHER_STREAM})
+    assert room_messages(socket, event["_id"])[-1] == (
+        "event-url-change",
+        {"eventId": event["_id"], "eventUrl": OTHER_STREAM},
+    )
 
 
 async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_sample(client, database, staff):
@@ -304,9 +391,17 @@ async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_s
     assert archived["status"] == "archived" and archived["content"]["HLSStream"] == VOD_FOOTBALL
     assert abs((when(archived["endDate"]) - clock.now()).total_seconds()) < 5
     assert 85 * 60 - 5 <= archived["duration"] <= 85 * 60 + 5  # from the kick-off to the end
-    assert room_messages(socket, event["_id"]) == [("update-event", {
-        "eventId": event["_id"], "status": "archived", "endDate": archived["endDate"],
-        "content": {"HLSStream": VOD_FOOTBALL}})]
+    assert room_messages(socket, event["_id"]) == [
+        (
+            "update-event",
+            {
+                "eventId": event["_id"],
+                "status": "archived",
+                "endDate": archived["endDate"],
+                "content": {"HLSStream": VOD_FOOTBALL},
+            },
+        )
+    ]
 
 
 async def test_finishing_keeps_another_hosts_stream(client, database, staff):
@@ -339,10 +434,14 @@ INVALID = [
 ]
 
 
-@pytest.mark.parametrize(("status", "method", "path", "body"), INVALID,
-                         ids=[f"{s}-{m}{p or ''}-{(b or {}).get('status', '')}" for s, m, p, b in INVALID])
+@pytest.mark.parametrize(
+    ("status", "method", "path", "body"),
+    INVALID,
+    ids=[f"{s}-{m}{p or ''}-{(b or {}).get('status', '')}" for s, m, p, b in INVALID],
+)
 async def test_a_transition_the_status_machine_has_not_is_refused_with_409_and_changes_nothing(
-        client, database, staff, status, method, path, body):
+    client, database, staff, status, method, path, body
+):
     extra = {"eventType": "channel"} if status == "channel" else {}
     event = await create(client, database, staff, status=status, event_date=soon(hours=-1), **extra)
     with recording_socket() as socket:
@@ -354,8 +453,7 @@ async def test_a_transition_the_status_machine_has_not_is_refused_with_409_and_c
     assert room_messages(socket, event["_id"]) == []
 
 
-async def test_of_two_staff_finishing_one_event_at_once_one_succeeds_and_the_other_gets_409(
-        client, database, staff):
+async def test_of_two_staff_finishing_one_event_at_once_one_succeeds_and_the_other_gets_409(client, database, staff):
     event = await live_event(client, database, staff)
     with recording_socket() as socket:
         answers = await asyncio.gather(*(call(client, staff, "POST", f"/{event['_id']}/finish") for _ in range(2)))
@@ -367,13 +465,15 @@ async def test_of_two_staff_finishing_one_event_at_once_one_succeeds_and_the_oth
 
 
 async def test_switching_a_live_events_stream_tells_its_room_the_stored_url_and_never_a_signed_one(
-        client, database, staff):
+    client, database, staff
+):
     event = await live_event(client, database, staff, commerce_type="commerce_ppv_media", commerceType=["ppv"])
     with recording_socket() as socket:
         switched = await ok(client, staff, "POST", f"/{event['_id']}/stream", {"url": OTHER_STREAM})
     assert switched["status"] == "live" and switched["content"]["HLSStream"] == OTHER_STREAM
-    assert room_messages(socket, event["_id"]) == [("event-url-change",
-                                                    {"eventId": event["_id"], "eventUrl": OTHER_STREAM})]
+    assert room_messages(socket, event["_id"]) == [
+        ("event-url-change", {"eventId": event["_id"], "eventUrl": OTHER_STREAM})
+    ]
     assert "/media/s/" not in json.dumps(socket.sent)
 
 
@@ -391,12 +491,14 @@ async def test_switching_an_upcoming_events_stream_puts_it_live(client, database
 async def test_a_channels_stream_can_be_switched(client, database, staff):
     channel = await create(client, database, staff, status="channel", eventType="channel")
     with recording_socket() as socket:
-        switched = await ok(client, staff, "POST", f"/{channel['_id']}/stream",
-                            {"url": "https://cdn.example/channel/main.m3u8"})
+        switched = await ok(
+            client, staff, "POST", f"/{channel['_id']}/stream", {"url": "https://cdn.example/channel/main.m3u8"}
+        )
     assert switched["status"] == "channel"
     assert switched["content"]["HLSStream"] == "https://cdn.example/channel/main.m3u8"
     assert room_messages(socket, channel["_id"]) == [
-        ("event-url-change", {"eventId": channel["_id"], "eventUrl": "https://cdn.example/channel/main.m3u8"})]
+        ("event-url-change", {"eventId": channel["_id"], "eventUrl": "https://cdn.example/channel/main.m3u8"})
+    ]
 
 
 async def test_viewers_who_fetch_the_event_again_get_the_new_stream_signed_for_them(client, database, staff):
@@ -442,8 +544,9 @@ async def socket_app(settings, database):
         async with serving(sio) as url:
             api, _ = create_api(settings)
             state = {"database": database, "settings": settings, "socket": sio}
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=with_state(api, state)),
-                                         base_url="http://touchline.test") as http:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=with_state(api, state)), base_url="http://touchline.test"
+            ) as http:
                 emitter.bind(sio)
                 yield http, url
     finally:
@@ -451,8 +554,7 @@ async def socket_app(settings, database):
         await close_socket_server(sio)
 
 
-async def test_stream_switching_and_status_changes_reach_a_socket_client_in_the_event_room(
-        socket_app, database, staff):
+async def test_stream_switching_and_status_changes_reach_a_socket_client_in_the_event_room(socket_app, database, staff):
     http, url = socket_app
     event = await create(http, database, staff)
     outsider_event = await create(http, database, staff)
@@ -472,7 +574,10 @@ async def test_stream_switching_and_status_changes_reach_a_socket_client_in_the_
 
         await ok(http, staff, "POST", f"/{event['_id']}/finish")
         name, data = await inbox.next()
-        assert (name, data["status"], data["content"]) == ("update-event", "archived",
-                                                          {"HLSStream": "/media/vod/hockey/index.m3u8"})
+        assert (name, data["status"], data["content"]) == (
+            "update-event",
+            "archived",
+            {"HLSStream": "/media/vod/hockey/index.m3u8"},
+        )
     finally:
         await viewer.disconnect()

@@ -19,7 +19,9 @@ async def user(client):
 
 
 async def save(client, user, reference_id: str, type_: str):
-    return await client.post("/api/follow/save", json={"reference_id": reference_id, "type": type_}, headers=user["headers"])
+    return await client.post(
+        "/api/follow/save", json={"reference_id": reference_id, "type": type_}, headers=user["headers"]
+    )
 
 
 async def saved(client, user, reference_id: str, type_: str) -> dict:
@@ -57,7 +59,11 @@ async def test_following_a_league_answers_the_follow_with_the_league(client, cat
     follow = await saved(client, user, catalogue["npd"], "identity_item")
     assert (follow["reference_id"], follow["type"]) == (catalogue["npd"], "identity_item")
     item = follow["item"]
-    assert (item["_id"], item["title"], item["media_type"]) == (catalogue["npd"], "Northern Premier Division", "identity_item")
+    assert (item["_id"], item["title"], item["media_type"]) == (
+        catalogue["npd"],
+        "Northern Premier Division",
+        "identity_item",
+    )
     assert item["identityId"] == [catalogue["football"]]
     assert (await listed(client, user))["entries"] == [follow]
 
@@ -125,7 +131,9 @@ async def test_following_needs_a_signed_in_viewer(client, catalogue):
     assert_error(await client.get("/api/follow/list_by_user"), 401, "unauthorized")
     response = await client.post("/api/follow/save", json={"reference_id": catalogue["npd"], "type": "identity_item"})
     assert_error(response, 401, "unauthorized")
-    assert_error(await client.post("/api/follow/remove_by_reference", json={"id": catalogue["npd"]}), 401, "unauthorized")
+    assert_error(
+        await client.post("/api/follow/remove_by_reference", json={"id": catalogue["npd"]}), 401, "unauthorized"
+    )
 
 
 async def test_a_user_never_sees_or_changes_another_users_follows(client, catalogue):
@@ -163,11 +171,15 @@ async def test_concurrent_follows_of_the_same_item_keep_one_follow(client, catal
     assert ids(await listed(client, user)) == [catalogue["football"]]
 
 
-async def test_follows_of_items_gone_from_the_catalogue_are_neither_listed_nor_counted(client, catalogue, database, user,
-                                                                                     monkeypatch):
+async def test_follows_of_items_gone_from_the_catalogue_are_neither_listed_nor_counted(
+    client, catalogue, database, user, monkeypatch
+):
     async with database.session() as session:  # a follow whose team has since been deleted
-        session.add(Follow(id=new_id(), user_id=user["profile"]["userId"], type="team", reference_id=NOBODY,
-                           created=clock.now()))
+        session.add(
+            Follow(
+                id=new_id(), user_id=user["profile"]["userId"], type="team", reference_id=NOBODY, created=clock.now()
+            )
+        )
         await session.commit()
     monkeypatch.setattr(follows_service, "FOLLOW_LIMIT", 1)
     assert (await listed(client, user))["entries"] == []

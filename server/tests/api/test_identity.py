@@ -15,7 +15,11 @@ async def test_main_categories_in_their_order(client, catalogue):
 async def test_sub_categories_sorted_by_media_parent_order(client, catalogue):
     parent = catalogue["football"]
     content = await list_identities(
-        client, page=0, size=100, sort=f"media_parent_order.{parent}", filters={"media_type": "identity_item", "identityId": parent}
+        client,
+        page=0,
+        size=100,
+        sort=f"media_parent_order.{parent}",
+        filters={"media_type": "identity_item", "identityId": parent},
     )
     assert [i["title"] for i in content["entries"]] == ["Coastal Cup", "Northern Premier Division", "Old Winter League"]
     assert content["entries"][1]["media_parent_order"] == {parent: 2}
@@ -28,8 +32,13 @@ async def test_archived_filter(client, catalogue):
 
 
 async def test_teams_of_a_league(client, catalogue):
-    content = await list_identities(client, sort="title", filters={"media_type": "team", "identityId": catalogue["cbl"]})
-    assert [(t["title"], t["shortName"]) for t in content["entries"]] == [("Bayview Tigers", "BAY"), ("Summit Bears", "SUM")]
+    content = await list_identities(
+        client, sort="title", filters={"media_type": "team", "identityId": catalogue["cbl"]}
+    )
+    assert [(t["title"], t["shortName"]) for t in content["entries"]] == [
+        ("Bayview Tigers", "BAY"),
+        ("Summit Bears", "SUM"),
+    ]
 
 
 async def test_page_size_alias(client, catalogue):

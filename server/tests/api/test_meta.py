@@ -15,8 +15,11 @@ async def test_health_is_ok_with_the_database_reachable(client):
 
 
 async def test_health_is_503_in_the_envelope_when_the_database_is_unreachable(tmp_path):
-    settings = Settings(environment="test", response_validation=True,
-                        database_url="postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
+    settings = Settings(
+        environment="test",
+        response_validation=True,
+        database_url="postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1",
+    )
     api, _ = create_api(settings)
     database = Database(settings.database_url)
     transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": settings}))
@@ -24,7 +27,11 @@ async def test_health_is_503_in_the_envelope_when_the_database_is_unreachable(tm
         response = await client.get("/api/health")
     await database.dispose()
     assert response.status_code == 503
-    assert response.json() == {"error": True, "message": "Database unavailable", "messageErrorCode": "database_unavailable"}
+    assert response.json() == {
+        "error": True,
+        "message": "Database unavailable",
+        "messageErrorCode": "database_unavailable",
+    }
 
 
 async def test_health_reports_the_in_process_socket_fanout(settings, database):
@@ -48,8 +55,14 @@ async def test_config_lists_the_customer_config_the_webapp_starts_with(client):
 
 
 async def test_config_offers_only_the_configured_sign_on_providers(settings, database):
-    configured = settings.model_copy(update={"google_client_id": "google-client", "facebook_app_id": "fb",
-                                             "facebook_app_secret": None, "ifa_issuer": None})
+    configured = settings.model_copy(
+        update={
+            "google_client_id": "google-client",
+            "facebook_app_id": "fb",
+            "facebook_app_secret": None,
+            "ifa_issuer": None,
+        }
+    )
     api, _ = create_api(configured)
     transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": configured}))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
@@ -61,7 +74,9 @@ async def test_config_offers_only_the_configured_sign_on_providers(settings, dat
 
 async def test_config_skips_login_only_when_the_federated_sign_on_is_offered(settings, database):
     for issuer, expected in ((None, False), ("https://ifa.example", True)):
-        configured = settings.model_copy(update={"skip_login": True, "ifa_issuer": issuer, "ifa_client_id": "touchline"})
+        configured = settings.model_copy(
+            update={"skip_login": True, "ifa_issuer": issuer, "ifa_client_id": "touchline"}
+        )
         api, _ = create_api(configured)
         transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": configured}))
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
@@ -75,7 +90,9 @@ def test_store_url_hosts_read_from_a_comma_separated_variable(monkeypatch):
 
 
 async def test_config_lists_the_redirect_rules(settings, database):
-    configured = settings.model_copy(update={"redirects": {"/watch": "/live", "/app": "https://apps.apple.com/app/id1"}})
+    configured = settings.model_copy(
+        update={"redirects": {"/watch": "/live", "/app": "https://apps.apple.com/app/id1"}}
+    )
     api, _ = create_api(configured)
     transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": configured}))
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:

@@ -62,13 +62,21 @@ async def identity_providers():
 @pytest.fixture
 def federated(settings, oidc_provider, apps, graph):
     """The test settings with every provider offered."""
-    return settings.model_copy(update={
-        "ifa_issuer": oidc_provider.issuer, "ifa_client_id": apps["ifa"].client_id,
-        "ifa_client_secret": apps["ifa"].client_secret, "ifa_redirect_uri": IFA_CALLBACK,
-        "google_issuer": oidc_provider.issuer, "google_client_id": apps["google"].client_id,
-        "apple_issuer": oidc_provider.issuer, "apple_client_id": apps["apple"].client_id,
-        "facebook_app_id": FB_APP, "facebook_app_secret": FB_SECRET, "facebook_graph_url": graph.url,
-    })
+    return settings.model_copy(
+        update={
+            "ifa_issuer": oidc_provider.issuer,
+            "ifa_client_id": apps["ifa"].client_id,
+            "ifa_client_secret": apps["ifa"].client_secret,
+            "ifa_redirect_uri": IFA_CALLBACK,
+            "google_issuer": oidc_provider.issuer,
+            "google_client_id": apps["google"].client_id,
+            "apple_issuer": oidc_provider.issuer,
+            "apple_client_id": apps["apple"].client_id,
+            "facebook_app_id": FB_APP,
+            "facebook_app_secret": FB_SECRET,
+            "facebook_graph_url": graph.url,
+        }
+    )
 
 
 @asynccontextmanager
@@ -96,9 +104,16 @@ def device(device_id: str | None = None) -> dict:
 
 
 def exchange(issuer: str, token: str, *, token_type: str = ID_TOKEN, device_info: dict | None = None, **extra) -> dict:
-    body = {"grant_type": EXCHANGE, "subject_token": token, "subject_token_type": token_type,
-            "subject_issuer": issuer, "requested_token_type": ACCESS_TOKEN, "strategy": "refresh",
-            "device": device_info or device(), **extra}
+    body = {
+        "grant_type": EXCHANGE,
+        "subject_token": token,
+        "subject_token_type": token_type,
+        "subject_issuer": issuer,
+        "requested_token_type": ACCESS_TOKEN,
+        "strategy": "refresh",
+        "device": device_info or device(),
+        **extra,
+    }
     return {k: v for k, v in body.items() if v is not None}
 
 
@@ -125,12 +140,21 @@ class Popup:
         self.verifier = secrets.token_urlsafe(48)
 
     async def code_for(self, sub: str) -> str:
-        return await self.provider.authorize(self.app, sub, state=self.state, nonce=self.nonce,
-                                             code_verifier=self.verifier, scope="openid profile email")
+        return await self.provider.authorize(
+            self.app, sub, state=self.state, nonce=self.nonce, code_verifier=self.verifier, scope="openid profile email"
+        )
 
     def callback(self, code: str, **overrides) -> dict:
-        return {"code": code, "redirect_uri": IFA_CALLBACK, "code_verifier": self.verifier, "state": self.state,
-                "nonce": self.nonce, "device": device(), "strategy": "refresh", **overrides}
+        return {
+            "code": code,
+            "redirect_uri": IFA_CALLBACK,
+            "code_verifier": self.verifier,
+            "state": self.state,
+            "nonce": self.nonce,
+            "device": device(),
+            "strategy": "refresh",
+            **overrides,
+        }
 
 
 # --- unknown and disabled providers --------------------------------------------------------
@@ -138,8 +162,11 @@ class Popup:
 
 async def test_an_unknown_provider_is_not_supported(http):
     answer = await http.post("/api/oauth2/token", json=exchange("myspace", "whatever"))
-    assert answer.json() == {"error": True, "message": '"myspace" auth provider not supported!',
-                             "messageErrorCode": "provider_not_supported"}
+    assert answer.json() == {
+        "error": True,
+        "message": '"myspace" auth provider not supported!',
+        "messageErrorCode": "provider_not_supported",
+    }
     assert answer.status_code == 400
 
 
@@ -152,8 +179,14 @@ async def test_a_provider_that_is_not_enabled_is_not_supported(api, database, fe
 
 
 async def test_the_ifa_callback_is_not_supported_when_ifa_is_not_offered(client):
-    body = {"code": "c", "redirect_uri": IFA_CALLBACK, "code_verifier": "v" * 43, "state": "s", "nonce": "n",
-            "device": device()}
+    body = {
+        "code": "c",
+        "redirect_uri": IFA_CALLBACK,
+        "code_verifier": "v" * 43,
+        "state": "s",
+        "nonce": "n",
+        "device": device(),
+    }
     answer = await client.post("/api/oauth2/ifa/callback", json=body)
     assert error(answer) == (400, "provider_not_supported", '"ifa" auth provider not supported!')
 
@@ -164,16 +197,24 @@ async def test_the_ifa_callback_is_not_supported_when_ifa_is_not_offered(client)
 async def test_the_first_sign_in_creates_the_account_and_the_second_signs_into_it(http, oidc_provider, apps):
     sub = new_sub()
     oidc_provider.set_user(sub, email=new_email(), email_verified=True, name="Provider Name")
-    first = await http.post("/api/oauth2/token", json=exchange(
-        "google", await oidc_provider.id_token(apps["google"], sub), profile={"display_name": "  Jane Doe  "}))
+    first = await http.post(
+        "/api/oauth2/token",
+        json=exchange(
+            "google", await oidc_provider.id_token(apps["google"], sub), profile={"display_name": "  Jane Doe  "}
+        ),
+    )
     assert first.status_code == 200, first.text
     body = first.json()
     assert body["auth_data"] == {"isRegister": True, "provider": "google"}
     assert body["content"]["profile"]["displayName"] == "Jane Doe", "trimmed, and used for the new account"
     assert body["content"]["device_error"] is None and len(body["content"]["devices"]) == 1
 
-    second = await http.post("/api/oauth2/token", json=exchange(
-        "google", await oidc_provider.id_token(apps["google"], sub), profile={"display_name": "Someone Else"}))
+    second = await http.post(
+        "/api/oauth2/token",
+        json=exchange(
+            "google", await oidc_provider.id_token(apps["google"], sub), profile={"display_name": "Someone Else"}
+        ),
+    )
     assert second.status_code == 200
     assert second.json()["auth_data"] == {"isRegister": False, "provider": "google"}
     profile = second.json()["content"]["profile"]
@@ -185,9 +226,14 @@ async def test_apple_sign_in_takes_the_first_and_last_name_the_client_sends(http
     sub = new_sub()
     oidc_provider.set_user(sub, email=new_email(), email_verified="true")
     first_name, last_name = "Jane", "Appleseed"
-    answer = await http.post("/api/oauth2/token", json=exchange(
-        "apple", await oidc_provider.id_token(apps["apple"], sub),
-        profile={"display_name": f" {first_name} {last_name} "}))
+    answer = await http.post(
+        "/api/oauth2/token",
+        json=exchange(
+            "apple",
+            await oidc_provider.id_token(apps["apple"], sub),
+            profile={"display_name": f" {first_name} {last_name} "},
+        ),
+    )
     assert answer.status_code == 200, answer.text
     assert answer.json()["auth_data"] == {"isRegister": True, "provider": "apple"}
     assert answer.json()["content"]["profile"]["displayName"] == "Jane Appleseed"
@@ -253,8 +299,9 @@ async def test_federated_sign_in_at_the_device_limit_answers_device_error_with_a
             assert (await client.post("/api/oauth2/token", json=exchange("google", token))).status_code == 200
         third_device = new_device()
         token = await oidc_provider.id_token(apps["google"], sub)
-        answer = await client.post("/api/oauth2/token",
-                                   json=exchange("google", token, device_info=device(third_device)))
+        answer = await client.post(
+            "/api/oauth2/token", json=exchange("google", token, device_info=device(third_device))
+        )
         assert answer.status_code == 200
         body = answer.json()
         assert body["auth_data"] == {"isRegister": False, "provider": "google"}
@@ -264,11 +311,19 @@ async def test_federated_sign_in_at_the_device_limit_answers_device_error_with_a
         assert stopped["device_error"]["limit"] == 2
         # The device-limit page: remove a device with the ticket, then finish the sign-in.
         ticket = stopped["device_error"]["limit_ticket"]
-        removed = await client.post("/api/user/delete_device", headers=bearer(ticket),
-                                    json={"deviceId": stopped["devices"][0]["deviceId"]})
+        removed = await client.post(
+            "/api/user/delete_device", headers=bearer(ticket), json={"deviceId": stopped["devices"][0]["deviceId"]}
+        )
         assert removed.status_code == 200, removed.text
-        done = await client.post("/api/user/login/complete", json={
-            "limit_ticket": ticket, "device_id": third_device, "device_name": third_device, "strategy": "refresh"})
+        done = await client.post(
+            "/api/user/login/complete",
+            json={
+                "limit_ticket": ticket,
+                "device_id": third_device,
+                "device_name": third_device,
+                "strategy": "refresh",
+            },
+        )
         assert done.status_code == 200, done.text
         assert done.json()["auth_data"] == {"isRegister": False, "provider": "google"}
         assert done.json()["content"]["tokenData"]["access_token"]
@@ -299,8 +354,10 @@ async def test_an_unreachable_provider_answers_provider_unavailable(api, databas
 
 
 async def test_a_refresh_token_cannot_be_exchanged_at_a_provider(http):
-    answer = await http.post("/api/oauth2/token", json=exchange(
-        "google", "rt_abc", token_type="urn:ietf:params:oauth:token-type:refresh_token"))
+    answer = await http.post(
+        "/api/oauth2/token",
+        json=exchange("google", "rt_abc", token_type="urn:ietf:params:oauth:token-type:refresh_token"),
+    )
     assert error(answer)[:2] == (400, "validation_error")
 
 
@@ -314,8 +371,9 @@ async def test_sign_on_attempts_are_limited_per_client_address(api, database, fe
     tight = federated.model_copy(update={"login_attempts_per_address": 2, "login_address_window": 10**9})
     address = f"127.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
     async with serving(api, database, tight, identity_providers, address=address) as client:
-        statuses = [(await client.post("/api/oauth2/token", json=exchange("google", "not-a-jwt"))).status_code
-                    for _ in range(3)]
+        statuses = [
+            (await client.post("/api/oauth2/token", json=exchange("google", "not-a-jwt"))).status_code for _ in range(3)
+        ]
         answer = await client.post("/api/oauth2/token", json=exchange("google", "not-a-jwt"))
     assert statuses == [401, 401, 429]
     assert error(answer)[:2] == (429, "too_many_requests") and int(answer.headers["Retry-After"]) > 0
@@ -335,8 +393,9 @@ async def test_facebook_sign_in_is_checked_with_the_graph_api(http, graph):
     assert first.status_code == 200, first.text
     assert first.json()["auth_data"] == {"isRegister": True, "provider": "facebook"}
     assert first.json()["content"]["profile"]["displayName"] == "Facebook Fan"
-    again = await http.post("/api/oauth2/token", json=exchange("facebook", graph.issue(FB_APP, fan),
-                                                               token_type=ACCESS_TOKEN))
+    again = await http.post(
+        "/api/oauth2/token", json=exchange("facebook", graph.issue(FB_APP, fan), token_type=ACCESS_TOKEN)
+    )
     assert again.json()["content"]["profile"]["userId"] == first.json()["content"]["profile"]["userId"]
 
 
@@ -348,8 +407,9 @@ async def test_a_facebook_token_facebook_does_not_accept_fails_with_login_failed
 async def test_a_facebook_outage_answers_provider_unavailable(http, graph):
     graph.broken = True
     try:
-        answer = await http.post("/api/oauth2/token", json=exchange(
-            "facebook", graph.issue(FB_APP, {"id": "1"}), token_type=ACCESS_TOKEN))
+        answer = await http.post(
+            "/api/oauth2/token", json=exchange("facebook", graph.issue(FB_APP, {"id": "1"}), token_type=ACCESS_TOKEN)
+        )
     finally:
         graph.broken = False
     assert error(answer)[:2] == (502, "provider_unavailable")
@@ -358,21 +418,45 @@ async def test_a_facebook_outage_answers_provider_unavailable(http, graph):
 # --- GET /oauth2/providers ------------------------------------------------------------------
 
 
-async def test_only_enabled_and_configured_providers_are_listed(api, database, federated, identity_providers,
-                                                                oidc_provider, apps):
+async def test_only_enabled_and_configured_providers_are_listed(
+    api, database, federated, identity_providers, oidc_provider, apps
+):
     without_apple = federated.model_copy(update={"apple_enabled": False})
     async with serving(api, database, without_apple, identity_providers) as client:
         answer = await client.get("/api/oauth2/providers")
     assert answer.status_code == 200
-    assert answer.json()["content"] == {"providers": [
-        {"provider": "facebook", "flow": "sdk", "client_id": FB_APP, "authorize_url": None, "redirect_uri": None,
-         "scope": "email public_profile", "sdk_version": "v15.0"},
-        {"provider": "google", "flow": "sdk", "client_id": apps["google"].client_id, "authorize_url": None,
-         "redirect_uri": None, "scope": "openid email profile", "sdk_version": None},
-        {"provider": "ifa", "flow": "authorization_code", "client_id": apps["ifa"].client_id,
-         "authorize_url": f"{oidc_provider.issuer}/oauth2/authorize", "redirect_uri": IFA_CALLBACK,
-         "scope": "openid profile", "sdk_version": None},
-    ], "skipLogin": False}
+    assert answer.json()["content"] == {
+        "providers": [
+            {
+                "provider": "facebook",
+                "flow": "sdk",
+                "client_id": FB_APP,
+                "authorize_url": None,
+                "redirect_uri": None,
+                "scope": "email public_profile",
+                "sdk_version": "v15.0",
+            },
+            {
+                "provider": "google",
+                "flow": "sdk",
+                "client_id": apps["google"].client_id,
+                "authorize_url": None,
+                "redirect_uri": None,
+                "scope": "openid email profile",
+                "sdk_version": None,
+            },
+            {
+                "provider": "ifa",
+                "flow": "authorization_code",
+                "client_id": apps["ifa"].client_id,
+                "authorize_url": f"{oidc_provider.issuer}/oauth2/authorize",
+                "redirect_uri": IFA_CALLBACK,
+                "scope": "openid profile",
+                "sdk_version": None,
+            },
+        ],
+        "skipLogin": False,
+    }
 
 
 async def test_no_provider_is_listed_when_none_is_configured(client):
@@ -417,10 +501,14 @@ async def test_the_ifa_popup_flow_signs_in_and_signs_into_the_same_account_next_
 
 async def test_a_nonce_other_than_the_popups_fails_with_login_failed(http, oidc_provider, apps):
     popup = Popup(oidc_provider, apps["ifa"])
-    answer = await http.post("/api/oauth2/ifa/callback",
-                             json=popup.callback(await popup.code_for(new_sub()), nonce="replayed-nonce"))
-    assert error(answer) == (401, "login_failed",
-                             "Login Failed: the ID token's nonce is not the one this sign-in started with")
+    answer = await http.post(
+        "/api/oauth2/ifa/callback", json=popup.callback(await popup.code_for(new_sub()), nonce="replayed-nonce")
+    )
+    assert error(answer) == (
+        401,
+        "login_failed",
+        "Login Failed: the ID token's nonce is not the one this sign-in started with",
+    )
 
 
 async def test_a_code_used_twice_fails_with_login_failed(http, oidc_provider, apps):
@@ -443,13 +531,16 @@ async def test_a_code_verifier_that_does_not_match_the_challenge_fails_with_logi
 
 async def test_a_redirect_uri_other_than_our_callback_fails_with_login_failed(http, oidc_provider, apps):
     popup = Popup(oidc_provider, apps["ifa"])
-    answer = await http.post("/api/oauth2/ifa/callback", json=popup.callback(
-        await popup.code_for(new_sub()), redirect_uri="https://evil.example/callback/"))
+    answer = await http.post(
+        "/api/oauth2/ifa/callback",
+        json=popup.callback(await popup.code_for(new_sub()), redirect_uri="https://evil.example/callback/"),
+    )
     assert error(answer)[:2] == (401, "login_failed")
 
 
-async def test_a_wrong_client_secret_fails_with_the_providers_error(api, database, federated, identity_providers,
-                                                                   oidc_provider, apps):
+async def test_a_wrong_client_secret_fails_with_the_providers_error(
+    api, database, federated, identity_providers, oidc_provider, apps
+):
     wrong = federated.model_copy(update={"ifa_client_secret": "not-the-secret"})
     popup = Popup(oidc_provider, apps["ifa"])
     code = await popup.code_for(new_sub())
@@ -459,18 +550,26 @@ async def test_a_wrong_client_secret_fails_with_the_providers_error(api, databas
     assert (status, code_) == (401, "login_failed") and message.startswith("Login Failed: ifa: ")
 
 
-async def test_the_ifa_callback_answers_provider_unavailable_when_ifa_is_down(api, database, federated,
-                                                                             identity_providers):
+async def test_the_ifa_callback_answers_provider_unavailable_when_ifa_is_down(
+    api, database, federated, identity_providers
+):
     down = federated.model_copy(update={"ifa_issuer": f"http://127.0.0.1:{closed_port()}"})
-    body = {"code": "c", "redirect_uri": IFA_CALLBACK, "code_verifier": "v" * 43, "state": "s", "nonce": "n",
-            "device": device()}
+    body = {
+        "code": "c",
+        "redirect_uri": IFA_CALLBACK,
+        "code_verifier": "v" * 43,
+        "state": "s",
+        "nonce": "n",
+        "device": device(),
+    }
     async with serving(api, database, down, identity_providers) as client:
         answer = await client.post("/api/oauth2/ifa/callback", json=body)
     assert error(answer)[:2] == (502, "provider_unavailable")
 
 
-async def test_an_ifa_sign_in_at_the_device_limit_answers_device_error(api, database, federated, identity_providers,
-                                                                       oidc_provider, apps):
+async def test_an_ifa_sign_in_at_the_device_limit_answers_device_error(
+    api, database, federated, identity_providers, oidc_provider, apps
+):
     limited = federated.model_copy(update={"device_limit": 1})
     sub = new_sub()
     async with serving(api, database, limited, identity_providers) as client:

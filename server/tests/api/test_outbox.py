@@ -21,7 +21,9 @@ async def write_mails(database, settings, to: str, kinds: list[mail.MailKind]) -
     ids = []
     for kind in kinds:
         async with database.session() as db:
-            written = mail.write(db, settings, to=to, kind=kind, message=mail.Message(f"About {kind}", f"Text of {kind}\n"))
+            written = mail.write(
+                db, settings, to=to, kind=kind, message=mail.Message(f"About {kind}", f"Text of {kind}\n")
+            )
             await db.commit()
         ids.append(written.id)
         clock.advance(timedelta(seconds=1))
@@ -39,16 +41,28 @@ async def test_staff_read_the_outbox_newest_first_filtered_by_address(visitor, d
     content = answer.json()["content"]
     assert [e["_id"] for e in content["entries"]] == ids[::-1]
     newest = content["entries"][0]
-    assert newest == {"_id": ids[-1], "to": to, "subject": "About account_deleted", "kind": "account_deleted",
-                      "text": "Text of account_deleted\n", "status": "kept", "added": newest["added"], "sentAt": None}
+    assert newest == {
+        "_id": ids[-1],
+        "to": to,
+        "subject": "About account_deleted",
+        "kind": "account_deleted",
+        "text": "Text of account_deleted\n",
+        "status": "kept",
+        "added": newest["added"],
+        "sentAt": None,
+    }
     assert (content["entryCount"], content["count"], content["itemsPerPage"], content["startIndex"]) == (3, 3, 10, 0)
 
 
 async def test_staff_filter_the_outbox_by_kind_and_page_through_it(visitor, database, settings):
     headers = await staff_headers(visitor, database, settings)
     to = new_email()
-    ids = await write_mails(database, settings, to, [mail.MailKind.PASSWORD_RESET, mail.MailKind.PASSWORD_CHANGED,
-                                                     mail.MailKind.PASSWORD_RESET])
+    ids = await write_mails(
+        database,
+        settings,
+        to,
+        [mail.MailKind.PASSWORD_RESET, mail.MailKind.PASSWORD_CHANGED, mail.MailKind.PASSWORD_RESET],
+    )
     resets = await visitor.get("/api/admin/outbox", params={"to": to, "kind": "password_reset"}, headers=headers)
     assert [e["_id"] for e in resets.json()["content"]["entries"]] == [ids[2], ids[0]]
     second = await visitor.get("/api/admin/outbox", params={"to": to, "page": 1, "size": 2}, headers=headers)

@@ -25,7 +25,11 @@ from server.tests.mailbox import (
 )
 
 NEW_PASSWORD = "a brand new passphrase"
-INVALID_TOKEN = {"error": True, "message": "This reset link is no longer valid", "messageErrorCode": "invalid_reset_token"}
+INVALID_TOKEN = {
+    "error": True,
+    "message": "This reset link is no longer valid",
+    "messageErrorCode": "invalid_reset_token",
+}
 
 
 @pytest.fixture
@@ -95,8 +99,9 @@ async def test_forgot_password_answers_before_the_address_is_even_looked_up(api,
         resets_when_answered.append(len(await resets_of(database, user_id)))
 
     app = with_state(api, {"database": database, "settings": settings})
-    status = await call_and_look_when_answered(app, "POST", "/api/user/password/forgot",
-                                               json={"email": account["email"]}, look=look)
+    status = await call_and_look_when_answered(
+        app, "POST", "/api/user/password/forgot", json={"email": account["email"]}, look=look
+    )
     assert status == 200
     assert resets_when_answered == [0]
     assert len(await resets_of(database, user_id)) == 1  # made once the answer was out
@@ -144,8 +149,9 @@ async def test_two_concurrent_resets_with_one_token_let_exactly_one_win(visitor,
     account = await sign_up(visitor)
     token = await request_reset(visitor, database, account["email"])
     passwords = [f"racing password number {n}" for n in range(3)]
-    answers = await asyncio.gather(*(
-        visitor.post("/api/user/password/reset", json={"token": token, "password": p}) for p in passwords))
+    answers = await asyncio.gather(
+        *(visitor.post("/api/user/password/reset", json={"token": token, "password": p}) for p in passwords)
+    )
     assert sorted(a.status_code for a in answers) == [200, 400, 400]
     assert all(a.json() == INVALID_TOKEN for a in answers if a.status_code == 400)
     winner = next(p for p, a in zip(passwords, answers) if a.status_code == 200)
@@ -183,7 +189,9 @@ async def test_a_reset_spends_every_other_link_of_the_account(visitor, database)
     earlier = await request_reset(visitor, database, account["email"])
     later = await request_reset(visitor, database, account["email"])
     assert earlier != later
-    assert (await visitor.post("/api/user/password/reset", json={"token": later, "password": NEW_PASSWORD})).status_code == 200
+    assert (
+        await visitor.post("/api/user/password/reset", json={"token": later, "password": NEW_PASSWORD})
+    ).status_code == 200
     stale = await visitor.post("/api/user/password/reset", json={"token": earlier, "password": "someone else's choice"})
     assert stale.status_code == 400 and stale.json() == INVALID_TOKEN
 
@@ -200,7 +208,9 @@ async def test_a_reset_ends_every_session_of_the_account(visitor, database):
         refused = await refresh(visitor, content["tokenData"]["refresh_token"])
         assert refused.status_code == 401 and refused.json()["messageErrorCode"] == "refresh_token_failed"
     user_room = f"user:{account['profile']['userId']}"
-    told = sorted(data["deviceId"] for name, data, room in socket.sent if name == "remove-user-device" and room == user_room)
+    told = sorted(
+        data["deviceId"] for name, data, room in socket.sent if name == "remove-user-device" and room == user_room
+    )
     assert told == sorted([account["device_id"], other["device_id"]])
 
 
@@ -219,7 +229,9 @@ async def test_an_account_without_a_password_sets_one_with_a_reset_link(visitor,
         await db.execute(update(User).where(User.id == account["profile"]["userId"]).values(password_hash=None))
         await db.commit()
     token = await request_reset(visitor, database, account["email"])
-    assert (await visitor.post("/api/user/password/reset", json={"token": token, "password": NEW_PASSWORD})).status_code == 200
+    assert (
+        await visitor.post("/api/user/password/reset", json={"token": token, "password": NEW_PASSWORD})
+    ).status_code == 200
     assert (await sign_in(visitor, account["email"], NEW_PASSWORD)).status_code == 200
 
 
@@ -228,10 +240,17 @@ async def test_an_account_without_a_password_sets_one_with_a_reset_link(visitor,
 
 async def test_change_password_needs_the_current_password(visitor):
     account = await sign_up(visitor)
-    answer = await visitor.post("/api/user/change_password", headers=account["headers"],
-                                json={"current_password": "not my password", "new_password": NEW_PASSWORD})
+    answer = await visitor.post(
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": "not my password", "new_password": NEW_PASSWORD},
+    )
     assert answer.status_code == 403
-    assert answer.json() == {"error": True, "message": "The current password is wrong", "messageErrorCode": "wrong_password"}
+    assert answer.json() == {
+        "error": True,
+        "message": "The current password is wrong",
+        "messageErrorCode": "wrong_password",
+    }
     assert (await sign_in(visitor, account["email"], PASSWORD)).status_code == 200
 
 
@@ -240,16 +259,22 @@ async def test_an_account_without_a_password_cannot_change_it(visitor, database)
     async with database.session() as db:
         await db.execute(update(User).where(User.id == account["profile"]["userId"]).values(password_hash=None))
         await db.commit()
-    answer = await visitor.post("/api/user/change_password", headers=account["headers"],
-                                json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+    answer = await visitor.post(
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
     assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "wrong_password"
 
 
 async def test_change_password_keeps_this_session_and_counts_the_others(visitor, database):
     account = await sign_up(visitor)
     others = [await signed_in_elsewhere(visitor, account) for _ in range(2)]
-    answer = await visitor.post("/api/user/change_password", headers=account["headers"],
-                                json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+    answer = await visitor.post(
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
     assert answer.status_code == 200
     assert answer.json() == {"content": {"otherSessions": 2}, "error": False, "message": ""}
     assert (await visitor.get("/api/user/get_devices", headers=account["headers"])).status_code == 200
@@ -263,15 +288,19 @@ async def test_change_password_keeps_this_session_and_counts_the_others(visitor,
 async def test_change_password_spends_unused_reset_links(visitor, database):
     account = await sign_up(visitor)
     token = await request_reset(visitor, database, account["email"])
-    await visitor.post("/api/user/change_password", headers=account["headers"],
-                       json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+    await visitor.post(
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
     late = await visitor.post("/api/user/password/reset", json={"token": token, "password": "an attacker's choice"})
     assert late.status_code == 400 and late.json() == INVALID_TOKEN
 
 
 async def test_change_password_needs_a_signed_in_caller(visitor):
-    answer = await visitor.post("/api/user/change_password",
-                                json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+    answer = await visitor.post(
+        "/api/user/change_password", json={"current_password": PASSWORD, "new_password": NEW_PASSWORD}
+    )
     assert answer.status_code == 401 and answer.json()["messageErrorCode"] == "unauthorized"
 
 
@@ -292,8 +321,11 @@ async def test_end_other_sessions_signs_out_every_other_session_and_keeps_this_o
     assert (await refresh(visitor, account["tokenData"]["refresh_token"])).status_code == 200
     told = sorted((name, data["deviceId"]) for name, data, _room in socket.sent)
     assert told == sorted(("remove-user-device", other["device_id"]) for other in others)
-    again = await visitor.post("/api/user/change_password", headers=account["headers"],
-                               json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+    again = await visitor.post(
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+    )
     assert again.json()["content"] == {"otherSessions": 0}
 
 
@@ -308,8 +340,13 @@ async def test_end_other_sessions_leaves_other_accounts_alone(visitor, database)
     await visitor.post("/api/user/end_other_sessions", headers=mine["headers"])
     assert (await visitor.get("/api/user/get_devices", headers=theirs["headers"])).status_code == 200
     async with database.session() as db:
-        revoked = (await db.execute(select(AuthSession.id).where(
-            AuthSession.user_id == theirs["profile"]["userId"], AuthSession.revoked_at.is_not(None)))).all()
+        revoked = (
+            await db.execute(
+                select(AuthSession.id).where(
+                    AuthSession.user_id == theirs["profile"]["userId"], AuthSession.revoked_at.is_not(None)
+                )
+            )
+        ).all()
     assert revoked == []
 
 
@@ -318,9 +355,15 @@ async def test_end_other_sessions_leaves_other_accounts_alone(visitor, database)
 
 @pytest.fixture(scope="module")
 def strict_settings(settings):
-    return settings.model_copy(update={
-        "password_reset_requests_per_email": 2, "password_reset_requests_per_address": 4,
-        "password_reset_address_window": 600, "password_change_attempts": 2, "password_change_window": 900})
+    return settings.model_copy(
+        update={
+            "password_reset_requests_per_email": 2,
+            "password_reset_requests_per_address": 4,
+            "password_reset_address_window": 600,
+            "password_change_attempts": 2,
+            "password_change_window": 900,
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -346,8 +389,9 @@ async def test_reset_requests_are_limited_per_mail_address_known_or_not(strict_a
 
 async def test_reset_requests_are_limited_per_client(strict_api, database, strict_settings):
     async with client_at(strict_api, database, strict_settings) as http:
-        statuses = [(await http.post("/api/user/password/forgot", json={"email": new_email()})).status_code
-                    for _ in range(5)]
+        statuses = [
+            (await http.post("/api/user/password/forgot", json={"email": new_email()})).status_code for _ in range(5)
+        ]
         assert statuses == [200] * 4 + [429]
         reset = await http.post("/api/user/password/reset", json={"token": "pr_" + "y" * 43, "password": NEW_PASSWORD})
         assert reset.status_code == 429 and "Retry-After" in reset.headers
@@ -359,13 +403,17 @@ async def test_change_password_attempts_are_limited_per_account(strict_api, data
     async with client_at(strict_api, database, strict_settings) as http:
         account = await sign_up(http)
         wrong = {"current_password": "guess number one", "new_password": NEW_PASSWORD}
-        statuses = [(await http.post("/api/user/change_password", headers=account["headers"], json=wrong)).status_code
-                    for _ in range(2)]
-        right = await http.post("/api/user/change_password", headers=account["headers"],
-                                json={"current_password": PASSWORD, "new_password": NEW_PASSWORD})
+        statuses = [
+            (await http.post("/api/user/change_password", headers=account["headers"], json=wrong)).status_code
+            for _ in range(2)
+        ]
+        right = await http.post(
+            "/api/user/change_password",
+            headers=account["headers"],
+            json={"current_password": PASSWORD, "new_password": NEW_PASSWORD},
+        )
     assert statuses == [403, 403]
     assert right.status_code == 429 and 0 < int(right.headers["Retry-After"]) <= 900
-
 
 
 async def test_a_reset_unlocks_an_account_locked_by_failed_sign_ins(visitor, database, settings):
@@ -374,5 +422,7 @@ async def test_a_reset_unlocks_an_account_locked_by_failed_sign_ins(visitor, dat
         assert (await sign_in(visitor, account["email"], "a wrong password")).status_code == 401
     assert (await sign_in(visitor, account["email"])).status_code == 429
     token = await request_reset(visitor, database, account["email"])
-    assert (await visitor.post("/api/user/password/reset", json={"token": token, "password": NEW_PASSWORD})).status_code == 200
+    assert (
+        await visitor.post("/api/user/password/reset", json={"token": token, "password": NEW_PASSWORD})
+    ).status_code == 200
     assert (await sign_in(visitor, account["email"], NEW_PASSWORD)).status_code == 200

@@ -57,9 +57,19 @@ async def test_a_signed_out_session_can_no_longer_read_or_change_the_profile(cli
 
 async def test_an_update_changes_only_the_fields_it_sends(client, catalogue):
     user = await sign_up(client)
-    first = await updated(client, user, displayName="Ada Lovelace", countryName="United Kingdom", phone="+44 20 7946 0000",
-                          postalCode="HC1 2AB", city="Harbor City", gender="female", dateOfBirth="1990-12-10",
-                          identity=catalogue["football"], identityItem=catalogue["npd"])
+    first = await updated(
+        client,
+        user,
+        displayName="Ada Lovelace",
+        countryName="United Kingdom",
+        phone="+44 20 7946 0000",
+        postalCode="HC1 2AB",
+        city="Harbor City",
+        gender="female",
+        dateOfBirth="1990-12-10",
+        identity=catalogue["football"],
+        identityItem=catalogue["npd"],
+    )
     assert first["gender"] == "female" and first["dateOfBirth"] == "1990-12-10"
     assert (first["identity"], first["identityItem"]) == (catalogue["football"], catalogue["npd"])
     second = await updated(client, user, city="Riverside")
@@ -69,8 +79,15 @@ async def test_an_update_changes_only_the_fields_it_sends(client, catalogue):
 
 async def test_null_clears_a_field(client, catalogue):
     user = await sign_up(client)
-    await updated(client, user, city="Harbor City", phone="+1 555 0100", dateOfBirth="1990-12-10", gender="other",
-                  identity=catalogue["football"])
+    await updated(
+        client,
+        user,
+        city="Harbor City",
+        phone="+1 555 0100",
+        dateOfBirth="1990-12-10",
+        gender="other",
+        identity=catalogue["football"],
+    )
     cleared = await updated(client, user, city=None, phone=None, dateOfBirth=None, gender=None, identity=None)
     assert [cleared[k] for k in ("city", "phone", "dateOfBirth", "gender", "identity")] == [None] * 5
 
@@ -163,7 +180,9 @@ async def test_club_entries_must_be_type_and_id(client, catalogue):
 async def test_date_of_birth_must_be_a_real_date_not_in_the_future(client):
     user = await sign_up(client)
     today = clock.now().date()
-    assert_error(await update(client, user, dateOfBirth=(today + timedelta(days=1)).isoformat()), 400, "validation_error")
+    assert_error(
+        await update(client, user, dateOfBirth=(today + timedelta(days=1)).isoformat()), 400, "validation_error"
+    )
     assert_error(await update(client, user, dateOfBirth="1990-02-30"), 400, "validation_error")
     assert_error(await update(client, user, dateOfBirth="10/12/1990"), 400, "validation_error")
     assert (await updated(client, user, dateOfBirth=today.isoformat()))["dateOfBirth"] == today.isoformat()

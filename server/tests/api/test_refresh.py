@@ -90,6 +90,8 @@ async def test_an_access_token_is_not_a_refresh_token(client):
 
 
 async def test_a_body_without_subject_token_is_a_validation_error(client):
-    answer = await client.post("/api/oauth2/token", json={"grant_type": "token-exchange",
-                                                          "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"})
+    answer = await client.post(
+        "/api/oauth2/token",
+        json={"grant_type": "token-exchange", "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"},
+    )
     assert answer.status_code == 400 and answer.json()["details"][0]["field"] == "subject_token"

@@ -23,9 +23,17 @@ async def test_registration_signs_the_user_in_straight_away(client):
 
 async def test_registration_answer_says_it_was_a_registration(client):
     email, device = new_email(), new_device()
-    answer = await client.post("/api/user/register", json={
-        "email": email, "password": PASSWORD, "displayName": "Fan", "device_id": device, "device_name": device,
-        "strategy": "refresh"})
+    answer = await client.post(
+        "/api/user/register",
+        json={
+            "email": email,
+            "password": PASSWORD,
+            "displayName": "Fan",
+            "device_id": device,
+            "device_name": device,
+            "strategy": "refresh",
+        },
+    )
     assert answer.json()["auth_data"] == {"isRegister": True, "provider": "credentials"}
     login = await sign_in(client, email)
     assert login.json()["auth_data"] == {"isRegister": False, "provider": "credentials"}
@@ -33,30 +41,53 @@ async def test_registration_answer_says_it_was_a_registration(client):
 
 async def test_registering_an_address_twice_gives_user_already_exists(client):
     account = await sign_up(client)
-    again = await client.post("/api/user/register", json={
-        "email": account["email"].upper(), "password": PASSWORD, "displayName": "Twin",
-        "device_id": "d", "device_name": "d"})
+    again = await client.post(
+        "/api/user/register",
+        json={
+            "email": account["email"].upper(),
+            "password": PASSWORD,
+            "displayName": "Twin",
+            "device_id": "d",
+            "device_name": "d",
+        },
+    )
     assert again.status_code == 409
     assert again.json()["messageErrorCode"] == "user_already_exists"
 
 
 async def test_concurrent_registrations_of_one_address_create_one_account(client):
     email = new_email()
-    answers = await asyncio.gather(*(client.post("/api/user/register", json={
-        "email": email, "password": PASSWORD, "displayName": "Racer", "device_id": f"d{i}", "device_name": f"d{i}"})
-        for i in range(5)))
+    answers = await asyncio.gather(
+        *(
+            client.post(
+                "/api/user/register",
+                json={
+                    "email": email,
+                    "password": PASSWORD,
+                    "displayName": "Racer",
+                    "device_id": f"d{i}",
+                    "device_name": f"d{i}",
+                },
+            )
+            for i in range(5)
+        )
+    )
     assert sorted(a.status_code for a in answers) == [200, 409, 409, 409, 409]
 
 
 async def test_a_blank_display_name_is_refused(client):
-    answer = await client.post("/api/user/register", json={
-        "email": new_email(), "password": PASSWORD, "displayName": "   ", "device_id": "d", "device_name": "d"})
+    answer = await client.post(
+        "/api/user/register",
+        json={"email": new_email(), "password": PASSWORD, "displayName": "   ", "device_id": "d", "device_name": "d"},
+    )
     assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error"
 
 
 async def test_a_short_password_is_refused_with_the_field_named(client):
-    answer = await client.post("/api/user/register", json={
-        "email": new_email(), "password": "short", "displayName": "Fan", "device_id": "d", "device_name": "d"})
+    answer = await client.post(
+        "/api/user/register",
+        json={"email": new_email(), "password": "short", "displayName": "Fan", "device_id": "d", "device_name": "d"},
+    )
     assert answer.status_code == 400
     assert answer.json()["details"][0]["field"] == "password"
 
@@ -73,8 +104,11 @@ async def test_wrong_password_and_unknown_user_get_the_same_answer(client):
     wrong = await sign_in(client, account["email"], password="not the password at all")
     unknown = await sign_in(client, new_email())
     assert wrong.status_code == unknown.status_code == 401
-    assert wrong.json() == unknown.json() == {
-        "error": True, "message": "Wrong username or password", "messageErrorCode": "invalid_credentials"}
+    assert (
+        wrong.json()
+        == unknown.json()
+        == {"error": True, "message": "Wrong username or password", "messageErrorCode": "invalid_credentials"}
+    )
 
 
 async def test_sign_in_on_the_same_device_reuses_the_device(client):
@@ -110,8 +144,14 @@ async def test_a_deleted_session_token_is_refused_everywhere(client):
 
 @pytest.fixture(scope="module")
 def strict_settings(settings):
-    return settings.model_copy(update={"login_attempts_per_address": 6, "login_address_window": 60,
-                                       "login_failures_per_account": 3, "login_failure_window": 900})
+    return settings.model_copy(
+        update={
+            "login_attempts_per_address": 6,
+            "login_address_window": 60,
+            "login_failures_per_account": 3,
+            "login_failure_window": 900,
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +159,9 @@ def strict_client_factory(strict_settings, database):
     api, _ = create_api(strict_settings)
 
     def make(address: str) -> httpx.AsyncClient:
-        transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": strict_settings}),
-                                        client=(address, 40000))
+        transport = httpx.ASGITransport(
+            app=with_state(api, {"database": database, "settings": strict_settings}), client=(address, 40000)
+        )
         return httpx.AsyncClient(transport=transport, base_url="http://touchline.test")
 
     return make
@@ -147,16 +188,29 @@ async def test_one_address_is_limited_across_accounts(strict_client_factory):
 
 
 async def test_registration_profile_fields_follow_the_profile_rules(client, catalogue):
-    account = await sign_up(client, city="  Harbor City ", identityItem=catalogue["npd"], clubList=[f"team|{catalogue['mariners']}"])
+    account = await sign_up(
+        client, city="  Harbor City ", identityItem=catalogue["npd"], clubList=[f"team|{catalogue['mariners']}"]
+    )
     profile = account["profile"]
     assert (profile["city"], profile["identityItem"], profile["clubList"]) == (
-        "Harbor City", catalogue["npd"], [f"team|{catalogue['mariners']}"])
+        "Harbor City",
+        catalogue["npd"],
+        [f"team|{catalogue['mariners']}"],
+    )
 
 
 async def test_registering_with_an_unknown_league_creates_no_account(client):
     email = new_email()
-    answer = await client.post("/api/user/register", json={
-        "email": email, "password": PASSWORD, "displayName": "Fan", "device_id": "d", "device_name": "d",
-        "identityItem": "ffffffffffffffffffffffff"})
+    answer = await client.post(
+        "/api/user/register",
+        json={
+            "email": email,
+            "password": PASSWORD,
+            "displayName": "Fan",
+            "device_id": "d",
+            "device_name": "d",
+            "identityItem": "ffffffffffffffffffffffff",
+        },
+    )
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "identity_not_found"
     assert (await sign_in(client, email)).status_code == 401

@@ -147,8 +147,9 @@ async def test_the_role_filter_keeps_staff_or_viewers(client, staff, database, s
     viewer = await sign_up(client, display_name=f"{word} viewer")
     colleague_headers = await staff_headers(client, database, settings)
     colleague = (await client.get("/api/user/get_profile", headers=colleague_headers)).json()["content"]
-    await client.post("/api/user/update_profile", json={"data": {"displayName": f"{word} staff"}},
-                      headers=colleague_headers)
+    await client.post(
+        "/api/user/update_profile", json={"data": {"displayName": f"{word} staff"}}, headers=colleague_headers
+    )
     assert [e["userId"] for e in await find(client, staff, word, role="staff")] == [colleague["userId"]]
     assert [e["userId"] for e in await find(client, staff, word, role="viewer")] == [user_id(viewer)]
 
@@ -172,8 +173,11 @@ async def test_an_account_shows_how_it_signs_in_its_devices_live_sessions_and_la
     third = await sign_in(client, account["email"])
     await client.post("/api/user/logout", headers=bearer(third.json()["content"]["tokenData"]["access_token"]))
     async with database.session() as db:
-        db.add(FederatedIdentity(id=new_id(), user_id=user_id(account), provider="google", subject=f"g-{word}",
-                                 email=account["email"]))
+        db.add(
+            FederatedIdentity(
+                id=new_id(), user_id=user_id(account), provider="google", subject=f"g-{word}", email=account["email"]
+            )
+        )
         await db.commit()
     [entry] = await find(client, staff, word)
     assert entry["providers"] == ["credentials", "google"]
@@ -253,8 +257,9 @@ async def test_a_revoked_sessions_tokens_stop_working_and_its_device_is_told(cli
     other = (await sign_in(client, account["email"])).json()["content"]
     session = session_on(await sessions_of(client, staff, account), account["device_id"])
     with recording_socket() as socket:
-        answer = await client.post(f"/api/admin/users/{user_id(account)}/sessions/{session['_id']}/revoke",
-                                   headers=staff)
+        answer = await client.post(
+            f"/api/admin/users/{user_id(account)}/sessions/{session['_id']}/revoke", headers=staff
+        )
     assert answer.status_code == 200, answer.text
     revoked = answer.json()["content"]
     assert revoked["_id"] == session["_id"] and revoked["revoked"] is True and revoked["revokedAt"] is not None

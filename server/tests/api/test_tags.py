@@ -102,15 +102,37 @@ def assert_error(response, status: int, code: str, field: str | None = None):
 
 
 async def test_a_saved_tag_is_answered_with_its_times_in_milliseconds(client, catalogue, viewer):
-    tag = await saved(client, viewer, catalogue["archived"], title="Goal", startTime=5.25, endTime=9.5, type="player",
-                      subtype="goal", playerNumber="9", playerColor="#0b3d91", teamId=catalogue["hawks"],
-                      mode="sync", streamName="hd")
+    tag = await saved(
+        client,
+        viewer,
+        catalogue["archived"],
+        title="Goal",
+        startTime=5.25,
+        endTime=9.5,
+        type="player",
+        subtype="goal",
+        playerNumber="9",
+        playerColor="#0b3d91",
+        teamId=catalogue["hawks"],
+        mode="sync",
+        streamName="hd",
+    )
     assert (tag["startTime"], tag["endTime"], tag["timePTS"]) == (5250, 9500, None)
     assert tag["targetId"] == catalogue["archived"] and tag["userId"] == viewer["profile"]["userId"]
     assert (tag["title"], tag["type"], tag["subtype"], tag["playerNumber"], tag["playerColor"]) == (
-        "Goal", "player", "goal", "9", "#0b3d91")
+        "Goal",
+        "player",
+        "goal",
+        "9",
+        "#0b3d91",
+    )
     assert (tag["teamId"], tag["global"], tag["videoType"], tag["streamName"], tag["mode"]) == (
-        catalogue["hawks"], False, "vod", "hd", "sync")
+        catalogue["hawks"],
+        False,
+        "vod",
+        "hd",
+        "sync",
+    )
     assert tag["added"] == tag["updated"] and tag["added"].endswith("Z")
     again = (await listed(client, viewer, catalogue["archived"], global_=False))["entries"]
     assert again == [tag]
@@ -152,8 +174,9 @@ async def test_the_list_pages_up_to_999_tags_at_once(client, catalogue, viewer):
     default = await client.post("/api/tag/list", json={"targetId": catalogue["archived"]}, headers=viewer["headers"])
     assert default.json()["content"]["itemsPerPage"] == 999  # and `global` defaults to false
     assert [t["_id"] for t in default.json()["content"]["entries"]] == ids
-    too_many = await client.post("/api/tag/list", json={"targetId": catalogue["archived"], "size": 1000},
-                                 headers=viewer["headers"])
+    too_many = await client.post(
+        "/api/tag/list", json={"targetId": catalogue["archived"], "size": 1000}, headers=viewer["headers"]
+    )
     assert_error(too_many, 400, "validation_error", "size")
 
 
@@ -177,8 +200,16 @@ async def test_a_viewer_without_global_tags_cannot_save_a_global_tag(client, cat
 async def test_a_viewer_allowed_global_tags_saves_tags_everyone_sees(client, catalogue, tagger, other):
     profile = (await client.get("/api/user/get_profile", headers=tagger["headers"])).json()["content"]
     assert profile["globalTags"] is True
-    shared = await saved(client, tagger, catalogue["live"], title="Kick-off", startTime=1, endTime=2,
-                         videoType="live", **{"global": True})
+    shared = await saved(
+        client,
+        tagger,
+        catalogue["live"],
+        title="Kick-off",
+        startTime=1,
+        endTime=2,
+        videoType="live",
+        **{"global": True},
+    )
     own = await saved(client, tagger, catalogue["live"], title="Note to self", startTime=3, endTime=4, videoType="live")
     assert shared["global"] is True and shared["videoType"] == "live"
     assert await listed_ids(client, other, catalogue["live"], global_=True) == [shared["_id"]]
@@ -219,8 +250,9 @@ async def test_other_viewers_tags_cannot_be_changed_or_removed(client, catalogue
     shared = await saved(client, tagger, catalogue["archived"], **{"global": True})
     for tag in (private, shared):
         assert_error(await update_tag(client, other, tag["_id"], title="Mine now"), 404, "tag_not_found")
-        assert_error(await update_tag(client, tagger if tag is private else viewer, tag["_id"], title="x"),
-                     404, "tag_not_found")
+        assert_error(
+            await update_tag(client, tagger if tag is private else viewer, tag["_id"], title="x"), 404, "tag_not_found"
+        )
     assert_error(await update_tag(client, other, NOBODY, title="x"), 404, "tag_not_found")
     answer = await remove(client, other, private["_id"], shared["_id"])
     assert answer.status_code == 200 and answer.json()["content"] == {"removed": 0, "ids": []}
@@ -229,7 +261,8 @@ async def test_other_viewers_tags_cannot_be_changed_or_removed(client, catalogue
 
 
 async def test_remove_list_answers_the_ids_removed_and_ignores_unknown_and_foreign_ones(
-        client, catalogue, viewer, other, tagger):
+    client, catalogue, viewer, other, tagger
+):
     first = await saved(client, viewer, catalogue["archived"], startTime=1)
     second = await saved(client, viewer, catalogue["recap"], startTime=2)
     kept = await saved(client, viewer, catalogue["archived"], startTime=3)
@@ -261,15 +294,20 @@ async def test_an_end_before_the_start_is_refused_naming_the_field(client, catal
 
 async def test_times_beyond_an_archived_video_are_refused_naming_the_field(client, catalogue, viewer):
     # The test catalogue's archived game has no duration: the sample it plays (24 s) bounds it.
-    assert_error(await save(client, viewer, catalogue["archived"], startTime=SAMPLE_SECONDS + 1, endTime=OMIT),
-                 400, "invalid_time_range", "startTime")
+    assert_error(
+        await save(client, viewer, catalogue["archived"], startTime=SAMPLE_SECONDS + 1, endTime=OMIT),
+        400,
+        "invalid_time_range",
+        "startTime",
+    )
     answer = await save(client, viewer, catalogue["archived"], startTime=20, endTime=SAMPLE_SECONDS + 0.5)
     assert_error(answer, 400, "invalid_time_range", "endTime")
     assert "beyond the end of the video (24 s)" in answer.json()["message"]
     assert (await save(client, viewer, catalogue["archived"], startTime=20, endTime=SAMPLE_SECONDS)).status_code == 200
     # A clip's own range is its video: 30 s for the goal clip, 180 s for the recap.
-    assert_error(await save(client, viewer, catalogue["goal"], startTime=29, endTime=31), 400, "invalid_time_range",
-                 "endTime")
+    assert_error(
+        await save(client, viewer, catalogue["goal"], startTime=29, endTime=31), 400, "invalid_time_range", "endTime"
+    )
     assert (await save(client, viewer, catalogue["recap"], startTime=170, endTime=180)).status_code == 200
     tag = await saved(client, viewer, catalogue["archived"])
     assert_error(await update_tag(client, viewer, tag["_id"], endTime=60), 400, "invalid_time_range", "endTime")
@@ -282,11 +320,13 @@ async def test_times_on_a_live_event_reach_up_to_now(client, catalogue, viewer):
     answer = await save(client, viewer, catalogue["live"], startTime=edge + 120, endTime=OMIT, videoType="live")
     assert_error(answer, 400, "invalid_time_range", "startTime")
     assert "live edge" in answer.json()["message"]
-    assert (await save(client, viewer, catalogue["live"], startTime=edge - 60, endTime=edge - 50,
-                       videoType="live")).status_code == 200
+    assert (
+        await save(client, viewer, catalogue["live"], startTime=edge - 60, endTime=edge - 50, videoType="live")
+    ).status_code == 200
     clock.advance(timedelta(minutes=5))
-    assert (await save(client, viewer, catalogue["live"], startTime=edge + 120, endTime=OMIT,
-                       videoType="live")).status_code == 200
+    assert (
+        await save(client, viewer, catalogue["live"], startTime=edge + 120, endTime=OMIT, videoType="live")
+    ).status_code == 200
 
 
 async def test_an_upcoming_event_has_nothing_to_tag_yet(client, catalogue, viewer):
@@ -299,10 +339,15 @@ async def test_an_upcoming_event_has_nothing_to_tag_yet(client, catalogue, viewe
 
 async def test_bad_input_is_refused_with_the_field(client, catalogue, viewer):
     target = catalogue["archived"]
-    for fields, field in (({"playerColor": "red"}, "playerColor"), ({"mode": "async"}, "mode"),
-                          ({"streamName": "sd"}, "streamName"), ({"videoType": "dvr"}, "videoType"),
-                          ({"startTime": -1}, "startTime"), ({"type": "team"}, "type"),
-                          ({"playerNumber": "12345"}, "playerNumber")):
+    for fields, field in (
+        ({"playerColor": "red"}, "playerColor"),
+        ({"mode": "async"}, "mode"),
+        ({"streamName": "sd"}, "streamName"),
+        ({"videoType": "dvr"}, "videoType"),
+        ({"startTime": -1}, "startTime"),
+        ({"type": "team"}, "type"),
+        ({"playerNumber": "12345"}, "playerNumber"),
+    ):
         assert_error(await save(client, viewer, target, **fields), 400, "validation_error", field)
     assert_error(await save(client, viewer, target, title="Goal\x00"), 400, "validation_error", "title")
     assert_error(await save(client, viewer, target, teamId=NOBODY), 400, "validation_error", "teamId")
@@ -314,8 +359,12 @@ async def test_bad_input_is_refused_with_the_field(client, catalogue, viewer):
 
 
 async def test_tags_need_a_signed_in_viewer(client, catalogue):
-    for path, body in (("list", {"targetId": catalogue["archived"]}), ("saveV2", tag_body(catalogue["archived"])),
-                       ("update", {"_id": NOBODY, "title": "x"}), ("remove_list", {"ids": [NOBODY]})):
+    for path, body in (
+        ("list", {"targetId": catalogue["archived"]}),
+        ("saveV2", tag_body(catalogue["archived"])),
+        ("update", {"_id": NOBODY, "title": "x"}),
+        ("remove_list", {"ids": [NOBODY]}),
+    ):
         assert_error(await client.post(f"/api/tag/{path}", json=body), 401, "unauthorized")
 
 
@@ -348,14 +397,27 @@ async def seeded_game(database):
     the way `touchline seed` loads them (gone again afterwards)."""
     data = build_catalogue(datetime.now(timezone.utc))
     stats = {s["event_id"]: s for s in data.event_stats}
-    game = next(e for e in data.events if e["status"] == "archived" and e["sport_type"] == "football"
-                and stats[e["id"]]["scores"]["homeTeam"]["score"] + stats[e["id"]]["scores"]["awayTeam"]["score"] >= 2)
+    game = next(
+        e
+        for e in data.events
+        if e["status"] == "archived"
+        and e["sport_type"] == "football"
+        and stats[e["id"]]["scores"]["homeTeam"]["score"] + stats[e["id"]]["scores"]["awayTeam"]["score"] >= 2
+    )
     teams = [t for t in data.teams if t["id"] in (game["home_team_id"], game["away_team_id"])]
     tags = [t for t in data.tags if t["target_id"] == game["id"]]
     async with database.engine.begin() as conn:
-        await conn.run_sync(lambda sync: [upsert(sync, table, rows) for table, rows in (
-            (Team.__table__, teams), (Event.__table__, [game]), (EventStats.__table__, [stats[game["id"]]]),
-            (Tag.__table__, tags))])
+        await conn.run_sync(
+            lambda sync: [
+                upsert(sync, table, rows)
+                for table, rows in (
+                    (Team.__table__, teams),
+                    (Event.__table__, [game]),
+                    (EventStats.__table__, [stats[game["id"]]]),
+                    (Tag.__table__, tags),
+                )
+            ]
+        )
     yield game, stats[game["id"]]["scores"], teams
     async with database.engine.begin() as conn:
         await conn.execute(delete(Tag).where(Tag.target_id == game["id"]))

@@ -31,8 +31,15 @@ async def no_clips_left_behind(database):
 
 async def free_live_game(database, kickoff_ago: timedelta) -> Event:
     """A free live game on the football sample (removed after the test, with its clips)."""
-    return await paid_event(database, commerce_type="commerce_free_media", modes=(), status="live",
-                            when=clock.now() - kickoff_ago, hls_stream=live_url("football"), sport_type="football")
+    return await paid_event(
+        database,
+        commerce_type="commerce_free_media",
+        modes=(),
+        status="live",
+        when=clock.now() - kickoff_ago,
+        hls_stream=live_url("football"),
+        sport_type="football",
+    )
 
 
 @pytest.fixture
@@ -76,9 +83,8 @@ def refusal(answer, status: int, code: str, field: str | None = None) -> dict:
     return body
 
 
-
-
 # --- create ---------------------------------------------------------------------------------------
+
 
 async def test_a_viewer_cuts_a_clip_of_an_archived_game(client, catalogue, fan):
     clip = await made(client, fan, catalogue["archived"], 2, 8.5, title="  Mariners' opening goal  ")
@@ -110,8 +116,9 @@ async def test_a_clip_of_a_live_game_is_cut_within_its_rewind_window(client, liv
 
 
 async def test_clipping_needs_a_signed_in_viewer(client, catalogue):
-    answer = await client.post("/api/clip/create", json={"event_id": catalogue["archived"], "title": "Goal",
-                                                         "startTime": 1, "endTime": 2})
+    answer = await client.post(
+        "/api/clip/create", json={"event_id": catalogue["archived"], "title": "Goal", "startTime": 1, "endTime": 2}
+    )
     refusal(answer, 401, "unauthorized")
 
 
@@ -145,15 +152,20 @@ async def test_a_blank_title_or_control_characters_are_refused(client, catalogue
 
 # --- bad times ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("start, end, field, words", [
-    (8, 2, "endTime", "after startTime"),
-    (5, 5, "endTime", "after startTime"),
-    (0, 600.5, "endTime", "at most 10 minutes"),
-    (20, 30, "endTime", "24 s long"),
-    (24, 26, "startTime", "beyond the end of the stream"),
-])
-async def test_bad_times_of_an_archived_game_are_refused_with_the_field(client, catalogue, fan, start, end, field,
-                                                                        words):
+
+@pytest.mark.parametrize(
+    "start, end, field, words",
+    [
+        (8, 2, "endTime", "after startTime"),
+        (5, 5, "endTime", "after startTime"),
+        (0, 600.5, "endTime", "at most 10 minutes"),
+        (20, 30, "endTime", "24 s long"),
+        (24, 26, "startTime", "beyond the end of the stream"),
+    ],
+)
+async def test_bad_times_of_an_archived_game_are_refused_with_the_field(
+    client, catalogue, fan, start, end, field, words
+):
     body = refusal(await create(client, fan, catalogue["archived"], start, end), 400, "invalid_time_range", field)
     assert words in body["message"] and body["details"][0]["message"] == body["message"]
 
@@ -204,6 +216,7 @@ async def test_clips_are_limited_per_viewer_and_window(client, catalogue):
 
 # --- list, rename, delete: the owner only ---------------------------------------------------------
 
+
 async def test_user_list_shows_the_viewers_clips_newest_first(client, catalogue, fan):
     first = await made(client, fan, catalogue["archived"], 0, 2)
     clock.advance(timedelta(seconds=1))
@@ -246,17 +259,22 @@ async def test_user_list_pages(client, catalogue, fan):
 
 async def test_user_list_needs_a_signed_in_viewer_and_a_valid_body(client, fan):
     refusal(await client.post("/api/clip/user_list", json={}), 401, "unauthorized")
-    refusal(await client.post("/api/clip/user_list", json={"size": 101}, headers=fan["headers"]), 400,
-            "validation_error")
-    refusal(await client.post("/api/clip/user_list", json={"media_type": ["clip"]}, headers=fan["headers"]), 400,
-            "validation_error")
+    refusal(
+        await client.post("/api/clip/user_list", json={"size": 101}, headers=fan["headers"]), 400, "validation_error"
+    )
+    refusal(
+        await client.post("/api/clip/user_list", json={"media_type": ["clip"]}, headers=fan["headers"]),
+        400,
+        "validation_error",
+    )
 
 
 async def test_the_owner_renames_a_clip(client, catalogue, fan):
     clip = await made(client, fan, catalogue["archived"])
     clock.advance(timedelta(seconds=2))
-    answer = await client.post(f"/api/clip/update/{clip['_id']}", json={"title": " Header from the corner "},
-                               headers=fan["headers"])
+    answer = await client.post(
+        f"/api/clip/update/{clip['_id']}", json={"title": " Header from the corner "}, headers=fan["headers"]
+    )
     assert answer.status_code == 200, answer.text
     renamed = answer.json()["content"]
     assert renamed["title"] == "Header from the corner" and renamed["updated"] > clip["updated"]
@@ -282,8 +300,7 @@ async def test_another_viewer_can_neither_see_nor_change_nor_delete_a_clip(clien
     rename = await client.post(f"/api/clip/update/{clip['_id']}", json={"title": "Mine now"}, headers=rival["headers"])
     refusal(rename, 404, "clip_not_found")
     refusal(await client.post(f"/api/clip/delete/{clip['_id']}", headers=rival["headers"]), 404, "clip_not_found")
-    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", headers=rival["headers"]), 404,
-            "event_not_found")
+    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", headers=rival["headers"]), 404, "event_not_found")
     watch = await client.post("/api/user/add_to_watchlist", json={"video_id": clip["_id"]}, headers=rival["headers"])
     refusal(watch, 404, "event_not_found")
     # Untouched for its owner.
@@ -293,13 +310,17 @@ async def test_another_viewer_can_neither_see_nor_change_nor_delete_a_clip(clien
 
 async def test_update_and_delete_of_ids_that_are_no_clip_are_not_found(client, catalogue, fan):
     for ident in ("f" * 24, catalogue["goal"], catalogue["archived"]):  # nobody's; a catalogue clip; an event
-        refusal(await client.post(f"/api/clip/update/{ident}", json={"title": "x"}, headers=fan["headers"]), 404,
-                "clip_not_found")
+        refusal(
+            await client.post(f"/api/clip/update/{ident}", json={"title": "x"}, headers=fan["headers"]),
+            404,
+            "clip_not_found",
+        )
         refusal(await client.post(f"/api/clip/delete/{ident}", headers=fan["headers"]), 404, "clip_not_found")
     refusal(await client.post("/api/clip/delete/not-an-id", headers=fan["headers"]), 400, "validation_error")
 
 
 # --- public lists and lookups ---------------------------------------------------------------------
+
 
 async def test_user_clips_are_in_no_public_list(client, catalogue, fan):
     clip = await made(client, fan, catalogue["archived"])
@@ -310,16 +331,16 @@ async def test_user_clips_are_in_no_public_list(client, catalogue, fan):
         assert events.status_code == 200 and events.json()["content"]["entries"] == []
         related = await client.get("/api/vod/get_related_videos", params={"id": catalogue["archived"]}, headers=who)
         assert clip["_id"] not in {c["_id"] for c in related.json()["content"]["entries"]}
-    refusal(await client.get(f"/api/event/get_by_id/id/{clip['_id']}", headers=fan["headers"]), 404,
-            "event_not_found")
+    refusal(await client.get(f"/api/event/get_by_id/id/{clip['_id']}", headers=fan["headers"]), 404, "event_not_found")
 
 
 async def test_the_owner_gets_a_clip_by_id_and_nobody_else_does(client, catalogue, fan):
     clip = await made(client, fan, catalogue["archived"])
     mine = await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", headers=fan["headers"])
     assert mine.status_code == 200 and mine.json()["content"]["availableForUser"] is True
-    typed = await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", params={"media_type": "user_clip"},
-                             headers=fan["headers"])
+    typed = await client.get(
+        f"/api/clip/get_by_id/id/{clip['_id']}", params={"media_type": "user_clip"}, headers=fan["headers"]
+    )
     assert typed.status_code == 200
     refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}"), 404, "event_not_found")
 
@@ -340,6 +361,7 @@ async def test_a_clip_of_a_bought_match_stays_available_to_its_owner(client, dat
 
 # --- account deletion -----------------------------------------------------------------------------
 
+
 async def test_deleting_the_account_removes_the_viewers_clips(client, database, catalogue, fan, rival):
     await made(client, fan, catalogue["archived"])
     await made(client, fan, catalogue["hoops"], 0, 3, media_type="user_highlight")
@@ -347,15 +369,22 @@ async def test_deleting_the_account_removes_the_viewers_clips(client, database, 
     answer = await client.post("/api/user/delete_account", headers=fan["headers"])
     assert answer.status_code == 200, answer.text
     async with database.session() as db:
-        left = (await db.execute(select(func.count()).select_from(Event)
-                                 .where(Event.owner_id == fan["profile"]["userId"]))).scalar_one()
+        left = (
+            await db.execute(select(func.count()).select_from(Event).where(Event.owner_id == fan["profile"]["userId"]))
+        ).scalar_one()
         assert left == 0
         assert await db.get(Event, kept["_id"]) is not None
 
 
 async def test_a_clip_goes_with_the_event_it_was_cut_from(client, database, fan):
-    match = await paid_event(database, commerce_type="commerce_free_media", modes=(), status="archived",
-                             when=clock.now() - timedelta(days=1), hls_stream=vod_url("football"))
+    match = await paid_event(
+        database,
+        commerce_type="commerce_free_media",
+        modes=(),
+        status="archived",
+        when=clock.now() - timedelta(days=1),
+        hls_stream=vod_url("football"),
+    )
     clip = await made(client, fan, match.id)
     async with database.session() as db:
         await db.execute(delete(Event).where(Event.id == match.id))

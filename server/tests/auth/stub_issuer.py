@@ -22,8 +22,11 @@ def rsa_key():
 
 
 def public_jwk(private_key, kid: str | None, alg: str | None = None) -> dict:
-    jwk = jwt.algorithms.RSAAlgorithm.to_jwk(private_key.public_key(), as_dict=True) if isinstance(
-        private_key, rsa.RSAPrivateKey) else jwt.algorithms.ECAlgorithm.to_jwk(private_key.public_key(), as_dict=True)
+    jwk = (
+        jwt.algorithms.RSAAlgorithm.to_jwk(private_key.public_key(), as_dict=True)
+        if isinstance(private_key, rsa.RSAPrivateKey)
+        else jwt.algorithms.ECAlgorithm.to_jwk(private_key.public_key(), as_dict=True)
+    )
     if kid is not None:
         jwk["kid"] = kid
     if alg is not None:
@@ -67,8 +70,9 @@ class StubIssuer:
         now = int(time.time())
         payload = {"iss": self.issuer, "aud": CLIENT_ID, "sub": "stub-user", "iat": now, "exp": now + 600, **claims}
         headers = {"kid": kid} if kid is not None else {}
-        return jwt.encode({k: v for k, v in payload.items() if v is not None}, private_key, algorithm=alg,
-                          headers=headers)
+        return jwt.encode(
+            {k: v for k, v in payload.items() if v is not None}, private_key, algorithm=alg, headers=headers
+        )
 
     async def _discovery(self, _request: web.Request) -> web.StreamResponse:
         self.fetches["discovery"] += 1

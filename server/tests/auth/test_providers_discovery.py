@@ -108,9 +108,11 @@ async def test_with_several_audiences_the_authorized_party_must_be_us(issuer, ht
     discovery = Discovery(http, ttl=300)
     ok = issuer.sign(KEY, kid="k1", aud=[CLIENT_ID, "another"], azp=CLIENT_ID)
     assert (await verify_id_token(discovery, provider(issuer), ok)).subject == "stub-user"
-    for token in (issuer.sign(KEY, kid="k1", aud=[CLIENT_ID, "another"]),
-                  issuer.sign(KEY, kid="k1", aud=[CLIENT_ID, "another"], azp="another"),
-                  issuer.sign(KEY, kid="k1", azp="another")):
+    for token in (
+        issuer.sign(KEY, kid="k1", aud=[CLIENT_ID, "another"]),
+        issuer.sign(KEY, kid="k1", aud=[CLIENT_ID, "another"], azp="another"),
+        issuer.sign(KEY, kid="k1", azp="another"),
+    ):
         with pytest.raises(LoginFailed, match="another application"):
             await verify_id_token(discovery, provider(issuer), token)
 
@@ -155,8 +157,10 @@ async def test_a_discovery_document_naming_another_issuer_is_unavailable(issuer,
     assert "names another issuer" in refused.value.reason
 
 
-@pytest.mark.parametrize("status, body", [(404, b"<html>Not Found</html>"), (200, b"<html>a login page</html>"),
-                                          (503, b"down for maintenance")])
+@pytest.mark.parametrize(
+    "status, body",
+    [(404, b"<html>Not Found</html>"), (200, b"<html>a login page</html>"), (503, b"down for maintenance")],
+)
 async def test_a_provider_without_a_discovery_document_is_unavailable(issuer, http, status, body):
     issuer.discovery_status, issuer.discovery_body = status, body
     with pytest.raises(ProviderUnavailable):

@@ -8,8 +8,13 @@ from server.tests.facebook_graph import GraphApi
 
 APP_ID, APP_SECRET = "1234567890123456", "touchline-app-secret"
 OTHER_APP = "6543210987654321"
-FAN = {"id": "10158000000000001", "name": "Jane Fan", "email": "Jane@Example.com", "first_name": "Jane",
-       "last_name": "Fan"}
+FAN = {
+    "id": "10158000000000001",
+    "name": "Jane Fan",
+    "email": "Jane@Example.com",
+    "first_name": "Jane",
+    "last_name": "Fan",
+}
 
 
 @pytest.fixture

@@ -50,19 +50,24 @@ async def test_a_json_answer_comes_back_with_its_status(upstream, http):
 
 async def test_a_form_is_posted_form_encoded(upstream, http):
     assert await http.post_form(f"{upstream}/echo", {"grant_type": "authorization_code", "code": "a b"}) == (
-        200, {"grant_type": "authorization_code", "code": "a b"})
+        200,
+        {"grant_type": "authorization_code", "code": "a b"},
+    )
 
 
 async def test_a_refusal_that_is_not_json_comes_back_without_a_body(upstream, http):
     assert await http.get_json(f"{upstream}/refused") == (401, None)
 
 
-@pytest.mark.parametrize("path, reason", [
-    ("/slow", "unreachable"),  # the timeout
-    ("/huge", "more than"),
-    ("/error", "answered 500"),
-    ("/html", "not JSON"),
-])
+@pytest.mark.parametrize(
+    "path, reason",
+    [
+        ("/slow", "unreachable"),  # the timeout
+        ("/huge", "more than"),
+        ("/error", "answered 500"),
+        ("/html", "not JSON"),
+    ],
+)
 async def test_what_is_not_an_answer_makes_the_provider_unavailable(upstream, http, path, reason):
     with pytest.raises(ProviderUnavailable) as refused:
         await http.get_json(f"{upstream}{path}?access_token=secret")

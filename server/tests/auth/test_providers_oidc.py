@@ -68,8 +68,9 @@ def b64(data: dict) -> str:
 
 async def test_an_id_token_from_the_provider_gives_its_subject_email_and_names(oidc_provider, app, providers):
     sub = new_sub()
-    oidc_provider.set_user(sub, email="Fan@Example.com", email_verified=True, name="Jane Fan", given_name="Jane",
-                           family_name="Fan")
+    oidc_provider.set_user(
+        sub, email="Fan@Example.com", email_verified=True, name="Jane Fan", given_name="Jane", family_name="Fan"
+    )
     token = await oidc_provider.id_token(app, sub)
     identity = await providers.verify_token(google(oidc_provider.issuer, app.client_id), token, ID_TOKEN)
     assert identity.provider == "google" and identity.subject == sub
@@ -147,10 +148,15 @@ async def test_an_access_token_is_checked_at_the_userinfo_endpoint(oidc_provider
     verifier = "w" * 43
     code = await oidc_provider.authorize(app, sub, state="s", nonce="n", code_verifier=verifier)
     access_token = (await oidc_provider.tokens(app, code, verifier))["access_token"]
-    identity = await providers.verify_token(google(oidc_provider.issuer, app.client_id), access_token,
-                                            ACCESS_TOKEN_TYPE)
+    identity = await providers.verify_token(
+        google(oidc_provider.issuer, app.client_id), access_token, ACCESS_TOKEN_TYPE
+    )
     assert (identity.subject, identity.email, identity.email_verified, identity.name) == (
-        sub, "reader@example.com", True, "Reader")
+        sub,
+        "reader@example.com",
+        True,
+        "Reader",
+    )
 
 
 async def test_an_access_token_the_provider_does_not_know_is_refused(oidc_provider, app, providers):

@@ -7,10 +7,13 @@ from server.auth.providers import FacebookProvider, OidcProvider, offered, skip_
 from server.settings import Settings
 
 ALL = dict(
-    facebook_app_id="1234567890123456", facebook_app_secret="fb-secret",
+    facebook_app_id="1234567890123456",
+    facebook_app_secret="fb-secret",
     apple_client_id="com.touchline.web",
     google_client_id="123-touchline.apps.googleusercontent.com",
-    ifa_issuer="https://id.ifa.example", ifa_client_id="touchline-web", ifa_client_secret="ifa-secret",
+    ifa_issuer="https://id.ifa.example",
+    ifa_client_id="touchline-web",
+    ifa_client_secret="ifa-secret",
 )
 
 

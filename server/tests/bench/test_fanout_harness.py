@@ -9,6 +9,7 @@ from server.bench import fanout
 from server.bench.fanout import BARE, CLUSTER, TOUCHLINE, FanoutResult, Round, render, round_stats, rss_kib
 from server.tests.realtime.support import redis_server_binary
 
+
 def test_round_latencies_count_from_the_send_to_each_arrival():
     stats = round_stats(1, 10.0, [10.0 + ms / 1000 for ms in range(1, 101)])  # 1..100 ms
     assert (stats.delivered, stats.p50_ms, stats.p99_ms, stats.last_ms) == pytest.approx((100, 50, 99, 100))
@@ -29,8 +30,9 @@ def test_rss_of_a_live_process_is_read_from_proc():
 
 
 def test_the_report_compares_with_the_baseline_and_judges_the_aims():
-    touchline = FanoutResult(TOUCHLINE, 100, connected=100, rss_growth_kib=[4000],
-                             rounds=[Round(1, 100, 200.0, 1200.0, 1300.0)])
+    touchline = FanoutResult(
+        TOUCHLINE, 100, connected=100, rss_growth_kib=[4000], rounds=[Round(1, 100, 200.0, 1200.0, 1300.0)]
+    )
     bare = FanoutResult(BARE, 100, connected=100, rss_growth_kib=[1000], rounds=[Round(1, 100, 50.0, 100.0, 120.0)])
     text = render([touchline, bare])
     assert "p50 x4.0, p99 x12.0, memory x4.0" in text
@@ -41,8 +43,7 @@ def test_the_report_compares_with_the_baseline_and_judges_the_aims():
 @pytest.mark.asyncio(loop_scope="session")
 async def test_every_scenario_runs_end_to_end_with_a_handful_of_clients(tmp_path):
     redis_server_binary()  # the Redis scenario needs it (REQUIRE_REDIS=1 fails instead of skipping)
-    results, skipped = await fanout.run_all(clients=6, generators=2, rounds=2, timeout=60, workdir=tmp_path,
-                                            settle=0.1)
+    results, skipped = await fanout.run_all(clients=6, generators=2, rounds=2, timeout=60, workdir=tmp_path, settle=0.1)
     assert skipped == []
     assert [r.name for r in results] == [TOUCHLINE, BARE, CLUSTER]
     for result in results:

@@ -27,8 +27,9 @@ async def serving_app(settings, database):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings = settings.model_copy(update={"port": port})
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, database), log_level="warning",
-                                           ws_per_message_deflate=False))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings, database), log_level="warning", ws_per_message_deflate=False)
+    )
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         while not server.started:
@@ -51,8 +52,14 @@ async def test_the_removed_device_is_told_on_the_socket_and_the_new_one_signs_in
         listener = socketio.AsyncClient(reconnection=False)
         heard: asyncio.Queue = asyncio.Queue()
         listener.on("remove-user-device", heard.put_nowait)
-        await listener.connect(url, transports=["websocket"], socketio_path="ws", wait_timeout=TIMEOUT_S,
-                               auth={"token": old["tokenData"]["access_token"]}, headers={"Origin": url})
+        await listener.connect(
+            url,
+            transports=["websocket"],
+            socketio_path="ws",
+            wait_timeout=TIMEOUT_S,
+            auth={"token": old["tokenData"]["access_token"]},
+            headers={"Origin": url},
+        )
         try:
             ack = await listener.call("join-user-room", {"userId": user_id}, timeout=TIMEOUT_S)
             assert json.loads(ack)["ok"] is True
@@ -60,18 +67,26 @@ async def test_the_removed_device_is_told_on_the_socket_and_the_new_one_signs_in
             browser = new_device()
             stopped = (await sign_in(http, old["email"], device_id=browser)).json()["content"]
             ticket = stopped["device_error"]["limit_ticket"]
-            removed = await http.post("/api/user/delete_device", json={"deviceId": old["device_id"]}, headers=bearer(ticket))
+            removed = await http.post(
+                "/api/user/delete_device", json={"deviceId": old["device_id"]}, headers=bearer(ticket)
+            )
             assert removed.status_code == 200
 
             message = await asyncio.wait_for(heard.get(), TIMEOUT_S)
             assert message == {"deviceId": old["device_id"]}
 
-            done = await http.post("/api/user/login/complete", json={"limit_ticket": ticket, "device_id": browser,
-                                                                      "device_name": browser})
+            done = await http.post(
+                "/api/user/login/complete", json={"limit_ticket": ticket, "device_id": browser, "device_name": browser}
+            )
             assert done.json()["content"]["device_error"] is None
-            refreshed = await http.post("/api/oauth2/token", json={
-                "grant_type": "token-exchange", "subject_token": old["tokenData"]["refresh_token"],
-                "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"})
+            refreshed = await http.post(
+                "/api/oauth2/token",
+                json={
+                    "grant_type": "token-exchange",
+                    "subject_token": old["tokenData"]["refresh_token"],
+                    "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token",
+                },
+            )
             assert refreshed.json()["messageErrorCode"] == "refresh_token_failed"
         finally:
             await listener.disconnect()
@@ -87,12 +102,21 @@ async def test_a_leaked_refresh_token_signs_the_whole_device_out_on_the_socket(s
         listener = socketio.AsyncClient(reconnection=False)
         heard: asyncio.Queue = asyncio.Queue()
         listener.on("remove-user-device", heard.put_nowait)
-        await listener.connect(url, transports=["websocket"], socketio_path="ws", wait_timeout=TIMEOUT_S,
-                               auth={"token": account["tokenData"]["access_token"]}, headers={"Origin": url})
+        await listener.connect(
+            url,
+            transports=["websocket"],
+            socketio_path="ws",
+            wait_timeout=TIMEOUT_S,
+            auth={"token": account["tokenData"]["access_token"]},
+            headers={"Origin": url},
+        )
         try:
             await listener.call("join-user-room", {"userId": account["profile"]["userId"]}, timeout=TIMEOUT_S)
-            body = {"grant_type": "token-exchange", "subject_token": account["tokenData"]["refresh_token"],
-                    "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"}
+            body = {
+                "grant_type": "token-exchange",
+                "subject_token": account["tokenData"]["refresh_token"],
+                "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token",
+            }
             assert (await http.post("/api/oauth2/token", json=body)).status_code == 200
             clock.advance(timedelta(seconds=settings.refresh_grace_seconds + 1))
             try:

@@ -6,8 +6,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 PDT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
-_ONCE = ("EXT-X-VERSION", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE",
-         "EXT-X-PLAYLIST-TYPE")
+_ONCE = (
+    "EXT-X-VERSION",
+    "EXT-X-TARGETDURATION",
+    "EXT-X-MEDIA-SEQUENCE",
+    "EXT-X-DISCONTINUITY-SEQUENCE",
+    "EXT-X-PLAYLIST-TYPE",
+)
 
 
 @dataclass

@@ -22,20 +22,28 @@ from server.tests.commerce import paid_event, product
 from server.web import static_app
 
 BASE = "http://touchline.test"
-VOD_TEXT = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n" + "".join(
-    f"#EXTINF:2.000000,\nindex{i}.ts\n" for i in range(10)
-) + "#EXT-X-ENDLIST\n"
+VOD_TEXT = (
+    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+    + "".join(f"#EXTINF:2.000000,\nindex{i}.ts\n" for i in range(10))
+    + "#EXT-X-ENDLIST\n"
+)
 VOD = parse_vod_playlist(VOD_TEXT)  # 10 segments of 2 s: a 20 s loop
 # Uneven segments, as an encoder cutting at keyframes may write them.
-UNEVEN = parse_vod_playlist("#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + "".join(
-    f"#EXTINF:{d},\npart{i}.ts\n" for i, d in enumerate((3.2, 1.8, 4.0, 0.5, 2.5))) + "#EXT-X-ENDLIST\n")
+UNEVEN = parse_vod_playlist(
+    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+    + "".join(f"#EXTINF:{d},\npart{i}.ts\n" for i, d in enumerate((3.2, 1.8, 4.0, 0.5, 2.5)))
+    + "#EXT-X-ENDLIST\n"
+)
 
 
 def entries(playlist: str) -> list[tuple[float, str]]:
     """(EXTINF duration, URI) of each listed segment."""
     lines = playlist.splitlines()
-    return [(float(line.split(":", 1)[1].rstrip(",")), lines[n + 1])
-            for n, line in enumerate(lines) if line.startswith("#EXTINF:")]
+    return [
+        (float(line.split(":", 1)[1].rstrip(",")), lines[n + 1])
+        for n, line in enumerate(lines)
+        if line.startswith("#EXTINF:")
+    ]
 
 
 def start_offset(playlist: str) -> float:
@@ -43,6 +51,7 @@ def start_offset(playlist: str) -> float:
 
 
 # --- the playlist ---------------------------------------------------------------------------------
+
 
 def test_a_clip_playlist_is_a_vod_playlist_of_the_segments_covering_its_range():
     text = clip_playlist(VOD, 2_500, 7_200)
@@ -62,8 +71,20 @@ def test_a_clip_on_segment_boundaries_lists_exactly_those_segments():
 
 
 @pytest.mark.parametrize("vod", [VOD, UNEVEN], ids=["even", "uneven"])
-@pytest.mark.parametrize("start, end", [(0, 1), (1, 2), (2_999, 3_001), (3_200, 5_000), (4_999, 12_000),
-                                        (7_000, 7_001), (11_000, 12_000), (150, 119_850), (1_000_000, 1_600_000)])
+@pytest.mark.parametrize(
+    "start, end",
+    [
+        (0, 1),
+        (1, 2),
+        (2_999, 3_001),
+        (3_200, 5_000),
+        (4_999, 12_000),
+        (7_000, 7_001),
+        (11_000, 12_000),
+        (150, 119_850),
+        (1_000_000, 1_600_000),
+    ],
+)
 def test_the_first_segment_contains_the_start_the_last_the_end_and_durations_add_up(vod, start, end):
     timeline = Timeline.of(vod)
     text = clip_playlist(vod, start, end)
@@ -105,6 +126,7 @@ def test_an_empty_range_is_no_clip():
 
 # --- the route ------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 async def media(settings, database):
     """The media routes; the clips this module's tests make are removed at its end (the catalogue's
@@ -137,8 +159,9 @@ async def bought_clip(client, database):
     fan = await sign_up(client)
     ppv = await product(database, "ppv", event_id=match.id)
     async with database.session() as db:
-        purchase = grants.new_purchase(ppv, fan["profile"]["userId"], clock.now(), status="init",
-                                       payment_action="creditCardPay")
+        purchase = grants.new_purchase(
+            ppv, fan["profile"]["userId"], clock.now(), status="init", payment_action="creditCardPay"
+        )
         db.add(purchase)
         await grants.complete_purchase(db, purchase, ppv, clock.now())
         await db.commit()
@@ -167,8 +190,14 @@ async def test_a_clips_url_plays_its_range_of_the_parents_segments(client, media
 
 async def test_a_live_games_clip_plays_the_segments_its_viewers_saw_live(client, database, media, settings):
     kickoff = clock.now() - timedelta(minutes=10)
-    game = await paid_event(database, commerce_type="commerce_free_media", modes=(), status="live", when=kickoff,
-                            hls_stream=live_url("football"))
+    game = await paid_event(
+        database,
+        commerce_type="commerce_free_media",
+        modes=(),
+        status="live",
+        when=kickoff,
+        hls_stream=live_url("football"),
+    )
     fan = await sign_up(client)
     clip = await clip_of(client, fan, game.id, 60, 75)
     name = clip["content"]["HLSStream"].rsplit("/", 1)[1]
@@ -201,8 +230,7 @@ async def test_a_clip_playlist_is_refused_without_a_valid_token(client, media, s
     assert refused(await media.get(url.replace(token, forged)))
     assert refused(await media.get(url.replace(token, "not-a-token")))
     # A genuine token of another stream opens none of this one's clips.
-    basketball = issue("basketball", event_id=catalogue["hoops"], user_id=None, secret=settings.secret_key,
-                       lifetime=60)
+    basketball = issue("basketball", event_id=catalogue["hoops"], user_id=None, secret=settings.secret_key, lifetime=60)
     assert refused(await media.get(url.replace(token, basketball)))
     head = await media.head(url.replace(token, forged))
     assert head.status_code == 403 and head.content == b""

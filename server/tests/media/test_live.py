@@ -10,9 +10,11 @@ from server.media.urls import live_segment_prefix
 
 from .hls import read_media_playlist
 
-VOD_TEXT = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n" + "".join(
-    f"#EXTINF:2.000000,\nindex{i}.ts\n" for i in range(10)
-) + "#EXT-X-ENDLIST\n"
+VOD_TEXT = (
+    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+    + "".join(f"#EXTINF:2.000000,\nindex{i}.ts\n" for i in range(10))
+    + "#EXT-X-ENDLIST\n"
+)
 VOD = parse_vod_playlist(VOD_TEXT)  # 10 segments, 20 s per loop
 T0 = 1_800_000_000.0  # a loop boundary: segment T0 / 2 is index0.ts
 HOUR = 3600.0
@@ -26,6 +28,7 @@ def playlist_at(now, kickoff=None, rewind=1800, vod=VOD):
 
 # --- parsing the sample -----------------------------------------------------------------------
 
+
 def test_parser_reads_segments_and_target_duration():
     assert VOD.target_duration == 2
     assert len(VOD.segments) == 10
@@ -33,14 +36,17 @@ def test_parser_reads_segments_and_target_duration():
     assert VOD.duration == pytest.approx(20.0)
 
 
-@pytest.mark.parametrize("bad", ["", "index0.ts\n", "#EXTM3U\n", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n",
-                                 "#EXTM3U\n#EXTINF:0,\na.ts\n"])
+@pytest.mark.parametrize(
+    "bad",
+    ["", "index0.ts\n", "#EXTM3U\n", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", "#EXTM3U\n#EXTINF:0,\na.ts\n"],
+)
 def test_parser_rejects_what_is_not_a_media_playlist(bad):
     with pytest.raises(ValueError):
         parse_vod_playlist(bad)
 
 
 # --- a valid live playlist --------------------------------------------------------------------
+
 
 def test_the_live_playlist_is_a_valid_media_playlist_with_no_end():
     playlist = playlist_at(T0 + 5)
@@ -74,6 +80,7 @@ def test_the_same_instant_gives_the_same_playlist_everywhere():
 
 
 # --- the rewind window --------------------------------------------------------------------------
+
 
 def test_the_window_holds_the_rewind_seconds_and_no_more():
     for now in (T0, T0 + 7, T0 + 19.9, T0 + 333):
@@ -130,6 +137,7 @@ def test_segment_numbers_do_not_depend_on_the_kickoff():
 
 # --- loops: discontinuities and wall-clock dates -------------------------------------------------
 
+
 def test_each_loop_of_the_sample_is_marked_as_a_discontinuity():
     playlist = playlist_at(T0 + 10, rewind=20)  # segments T0-10 .. T0+8: index5..9, then 0..4
     assert [s.uri for s in playlist.segments] == [f"index{i}.ts" for i in (5, 6, 7, 8, 9, 0, 1, 2, 3, 4)]
@@ -171,6 +179,7 @@ def test_program_date_time_is_on_the_first_segment_and_after_each_discontinuity(
 
 # --- URIs and other samples ------------------------------------------------------------------------
 
+
 def test_segment_uris_point_at_the_vod_sample():
     text = live_playlist(VOD, T0 + 4, uri_prefix=live_segment_prefix("football"), uri_query="sig=abc")
     assert read_media_playlist(text).uris[-1] == "../vod/football/index1.ts?sig=abc"
@@ -187,6 +196,7 @@ def test_uneven_segments_use_their_own_durations():
 
 
 # --- rendered once per window position --------------------------------------------------------------
+
 
 def test_a_window_position_is_rendered_once_and_compressed_once():
     import gzip

@@ -41,11 +41,20 @@ async def stream_of(client, event_id: str, headers: dict | None = None) -> str:
     return url
 
 
-async def live_event(database, *, status: str, kickoff, commerce_type: str = "commerce_free_media",
-                     modes=(), stream: str = live_url("football"), **columns):
+async def live_event(
+    database,
+    *,
+    status: str,
+    kickoff,
+    commerce_type: str = "commerce_free_media",
+    modes=(),
+    stream: str = live_url("football"),
+    **columns,
+):
     """An event with a live stream, starting at `kickoff` (removed after the test)."""
-    return await paid_event(database, commerce_type=commerce_type, modes=modes, status=status, when=kickoff,
-                            hls_stream=stream, **columns)
+    return await paid_event(
+        database, commerce_type=commerce_type, modes=modes, status=status, when=kickoff, hls_stream=stream, **columns
+    )
 
 
 async def playlist(media, url: str, headers: dict | None = None):
@@ -58,9 +67,8 @@ def claims_of(url: str) -> dict:
     return jwt.decode(url.split("/")[3], options={"verify_signature": False})
 
 
-
-
 # --- kickoff ----------------------------------------------------------------------------------------
+
 
 async def test_a_live_url_carries_the_events_kickoff_so_playlists_need_no_database(client, database):
     kickoff = clock.now() - timedelta(minutes=5, microseconds=-300_000)
@@ -123,6 +131,7 @@ async def test_a_token_without_a_kickoff_plays_the_whole_window(settings, media)
 
 # --- the live window ---------------------------------------------------------------------------------
 
+
 async def test_the_live_window_holds_live_rewind_seconds_and_no_more(client, media, catalogue):
     # The channel has been on air for a month: its window is full.
     response, live = await playlist(media, await stream_of(client, catalogue["channel"]))
@@ -180,6 +189,7 @@ async def test_every_segment_of_the_live_playlist_resolves_to_a_sample_file(sett
 
 # --- archived events: VOD ------------------------------------------------------------------------------
 
+
 async def test_an_archived_event_plays_its_vod_playlist(settings, client, media, catalogue):
     url = await stream_of(client, catalogue["archived"])
     assert url.endswith("/vod/football/index.m3u8")
@@ -191,6 +201,7 @@ async def test_an_archived_event_plays_its_vod_playlist(settings, client, media,
 
 
 # --- HTTP: types, compression, HEAD, ranges -------------------------------------------------------------
+
 
 async def test_playlists_and_segments_have_the_hls_content_types(client, media, catalogue):
     live = await media.get(await stream_of(client, catalogue["live"]))
@@ -235,6 +246,7 @@ async def test_a_range_request_on_a_live_segment_gets_206_and_exactly_those_byte
 
 # --- cache headers -------------------------------------------------------------------------------------
 
+
 def max_age(response: httpx.Response) -> int:
     return int(response.headers["cache-control"].rsplit("max-age=", 1)[1])
 
@@ -244,8 +256,9 @@ async def test_a_free_live_playlist_may_be_kept_by_a_cdn_for_less_than_a_segment
     assert response.headers["cache-control"] == "public, max-age=1"
 
 
-async def test_free_vod_playlists_and_segments_may_be_kept_by_a_cdn_until_the_token_ends(settings, client, media,
-                                                                                         catalogue):
+async def test_free_vod_playlists_and_segments_may_be_kept_by_a_cdn_until_the_token_ends(
+    settings, client, media, catalogue
+):
     url = await stream_of(client, catalogue["archived"])
     for path in (url, url.replace("index.m3u8", "index0.ts")):
         response = await media.get(path)
@@ -256,8 +269,13 @@ async def test_free_vod_playlists_and_segments_may_be_kept_by_a_cdn_until_the_to
 
 
 async def test_a_paid_streams_answers_stay_in_the_viewers_own_browser(client, database, media):
-    event = await live_event(database, status="live", kickoff=clock.now() - timedelta(minutes=40),
-                             commerce_type="commerce_ppv_media", modes=("ppv",))
+    event = await live_event(
+        database,
+        status="live",
+        kickoff=clock.now() - timedelta(minutes=40),
+        commerce_type="commerce_ppv_media",
+        modes=("ppv",),
+    )
     fan = await sign_up(client)
     await buy(database, fan["profile"]["userId"], event.id)
     url = await stream_of(client, event.id, fan["headers"])
@@ -274,9 +292,12 @@ async def test_refusals_are_never_stored(settings, client, database, media, cata
     elsewhere = url.replace("/live/football.m3u8", "/vod/hockey/index0.ts")  # outside the token's stream
     unknown = sign_stream(live_url("curling"), user_id=None, event_id="e0e000000000000000000001", settings=settings)
     upcoming = await live_event(database, status="upcoming", kickoff=clock.now() + timedelta(hours=2))
-    for response, status in ((await media.get(elsewhere), 403), (await media.get(unknown), 404),
-                             (await media.get(await stream_of(client, upcoming.id)), 409),
-                             (await media.get(url.replace(".m3u8", "x.m3u8")), 403)):
+    for response, status in (
+        (await media.get(elsewhere), 403),
+        (await media.get(unknown), 404),
+        (await media.get(await stream_of(client, upcoming.id)), 409),
+        (await media.get(url.replace(".m3u8", "x.m3u8")), 403),
+    ):
         assert response.status_code == status
         assert response.headers["cache-control"] == "no-store"
     clock.advance(timedelta(seconds=settings.stream_token_seconds))
@@ -308,6 +329,7 @@ async def test_a_vod_url_for_anyone_is_signed_and_public(settings, media):
 
 # --- the hot path --------------------------------------------------------------------------------------
 
+
 async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(settings, monkeypatch):
     from server.media import routes
 
@@ -322,8 +344,9 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
         assert (await media.get(url.replace("/live/football.m3u8", "/vod/football/index0.ts"))).status_code == 200
         assert len(calls) == 1
         for n in range(5):  # more tokens than the process keeps: the oldest go
-            other = sign_stream(live_url("football"), user_id=None, event_id=f"f0f00000000000000000000{n}",
-                                settings=settings)
+            other = sign_stream(
+                live_url("football"), user_id=None, event_id=f"f0f00000000000000000000{n}", settings=settings
+            )
             assert (await media.get(other)).status_code == 200
         assert (await media.get(url)).status_code == 200
         assert len(calls) == 7

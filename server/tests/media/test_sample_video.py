@@ -42,8 +42,16 @@ def test_no_stray_files_and_total_size_under_4_mb():
 def test_ffmpeg_command_uses_the_agreed_encoding(tmp_path):
     cmd = sample_video.ffmpeg_command(sample_video.SAMPLES["football"], tmp_path, "font.ttf")
     joined = " ".join(cmd)
-    for part in ("-profile:v baseline", "-g 60", "-keyint_min 60", "-sc_threshold 0", "-hls_time 2",
-                 "-hls_playlist_type vod", "-c:a aac", "640x360"):
+    for part in (
+        "-profile:v baseline",
+        "-g 60",
+        "-keyint_min 60",
+        "-sc_threshold 0",
+        "-hls_time 2",
+        "-hls_playlist_type vod",
+        "-c:a aac",
+        "640x360",
+    ):
         assert part in joined
 
 

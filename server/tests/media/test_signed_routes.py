@@ -38,8 +38,6 @@ async def event_content(client, event_id: str, headers: dict | None = None) -> d
     return answer.json()["content"]
 
 
-
-
 def segment_uris(playlist: str) -> list[str]:
     return [line for line in playlist.splitlines() if line and not line.startswith("#")]
 
@@ -60,8 +58,13 @@ def refused(response: httpx.Response, code: str = "stream_access_denied") -> boo
 async def ppv_match(database):
     """An archived pay-per-view match with a VOD stream and a 360° one. Removed afterwards (with
     its clips) so the catalogue tests' counts on the shared database stay as they expect."""
-    event = await paid_event(database, status="archived", when=clock.now() - timedelta(days=1),
-                             hls_stream=vod_url("football"), pano_stream="/media/live/football.m3u8")
+    event = await paid_event(
+        database,
+        status="archived",
+        when=clock.now() - timedelta(days=1),
+        hls_stream=vod_url("football"),
+        pano_stream="/media/live/football.m3u8",
+    )
     yield event
     async with database.session() as db:
         await db.execute(delete(Event).where(Event.parent_event_id == event.id))
@@ -83,6 +86,7 @@ async def bought_stream(client, ppv_match, buyer) -> str:
 
 
 # --- who gets a URL -------------------------------------------------------------------------------
+
 
 async def test_a_ppv_stream_is_null_for_an_anonymous_viewer(client, ppv_match):
     event = await event_content(client, ppv_match.id)
@@ -116,9 +120,18 @@ async def test_each_answer_signs_afresh_so_a_reload_gives_a_new_url(client, ppv_
 
 async def test_a_clips_url_is_signed_for_the_event_it_comes_from(client, database, media, ppv_match, buyer):
     async with database.session() as db:
-        clip = factories.event(db, "Goal of the match", status="archived", when=clock.now(), media_type="clip",
-                               parent=ppv_match, sport_type="football", commerce_type=ppv_match.commerce_type,
-                               commerce_modes=["ppv"], hls_stream=vod_url("football"))
+        clip = factories.event(
+            db,
+            "Goal of the match",
+            status="archived",
+            when=clock.now(),
+            media_type="clip",
+            parent=ppv_match,
+            sport_type="football",
+            commerce_type=ppv_match.commerce_type,
+            commerce_modes=["ppv"],
+            hls_stream=vod_url("football"),
+        )
         await db.commit()
     url = (await event_content(client, clip.id, buyer["headers"]))["content"]["HLSStream"]
     token = url.split("/")[3]
@@ -127,6 +140,7 @@ async def test_a_clips_url_is_signed_for_the_event_it_comes_from(client, databas
 
 
 # --- the holder plays it; nobody else does --------------------------------------------------------
+
 
 async def test_the_buyers_url_plays_with_their_bearer_playlist_and_segments(media, buyer, bought_stream):
     playlist = await media.get(bought_stream, headers=buyer["headers"])
@@ -177,26 +191,35 @@ async def test_the_url_expires_after_stream_token_seconds(media, settings, buyer
 
 @pytest.mark.parametrize("part", [0, 1, 2], ids=["header", "claims", "signature"])
 async def test_a_tampered_token_is_refused(media, buyer, bought_stream, part):
-    prefix, token, rest = bought_stream[:len("/media/s/")], *bought_stream[len("/media/s/"):].split("/", 1)
+    prefix, token, rest = bought_stream[: len("/media/s/")], *bought_stream[len("/media/s/") :].split("/", 1)
     pieces = token.split(".")
     pieces[part] = pieces[part][:-3] + ("xyz" if not pieces[part].endswith("xyz") else "abc")
     assert refused(await media.get(f"{prefix}{'.'.join(pieces)}/{rest}", headers=buyer["headers"]))
 
 
-@pytest.mark.parametrize("elsewhere", ["vod/basketball/index.m3u8", "vod/basketball/index0.ts", "live/hockey.m3u8",
-                                       "vod/footballer/index.m3u8", "vod/football/%2e%2e/basketball/index0.ts"])
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "vod/basketball/index.m3u8",
+        "vod/basketball/index0.ts",
+        "live/hockey.m3u8",
+        "vod/footballer/index.m3u8",
+        "vod/football/%2e%2e/basketball/index0.ts",
+    ],
+)
 async def test_a_token_for_one_stream_opens_no_other(media, buyer, bought_stream, elsewhere):
-    base = bought_stream[:bought_stream.index("/vod/")]
+    base = bought_stream[: bought_stream.index("/vod/")]
     assert refused(await media.get(f"{base}/{elsewhere}", headers=buyer["headers"]))
 
 
 async def test_a_vod_token_also_opens_the_same_samples_live_playlist(media, buyer, bought_stream):
     # The grant is the sample; its VOD and its simulated live stream are the same pictures.
-    base = bought_stream[:bought_stream.index("/vod/")]
+    base = bought_stream[: bought_stream.index("/vod/")]
     assert (await media.get(f"{base}/live/football.m3u8", headers=buyer["headers"])).status_code == 200
 
 
 # --- free events: anyone ---------------------------------------------------------------------------
+
 
 async def test_a_free_live_events_url_plays_without_a_bearer(client, media, catalogue):
     url = (await event_content(client, catalogue["live"]))["content"]["HLSStream"]
@@ -228,8 +251,10 @@ async def test_a_members_event_is_signed_for_the_member_only(client, media, cata
 
 # --- the old addresses, and HTTP details ----------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/media/vod/football/index.m3u8", "/media/vod/football/index0.ts",
-                                  "/media/live/football.m3u8"])
+
+@pytest.mark.parametrize(
+    "path", ["/media/vod/football/index.m3u8", "/media/vod/football/index0.ts", "/media/live/football.m3u8"]
+)
 async def test_the_unsigned_stream_paths_serve_nothing(media, path):
     response = await media.get(path)
     assert response.status_code == 404

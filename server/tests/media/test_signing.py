@@ -13,8 +13,12 @@ from server.media.signing import StreamDenied, covers, sign_stream, stream_of, v
 from server.media.urls import live_url, vod_url
 from server.settings import Settings
 
-SETTINGS = Settings(environment="test", secret_key="a-test-secret-for-stream-tokens-32-bytes-or-more",
-                    stream_token_seconds=600, public_base_url="https://watch.touchline.example")
+SETTINGS = Settings(
+    environment="test",
+    secret_key="a-test-secret-for-stream-tokens-32-bytes-or-more",
+    stream_token_seconds=600,
+    public_base_url="https://watch.touchline.example",
+)
 EVENT = "e0e000000000000000000001"
 USER = "a0a000000000000000000001"
 T0 = 1_800_000_000.0
@@ -76,20 +80,29 @@ def test_a_query_string_is_kept_after_the_signed_path():
 
 
 def test_an_absolute_url_to_this_server_is_signed_and_keeps_its_origin():
-    url = sign_stream("https://watch.touchline.example/media/live/football.m3u8", user_id=USER, event_id=EVENT,
-                      settings=SETTINGS, now=T0)
+    url = sign_stream(
+        "https://watch.touchline.example/media/live/football.m3u8",
+        user_id=USER,
+        event_id=EVENT,
+        settings=SETTINGS,
+        now=T0,
+    )
     assert url.startswith("https://watch.touchline.example/media/s/") and url.endswith("/live/football.m3u8")
 
 
-@pytest.mark.parametrize("url", [
-    None, "",
-    "https://cdn.example.com/media/vod/football/index.m3u8",  # another host: it is not ours to sign
-    "/media/posters/northern-premier-division.svg",  # artwork is public
-    "/media/clips/8b1c0a8e2b3d4c5e6f7a8ba4/index.m3u8",  # not a stream this server serves
-    "/media/vod/index.m3u8",  # a file with no stream directory
-    "/media/vod/../secrets/index.m3u8",
-    "/media/live/Football Cup.m3u8",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        None,
+        "",
+        "https://cdn.example.com/media/vod/football/index.m3u8",  # another host: it is not ours to sign
+        "/media/posters/northern-premier-division.svg",  # artwork is public
+        "/media/clips/8b1c0a8e2b3d4c5e6f7a8ba4/index.m3u8",  # not a stream this server serves
+        "/media/vod/index.m3u8",  # a file with no stream directory
+        "/media/vod/../secrets/index.m3u8",
+        "/media/live/Football Cup.m3u8",
+    ],
+)
 def test_urls_that_are_not_this_servers_streams_go_out_unchanged(url):
     assert sign(url) == url
 
@@ -127,40 +140,49 @@ def test_stream_tokens_and_access_tokens_are_not_interchangeable():
 
 
 def test_a_token_made_with_the_raw_secret_instead_of_the_media_key_is_refused():
-    token = jwt.encode({"aud": "touchline-media", "stream": "football", "evt": EVENT, "exp": int(T0) + 600},
-                       SETTINGS.secret_key, algorithm="HS256")
+    token = jwt.encode(
+        {"aud": "touchline-media", "stream": "football", "evt": EVENT, "exp": int(T0) + 600},
+        SETTINGS.secret_key,
+        algorithm="HS256",
+    )
     with pytest.raises(StreamDenied):
         verify(token, secret=SETTINGS.secret_key, now=T0)
 
 
-@pytest.mark.parametrize(("path", "stream"), [
-    ("vod/football/index.m3u8", "football"),
-    ("vod/football/index3.ts", "football"),
-    ("vod/cup/final/720p/index.m3u8", "cup/final/720p"),
-    ("live/football.m3u8", "football"),
-    ("live/football", None),
-    ("vod/index.m3u8", None),
-    ("vod/football/../hockey/index.m3u8", None),
-    ("posters/x.svg", None),
-])
+@pytest.mark.parametrize(
+    ("path", "stream"),
+    [
+        ("vod/football/index.m3u8", "football"),
+        ("vod/football/index3.ts", "football"),
+        ("vod/cup/final/720p/index.m3u8", "cup/final/720p"),
+        ("live/football.m3u8", "football"),
+        ("live/football", None),
+        ("vod/index.m3u8", None),
+        ("vod/football/../hockey/index.m3u8", None),
+        ("posters/x.svg", None),
+    ],
+)
 def test_the_stream_of_a_stored_path(path, stream):
     assert stream_of(path) == stream
 
 
-@pytest.mark.parametrize(("path", "covered"), [
-    ("live/football.m3u8", True),
-    ("vod/football/index.m3u8", True),
-    ("vod/football/index7.ts", True),  # a live sample's segments are its VOD segments
-    ("vod/football/hd/index7.ts", True),  # variants below the stream's directory
-    ("live/hockey.m3u8", False),
-    ("vod/hockey/index0.ts", False),
-    ("vod/footballer/index0.ts", False),  # a prefix of the name is not the stream
-    ("vod/football/../hockey/index0.ts", False),
-    ("vod/football//index0.ts", False),
-    ("vod/football/", False),
-    ("vod/football", False),
-    ("", False),
-])
+@pytest.mark.parametrize(
+    ("path", "covered"),
+    [
+        ("live/football.m3u8", True),
+        ("vod/football/index.m3u8", True),
+        ("vod/football/index7.ts", True),  # a live sample's segments are its VOD segments
+        ("vod/football/hd/index7.ts", True),  # variants below the stream's directory
+        ("live/hockey.m3u8", False),
+        ("vod/hockey/index0.ts", False),
+        ("vod/footballer/index0.ts", False),  # a prefix of the name is not the stream
+        ("vod/football/../hockey/index0.ts", False),
+        ("vod/football//index0.ts", False),
+        ("vod/football/", False),
+        ("vod/football", False),
+        ("", False),
+    ],
+)
 def test_a_token_covers_its_stream_and_nothing_beside_it(path, covered):
     assert covers("football", path) is covered
 
@@ -176,8 +198,12 @@ def test_signing_is_cheap_enough_for_a_page_of_events():
 
 def test_a_token_is_a_standard_jwt_under_the_media_key():
     token = token_of(sign(vod_url("football")))
-    claims = jwt.decode(token, signing.media_key(SETTINGS.secret_key), algorithms=["HS256"],
-                        audience="touchline-media", options={"verify_exp": False})
-    assert claims == {"aud": "touchline-media", "stream": "football", "evt": EVENT, "sub": USER,
-                      "exp": int(T0) + 600}
+    claims = jwt.decode(
+        token,
+        signing.media_key(SETTINGS.secret_key),
+        algorithms=["HS256"],
+        audience="touchline-media",
+        options={"verify_exp": False},
+    )
+    assert claims == {"aud": "touchline-media", "stream": "football", "evt": EVENT, "sub": USER, "exp": int(T0) + 600}
     assert jwt.get_unverified_header(token) == {"alg": "HS256"}

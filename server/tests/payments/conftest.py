@@ -22,7 +22,14 @@ def sandbox(database) -> SandboxProvider:
     return SandboxProvider(database, action_delay=timedelta(seconds=5))
 
 
-def card(number: str = "4242424242424242", *, exp_month: int = 12, exp_year: int | None = None,
-         cvc: str = "123", holder: str | None = "Ada Lovelace") -> CardDetails:
-    return CardDetails(number=number, exp_month=exp_month, exp_year=exp_year or clock.now().year + 3, cvc=cvc,
-                       holder=holder)
+def card(
+    number: str = "4242424242424242",
+    *,
+    exp_month: int = 12,
+    exp_year: int | None = None,
+    cvc: str = "123",
+    holder: str | None = "Ada Lovelace",
+) -> CardDetails:
+    return CardDetails(
+        number=number, exp_month=exp_month, exp_year=exp_year or clock.now().year + 3, cvc=cvc, holder=holder
+    )

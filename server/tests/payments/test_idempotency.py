@@ -20,8 +20,9 @@ def purchase(sandbox, user_id, key, calls: list):
     async def work():
         calls.append(key)
         token = await sandbox.tokenize(card(), owner_id=user_id)
-        charge = await sandbox.charge(token.token, owner_id=user_id, amount_minor=1500, currency="EUR",
-                                      reference=f"{user_id}:{key}")
+        charge = await sandbox.charge(
+            token.token, owner_id=user_id, amount_minor=1500, currency="EUR", reference=f"{user_id}:{key}"
+        )
         return 200, {"chargeId": charge.id, "status": charge.status.value}
 
     return work
@@ -40,8 +41,9 @@ def test_fingerprint_is_the_sha256_of_canonical_json_of_operation_and_body():
 
 async def test_first_call_runs_the_work_and_records_its_answer(database, sandbox, user_id):
     calls = []
-    answer = await idempotent(database, user_id, "k1", "ppv_purchase", {"eventId": "e1"},
-                              purchase(sandbox, user_id, "k1", calls))
+    answer = await idempotent(
+        database, user_id, "k1", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "k1", calls)
+    )
     assert answer.status == 200 and answer.body["status"] == "succeeded" and not answer.replayed
     async with database.session() as db:
         row = (await db.execute(select(IdempotencyKey).where(IdempotencyKey.user_id == user_id))).scalar_one()
@@ -50,13 +52,13 @@ async def test_first_call_runs_the_work_and_records_its_answer(database, sandbox
     assert row.fingerprint == fingerprint("ppv_purchase", {"eventId": "e1"})
 
 
-async def test_retry_with_same_key_and_body_returns_the_same_answer_without_a_second_charge(
-        database, sandbox, user_id):
+async def test_retry_with_same_key_and_body_returns_the_same_answer_without_a_second_charge(database, sandbox, user_id):
     calls = []
     body = {"eventId": "e1", "card": {"token": "tok"}}
     first = await idempotent(database, user_id, "k1", "ppv_purchase", body, purchase(sandbox, user_id, "k1", calls))
-    again = await idempotent(database, user_id, "k1", "ppv_purchase", dict(reversed(body.items())),
-                             purchase(sandbox, user_id, "k1", calls))
+    again = await idempotent(
+        database, user_id, "k1", "ppv_purchase", dict(reversed(body.items())), purchase(sandbox, user_id, "k1", calls)
+    )
     assert again.replayed and (again.status, again.body) == (first.status, first.body)
     assert len(calls) == 1
     assert await charges_of(database, user_id) == 1
@@ -64,7 +66,9 @@ async def test_retry_with_same_key_and_body_returns_the_same_answer_without_a_se
 
 async def test_same_key_with_another_body_is_a_409_idempotency_key_reused(database, sandbox, user_id):
     calls = []
-    await idempotent(database, user_id, "k1", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "k1", calls))
+    await idempotent(
+        database, user_id, "k1", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "k1", calls)
+    )
     for operation, body in (("ppv_purchase", {"eventId": "e2"}), ("subscription_checkout", {"eventId": "e1"})):
         with pytest.raises(Conflict) as refused:
             await idempotent(database, user_id, "k1", operation, body, purchase(sandbox, user_id, "k1", calls))
@@ -76,25 +80,31 @@ async def test_keys_belong_to_one_account(database, sandbox, user_id):
     from server.models import User
 
     async with database.session() as db:
-        other = User(id=new_id(), email=f"other-{new_id()}@example.test", display_name="Other", club_list=[],
-                     options={})
+        other = User(
+            id=new_id(), email=f"other-{new_id()}@example.test", display_name="Other", club_list=[], options={}
+        )
         db.add(other)
         await db.commit()
     calls = []
-    await idempotent(database, user_id, "shared", "ppv_purchase", {"eventId": "e1"},
-                     purchase(sandbox, user_id, "shared", calls))
-    answer = await idempotent(database, other.id, "shared", "ppv_purchase", {"eventId": "e2"},
-                              purchase(sandbox, other.id, "shared", calls))
+    await idempotent(
+        database, user_id, "shared", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "shared", calls)
+    )
+    answer = await idempotent(
+        database, other.id, "shared", "ppv_purchase", {"eventId": "e2"}, purchase(sandbox, other.id, "shared", calls)
+    )
     assert not answer.replayed and len(calls) == 2
 
 
 async def test_twenty_concurrent_calls_with_one_key_charge_once(database, sandbox, user_id):
     calls = []
-    answers = await asyncio.gather(*(
-        idempotent(database, user_id, "race", "ppv_purchase", {"eventId": "e1"},
-                   purchase(sandbox, user_id, "race", calls))
-        for _ in range(20)
-    ))
+    answers = await asyncio.gather(
+        *(
+            idempotent(
+                database, user_id, "race", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "race", calls)
+            )
+            for _ in range(20)
+        )
+    )
     assert len(calls) == 1
     assert await charges_of(database, user_id) == 1
     assert len({answer.body["chargeId"] for answer in answers}) == 1
@@ -107,8 +117,9 @@ async def test_declined_payment_is_recorded_and_raised_again_on_retry(database, 
     async def declined():
         calls.append(1)
         token = await sandbox.tokenize(card("4000000000000002"), owner_id=user_id)
-        charge = await sandbox.charge(token.token, owner_id=user_id, amount_minor=1500, currency="EUR",
-                                      reference=new_id())
+        charge = await sandbox.charge(
+            token.token, owner_id=user_id, amount_minor=1500, currency="EUR", reference=new_id()
+        )
         raise charge.failure()
 
     for _ in range(2):
@@ -161,9 +172,17 @@ async def test_claim_of_a_crashed_call_is_taken_over_after_its_lease(database, u
     with pytest.raises(asyncio.CancelledError):
         await crashed
     async with database.write_session() as db:
-        db.add(IdempotencyKey(user_id=user_id, key="k-crash", operation="op", fingerprint=fingerprint("op", {"a": 1}),
-                              claim="dead", locked_until=clock.now() + timedelta(minutes=2),
-                              expires_at=clock.now() + KEY_LIFETIME))
+        db.add(
+            IdempotencyKey(
+                user_id=user_id,
+                key="k-crash",
+                operation="op",
+                fingerprint=fingerprint("op", {"a": 1}),
+                claim="dead",
+                locked_until=clock.now() + timedelta(minutes=2),
+                expires_at=clock.now() + KEY_LIFETIME,
+            )
+        )
         await db.commit()
 
     async def works():
@@ -180,6 +199,7 @@ async def test_keys_are_kept_24_hours_then_may_be_used_afresh(database, user_id)
     def answer_with(value):
         async def work():
             return 200, {"value": value}
+
         return work
 
     await idempotent(database, user_id, "k-old", "op", {"a": 1}, answer_with(1))

@@ -23,17 +23,21 @@ from .conftest import card
 
 async def pay(sandbox, user_id, number, amount=1999, currency="EUR"):
     token = await sandbox.tokenize(card(number), owner_id=user_id)
-    return await sandbox.charge(token.token, owner_id=user_id, amount_minor=amount, currency=currency,
-                                reference=new_id())
+    return await sandbox.charge(
+        token.token, owner_id=user_id, amount_minor=amount, currency=currency, reference=new_id()
+    )
 
 
-@pytest.mark.parametrize(("number", "status", "code"), [
-    ("4242424242424242", ChargeStatus.SUCCEEDED, None),
-    ("5555555555554444", ChargeStatus.SUCCEEDED, None),
-    ("4000000000000002", ChargeStatus.DECLINED, "card_declined"),
-    ("4000000000009995", ChargeStatus.INSUFFICIENT_FUNDS, "insufficient_funds"),
-    ("4000000000000069", ChargeStatus.EXPIRED_CARD, "card_expired"),
-])
+@pytest.mark.parametrize(
+    ("number", "status", "code"),
+    [
+        ("4242424242424242", ChargeStatus.SUCCEEDED, None),
+        ("5555555555554444", ChargeStatus.SUCCEEDED, None),
+        ("4000000000000002", ChargeStatus.DECLINED, "card_declined"),
+        ("4000000000009995", ChargeStatus.INSUFFICIENT_FUNDS, "insufficient_funds"),
+        ("4000000000000069", ChargeStatus.EXPIRED_CARD, "card_expired"),
+    ],
+)
 async def test_each_immediate_test_card_gives_its_documented_outcome(sandbox, user_id, number, status, code):
     charge = await pay(sandbox, user_id, number)
     assert charge.status is status
@@ -90,14 +94,17 @@ async def test_tokenize_returns_only_what_may_be_shown_about_the_card(sandbox, u
     assert (row.brand, row.last4, row.holder, row.test_outcome) == ("visa", "4242", "Ada Lovelace", "success")
 
 
-@pytest.mark.parametrize(("number", "brand"), [
-    ("4242424242424242", "visa"),
-    ("5555555555554444", "mastercard"),
-    ("2223003122003222", "mastercard"),
-    ("378282246310005", "amex"),
-    ("6011111111111117", "discover"),
-    ("3566002020360505", "unknown"),
-])
+@pytest.mark.parametrize(
+    ("number", "brand"),
+    [
+        ("4242424242424242", "visa"),
+        ("5555555555554444", "mastercard"),
+        ("2223003122003222", "mastercard"),
+        ("378282246310005", "amex"),
+        ("6011111111111117", "discover"),
+        ("3566002020360505", "unknown"),
+    ],
+)
 def test_brand_comes_from_the_number_prefix(number, brand):
     assert luhn_valid(number)
     assert brand_of(number) == brand
@@ -143,8 +150,7 @@ async def test_token_expires_after_fifteen_minutes(sandbox, user_id):
 async def test_token_is_usable_until_it_expires(sandbox, user_id):
     token = await sandbox.tokenize(card(), owner_id=user_id)
     clock.advance(timedelta(minutes=14, seconds=59))
-    charge = await sandbox.charge(token.token, owner_id=user_id, amount_minor=500, currency="USD",
-                                  reference=new_id())
+    charge = await sandbox.charge(token.token, owner_id=user_id, amount_minor=500, currency="USD", reference=new_id())
     assert charge.succeeded
 
 
@@ -152,16 +158,18 @@ async def test_another_accounts_token_cannot_pay(sandbox, user_id, database):
     from server.models import User
 
     async with database.session() as db:
-        other = User(id=new_id(), email=f"other-{new_id()}@example.test", display_name="Other", club_list=[],
-                     options={})
+        other = User(
+            id=new_id(), email=f"other-{new_id()}@example.test", display_name="Other", club_list=[], options={}
+        )
         db.add(other)
         await db.commit()
     token = await sandbox.tokenize(card(), owner_id=other.id)
     with pytest.raises(InvalidCardToken):
         await sandbox.charge(token.token, owner_id=user_id, amount_minor=500, currency="USD", reference=new_id())
     with pytest.raises(InvalidCardToken):
-        await sandbox.charge("tok_sandbox_made_up", owner_id=user_id, amount_minor=500, currency="USD",
-                             reference=new_id())
+        await sandbox.charge(
+            "tok_sandbox_made_up", owner_id=user_id, amount_minor=500, currency="USD", reference=new_id()
+        )
 
 
 async def test_stored_card_pays_again_and_again_and_spends_its_token(sandbox, user_id):
@@ -171,8 +179,9 @@ async def test_stored_card_pays_again_and_again_and_spends_its_token(sandbox, us
     assert (stored.card.brand, stored.card.last4, stored.card.holder) == ("mastercard", "4444", "Ada Lovelace")
     clock.advance(timedelta(days=40))  # stored cards do not expire like tokens
     for _ in range(2):
-        charge = await sandbox.charge(stored.reference, owner_id=user_id, amount_minor=999, currency="GBP",
-                                      reference=new_id())
+        charge = await sandbox.charge(
+            stored.reference, owner_id=user_id, amount_minor=999, currency="GBP", reference=new_id()
+        )
         assert charge.succeeded and charge.card.last4 == "4444"
     with pytest.raises(InvalidCardToken):
         await sandbox.store_card(token.token, owner_id=user_id)
@@ -181,8 +190,9 @@ async def test_stored_card_pays_again_and_again_and_spends_its_token(sandbox, us
 async def test_stored_card_keeps_its_test_outcome(sandbox, user_id):
     token = await sandbox.tokenize(card("4000000000009995"), owner_id=user_id)
     stored = await sandbox.store_card(token.token, owner_id=user_id)
-    charge = await sandbox.charge(stored.reference, owner_id=user_id, amount_minor=999, currency="EUR",
-                                  reference=new_id())
+    charge = await sandbox.charge(
+        stored.reference, owner_id=user_id, amount_minor=999, currency="EUR", reference=new_id()
+    )
     assert charge.status is ChargeStatus.INSUFFICIENT_FUNDS
 
 
@@ -191,8 +201,9 @@ async def test_stored_card_past_its_expiry_gives_expired_card(sandbox, user_id):
     token = await sandbox.tokenize(card(exp_month=now.month, exp_year=now.year), owner_id=user_id)
     stored = await sandbox.store_card(token.token, owner_id=user_id)
     clock.advance(timedelta(days=62))
-    charge = await sandbox.charge(stored.reference, owner_id=user_id, amount_minor=999, currency="EUR",
-                                  reference=new_id())
+    charge = await sandbox.charge(
+        stored.reference, owner_id=user_id, amount_minor=999, currency="EUR", reference=new_id()
+    )
     assert charge.status is ChargeStatus.EXPIRED_CARD and charge.failure().code == "card_expired"
 
 
@@ -200,13 +211,17 @@ async def test_charging_again_with_the_same_reference_moves_no_money(sandbox, us
     token = await sandbox.tokenize(card("5555555555554444"), owner_id=user_id)
     stored = await sandbox.store_card(token.token, owner_id=user_id)
     reference = new_id()
-    first = await sandbox.charge(stored.reference, owner_id=user_id, amount_minor=700, currency="EUR",
-                                 reference=reference)
-    again = await sandbox.charge(stored.reference, owner_id=user_id, amount_minor=700, currency="EUR",
-                                 reference=reference)
+    first = await sandbox.charge(
+        stored.reference, owner_id=user_id, amount_minor=700, currency="EUR", reference=reference
+    )
+    again = await sandbox.charge(
+        stored.reference, owner_id=user_id, amount_minor=700, currency="EUR", reference=reference
+    )
     assert again == first
     async with database.session() as db:
-        count = await db.scalar(select(func.count()).select_from(PaymentCharge).where(PaymentCharge.owner_id == user_id))
+        count = await db.scalar(
+            select(func.count()).select_from(PaymentCharge).where(PaymentCharge.owner_id == user_id)
+        )
     assert count == 1
 
 

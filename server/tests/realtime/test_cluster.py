@@ -42,11 +42,29 @@ class ServerProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile("w+")
-        command = [sys.executable, "-m", "uvicorn", "server.app:asgi", "--factory", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--ws-per-message-deflate", "false", "--no-access-log",
-                   "--log-level", "warning"]
-        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, **env, "TOUCHLINE_PORT": str(self.port)})
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "server.app:asgi",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--ws-per-message-deflate",
+            "false",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            cwd=PROJECT_ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **env, "TOUCHLINE_PORT": str(self.port)},
+        )
 
     def output(self) -> str:
         self.log.seek(0)
@@ -83,16 +101,31 @@ async def cluster():
     servers: list[ServerProcess] = []
     try:
         await asyncio.to_thread(upgrade, database_url)  # alembic runs its own event loop
-        staff, viewer = await create_user_at(database_url, role="staff"), await create_user_at(database_url, role="viewer")
-        env = {"TOUCHLINE_ENVIRONMENT": "test", "TOUCHLINE_DATABASE_URL": database_url, "REDIS_URL": redis_server.url,
-               "TOUCHLINE_SECRET_KEY": SECRET, "TOUCHLINE_RESPONSE_VALIDATION": "true",
-               "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000"}
+        staff, viewer = (
+            await create_user_at(database_url, role="staff"),
+            await create_user_at(database_url, role="viewer"),
+        )
+        env = {
+            "TOUCHLINE_ENVIRONMENT": "test",
+            "TOUCHLINE_DATABASE_URL": database_url,
+            "REDIS_URL": redis_server.url,
+            "TOUCHLINE_SECRET_KEY": SECRET,
+            "TOUCHLINE_RESPONSE_VALIDATION": "true",
+            "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000",
+        }
         servers = [ServerProcess(env), ServerProcess(env)]
         async with aiohttp.ClientSession() as http:
             for server in servers:
                 await server.wait_ready(http)
-            yield SimpleNamespace(a=servers[0], b=servers[1], redis=redis_server, http=http, staff=staff,
-                                  viewer=viewer, database_url=database_url)
+            yield SimpleNamespace(
+                a=servers[0],
+                b=servers[1],
+                redis=redis_server,
+                http=http,
+                staff=staff,
+                viewer=viewer,
+                database_url=database_url,
+            )
     finally:
         for server in servers:
             server.stop()
@@ -109,9 +142,14 @@ async def connect():
 
     async def connect_(server: ServerProcess, token: str | None = None, origin: str | None = None):
         client = socketio.AsyncClient(reconnection=False, http_session=http)
-        await client.connect(server.url, transports=["websocket"], socketio_path="ws",
-                             auth={"token": token} if token else None,
-                             headers={"Origin": origin} if origin else {}, wait_timeout=TIMEOUT_S)
+        await client.connect(
+            server.url,
+            transports=["websocket"],
+            socketio_path="ws",
+            auth={"token": token} if token else None,
+            headers={"Origin": origin} if origin else {},
+            wait_timeout=TIMEOUT_S,
+        )
         clients.append(client)
         return client
 
@@ -138,17 +176,24 @@ async def watching(connect, server: ServerProcess) -> Inbox:
 
 
 async def sign_in(cluster, server: ServerProcess, email: str) -> str:
-    async with cluster.http.post(f"{server.url}/api/user/login", json={
-            "username": email, "password": PASSWORD, "device_id": f"cluster-test-{new_id()}",
-            "device_name": "cluster test"}) as answer:
+    async with cluster.http.post(
+        f"{server.url}/api/user/login",
+        json={
+            "username": email,
+            "password": PASSWORD,
+            "device_id": f"cluster-test-{new_id()}",
+            "device_name": "cluster test",
+        },
+    ) as answer:
         body = await answer.json()
     assert answer.status == 200, body
     return body["content"]["tokenData"]["access_token"]
 
 
 async def admin_emit(cluster, server: ServerProcess, token: str, body: dict) -> tuple[int, dict]:
-    async with cluster.http.post(f"{server.url}/api/admin/socket/emit", json=body,
-                                 headers={"Authorization": f"Bearer {token}"}) as answer:
+    async with cluster.http.post(
+        f"{server.url}/api/admin/socket/emit", json=body, headers={"Authorization": f"Bearer {token}"}
+    ) as answer:
         return answer.status, await answer.json()
 
 
@@ -168,8 +213,15 @@ async def until_status(cluster, server: ServerProcess, status: str, timeout: flo
 async def touchline(*args: str, **env: str) -> subprocess.CompletedProcess:
     """The CLI as an operator runs it: a process of its own."""
     clean = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TOUCHLINE_REDIS_URL")}
-    return await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "cli.main", *args], cwd=PROJECT_ROOT,
-                                   env={**clean, **env}, capture_output=True, text=True, timeout=60)
+    return await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=PROJECT_ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def live(title: str) -> dict:
@@ -188,16 +240,28 @@ async def test_each_server_reports_its_redis_fanout_as_ok(cluster):
 async def test_a_client_on_one_server_gets_what_the_admin_api_of_the_other_sends(cluster, connect):
     inbox = await watching(connect, cluster.a)
     token = await sign_in(cluster, cluster.b, cluster.staff)
-    status, body = await admin_emit(cluster, cluster.b, token, {
-        "event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": STREAM}})
+    status, body = await admin_emit(
+        cluster,
+        cluster.b,
+        token,
+        {"event": "event-url-change", "room": f"event:{EVENT}", "payload": {"eventUrl": STREAM}},
+    )
     assert status == 200 and body["content"]["manager"] == "redis", body
     assert await inbox.next() == ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM})
 
 
 async def test_a_client_on_one_server_gets_what_the_cli_sends_through_redis(cluster, connect):
     inbox = await watching(connect, cluster.a)
-    result = await touchline("socket", "emit", "update-event", "--room", f"event:{EVENT}",
-                             "--data", '{"status": "live", "title": "from the CLI"}', REDIS_URL=cluster.redis.url)
+    result = await touchline(
+        "socket",
+        "emit",
+        "update-event",
+        "--room",
+        f"event:{EVENT}",
+        "--data",
+        '{"status": "live", "title": "from the CLI"}',
+        REDIS_URL=cluster.redis.url,
+    )
     assert result.returncode == 0, result.stderr
     assert "2 server process(es) received it" in result.stdout
     assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("from the CLI")})
@@ -205,9 +269,18 @@ async def test_a_client_on_one_server_gets_what_the_cli_sends_through_redis(clus
 
 async def test_a_client_on_one_server_gets_what_the_cli_sends_through_the_other_servers_api(cluster, connect):
     inbox = await watching(connect, cluster.a)
-    result = await touchline("socket", "emit", "update-event", "--room", f"event:{EVENT}",
-                             "--data", '{"status": "live", "title": "via the API"}', TOUCHLINE_API_URL=cluster.b.url,
-                             TOUCHLINE_STAFF_EMAIL=cluster.staff, TOUCHLINE_STAFF_PASSWORD=PASSWORD)
+    result = await touchline(
+        "socket",
+        "emit",
+        "update-event",
+        "--room",
+        f"event:{EVENT}",
+        "--data",
+        '{"status": "live", "title": "via the API"}',
+        TOUCHLINE_API_URL=cluster.b.url,
+        TOUCHLINE_STAFF_EMAIL=cluster.staff,
+        TOUCHLINE_STAFF_PASSWORD=PASSWORD,
+    )
     assert result.returncode == 0, result.stderr
     assert "(fan-out: redis)" in result.stdout
     assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("via the API")})
@@ -227,8 +300,9 @@ async def test_a_server_accepts_pages_of_its_own_origin_and_refuses_others(clust
 async def test_a_session_signed_out_on_one_server_cannot_open_the_socket_on_the_other(cluster, connect):
     token = await sign_in(cluster, cluster.a, cluster.viewer)
     assert (await connect(cluster.b, token=token)).connected
-    async with cluster.http.post(f"{cluster.a.url}/api/user/logout",
-                                 headers={"Authorization": f"Bearer {token}"}) as answer:
+    async with cluster.http.post(
+        f"{cluster.a.url}/api/user/logout", headers={"Authorization": f"Bearer {token}"}
+    ) as answer:
         assert answer.status == 200
     with pytest.raises(socketio.exceptions.ConnectionError):
         await connect(cluster.b, token=token)
@@ -247,8 +321,12 @@ async def test_when_redis_restarts_health_goes_down_then_ok_and_delivery_resumes
         async with cluster.http.get(f"{cluster.a.url}/api/health") as answer:
             assert answer.status == 200 and (await answer.json())["content"]["status"] == "degraded"
         # Sent while Redis is down: the server keeps it and publishes it once Redis is back.
-        status, _ = await admin_emit(cluster, cluster.b, token, {
-            "event": "update-event", "room": f"event:{EVENT}", "payload": live("during the outage")})
+        status, _ = await admin_emit(
+            cluster,
+            cluster.b,
+            token,
+            {"event": "update-event", "room": f"event:{EVENT}", "payload": live("during the outage")},
+        )
         assert status == 200
     finally:
         cluster.redis.start()
@@ -256,8 +334,12 @@ async def test_when_redis_restarts_health_goes_down_then_ok_and_delivery_resumes
     for server in (cluster.a, cluster.b):
         await until_status(cluster, server, "ok")
     assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("during the outage")})
-    status, _ = await admin_emit(cluster, cluster.b, token, {
-        "event": "update-event", "room": f"event:{EVENT}", "payload": live("after the outage")})
+    status, _ = await admin_emit(
+        cluster,
+        cluster.b,
+        token,
+        {"event": "update-event", "room": f"event:{EVENT}", "payload": live("after the outage")},
+    )
     assert status == 200
     assert await inbox.next() == ("update-event", {"eventId": EVENT, **live("after the outage")})
     assert cluster.redis.numsub("touchline:socketio") == 2

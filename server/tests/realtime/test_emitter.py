@@ -13,8 +13,13 @@ USER = "a11ce0000000000000000001"
 EVENT = "e0e000000000000000000003"
 PURCHASE = "9c0000000000000000000005"
 PRODUCT = "9d0000000000000000000006"
-COMMENT = {"_id": "c0000000000000000000000c", "text": "What a goal!", "userId": USER, "displayName": "Ana",
-           "created": datetime(2026, 11, 21, 18, 31, tzinfo=timezone.utc)}
+COMMENT = {
+    "_id": "c0000000000000000000000c",
+    "text": "What a goal!",
+    "userId": USER,
+    "displayName": "Ana",
+    "created": datetime(2026, 11, 21, 18, 31, tzinfo=timezone.utc),
+}
 STREAM_URL = "https://cdn.example/a.m3u8"
 
 
@@ -37,13 +42,23 @@ SENDS = [
     ("event-url-change", lambda e: e.emit_event_url_change(EVENT, STREAM_URL), f"event:{EVENT}"),
     ("update-event", lambda e: e.emit_update_event(EVENT, {"status": "live"}), f"event:{EVENT}"),
     ("remove-user-device", lambda e: e.emit_remove_user_device(USER, "Chrome on Linux"), f"user:{USER}"),
-    ("user-purchase-status", lambda e: e.emit_user_purchase_status(
-        USER, purchase_id=PURCHASE, status="success", product_id=PRODUCT, event_id=EVENT), f"user:{USER}"),
+    (
+        "user-purchase-status",
+        lambda e: e.emit_user_purchase_status(
+            USER, purchase_id=PURCHASE, status="success", product_id=PRODUCT, event_id=EVENT
+        ),
+        f"user:{USER}",
+    ),
     ("register-user", lambda e: e.emit_register_user(USER), f"user:{USER}"),
     ("unregister-user", lambda e: e.emit_unregister_user(USER), f"user:{USER}"),
     ("comment-on-media", lambda e: e.emit_comment_on_media(EVENT, COMMENT), f"event:{EVENT}"),
-    ("comment-on-media-updated", lambda e: e.emit_comment_on_media_updated(
-        EVENT, {**COMMENT, "updated": datetime(2026, 11, 21, 18, 32, tzinfo=timezone.utc)}), f"event:{EVENT}"),
+    (
+        "comment-on-media-updated",
+        lambda e: e.emit_comment_on_media_updated(
+            EVENT, {**COMMENT, "updated": datetime(2026, 11, 21, 18, 32, tzinfo=timezone.utc)}
+        ),
+        f"event:{EVENT}",
+    ),
     ("comment-on-media-deleted", lambda e: e.emit_comment_on_media_deleted(EVENT, COMMENT["_id"]), f"event:{EVENT}"),
 ]
 
@@ -74,14 +89,18 @@ async def test_datetimes_leave_as_iso_strings_and_naive_ones_count_as_utc(record
     assert [data["comment"]["created"] for _, data, _, _ in recorder.sent] == ["2026-11-21T18:31:00+00:00"] * 2
 
 
-@pytest.mark.parametrize("send", [
-    lambda e: e.emit_user_purchase_status(USER, purchase_id=PURCHASE, status="maybe", product_id=PRODUCT),
-    lambda e: e.emit_update_event(EVENT, {}),  # nothing changed
-    lambda e: e.emit_update_event(EVENT, {"colour": "red"}),  # not an Event field
-    lambda e: e.emit_event_url_change(EVENT, "ftp://cdn.example/a.m3u8"),
-    lambda e: e.emit_comment_on_media(EVENT, {**COMMENT, "created": "yesterday"}),
-    lambda e: e.emit_register_user("not-an-id"),
-], ids=["bad-enum", "no-change", "unknown-field", "bad-url", "bad-date-time", "bad-id"])
+@pytest.mark.parametrize(
+    "send",
+    [
+        lambda e: e.emit_user_purchase_status(USER, purchase_id=PURCHASE, status="maybe", product_id=PRODUCT),
+        lambda e: e.emit_update_event(EVENT, {}),  # nothing changed
+        lambda e: e.emit_update_event(EVENT, {"colour": "red"}),  # not an Event field
+        lambda e: e.emit_event_url_change(EVENT, "ftp://cdn.example/a.m3u8"),
+        lambda e: e.emit_comment_on_media(EVENT, {**COMMENT, "created": "yesterday"}),
+        lambda e: e.emit_register_user("not-an-id"),
+    ],
+    ids=["bad-enum", "no-change", "unknown-field", "bad-url", "bad-date-time", "bad-id"],
+)
 async def test_a_payload_the_contract_forbids_is_refused_before_sending(recorder, send):
     with pytest.raises(ContractError) as refused:
         await send(Emitter(recorder))
@@ -89,13 +108,17 @@ async def test_a_payload_the_contract_forbids_is_refused_before_sending(recorder
     assert recorder.sent == []
 
 
-@pytest.mark.parametrize(("name", "payload", "room"), [
-    ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM_URL}, "event:e0e000000000000000000999"),
-    ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM_URL}, f"user:{EVENT}"),
-    ("register-user", {"userId": USER}, f"event:{USER}"),
-    ("remove-user-device", {"deviceId": "Chrome on Linux"}, "user:not-an-id"),
-    ("remove-user-device", {"deviceId": "Chrome on Linux"}, None),
-], ids=["other-event", "wrong-kind", "user-message-to-event-room", "room-id-not-24-hex", "no-room"])
+@pytest.mark.parametrize(
+    ("name", "payload", "room"),
+    [
+        ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM_URL}, "event:e0e000000000000000000999"),
+        ("event-url-change", {"eventId": EVENT, "eventUrl": STREAM_URL}, f"user:{EVENT}"),
+        ("register-user", {"userId": USER}, f"event:{USER}"),
+        ("remove-user-device", {"deviceId": "Chrome on Linux"}, "user:not-an-id"),
+        ("remove-user-device", {"deviceId": "Chrome on Linux"}, None),
+    ],
+    ids=["other-event", "wrong-kind", "user-message-to-event-room", "room-id-not-24-hex", "no-room"],
+)
 async def test_a_room_that_does_not_match_the_message_is_refused(recorder, name, payload, room):
     with pytest.raises(ContractError):
         await Emitter(recorder).emit(name, payload, room)

@@ -68,6 +68,7 @@ async def subscribed(redis_url: str, channel: str, servers: int) -> None:
     """Wait until `servers` processes listen on `channel` (they subscribe as they start; a
     message published before would not reach them)."""
     async with external_emitter(redis_url, channel) as probe:
+
         async def listening() -> None:
             while await probe.listeners() < servers:
                 await asyncio.sleep(0.02)

@@ -24,8 +24,15 @@ from server.tests.realtime.test_socket import EVENT, MARKER_EVENT, Inbox, ask, o
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-FAST = {"ping_interval": 0.3, "ping_timeout": 0.5, "retry_initial": 0.05, "retry_max": 0.3,
-        "connect_timeout": 0.5, "watchdog_interval": 0.1, "backlog_max_age": 10.0}
+FAST = {
+    "ping_interval": 0.3,
+    "ping_timeout": 0.5,
+    "retry_initial": 0.05,
+    "retry_max": 0.3,
+    "connect_timeout": 0.5,
+    "watchdog_interval": 0.1,
+    "backlog_max_age": 10.0,
+}
 # Detecting a dead connection takes up to ping_interval + ping_timeout; coming back, one
 # retry_max plus a ping round trip. Everything here must happen well within this.
 WITHIN_S = 5
@@ -38,8 +45,9 @@ async def cluster():
     async with contextlib.AsyncExitStack() as stack:
 
         async def start(redis_url: str, **fanout) -> SimpleNamespace:
-            sio = create_socket_server(socket_settings(redis_url), redis_channel=channel,
-                                       fanout_options={**FAST, **fanout})
+            sio = create_socket_server(
+                socket_settings(redis_url), redis_channel=channel, fanout_options={**FAST, **fanout}
+            )
             stack.push_async_callback(close_socket_server, sio)
             await start_socket_server(sio)
             url = await stack.enter_async_context(serving(sio))
@@ -58,6 +66,7 @@ async def cluster():
 
 async def eventually(condition, timeout: float = WITHIN_S) -> None:
     """Wait until `condition()` (a bool, or an awaitable of one) holds."""
+
     async def holds() -> bool:
         result = condition()
         return await result if inspect.isawaitable(result) else result
@@ -198,8 +207,9 @@ async def test_a_server_started_while_redis_is_down_subscribes_when_it_comes_up(
 async def test_health_is_degraded_while_messages_from_this_server_wait_for_redis(cluster, own_redis):
     # A Redis account that may subscribe but not publish (a misconfigured ACL): the server
     # hears the others, but what it sends waits in its backlog.
-    own_redis.client().acl_setuser("listener", enabled=True, nopass=True, categories=["+@all"],
-                                   commands=["-publish"], keys=["*"], channels=["*"])
+    own_redis.client().acl_setuser(
+        "listener", enabled=True, nopass=True, categories=["+@all"], commands=["-publish"], keys=["*"], channels=["*"]
+    )
     a = await cluster.start(f"redis://listener@127.0.0.1:{own_redis.port}/0")
     await eventually(lambda: a.manager.state == SUBSCRIBED)
 

@@ -51,8 +51,9 @@ async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))  # bound here and handed over: no race for the port
     port = sock.getsockname()[1]
-    config = uvicorn.Config(socketio.ASGIApp(sio, socketio_path="ws"), lifespan="off", log_level="warning",
-                            ws_per_message_deflate=False)
+    config = uvicorn.Config(
+        socketio.ASGIApp(sio, socketio_path="ws"), lifespan="off", log_level="warning", ws_per_message_deflate=False
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
 
@@ -72,13 +73,15 @@ async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
         sock.close()
 
 
-async def open_client(url: str, *, token: str | None = None, auth: Any = None,
-                      headers: dict[str, str] | None = None) -> socketio.AsyncClient:
+async def open_client(
+    url: str, *, token: str | None = None, auth: Any = None, headers: dict[str, str] | None = None
+) -> socketio.AsyncClient:
     client = socketio.AsyncClient(reconnection=False)
     if token is not None:
         auth = {"token": token}
-    await client.connect(url, transports=["websocket"], socketio_path="ws", auth=auth, headers=headers or {},
-                         wait_timeout=TIMEOUT_S)
+    await client.connect(
+        url, transports=["websocket"], socketio_path="ws", auth=auth, headers=headers or {}, wait_timeout=TIMEOUT_S
+    )
     return client
 
 
@@ -146,21 +149,26 @@ async def test_a_connection_with_a_valid_access_token_is_accepted(connect):
     assert client.connected
 
 
-@pytest.mark.parametrize("auth", [
-    {"token": "not-a-jwt"},
-    {"token": issue_access_token(ALICE, secret="someone-elses-secret-of-at-least-32-bytes")},
-    {"token": issue_access_token(ALICE, secret=SECRET, lifetime=-60)},
-    {"token": ""},
-    {"token": 42},
-    "a-bare-token-instead-of-an-object",
-], ids=["malformed", "forged", "expired", "empty", "not-a-string", "auth-not-an-object"])
+@pytest.mark.parametrize(
+    "auth",
+    [
+        {"token": "not-a-jwt"},
+        {"token": issue_access_token(ALICE, secret="someone-elses-secret-of-at-least-32-bytes")},
+        {"token": issue_access_token(ALICE, secret=SECRET, lifetime=-60)},
+        {"token": ""},
+        {"token": 42},
+        "a-bare-token-instead-of-an-object",
+    ],
+    ids=["malformed", "forged", "expired", "empty", "not-a-string", "auth-not-an-object"],
+)
 async def test_a_bad_token_is_refused_at_the_handshake_with_the_unauthorized_envelope(socket_server, auth):
     client = socketio.AsyncClient(reconnection=False)
     refusals: list[Any] = []
     client.on("connect_error", refusals.append)
     with pytest.raises(socketio.exceptions.ConnectionError):
-        await client.connect(socket_server.url, transports=["websocket"], socketio_path="ws", auth=auth,
-                             wait_timeout=TIMEOUT_S)
+        await client.connect(
+            socket_server.url, transports=["websocket"], socketio_path="ws", auth=auth, wait_timeout=TIMEOUT_S
+        )
     [refusal] = refusals
     envelope = refusal["data"]  # what a browser's connect_error sees as err.data
     contract.schema_validator("ConnectError").validate(envelope)
@@ -176,27 +184,38 @@ async def test_a_handshake_without_an_origin_is_accepted_as_it_comes_from_no_web
     assert (await connect()).connected  # browsers always send Origin; tools and apps do not
 
 
-@pytest.mark.parametrize("origin", [
-    "https://elsewhere.example",
-    "http://touchline.example",  # the right host over another scheme
-    "https://touchline.example.evil.example",
-    "null",  # sandboxed frames and file:// pages
-], ids=["other-site", "other-scheme", "suffix-trick", "null"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://elsewhere.example",
+        "http://touchline.example",  # the right host over another scheme
+        "https://touchline.example.evil.example",
+        "null",  # sandboxed frames and file:// pages
+    ],
+    ids=["other-site", "other-scheme", "suffix-trick", "null"],
+)
 async def test_a_handshake_from_an_origin_not_on_the_list_is_refused_before_the_websocket_opens(socket_server, origin):
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"{socket_server.url}/ws/", params={"EIO": "4", "transport": "websocket"},
-                            headers={"Origin": origin}) as response:  # a plain GET: no upgrade happens
+        async with http.get(
+            f"{socket_server.url}/ws/", params={"EIO": "4", "transport": "websocket"}, headers={"Origin": origin}
+        ) as response:  # a plain GET: no upgrade happens
             assert response.status == 400
         # And a real client is refused. Our own HTTP session: a client refused this early
         # leaves its own one open.
         client = socketio.AsyncClient(reconnection=False, http_session=http)
         with pytest.raises(socketio.exceptions.ConnectionError):
-            await client.connect(socket_server.url, transports=["websocket"], socketio_path="ws",
-                                 headers={"Origin": origin}, wait_timeout=TIMEOUT_S)
+            await client.connect(
+                socket_server.url,
+                transports=["websocket"],
+                socketio_path="ws",
+                headers={"Origin": origin},
+                wait_timeout=TIMEOUT_S,
+            )
 
 
-@pytest.mark.parametrize("origins", [[], None, ["*"]], ids=["empty-list-means-no-check", "none-means-host-header",
-                                                            "star-means-any"])
+@pytest.mark.parametrize(
+    "origins", [[], None, ["*"]], ids=["empty-list-means-no-check", "none-means-host-header", "star-means-any"]
+)
 async def test_the_socket_server_needs_an_explicit_origin_allow_list(origins):
     with pytest.raises(ValueError, match="allowed origins"):
         create_socket_server(SimpleNamespace(redis_url=None, socket_origins=origins))
@@ -277,8 +296,11 @@ async def test_an_anonymous_connection_may_not_join_a_user_room(connect):
 # --- messages the server does not handle --------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["launch-rockets", "update-event", "connect", "disconnect"],
-                         ids=["unknown", "a-server-message", "reserved-connect", "reserved-disconnect"])
+@pytest.mark.parametrize(
+    "name",
+    ["launch-rockets", "update-event", "connect", "disconnect"],
+    ids=["unknown", "a-server-message", "reserved-connect", "reserved-disconnect"],
+)
 async def test_a_message_the_server_does_not_handle_is_acknowledged_with_validation_error(connect, name):
     client = await connect()
     ack = await ask(client, name, {"eventId": EVENT})
@@ -335,8 +357,11 @@ async def test_leaving_an_event_room_stops_delivery(socket_server, connect):
 
 
 async def test_a_user_room_message_reaches_only_that_users_connections(socket_server, connect):
-    alice_phone, alice_laptop, bob = await connect(token_for(ALICE)), await connect(token_for(ALICE)), \
-        await connect(token_for(BOB))
+    alice_phone, alice_laptop, bob = (
+        await connect(token_for(ALICE)),
+        await connect(token_for(ALICE)),
+        await connect(token_for(BOB)),
+    )
     inboxes = {client: Inbox(client) for client in (alice_phone, alice_laptop, bob)}
     for client, user_id in ((alice_phone, ALICE), (alice_laptop, ALICE), (bob, BOB)):
         await ask(client, "join-user-room", {"userId": user_id})

@@ -55,8 +55,9 @@ async def refusal(url: str, token: str) -> dict[str, Any]:
     refusals: list[Any] = []
     client.on("connect_error", refusals.append)
     with pytest.raises(socketio.exceptions.ConnectionError):
-        await client.connect(url, transports=["websocket"], socketio_path="ws", auth={"token": token},
-                             wait_timeout=TIMEOUT_S)
+        await client.connect(
+            url, transports=["websocket"], socketio_path="ws", auth={"token": token}, wait_timeout=TIMEOUT_S
+        )
     [refused] = refusals
     contract.schema_validator("ConnectError").validate(refused["data"])
     return refused["data"]
@@ -76,14 +77,18 @@ async def test_after_logout_the_token_is_refused(client, socket_url):
     fan = await sign_up(client)
     assert (await client.post("/api/user/logout", headers=fan["headers"])).status_code == 200
     assert await refusal(socket_url, token_of(fan)) == {
-        "error": True, "message": SESSION_ENDED, "messageErrorCode": "unauthorized"}
+        "error": True,
+        "message": SESSION_ENDED,
+        "messageErrorCode": "unauthorized",
+    }
 
 
 async def test_after_the_device_is_removed_its_token_is_refused(client, socket_url, connect):
     phone = await sign_up(client)
     laptop = (await sign_in(client, phone["email"])).json()["content"]
-    removed = await client.post("/api/user/delete_device", headers=bearer(token_of(laptop)),
-                                json={"deviceId": phone["device_id"]})
+    removed = await client.post(
+        "/api/user/delete_device", headers=bearer(token_of(laptop)), json={"deviceId": phone["device_id"]}
+    )
     assert removed.status_code == 200, removed.text
 
     assert (await refusal(socket_url, token_of(phone)))["message"] == SESSION_ENDED
@@ -116,8 +121,10 @@ async def test_a_connection_whose_session_ends_can_no_longer_join_its_user_room(
 async def test_when_sessions_cannot_be_checked_the_handshake_asks_the_client_to_retry(client, settings):
     fan = await sign_up(client)
     unreachable = Database("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
-    sio = create_socket_server(SimpleNamespace(redis_url=None, socket_origins=["https://touchline.example"]),
-                               authenticate=token_authenticator(settings.secret_key, unreachable))
+    sio = create_socket_server(
+        SimpleNamespace(redis_url=None, socket_origins=["https://touchline.example"]),
+        authenticate=token_authenticator(settings.secret_key, unreachable),
+    )
     try:
         async with serving(sio) as url:
             refused = await refusal(url, token_of(fan))

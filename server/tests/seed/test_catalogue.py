@@ -9,7 +9,16 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from server.media.live import live_playlist, load_vod_playlist
 from server.models import (
-    Base, EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity,
+    Base,
+    EpgProgramme,
+    Event,
+    EventIdentity,
+    EventStats,
+    Identity,
+    IdentityParent,
+    Tag,
+    Team,
+    TeamIdentity,
 )
 from server.seed import artwork
 from server.seed.bulk import bulk_count, fill_events, sync_url
@@ -18,8 +27,13 @@ from server.seed.fixtures import FIXTURES_DIR, load_catalogue
 from server.seed.loader import seed
 
 NOW = datetime(2026, 11, 22, 21, 7, 33, tzinfo=timezone.utc)
-COMMERCE_TYPES = {"commerce_free_media", "commerce_members_media", "commerce_ppv_media",
-                  "commerce_subscription-basic_media", "commerce_transactional_media"}
+COMMERCE_TYPES = {
+    "commerce_free_media",
+    "commerce_members_media",
+    "commerce_ppv_media",
+    "commerce_subscription-basic_media",
+    "commerce_transactional_media",
+}
 
 
 @pytest.fixture
@@ -73,14 +87,21 @@ async def test_something_is_always_live_and_upcoming_after_seeding(engine):
         for event in live:
             assert now - timedelta(minutes=90) <= event.event_date <= now
             assert event.hls_stream.startswith("/media/live/")
-        soon = await count(engine, Event, Event.status == "upcoming", Event.event_date > now,
-                           Event.event_date <= now + timedelta(hours=24))
+        soon = await count(
+            engine,
+            Event,
+            Event.status == "upcoming",
+            Event.event_date > now,
+            Event.event_date <= now + timedelta(hours=24),
+        )
         assert soon >= 5
         later = await count(engine, Event, Event.status == "upcoming", Event.event_date > now + timedelta(days=7))
         assert later >= 5
         assert await count(engine, Event, Event.status == "upcoming", Event.event_date <= now) == 0
-        assert await count(engine, Event, Event.status == "archived", Event.media_type == "event",
-                           Event.end_date > now) == 0
+        assert (
+            await count(engine, Event, Event.status == "archived", Event.media_type == "event", Event.end_date > now)
+            == 0
+        )
         oldest = await rows(engine, select(func.min(Event.event_date)).where(Event.status == "archived"))
         assert oldest[0] >= now - timedelta(days=121)
 
@@ -88,8 +109,10 @@ async def test_something_is_always_live_and_upcoming_after_seeding(engine):
 async def test_every_highlight_kind_is_present(seeded):
     clips = await rows(seeded, select(Event).where(Event.parent_event_id.is_not(None)))
     assert {c.highlight_kind for c in clips} == set(HIGHLIGHT_KINDS)
-    parents = {e.id: e for e in await rows(seeded, select(Event).where(Event.status == "archived",
-                                                                        Event.media_type == "event"))}
+    parents = {
+        e.id: e
+        for e in await rows(seeded, select(Event).where(Event.status == "archived", Event.media_type == "event"))
+    }
     for clip in clips:
         assert clip.media_type == ("clip" if clip.highlight_kind == "clip" else "highlight")
         assert clip.status in ("archived", "vod")
@@ -147,8 +170,12 @@ async def test_team_names_are_not_placeholders(seeded):
 
 
 async def test_archived_games_have_stats_with_percentages_at_most_100(seeded):
-    games = await rows(seeded, select(Event).where(Event.game_type == "game", Event.media_type == "event",
-                                                   Event.status.in_(("archived", "live"))))
+    games = await rows(
+        seeded,
+        select(Event).where(
+            Event.game_type == "game", Event.media_type == "event", Event.status.in_(("archived", "live"))
+        ),
+    )
     stats = {s.event_id: s for s in await rows(seeded, select(EventStats))}
     percentages = 0
     for game in games:
@@ -181,8 +208,10 @@ async def test_archived_games_have_stats_with_percentages_at_most_100(seeded):
 
 async def test_seed_twice_does_not_duplicate(engine):
     first = await seed(engine, now=NOW)
-    counts = {m.__name__: await count(engine, m) for m in (Identity, Team, Event, EventIdentity, EventStats,
-                                                          EpgProgramme, TeamIdentity, IdentityParent, Tag)}
+    counts = {
+        m.__name__: await count(engine, m)
+        for m in (Identity, Team, Event, EventIdentity, EventStats, EpgProgramme, TeamIdentity, IdentityParent, Tag)
+    }
     second = await seed(async_sessionmaker(engine), now=NOW + timedelta(hours=3))
     assert first.total_inserted > 0 and second.total_inserted == 0 and second.was_seeded_before
     assert {m: await count(engine, globals()[m]) for m in counts} == counts
@@ -197,12 +226,33 @@ async def test_seed_twice_does_not_duplicate(engine):
 async def test_reset_starts_over(engine):
     await seed(engine, now=NOW)
     async with engine.begin() as conn:
-        await conn.execute(Event.__table__.insert().values(
-            id="f" * 24, media_type="event", title="Stray", event_date=NOW, external_id="X-1",
-            reference_id="x-1", status="archived"))
-        await conn.execute(Tag.__table__.insert().values(
-            id="e" * 24, target_id="f" * 24, title="A viewer's tag", start_ms=0, type="user", is_global=False,
-            official=False, video_type="vod", stream_name="hd", mode="sync", created=NOW, updated=NOW))
+        await conn.execute(
+            Event.__table__.insert().values(
+                id="f" * 24,
+                media_type="event",
+                title="Stray",
+                event_date=NOW,
+                external_id="X-1",
+                reference_id="x-1",
+                status="archived",
+            )
+        )
+        await conn.execute(
+            Tag.__table__.insert().values(
+                id="e" * 24,
+                target_id="f" * 24,
+                title="A viewer's tag",
+                start_ms=0,
+                type="user",
+                is_global=False,
+                official=False,
+                video_type="vod",
+                stream_name="hd",
+                mode="sync",
+                created=NOW,
+                updated=NOW,
+            )
+        )
     report = await seed(engine, now=NOW, reset=True)
     assert report.deleted["events"] == await count(engine, Event) + 1
     assert await count(engine, Event, Event.id == "f" * 24) == 0
@@ -259,8 +309,11 @@ def test_archived_games_have_official_tags_that_match_their_stats():
 
 def test_every_paid_game_has_a_pay_per_view_and_every_league_in_the_subscription_a_pass():
     data = build_catalogue(NOW)
-    paid = {e["id"] for e in data.events if e["media_type"] == "event"
-            and e["commerce_type"] in ("commerce_ppv_media", "commerce_transactional_media")}
+    paid = {
+        e["id"]
+        for e in data.events
+        if e["media_type"] == "event" and e["commerce_type"] in ("commerce_ppv_media", "commerce_transactional_media")
+    }
     ppv = {p["event_id"] for p in data.products if p["type"] == "ppv"}
     assert paid and paid <= ppv
     kinds = {p["type"] for p in data.products}
@@ -312,8 +365,9 @@ def test_channels_have_a_programme_guide():
     game_ids = {e["id"] for e in data.events if e["game_type"] == "game"}
     for channel in channels:
         assert (channel["media_type"], channel["event_type"], channel["game_type"]) == ("event", "channel", "other")
-        slots = sorted((p for p in data.epg_programmes if p["channel_id"] == channel["id"]),
-                       key=lambda p: p["starts_at"])
+        slots = sorted(
+            (p for p in data.epg_programmes if p["channel_id"] == channel["id"]), key=lambda p: p["starts_at"]
+        )
         assert slots[0]["starts_at"] <= NOW - timedelta(days=1)
         assert slots[-1]["ends_at"] >= NOW + timedelta(days=2) - timedelta(hours=1)
         for prev, nxt in zip(slots, slots[1:]):
@@ -330,10 +384,12 @@ def test_artwork_is_what_the_generator_writes():
     for relative, svg in files.items():
         path = FIXTURES_DIR / relative
         assert path.exists() and path.read_text() == svg, (
-            f"{relative} is stale: regenerate with `python -m server.seed.artwork`")
+            f"{relative} is stale: regenerate with `python -m server.seed.artwork`"
+        )
         assert len(svg.encode()) < 2048
-    on_disk = {f"{p.parent.name}/{p.name}" for folder in ("logos", "posters")
-               for p in (FIXTURES_DIR / folder).glob("*")}
+    on_disk = {
+        f"{p.parent.name}/{p.name}" for folder in ("logos", "posters") for p in (FIXTURES_DIR / folder).glob("*")
+    }
     assert on_disk == set(files), "stray artwork files: regenerate with `python -m server.seed.artwork`"
 
 
@@ -348,15 +404,18 @@ async def test_bulk_fill_is_idempotent_by_count(tmp_path):
     assert fill_events(url, 6000, now=NOW) == 0
     assert fill_events(url, 6500, now=NOW) == 500
     from sqlalchemy import create_engine
+
     engine = create_engine(sync_url(url))
     with engine.connect() as conn:
         assert bulk_count(conn) == 6500
         assert conn.scalar(select(func.count()).select_from(Team)) >= 60  # seeded the catalogue first
         bulk_ids = select(Event.id).where(Event.external_id.like("TL-BK-%"))
-        links = conn.scalar(select(func.count()).select_from(EventIdentity)
-                            .where(EventIdentity.event_id.in_(bulk_ids)))
+        links = conn.scalar(select(func.count()).select_from(EventIdentity).where(EventIdentity.event_id.in_(bulk_ids)))
         assert links == 2 * 6500
-        statuses = dict(conn.execute(select(Event.status, func.count()).where(Event.external_id.like("TL-BK-%"))
-                                     .group_by(Event.status)).all())
+        statuses = dict(
+            conn.execute(
+                select(Event.status, func.count()).where(Event.external_id.like("TL-BK-%")).group_by(Event.status)
+            ).all()
+        )
         assert statuses["archived"] > statuses["upcoming"] > 0
     engine.dispose()

@@ -13,11 +13,27 @@ def held(**kw) -> Viewer:
     return Viewer("u" * 24, Holdings(**kw), region="GB")
 
 
-def can_watch(viewer: Viewer, commerce_type: str, modes=(), *, media_type="event", regions=(), anywhere=True,
-              event_id=EVENT, identities=(LEAGUE,)) -> bool:
-    return decide(viewer, event_id=event_id, media_type=media_type, commerce_type=commerce_type,
-                  commerce_modes=modes, identity_ids=identities, regions=regions,
-                  available_anywhere=anywhere).available_for_user
+def can_watch(
+    viewer: Viewer,
+    commerce_type: str,
+    modes=(),
+    *,
+    media_type="event",
+    regions=(),
+    anywhere=True,
+    event_id=EVENT,
+    identities=(LEAGUE,),
+) -> bool:
+    return decide(
+        viewer,
+        event_id=event_id,
+        media_type=media_type,
+        commerce_type=commerce_type,
+        commerce_modes=modes,
+        identity_ids=identities,
+        regions=regions,
+        available_anywhere=anywhere,
+    ).available_for_user
 
 
 def test_free_events_are_for_everyone():
@@ -44,8 +60,9 @@ def test_a_subscription_covers_events_of_its_identity_items_only():
 
 
 def test_a_subscription_without_identity_items_covers_every_subscription_event():
-    assert can_watch(held(subscription_everything=True), "commerce_subscription-basic_media", [],
-                     identities=(OTHER_LEAGUE,))
+    assert can_watch(
+        held(subscription_everything=True), "commerce_subscription-basic_media", [], identities=(OTHER_LEAGUE,)
+    )
 
 
 def test_a_pay_per_view_event_also_in_the_subscription_opens_to_subscribers():
@@ -67,8 +84,15 @@ def test_anonymous_visitors_hold_nothing():
 
 
 def test_outside_the_events_regions_nobody_may_watch_even_a_free_event():
-    answer = decide(Viewer(region="US"), event_id=EVENT, media_type="event", commerce_type="commerce_free_media",
-                    commerce_modes=(), identity_ids=(), regions=["GB", "IE"])
+    answer = decide(
+        Viewer(region="US"),
+        event_id=EVENT,
+        media_type="event",
+        commerce_type="commerce_free_media",
+        commerce_modes=(),
+        identity_ids=(),
+        regions=["GB", "IE"],
+    )
     assert (answer.available_for_user, answer.available_in_region) == (False, False)
     assert can_watch(Viewer(region="IE"), "commerce_free_media", regions=["GB", "IE"])
 
@@ -89,8 +113,16 @@ def test_user_clips_are_always_available():
 @pytest.mark.parametrize("media_type", ["user_clip", "user_highlight"])
 def test_a_user_clip_is_always_available_to_its_owner_and_to_nobody_else(media_type):
     def answer(viewer: Viewer):
-        return decide(viewer, event_id=EVENT, media_type=media_type, commerce_type="commerce_ppv_media",
-                      commerce_modes=["ppv"], identity_ids=(), regions=["XX"], owner_id=MEMBER.user_id)
+        return decide(
+            viewer,
+            event_id=EVENT,
+            media_type=media_type,
+            commerce_type="commerce_ppv_media",
+            commerce_modes=["ppv"],
+            identity_ids=(),
+            regions=["XX"],
+            owner_id=MEMBER.user_id,
+        )
 
     assert answer(MEMBER).available_for_user and answer(MEMBER).available_in_region
     assert not answer(Viewer("v" * 24, region="GB")).available_for_user

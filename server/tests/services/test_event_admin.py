@@ -23,8 +23,14 @@ TIMEOUT_S = 10
 async def upcoming(database, *, starts_in: timedelta, **kw) -> Event:
     """An upcoming football event `starts_in` from now on server.clock (removed after the test)."""
     async with database.session() as db:
-        event = factories.event(db, f"Kickoff test {datetime.now().timestamp()}", status="upcoming",
-                                when=clock.now() + starts_in, sport_type="football", **kw)
+        event = factories.event(
+            db,
+            f"Kickoff test {datetime.now().timestamp()}",
+            status="upcoming",
+            when=clock.now() + starts_in,
+            sport_type="football",
+            **kw,
+        )
         await db.commit()
     CREATED.append((database, event.id))
     return event
@@ -45,8 +51,11 @@ async def test_an_upcoming_event_goes_live_at_kickoff_and_not_before(database):
     assert len(started) == 1
     row = await status_of(database, event.id)
     assert (row.status, row.hls_stream) == ("live", "/media/live/football.m3u8")
-    assert started[0].fields == {"status": "live", "gameStartDate": event_admin.wire_time(row.game_start_date),
-                                 "content": {"HLSStream": "/media/live/football.m3u8"}}
+    assert started[0].fields == {
+        "status": "live",
+        "gameStartDate": event_admin.wire_time(row.game_start_date),
+        "content": {"HLSStream": "/media/live/football.m3u8"},
+    }
 
 
 async def test_a_planned_kickoff_time_is_kept_when_the_event_goes_live_on_schedule(database):
@@ -73,10 +82,17 @@ async def test_kickoff_works_through_more_due_events_than_one_batch(database):
 
 
 async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_the_catalogue_cache(
-        database, database_url):
+    database, database_url
+):
     assert Settings(environment="test", database_url=database_url).kickoff_interval_seconds == 10.0
-    settings = Settings(environment="test", database_url=database_url, kickoff_interval_seconds=0.02,
-                        settlement_interval_seconds=0, renewal_interval_seconds=0, payment_cleanup_interval_seconds=0)
+    settings = Settings(
+        environment="test",
+        database_url=database_url,
+        kickoff_interval_seconds=0.02,
+        settlement_interval_seconds=0,
+        renewal_interval_seconds=0,
+        payment_cleanup_interval_seconds=0,
+    )
     assert set(jobs.jobs_for(settings, database)) == {"kickoff"}
     cache = ResponseCache(ttl_seconds=300)
     cache.put(b"list", {"stale": True})
@@ -93,8 +109,10 @@ async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_t
                 assert asyncio.get_running_loop().time() < deadline, "the room was not told"
                 await asyncio.sleep(0.02)
     messages = [(name, data) for name, data, room in socket.sent if room == f"event:{event.id}"]
-    assert [(name, data.get("status")) for name, data in messages] == [("update-event", "live"),
-                                                                        ("event-url-change", None)]
+    assert [(name, data.get("status")) for name, data in messages] == [
+        ("update-event", "live"),
+        ("event-url-change", None),
+    ]
     assert len(cache) == 0
 
 
@@ -103,22 +121,32 @@ def test_an_interval_of_zero_turns_the_kickoff_job_off(database_url):
     assert "kickoff" not in jobs.jobs_for(settings, None)
 
 
-@pytest.mark.parametrize(("stored", "sport", "kept"), [
-    ("/media/live/hockey.m3u8", "football", "/media/vod/hockey/index.m3u8"),  # the sample that played
-    (None, "basketball", "/media/vod/basketball/index.m3u8"),  # none: its sport's
-    (None, "curling", "/media/vod/football/index.m3u8"),  # a sport without a sample
-    ("/media/vod/football/index.m3u8", "football", "/media/vod/football/index.m3u8"),
-    ("https://cdn.example/live/npd.m3u8", "football", "https://cdn.example/live/npd.m3u8"),  # another host's
-    ("http://elsewhere.example/media/live/football.m3u8", "football",
-     "http://elsewhere.example/media/live/football.m3u8"),
-])
+@pytest.mark.parametrize(
+    ("stored", "sport", "kept"),
+    [
+        ("/media/live/hockey.m3u8", "football", "/media/vod/hockey/index.m3u8"),  # the sample that played
+        (None, "basketball", "/media/vod/basketball/index.m3u8"),  # none: its sport's
+        (None, "curling", "/media/vod/football/index.m3u8"),  # a sport without a sample
+        ("/media/vod/football/index.m3u8", "football", "/media/vod/football/index.m3u8"),
+        ("https://cdn.example/live/npd.m3u8", "football", "https://cdn.example/live/npd.m3u8"),  # another host's
+        (
+            "http://elsewhere.example/media/live/football.m3u8",
+            "football",
+            "http://elsewhere.example/media/live/football.m3u8",
+        ),
+    ],
+)
 def test_a_finished_event_keeps_the_vod_of_what_it_played(stored, sport, kept):
     assert event_admin.vod_of(stored, sport) == kept
 
 
 def test_each_sport_plays_its_own_sample():
     assert [event_admin.sample_for(s) for s in ("football", "basketball", "ice-hockey", "volleyball")] == [
-        "football", "basketball", "hockey", "volleyball"]
+        "football",
+        "basketball",
+        "hockey",
+        "volleyball",
+    ]
 
 
 def test_dates_are_read_as_utc():

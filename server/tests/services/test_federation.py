@@ -34,8 +34,16 @@ async def user(database, user_id: str) -> User:
 
 async def existing_account(database, address: str) -> str:
     async with database.session() as db:
-        account = User(id=new_id(), email=address, password_hash="x", display_name="Existing Fan", club_list=[],
-                       options={}, created=clock.now(), updated=clock.now())
+        account = User(
+            id=new_id(),
+            email=address,
+            password_hash="x",
+            display_name="Existing Fan",
+            club_list=[],
+            options={},
+            created=clock.now(),
+            updated=clock.now(),
+        )
         db.add(account)
         await db.commit()
         return account.id

@@ -56,7 +56,9 @@ def text_of(message) -> str:
 
 def _authenticate(server, session, envelope, mechanism, auth_data):
     ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (
-        SMTP_USER.encode(), SMTP_PASSWORD.encode())
+        SMTP_USER.encode(),
+        SMTP_PASSWORD.encode(),
+    )
     return AuthResult(success=ok, handled=False)
 
 
@@ -79,14 +81,26 @@ def inbox():
 
 
 def smtp_settings(settings, port: int, **extra):
-    return settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_starttls": False,
-                                       "mail_from": "Touchline <no-reply@touchline.test>", **extra})
+    return settings.model_copy(
+        update={
+            "smtp_host": "127.0.0.1",
+            "smtp_port": port,
+            "smtp_starttls": False,
+            "mail_from": "Touchline <no-reply@touchline.test>",
+            **extra,
+        }
+    )
 
 
 async def write_one(database, settings, to: str = "ada@example.com") -> OutboxMail:
     async with database.session() as db:
-        written = mail.write(db, settings, to=to, kind=mail.MailKind.PASSWORD_CHANGED,
-                             message=mail.Message("Hello from Touchline", "Plain text, with ünïcödé.\n"))
+        written = mail.write(
+            db,
+            settings,
+            to=to,
+            kind=mail.MailKind.PASSWORD_CHANGED,
+            message=mail.Message("Hello from Touchline", "Plain text, with ünïcödé.\n"),
+        )
         await db.commit()
     return written
 
@@ -207,8 +221,13 @@ async def test_the_answer_does_not_wait_for_smtp_and_the_mail_is_committed_first
         seen.append(([m.status for m in await mails_to(database, account["email"])], len(inbox.received)))
 
     status = await call_and_look_when_answered(
-        app, "POST", "/api/user/change_password", headers=account["headers"],
-        json={"current_password": PASSWORD, "new_password": "a brand new passphrase"}, look=look)
+        app,
+        "POST",
+        "/api/user/change_password",
+        headers=account["headers"],
+        json={"current_password": PASSWORD, "new_password": "a brand new passphrase"},
+        look=look,
+    )
     assert status == 200
     assert seen == [(["queued"], 0)]
     assert [m.status for m in await mails_to(database, account["email"])] == ["sent"]

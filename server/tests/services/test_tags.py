@@ -15,8 +15,10 @@ def event(status: str, **columns) -> Event:
 
 
 def test_an_archived_video_is_as_long_as_its_duration_else_its_clip_range_else_its_sample():
-    assert video_length(event("archived", duration_s=6900, hls_stream="/media/vod/football/index.m3u8"), NOW,
-                        MEDIA).ms == 6_900_000
+    assert (
+        video_length(event("archived", duration_s=6900, hls_stream="/media/vod/football/index.m3u8"), NOW, MEDIA).ms
+        == 6_900_000
+    )
     assert video_length(event("archived", start_time_ms=2_400_000, end_time_ms=2_430_000), NOW, MEDIA).ms == 30_000
     assert video_length(event("vod", hls_stream="/media/vod/football/index.m3u8"), NOW, MEDIA).ms == 24_000
     # Not a sample this server has (an external URL, an unknown name): no bound but the contract's.
@@ -25,8 +27,12 @@ def test_an_archived_video_is_as_long_as_its_duration_else_its_clip_range_else_i
 
 
 def test_sample_names_never_leave_the_media_folder():
-    for stream in ("/media/vod/../index.m3u8", "/media/vod/a/../football/index.m3u8", "/media/vod//index.m3u8",
-                   "/media/vod/.hidden/index.m3u8"):
+    for stream in (
+        "/media/vod/../index.m3u8",
+        "/media/vod/a/../football/index.m3u8",
+        "/media/vod//index.m3u8",
+        "/media/vod/.hidden/index.m3u8",
+    ):
         assert sample_length_ms(MEDIA, stream) is None
     assert sample_length_ms(MEDIA, "/media/vod/hockey/index.m3u8") == 24_000
 

@@ -88,15 +88,21 @@ async def test_redeeming_needs_a_signed_in_viewer(client):
 
 async def test_staff_issue_a_batch_and_get_every_code(client, staff, match):
     _, ppv = match
-    batch = await issue(client, staff, product_id=ppv.id, count=3, uses=2, expires_at="2099-12-31T23:59:59Z",
-                        prefix="DERBY")
-    assert (batch["product_id"], batch["count"], batch["uses"], batch["expires_at"]) == \
-        (ppv.id, 3, 2, "2099-12-31T23:59:59Z")
+    batch = await issue(
+        client, staff, product_id=ppv.id, count=3, uses=2, expires_at="2099-12-31T23:59:59Z", prefix="DERBY"
+    )
+    assert (batch["product_id"], batch["count"], batch["uses"], batch["expires_at"]) == (
+        ppv.id,
+        3,
+        2,
+        "2099-12-31T23:59:59Z",
+    )
     assert len(set(batch["codes"])) == 3 and all(re.fullmatch(rf"DERBY-{GROUPS}", c) for c in batch["codes"])
     listed = await codes(client, staff, batch_id=batch["batchId"])
     assert sorted(c["code"] for c in listed) == sorted(batch["codes"])
-    assert {(c["status"], c["uses"], c["redeemedCount"], c["event_id"], c["revoked"]) for c in listed} == \
-        {("active", 2, 0, ppv.event_id, False)}
+    assert {(c["status"], c["uses"], c["redeemedCount"], c["event_id"], c["revoked"]) for c in listed} == {
+        ("active", 2, 0, ppv.event_id, False)
+    }
 
 
 async def test_issuing_for_an_event_uses_its_pay_per_view_product(client, staff, match):
@@ -112,6 +118,7 @@ async def test_an_expiry_with_an_offset_is_kept_and_answered_in_utc(client, staf
     [listed] = await codes(client, staff, batch_id=batch["batchId"])
     assert listed["expires_at"] == "2099-06-30T16:00:00Z"
 
+
 async def test_issuing_for_an_event_without_pay_per_view_gives_product_not_found(client, staff, database):
     event = await paid_event(database)
     answer = await client.post("/api/admin/access_codes", headers=staff, json={"event_id": event.id, "count": 1})
@@ -120,13 +127,17 @@ async def test_issuing_for_an_event_without_pay_per_view_gives_product_not_found
     refused(answer, 404, "product_not_found")
 
 
-@pytest.mark.parametrize("body", [
-    {"count": 1},
-    {"count": 1, "product_id": "PRODUCT", "event_id": "EVENT"},
-    {"count": 1, "product_id": "PRODUCT", "expires_at": "2001-01-01T00:00:00Z"},
-    {"count": 10_001, "product_id": "PRODUCT"},
-    {"count": 1, "product_id": "PRODUCT", "prefix": "derby"},
-], ids=["neither", "both", "past-expiry", "too-many", "lower-case-prefix"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"count": 1},
+        {"count": 1, "product_id": "PRODUCT", "event_id": "EVENT"},
+        {"count": 1, "product_id": "PRODUCT", "expires_at": "2001-01-01T00:00:00Z"},
+        {"count": 10_001, "product_id": "PRODUCT"},
+        {"count": 1, "product_id": "PRODUCT", "prefix": "derby"},
+    ],
+    ids=["neither", "both", "past-expiry", "too-many", "lower-case-prefix"],
+)
 async def test_issuing_refuses_a_request_it_cannot_fulfil_with_400(client, staff, match, body):
     event, ppv = match
     body = {k: {"PRODUCT": ppv.id, "EVENT": event.id}.get(v, v) for k, v in body.items()}
@@ -148,8 +159,13 @@ async def test_redeeming_a_pay_per_view_code_makes_the_event_available(client, s
     assert content["code"] == code and content["contract"] is None and content["redeemedAt"]
     assert content["product"]["_id"] == ppv.id and content["product"]["active"] is True
     bought = content["purchase"]
-    assert (bought["status"], bought["paymentAction"], bought["priceMinor"], bought["price"], bought["accessCode"]) == \
-        ("success", "redeemAccessCode", 0, 0, code)
+    assert (bought["status"], bought["paymentAction"], bought["priceMinor"], bought["price"], bought["accessCode"]) == (
+        "success",
+        "redeemAccessCode",
+        0,
+        0,
+        code,
+    )
     assert bought["validUntil"] and bought["card"] is None
     assert (await event_for(client, viewer["headers"], event.id))["availableForUser"] is True
     [listed] = await codes(client, staff, code=code)
@@ -164,8 +180,13 @@ async def test_a_subscription_code_gives_a_contract_that_does_not_renew(client, 
     content = answer.json()["content"]
     contract = content["contract"]
     assert content["purchase"] is None
-    assert (contract["status"], contract["active"], contract["autoRenew"], contract["nextBillingDate"],
-            contract["priceMinor"]) == ("active", True, False, None, 0)
+    assert (
+        contract["status"],
+        contract["active"],
+        contract["autoRenew"],
+        contract["nextBillingDate"],
+        contract["priceMinor"],
+    ) == ("active", True, False, None, 0)
     assert contract["contractEndDate"] and content["product"]["active"] is True
 
 
@@ -194,7 +215,8 @@ async def test_an_n_use_code_is_redeemed_by_n_accounts_then_refused(client, staf
 
 
 async def test_a_viewer_holding_the_product_gets_already_purchased_and_the_code_keeps_its_use(
-        client, staff, viewer, match):
+    client, staff, viewer, match
+):
     _, ppv = match
     assert (await redeem(client, viewer["headers"], await one_code(client, staff, ppv.id))).status_code == 200
     code = await one_code(client, staff, ppv.id)
@@ -238,8 +260,7 @@ async def test_an_unknown_code_gives_404(client, viewer):
 
 
 async def test_revoking_an_unknown_code_gives_404(client, staff):
-    refused(await client.post(f"/api/admin/access_codes/{NOBODY}/revoke", headers=staff), 404,
-            "access_code_not_found")
+    refused(await client.post(f"/api/admin/access_codes/{NOBODY}/revoke", headers=staff), 404, "access_code_not_found")
 
 
 async def test_redemption_attempts_are_limited_per_account(client, staff, viewer, settings, match):
@@ -256,8 +277,7 @@ async def test_redemption_attempts_are_limited_per_account(client, staff, viewer
     assert (await redeem(client, other["headers"], code)).status_code == 200
 
 
-async def test_concurrent_redemptions_of_a_single_use_code_over_http_give_exactly_one_success(
-        client, staff, match):
+async def test_concurrent_redemptions_of_a_single_use_code_over_http_give_exactly_one_success(client, staff, match):
     _, ppv = match
     code = await one_code(client, staff, ppv.id)
     viewers = await asyncio.gather(*(sign_up(client) for _ in range(8)))
@@ -290,8 +310,11 @@ async def test_the_list_pages_newest_first(client, staff, database):
     older = await one_code(client, staff, svod.id)
     clock.advance(timedelta(seconds=2))
     newer = await one_code(client, staff, svod.id)
-    answer = await client.get("/api/admin/access_codes", headers=staff,
-                              params={"product_id": svod.id, "size": 1, "next": "true", "count": "true"})
+    answer = await client.get(
+        "/api/admin/access_codes",
+        headers=staff,
+        params={"product_id": svod.id, "size": 1, "next": "true", "count": "true"},
+    )
     assert answer.status_code == 200, answer.text
     page = answer.json()["content"]
     assert ([c["code"] for c in page["entries"]], page["nextExists"], page["totalCount"]) == ([newer], True, 2)

@@ -9,14 +9,16 @@ from ...mailbox import staff_headers
 from .shop import buy_ppv
 
 
-async def test_commerce_options_list_the_products_that_unlock_an_event_cheapest_first(client, database, viewer,
-                                                                                      catalogue):
+async def test_commerce_options_list_the_products_that_unlock_an_event_cheapest_first(
+    client, database, viewer, catalogue
+):
     event = await paid_event(database, modes=["ppv", "svod"], identity_ids=[catalogue["npd"]])
     ppv = await product(database, "ppv", event_id=event.id, price_minor=799)
     league_pass = await product(database, "svod", identity_items=[catalogue["npd"]], price_minor=1299)
     elsewhere = await product(database, "svod", identity_items=[catalogue["cup"]], price_minor=100)
-    bundle = await product(database, "bundle", items=[ppv.id], price_minor=1500,
-                           bundle_end=clock.now() + timedelta(days=5))
+    bundle = await product(
+        database, "bundle", items=[ppv.id], price_minor=1500, bundle_end=clock.now() + timedelta(days=5)
+    )
     await product(database, "ppv", event_id=event.id, on_sale=False)
 
     answer = await client.get("/api/event/get_commerce_options", params={"eventId": event.id})
@@ -36,8 +38,9 @@ async def test_commerce_options_show_what_the_viewer_holds(client, database, vie
     ppv = await product(database, "ppv", event_id=event.id)
     assert (await buy_ppv(client, viewer["headers"], event.id, ppv.id)).status_code == 200
 
-    content = (await client.get("/api/event/get_commerce_options", params={"eventId": event.id},
-                                headers=viewer["headers"])).json()["content"]
+    content = (
+        await client.get("/api/event/get_commerce_options", params={"eventId": event.id}, headers=viewer["headers"])
+    ).json()["content"]
 
     assert content["availableForUser"] is True
     assert [(p["_id"], p["active"]) for p in content["products"]] == [(ppv.id, True)]

@@ -39,7 +39,11 @@ async def test_paying_with_a_good_card_unlocks_the_event_for_the_buyer_only(clie
 
     assert answer.status_code == 200, answer.text
     bought = answer.json()["content"]
-    assert (bought["status"], bought["paymentAction"], bought["purchaseProcessing"]) == ("success", "creditCardPay", False)
+    assert (bought["status"], bought["paymentAction"], bought["purchaseProcessing"]) == (
+        "success",
+        "creditCardPay",
+        False,
+    )
     assert (bought["priceMinor"], bought["price"], bought["currency"]) == (999, 9.99, "EUR")
     assert bought["card"] == {"brand": "visa", "last4": "4242", "expMonth": 12, "expYear": 2035}
     assert bought["validUntil"] is not None and bought["originalProduct"]["active"] is True
@@ -50,11 +54,17 @@ async def test_paying_with_a_good_card_unlocks_the_event_for_the_buyer_only(clie
     assert (await event_for(client, other["headers"], event.id))["availableForUser"] is False
 
 
-@pytest.mark.parametrize("number, code", [
-    (DECLINED, "card_declined"), (INSUFFICIENT_FUNDS, "insufficient_funds"), (EXPIRED, "card_expired"),
-])
-async def test_a_refused_card_gives_402_with_its_reason_and_unlocks_nothing(client, database, viewer, match, number,
-                                                                            code):
+@pytest.mark.parametrize(
+    "number, code",
+    [
+        (DECLINED, "card_declined"),
+        (INSUFFICIENT_FUNDS, "insufficient_funds"),
+        (EXPIRED, "card_expired"),
+    ],
+)
+async def test_a_refused_card_gives_402_with_its_reason_and_unlocks_nothing(
+    client, database, viewer, match, number, code
+):
     event, ppv = match
     answer = await buy_ppv(client, viewer["headers"], event.id, ppv.id, number=number)
 
@@ -91,13 +101,15 @@ async def test_a_card_that_requires_action_then_declines_ends_in_error(client, v
     pending = (await buy_ppv(client, viewer["headers"], event.id, ppv.id, number=ACTION_THEN_DECLINE)).json()["content"]
 
     clock.advance(timedelta(seconds=30))
-    settled = (await client.get(f"/api/commerce/ppv/purchases/id/{pending['_id']}",
-                                headers=viewer["headers"])).json()["content"]
+    settled = (await client.get(f"/api/commerce/ppv/purchases/id/{pending['_id']}", headers=viewer["headers"])).json()[
+        "content"
+    ]
     assert (settled["status"], settled["errorCode"]) == ("error", "card_declined")
 
 
 async def test_a_retry_with_the_same_key_and_body_gets_the_first_answer_without_a_second_charge(
-        client, database, viewer, match):
+    client, database, viewer, match
+):
     event, ppv = match
     key, token = new_key(), await card_token(client, viewer["headers"])
 
@@ -147,9 +159,11 @@ async def test_buying_what_the_viewer_holds_gives_409_already_purchased(client, 
 
 async def test_paying_with_the_stored_card_needs_one(client, viewer, match):
     event, ppv = match
-    answer = await client.post("/api/commerce/ppv/purchase_by_stored_cc",
-                               headers={**viewer["headers"], "Idempotency-Key": new_key()},
-                               json={"event_id": event.id, "product_id": ppv.id})
+    answer = await client.post(
+        "/api/commerce/ppv/purchase_by_stored_cc",
+        headers={**viewer["headers"], "Idempotency-Key": new_key()},
+        json={"event_id": event.id, "product_id": ppv.id},
+    )
     assert answer.status_code == 409 and answer.json()["messageErrorCode"] == "no_stored_card"
 
 
@@ -160,9 +174,11 @@ async def test_a_saved_card_pays_the_next_purchase(client, database, viewer):
     assert (await buy_ppv(client, viewer["headers"], first_event.id, first.id, save_card=True)).status_code == 200
 
     stored = (await client.get("/api/commerce/card", headers=viewer["headers"])).json()["content"]
-    answer = await client.post("/api/commerce/ppv/purchase_by_stored_cc",
-                               headers={**viewer["headers"], "Idempotency-Key": new_key()},
-                               json={"event_id": second_event.id, "product_id": second.id})
+    answer = await client.post(
+        "/api/commerce/ppv/purchase_by_stored_cc",
+        headers={**viewer["headers"], "Idempotency-Key": new_key()},
+        json={"event_id": second_event.id, "product_id": second.id},
+    )
 
     assert stored["last4"] == "4242" and stored["holder"] == "Ada Lovelace"
     assert answer.status_code == 200, answer.text
@@ -194,8 +210,11 @@ async def test_a_product_whose_offer_ended_cannot_be_bought(client, database, vi
 async def test_a_purchase_without_an_idempotency_key_is_refused(client, viewer, match):
     event, ppv = match
     token = await card_token(client, viewer["headers"])
-    answer = await client.post("/api/commerce/ppv/purchase", headers=viewer["headers"],
-                               json={"event_id": event.id, "product_id": ppv.id, "card": {"token": token}})
+    answer = await client.post(
+        "/api/commerce/ppv/purchase",
+        headers=viewer["headers"],
+        json={"event_id": event.id, "product_id": ppv.id, "card": {"token": token}},
+    )
     assert answer.status_code == 400
 
 

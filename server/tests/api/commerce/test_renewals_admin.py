@@ -33,8 +33,9 @@ async def due_contract(database, number: str = "4242424242424242"):
     await store_card(database, sandbox(database), user_id, number)
     plan = await product(database, "svod", price_minor=1499, on_sale=False)  # not offered to other tests
     now = clock.now()
-    return await active_contract(database, plan, user_id, start_date=now - timedelta(days=30),
-                                 period_end=now - timedelta(minutes=1))
+    return await active_contract(
+        database, plan, user_id, start_date=now - timedelta(days=30), period_end=now - timedelta(minutes=1)
+    )
 
 
 async def test_staff_run_renewals_and_get_the_counts(client, database, staff):
@@ -70,8 +71,11 @@ async def test_a_second_run_while_one_is_in_progress_gets_409(client, staff):
     async with renewals._lock:  # a run of this process (the schedule's, or another staff member's)
         answer = await client.post(RENEW, headers=staff, json={})
     assert answer.status_code == 409
-    assert answer.json() == {"error": True, "message": "A renewal run is already in progress",
-                             "messageErrorCode": "conflict"}
+    assert answer.json() == {
+        "error": True,
+        "message": "A renewal run is already in progress",
+        "messageErrorCode": "conflict",
+    }
 
 
 @pytest.mark.parametrize("body", [{"dry_run": "yes"}, {"dry_run": True, "everything": True}])

@@ -17,8 +17,9 @@ from .shop import DECLINED, event_for, new_key, subscribe
 async def league_pass(database, catalogue):
     league = catalogue["npd"] if "npd" in catalogue.ids else None
     league_id = league or "l" * 24
-    event = await paid_event(database, commerce_type="commerce_subscription-basic_media", modes=["svod"],
-                             identity_ids=[league_id])
+    event = await paid_event(
+        database, commerce_type="commerce_subscription-basic_media", modes=["svod"], identity_ids=[league_id]
+    )
     return event, await product(database, "svod", identity_items=[league_id], price_minor=1499)
 
 
@@ -58,9 +59,11 @@ async def test_subscribing_with_the_stored_card_charges_it(client, database, vie
     other = await product(database, "cvod", event_id=(await paid_event(database, status="channel")).id)
     assert (await subscribe(client, viewer["headers"], svod.id)).status_code == 200
 
-    answer = await client.post("/api/commerce/subscribe_by_stored_cc",
-                               headers={**viewer["headers"], "Idempotency-Key": new_key()},
-                               json={"subscription_id": other.id})
+    answer = await client.post(
+        "/api/commerce/subscribe_by_stored_cc",
+        headers={**viewer["headers"], "Idempotency-Key": new_key()},
+        json={"subscription_id": other.id},
+    )
 
     assert answer.status_code == 200, answer.text
     assert answer.json()["content"]["type"] == "cvod"
@@ -77,10 +80,12 @@ async def test_canceling_keeps_access_until_the_period_ends_then_it_stops(client
     event, svod = league_pass
     contract = (await subscribe(client, viewer["headers"], svod.id)).json()["content"]
 
-    canceled = await client.post("/api/commerce/cancel_contract", headers=viewer["headers"],
-                                 json={"platform": "web", "id": contract["id"]})
-    twice = await client.post("/api/commerce/cancel_contract", headers=viewer["headers"],
-                              json={"platform": "web", "id": contract["id"]})
+    canceled = await client.post(
+        "/api/commerce/cancel_contract", headers=viewer["headers"], json={"platform": "web", "id": contract["id"]}
+    )
+    twice = await client.post(
+        "/api/commerce/cancel_contract", headers=viewer["headers"], json={"platform": "web", "id": contract["id"]}
+    )
 
     assert canceled.status_code == 200 and twice.status_code == 200
     body = canceled.json()["content"]
@@ -101,8 +106,9 @@ async def test_contracts_filter_by_active_and_canceled(client, database, viewer,
     kept = (await subscribe(client, viewer["headers"], svod.id)).json()["content"]
     other = await product(database, "svod", identity_items=["b" * 24])
     dropped = (await subscribe(client, viewer["headers"], other.id)).json()["content"]
-    await client.post("/api/commerce/cancel_contract", headers=viewer["headers"],
-                      json={"platform": "web", "id": dropped["id"]})
+    await client.post(
+        "/api/commerce/cancel_contract", headers=viewer["headers"], json={"platform": "web", "id": dropped["id"]}
+    )
 
     def ids(params):
         return client.get("/api/commerce/customer_contracts", headers=viewer["headers"], params=params)
@@ -118,25 +124,29 @@ async def test_a_viewer_can_neither_see_nor_cancel_another_viewers_contract(clie
     contract = (await subscribe(client, viewer["headers"], svod.id)).json()["content"]
     other = await sign_up(client)
 
-    peek = await client.get(f"/api/commerce/get_customer_subscriptions_by_id/id/{contract['id']}",
-                            headers=other["headers"])
-    cancel = await client.post("/api/commerce/cancel_contract", headers=other["headers"],
-                               json={"platform": "web", "id": contract["id"]})
+    peek = await client.get(
+        f"/api/commerce/get_customer_subscriptions_by_id/id/{contract['id']}", headers=other["headers"]
+    )
+    cancel = await client.post(
+        "/api/commerce/cancel_contract", headers=other["headers"], json={"platform": "web", "id": contract["id"]}
+    )
     listed = (await client.get("/api/commerce/customer_contracts", headers=other["headers"])).json()["content"]
 
     assert peek.status_code == 404 and peek.json()["messageErrorCode"] == "contract_not_found"
     assert cancel.status_code == 404 and cancel.json()["messageErrorCode"] == "contract_not_found"
     assert listed["entries"] == []
-    mine = await client.get(f"/api/commerce/get_customer_subscriptions_by_id/id/{contract['id']}",
-                            headers=viewer["headers"])
+    mine = await client.get(
+        f"/api/commerce/get_customer_subscriptions_by_id/id/{contract['id']}", headers=viewer["headers"]
+    )
     assert mine.json()["content"]["canceled"] is False
 
 
 async def test_a_bundle_unlocks_each_of_its_events_until_its_end_date(client, database, viewer):
     games = [await paid_event(database) for _ in range(2)]
     items = [await product(database, "ppv", event_id=g.id) for g in games]
-    bundle = await product(database, "bundle", items=[p.id for p in items], price_minor=1500,
-                           bundle_end=clock.now() + timedelta(days=10))
+    bundle = await product(
+        database, "bundle", items=[p.id for p in items], price_minor=1500, bundle_end=clock.now() + timedelta(days=10)
+    )
 
     answer = await subscribe(client, viewer["headers"], bundle.id)
 
@@ -162,20 +172,27 @@ async def test_the_stored_card_can_be_replaced_and_deleted(client, viewer):
 
 
 async def test_tokenizing_a_card_that_fails_the_luhn_check_gives_invalid_card(client, viewer):
-    answer = await client.post("/api/commerce/card/tokenize", headers=viewer["headers"],
-                               json={"number": "4242424242424241", "exp_month": 12, "exp_year": 2035, "cvc": "123"})
+    answer = await client.post(
+        "/api/commerce/card/tokenize",
+        headers=viewer["headers"],
+        json={"number": "4242424242424241", "exp_month": 12, "exp_year": 2035, "cvc": "123"},
+    )
     assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "invalid_card"
 
 
 async def test_a_contract_that_lapsed_before_the_renewal_job_saw_it_does_not_block_subscribing_again(
-        client, database, viewer, league_pass):
+    client, database, viewer, league_pass
+):
     _, svod = league_pass
     first = (await subscribe(client, viewer["headers"], svod.id)).json()["content"]
     clock.advance(timedelta(days=40))  # past the period end; no renewal run happened
     headers = await shop.signed_in_again(client, viewer)
 
-    again = await client.post("/api/commerce/subscription_checkout", headers={**headers, "Idempotency-Key": new_key()},
-                              json={"card": {"token": await shop.card_token(client, headers)}, "subscription_id": svod.id})
+    again = await client.post(
+        "/api/commerce/subscription_checkout",
+        headers={**headers, "Idempotency-Key": new_key()},
+        json={"card": {"token": await shop.card_token(client, headers)}, "subscription_id": svod.id},
+    )
 
     assert again.status_code == 200, again.text
     old = await client.get(f"/api/commerce/get_customer_subscriptions_by_id/id/{first['id']}", headers=headers)

@@ -101,8 +101,9 @@ async def test_ten_thousand_codes_are_issued_in_one_quick_batch(database, match)
     elapsed = time.perf_counter() - started
     assert len(set(batch.codes)) == 10_000
     async with database.session() as db:
-        stored = (await db.execute(select(func.count()).select_from(AccessCode)
-                                   .where(AccessCode.batch_id == batch.batch_id))).scalar_one()
+        stored = (
+            await db.execute(select(func.count()).select_from(AccessCode).where(AccessCode.batch_id == batch.batch_id))
+        ).scalar_one()
     assert stored == 10_000
     assert elapsed < 10, f"10,000 codes took {elapsed:.1f} s"
 
@@ -128,10 +129,17 @@ async def test_issuing_needs_exactly_one_of_product_and_event(database, match):
         assert (error.status, error.code) == (400, "validation_error")
 
 
-@pytest.mark.parametrize("kw, field", [
-    ({"expires_at": "past"}, "expires_at"), ({"prefix": "derby"}, "prefix"), ({"prefix": "ABCDEFGHIJKLM"}, "prefix"),
-    ({"count": 0}, "count"), ({"count": 10_001}, "count"), ({"uses": 0}, "uses"),
-])
+@pytest.mark.parametrize(
+    "kw, field",
+    [
+        ({"expires_at": "past"}, "expires_at"),
+        ({"prefix": "derby"}, "prefix"),
+        ({"prefix": "ABCDEFGHIJKLM"}, "prefix"),
+        ({"count": 0}, "count"),
+        ({"count": 10_001}, "count"),
+        ({"uses": 0}, "uses"),
+    ],
+)
 async def test_issuing_refuses_a_past_expiry_a_bad_prefix_or_count(database, match, kw, field):
     _, ppv = match
     if kw.get("expires_at") == "past":
@@ -152,13 +160,23 @@ async def test_a_pay_per_view_code_creates_a_free_purchase_that_unlocks_the_even
 
     assert redeemed.code == code and redeemed.contract is None
     bought = redeemed.purchase
-    assert (bought.status, bought.payment_action, bought.price_minor, bought.access_code) == \
-        ("success", "redeemAccessCode", 0, code)
+    assert (bought.status, bought.payment_action, bought.price_minor, bought.access_code) == (
+        "success",
+        "redeemAccessCode",
+        0,
+        code,
+    )
     assert bought.valid_until > clock.now()
     async with database.session() as db:
         held = await holdings.load(db, viewer, clock.now())
-    access = decide(Viewer(viewer, held, "GB"), event_id=event.id, media_type="event",
-                    commerce_type=event.commerce_type, commerce_modes=event.commerce_modes, identity_ids=())
+    access = decide(
+        Viewer(viewer, held, "GB"),
+        event_id=event.id,
+        media_type="event",
+        commerce_type=event.commerce_type,
+        commerce_modes=event.commerce_modes,
+        identity_ids=(),
+    )
     assert access.available_for_user
     assert (await code_row(database, code)).redeemed_count == 1
 
@@ -170,8 +188,12 @@ async def test_a_subscription_code_gives_an_active_contract_that_does_not_renew(
     redeemed = await access_codes.redeem(database, viewer, await one_code(database, granted.id))
     contract = redeemed.contract
     assert redeemed.purchase is None
-    assert (contract.status, contract.payment_status, contract.auto_renew, contract.price_minor) == \
-        ("active", "success", False, 0)
+    assert (contract.status, contract.payment_status, contract.auto_renew, contract.price_minor) == (
+        "active",
+        "success",
+        False,
+        0,
+    )
     assert contract.period_end is not None and contract.period_end > clock.now() + timedelta(days=27)
     async with database.session() as db:
         assert (await holdings.load(db, viewer, clock.now())).holds(granted.id)
@@ -182,8 +204,7 @@ async def test_100_concurrent_redemptions_of_a_single_use_code_give_exactly_one_
     code = await one_code(database, ppv.id)
     viewers = await new_viewers(database, 100)
 
-    outcomes = await asyncio.gather(*(access_codes.redeem(database, v, code) for v in viewers),
-                                    return_exceptions=True)
+    outcomes = await asyncio.gather(*(access_codes.redeem(database, v, code) for v in viewers), return_exceptions=True)
 
     won = [o for o in outcomes if not isinstance(o, BaseException)]
     lost = [o for o in outcomes if isinstance(o, BaseException)]
@@ -191,10 +212,14 @@ async def test_100_concurrent_redemptions_of_a_single_use_code_give_exactly_one_
     assert all(isinstance(e, ApiError) and (e.status, e.code) == (409, "already_redeemed") for e in lost), lost[:3]
     row = await code_row(database, code)
     async with database.session() as db:
-        redemptions = (await db.execute(select(func.count()).select_from(AccessCodeRedemption)
-                                        .where(AccessCodeRedemption.code_id == row.id))).scalar_one()
-        purchases = (await db.execute(select(func.count()).select_from(Purchase)
-                                      .where(Purchase.access_code == code))).scalar_one()
+        redemptions = (
+            await db.execute(
+                select(func.count()).select_from(AccessCodeRedemption).where(AccessCodeRedemption.code_id == row.id)
+            )
+        ).scalar_one()
+        purchases = (
+            await db.execute(select(func.count()).select_from(Purchase).where(Purchase.access_code == code))
+        ).scalar_one()
     assert (row.redeemed_count, redemptions, purchases) == (1, 1, 1)
 
 
@@ -202,12 +227,12 @@ async def test_concurrent_redemptions_of_a_three_use_code_give_exactly_three_suc
     granted = await code_only(database, "svod")
     code = await one_code(database, granted.id, uses=3)
     viewers = await new_viewers(database, 20)
-    outcomes = await asyncio.gather(*(access_codes.redeem(database, v, code) for v in viewers),
-                                    return_exceptions=True)
+    outcomes = await asyncio.gather(*(access_codes.redeem(database, v, code) for v in viewers), return_exceptions=True)
     assert sum(not isinstance(o, BaseException) for o in outcomes) == 3
     async with database.session() as db:
-        contracts = (await db.execute(select(func.count()).select_from(Contract)
-                                      .where(Contract.access_code == code))).scalar_one()
+        contracts = (
+            await db.execute(select(func.count()).select_from(Contract).where(Contract.access_code == code))
+        ).scalar_one()
     assert contracts == 3 and (await code_row(database, code)).redeemed_count == 3
 
 
@@ -222,8 +247,9 @@ async def test_an_n_use_code_is_redeemed_by_n_accounts_then_refused(database, ma
 
 
 async def test_redeem_code_twice_gives_already_redeemed(database):
-    granted = await product(database, "ppv", event_id=(await paid_event(database)).id, duration=1,
-                            duration_units="hours")
+    granted = await product(
+        database, "ppv", event_id=(await paid_event(database)).id, duration=1, duration_units="hours"
+    )
     code = await one_code(database, granted.id, uses=5)
     viewer = await new_viewer(database)
     await access_codes.redeem(database, viewer, code)
@@ -319,8 +345,11 @@ async def test_the_list_computes_each_codes_status(database, match):
     await access_codes.redeem(database, viewer, used.display_code)
     async with database.session() as db:
         await access_codes.revoke(db, revoked.id)
-        await db.execute(AccessCode.__table__.update().where(AccessCode.id == expired.id)
-                         .values(expires_at=clock.now() - timedelta(seconds=1)))
+        await db.execute(
+            AccessCode.__table__.update()
+            .where(AccessCode.id == expired.id)
+            .values(expires_at=clock.now() - timedelta(seconds=1))
+        )
         await db.commit()
 
     statuses = {v.code.id: v.status for v in await listed(database, batch_id=batch.batch_id)}

@@ -33,6 +33,7 @@ from server.tests.billing import (
 from server.tests.commerce import product
 from server.tests.mailbox import recording_socket
 
+
 def to_period_end(c: Contract) -> None:
     """Move the clock a minute past the contract's period end."""
     clock.advance(c.period_end - clock.now() + timedelta(minutes=1))
@@ -196,11 +197,14 @@ async def test_a_stored_card_the_provider_no_longer_knows_makes_the_renewal_past
 # --- not renewing ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("columns", [
-    pytest.param({"canceled_at": "now", "auto_renew": False}, id="canceled"),
-    pytest.param({"auto_renew": False}, id="not-auto-renewing"),
-    pytest.param({"renewable": False, "auto_renew": False}, id="not-renewable"),
-])
+@pytest.mark.parametrize(
+    "columns",
+    [
+        pytest.param({"canceled_at": "now", "auto_renew": False}, id="canceled"),
+        pytest.param({"auto_renew": False}, id="not-auto-renewing"),
+        pytest.param({"renewable": False, "auto_renew": False}, id="not-renewable"),
+    ],
+)
 async def test_a_contract_that_does_not_renew_expires_at_period_end_without_a_charge(db, provider, columns):
     columns = {k: clock.now() if v == "now" else v for k, v in columns.items()}
     c = await subscriber(db, provider, **columns)
@@ -232,8 +236,9 @@ async def test_an_erased_accounts_contract_expires_without_a_charge(db, provider
 async def test_a_bundle_past_its_end_date_expires_instead_of_renewing(db, provider):
     user_id = await new_viewer(db)
     await store_card(db, provider, user_id)
-    bundle = await product(db, "bundle", renewable=True, duration=1, duration_units="months",
-                           bundle_end=clock.now() + timedelta(days=10))
+    bundle = await product(
+        db, "bundle", renewable=True, duration=1, duration_units="months", bundle_end=clock.now() + timedelta(days=10)
+    )
     c = await active_contract(db, bundle, user_id)
     assert c.period_end == bundle.bundle_end and c.auto_renew
     clock.advance(timedelta(days=11))
@@ -272,8 +277,11 @@ async def test_a_renewal_that_requires_action_and_is_declined_makes_the_contract
     with recording_socket() as socket:
         assert await settlement.settle_contract(db, provider, c.id)
     due = await contract(db, c.id)
-    assert (due.status, due.payment_status, due.grace_until) == ("past_due", "error",
-                                                                  c.period_end + periods.RENEWAL_GRACE)
+    assert (due.status, due.payment_status, due.grace_until) == (
+        "past_due",
+        "error",
+        c.period_end + periods.RENEWAL_GRACE,
+    )
     assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "error", "productId": c.product_id}]
 
 
@@ -298,8 +306,9 @@ async def test_a_run_that_crashed_after_charging_applies_that_charge_instead_of_
     async with db.session() as session:
         reference = (await session.get(StoredCard, c.user_id)).reference
     # The crashed run: the provider charged, the contract was never updated.
-    charged = await provider.charge(reference, owner_id=c.user_id, amount_minor=1499, currency="EUR",
-                                    reference=f"renewal:{c.id}:1")
+    charged = await provider.charge(
+        reference, owner_id=c.user_id, amount_minor=1499, currency="EUR", reference=f"renewal:{c.id}:1"
+    )
     report = await renewals.run(db, provider)
     assert report.renewed == 1
     [charge] = await renewal_charges(db, c.id)
@@ -343,7 +352,10 @@ async def test_a_second_run_while_one_is_in_progress_is_refused_with_409(db, pro
         await renewals.run(db, provider)
     assert isinstance(refused.value, ApiError)
     assert (refused.value.status, refused.value.code, refused.value.message) == (
-        409, "conflict", "A renewal run is already in progress")
+        409,
+        "conflict",
+        "A renewal run is already in progress",
+    )
     release.set()
     assert (await first).renewed == 1
     assert not renewals.running()
@@ -359,8 +371,7 @@ async def test_dry_run_charges_nothing_and_changes_nothing_but_counts_what_would
     to_period_end(canceled)
     with recording_socket() as socket:
         report = await renewals.run(db, provider, dry_run=True)
-    assert report.as_contract() == {"dryRun": True, "due": 3, "renewed": 1, "pastDue": 1, "expired": 1,
-                                    "processing": 0}
+    assert report.as_contract() == {"dryRun": True, "due": 3, "renewed": 1, "pastDue": 1, "expired": 1, "processing": 0}
     for c in (renewing, no_card, canceled):
         unchanged = await contract(db, c.id)
         assert (unchanged.status, unchanged.period_end, unchanged.renewals) == ("active", c.period_end, 0)
