@@ -18,9 +18,11 @@ function nonBlockingStylesheet(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler: (html) =>
-        html.replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, (_tag, href: string) =>
-          `<link rel="preload" as="style" crossorigin href="${href}" onload="this.onload=null;this.rel='stylesheet'">` +
-          `<noscript><link rel="stylesheet" crossorigin href="${href}"></noscript>`,
+        html.replace(
+          /<link rel="stylesheet" crossorigin href="([^"]+)">/g,
+          (_tag, href: string) =>
+            `<link rel="preload" as="style" crossorigin href="${href}" onload="this.onload=null;this.rel='stylesheet'">` +
+            `<noscript><link rel="stylesheet" crossorigin href="${href}"></noscript>`,
         ),
     },
   };

@@ -3,7 +3,11 @@ import { expect, test, type Page } from "@playwright/test";
 const password = "a-long-enough-password-2026";
 
 async function openUserMenu(page: Page) {
-  await page.getByRole("button", { name: /account|menu|profile|user/i }).filter({ hasText: /.+/ }).first().click();
+  await page
+    .getByRole("button", { name: /account|menu|profile|user/i })
+    .filter({ hasText: /.+/ })
+    .first()
+    .click();
 }
 
 test("sign up, log out and log in again", async ({ page }) => {
@@ -19,7 +23,11 @@ test("sign up, log out and log in again", async ({ page }) => {
 
   await expect(page).not.toHaveURL(/\/auth\/sign-up/);
   await openUserMenu(page);
-  await page.getByRole("menuitem", { name: /log ?out|sign ?out/i }).or(page.getByRole("button", { name: /log ?out|sign ?out/i })).first().click();
+  await page
+    .getByRole("menuitem", { name: /log ?out|sign ?out/i })
+    .or(page.getByRole("button", { name: /log ?out|sign ?out/i }))
+    .first()
+    .click();
   await expect(page.getByRole("link", { name: /sign in|log in/i }).first()).toBeVisible();
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("ott-data") ?? "{}"));
   expect(stored.token ?? null).toBeNull();
@@ -40,7 +48,12 @@ test("a wrong password is shown next to the field", async ({ page }) => {
   const field = page.getByLabel(/password/i);
   await expect(field).toHaveAttribute("aria-invalid", "true");
   const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
-  const message = page.locator(describedBy.split(" ").map((id) => `[id="${id}"]`).join(", "));
+  const message = page.locator(
+    describedBy
+      .split(" ")
+      .map((id) => `[id="${id}"]`)
+      .join(", "),
+  );
   await expect(message.filter({ hasText: /wrong|incorrect|invalid/i })).toBeVisible();
   await expect(page).toHaveURL(/\/auth\/login/);
 });
@@ -54,7 +67,10 @@ test("a login-required page sends an anonymous visitor to sign in and back", asy
   await expect(page).toHaveURL(/\/account\/devices$/);
 });
 
-test("a session ended elsewhere sends the viewer to sign in with the session-expired message", async ({ page, request }) => {
+test("a session ended elsewhere sends the viewer to sign in with the session-expired message", async ({
+  page,
+  request,
+}) => {
   await page.goto("/auth/login");
   await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
   await page.getByLabel(/password/i).fill("touchline-fan-2026");

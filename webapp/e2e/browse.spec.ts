@@ -3,7 +3,10 @@ import { expect, test } from "@playwright/test";
 test("home → a league → an event card opens the event page", async ({ page }) => {
   await page.goto("/");
   const leagues = page.getByRole("region", { name: /leagues/i });
-  const league = leagues.getByRole("link").filter({ hasNot: page.getByText(/see all/i) }).first();
+  const league = leagues
+    .getByRole("link")
+    .filter({ hasNot: page.getByText(/see all/i) })
+    .first();
   await expect(league).toBeVisible();
   await league.click();
   await expect(page).toHaveURL(/\/league\/[0-9a-f]{24}$/);
@@ -32,7 +35,11 @@ test("search finds events as you type", async ({ page }) => {
 test("an unknown path shows the not-found screen with a way home", async ({ page }) => {
   await page.goto("/no/such/page");
   await expect(page.getByText("Page not found: /no/such/page")).toBeVisible();
-  await page.getByRole("link", { name: /home/i }).or(page.getByRole("button", { name: /home/i })).first().click();
+  await page
+    .getByRole("link", { name: /home/i })
+    .or(page.getByRole("button", { name: /home/i }))
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/$/);
 });
 

@@ -13,7 +13,10 @@ test("signing in with the federation's sign-on in a popup", async ({ page }) => 
     };
   });
   await page.goto("/auth/login/?redirect=%2Fupcoming");
-  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  const [popup] = await Promise.all([
+    page.waitForEvent("popup"),
+    page.getByRole("button", { name: "Continue with IFA" }).click(),
+  ]);
   const features = await page.evaluate(() => (window as unknown as { openFeatures?: string }).openFeatures ?? "");
   const size = Object.fromEntries(features.split(",").map((pair) => pair.trim().split("=")));
   expect(Number(size.width)).toBeGreaterThanOrEqual(512);
@@ -27,14 +30,20 @@ test("signing in with the federation's sign-on in a popup", async ({ page }) => 
 
 test("closing the sign-on popup says so", async ({ page }) => {
   await page.goto("/auth/login/");
-  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  const [popup] = await Promise.all([
+    page.waitForEvent("popup"),
+    page.getByRole("button", { name: "Continue with IFA" }).click(),
+  ]);
   await popup.close();
   await expect(page.getByText("Popup was closed")).toBeVisible();
 });
 
 test("refusing consent in the sign-on popup is a failed login", async ({ page }) => {
   await page.goto("/auth/login/");
-  const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Continue with IFA" }).click()]);
+  const [popup] = await Promise.all([
+    page.waitForEvent("popup"),
+    page.getByRole("button", { name: "Continue with IFA" }).click(),
+  ]);
   await popup.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByText("Login Failed")).toBeVisible();
 });

@@ -2,8 +2,12 @@ import { expect, test } from "@playwright/test";
 
 test("storeUrl on the root redirects only to an allow-listed app store", async ({ page }) => {
   // No internet here: answer for the store so the navigation can be observed.
-  await page.route("https://play.google.com/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>store</h1>" }));
-  await page.goto("/?storeUrl=" + encodeURIComponent("https://play.google.com/store/apps/details?id=com.touchline.app"));
+  await page.route("https://play.google.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<h1>store</h1>" }),
+  );
+  await page.goto(
+    "/?storeUrl=" + encodeURIComponent("https://play.google.com/store/apps/details?id=com.touchline.app"),
+  );
   await expect(page).toHaveURL(/^https:\/\/play\.google\.com\/store\/apps\/details\?id=com\.touchline\.app$/);
 });
 

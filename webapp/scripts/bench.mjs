@@ -10,8 +10,16 @@ import { chromium } from "@playwright/test";
 const port = Number(process.env.BENCH_PORT ?? 18790);
 const base = `http://127.0.0.1:${port}`;
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const flags = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const BUDGET_KB = 150;
 const SCORE_AIM = 90;
 
@@ -20,7 +28,9 @@ async function waitFor(url, ms) {
   while (Date.now() < until) {
     try {
       if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${url} did not answer within ${ms} ms`);
@@ -47,7 +57,10 @@ function firstLoadFromManifest() {
   for (const ns of ["common", "catalog"]) visit(`src/i18n/locales/en/${ns}.json`);
   const list = [...files].filter((file) => file.endsWith(".js")).sort();
   const gzip = list.reduce((sum, file) => sum + gz(file), 0);
-  return { files: list.map((file) => ({ path: "/" + file, kb: +(gz(file) / 1024).toFixed(1) })), gzipKb: +(gzip / 1024).toFixed(1) };
+  return {
+    files: list.map((file) => ({ path: "/" + file, kb: +(gz(file) / 1024).toFixed(1) })),
+    gzipKb: +(gzip / 1024).toFixed(1),
+  };
 }
 
 /** Every script Chromium fetched until the home page went quiet, the idle-time socket included. */
@@ -80,18 +93,39 @@ function lighthouse(runs = 3) {
   let last;
   for (let run = 0; run < runs; run++) {
     const out = join("bench-results", `lighthouse-${run}.json`);
-    execFileSync("npx", ["lighthouse", `${base}/`, "--only-categories=performance", "--output=json", `--output-path=${out}`,
-      "--quiet", `--chrome-flags=${flags.join(" ")}`], { env: { ...process.env, CHROME_PATH: chromePath }, stdio: "inherit" });
+    execFileSync(
+      "npx",
+      [
+        "lighthouse",
+        `${base}/`,
+        "--only-categories=performance",
+        "--output=json",
+        `--output-path=${out}`,
+        "--quiet",
+        `--chrome-flags=${flags.join(" ")}`,
+      ],
+      { env: { ...process.env, CHROME_PATH: chromePath }, stdio: "inherit" },
+    );
     last = JSON.parse(readFileSync(out, "utf8"));
     scores.push(Math.round(last.categories.performance.score * 100));
   }
   const metric = (id) => last.audits[id]?.displayValue;
-  return { scores, median: scores.sort((a, b) => a - b)[Math.floor(scores.length / 2)],
-    fcp: metric("first-contentful-paint"), lcp: metric("largest-contentful-paint"), tbt: metric("total-blocking-time"),
-    cls: metric("cumulative-layout-shift"), si: metric("speed-index") };
+  return {
+    scores,
+    median: scores.sort((a, b) => a - b)[Math.floor(scores.length / 2)],
+    fcp: metric("first-contentful-paint"),
+    lcp: metric("largest-contentful-paint"),
+    tbt: metric("total-blocking-time"),
+    cls: metric("cumulative-layout-shift"),
+    si: metric("speed-index"),
+  };
 }
 
-const server = spawn("bash", ["e2e/serve.sh"], { env: { ...process.env, E2E_PORT: String(port) }, stdio: "ignore", detached: true });
+const server = spawn("bash", ["e2e/serve.sh"], {
+  env: { ...process.env, E2E_PORT: String(port) },
+  stdio: "ignore",
+  detached: true,
+});
 try {
   await waitFor(`${base}/api/health`, 90_000);
   const first = firstLoadFromManifest();
@@ -101,9 +135,15 @@ try {
   writeFileSync(join("bench-results", "summary.json"), JSON.stringify(report, null, 2));
   console.log("\nwebapp budgets");
   for (const file of first.files) console.log(`  ${file.path.padEnd(48)} ${String(file.kb).padStart(7)} KB gzip`);
-  console.log(`  first-load JavaScript of the home page: ${first.gzipKb} KB gzip; budget ${BUDGET_KB} KB: ${first.gzipKb <= BUDGET_KB ? "met" : "MISSED"}`);
-  console.log(`  all JavaScript fetched until the home page was idle (socket included): ${js.gzipKb} KB gzip (${js.rawKb} KB raw)`);
-  console.log(`  Lighthouse performance (mobile), runs ${lh.scores.join(", ")}: median ${lh.median}; aim ${SCORE_AIM}: ${lh.median >= SCORE_AIM ? "met" : "MISSED"}`);
+  console.log(
+    `  first-load JavaScript of the home page: ${first.gzipKb} KB gzip; budget ${BUDGET_KB} KB: ${first.gzipKb <= BUDGET_KB ? "met" : "MISSED"}`,
+  );
+  console.log(
+    `  all JavaScript fetched until the home page was idle (socket included): ${js.gzipKb} KB gzip (${js.rawKb} KB raw)`,
+  );
+  console.log(
+    `  Lighthouse performance (mobile), runs ${lh.scores.join(", ")}: median ${lh.median}; aim ${SCORE_AIM}: ${lh.median >= SCORE_AIM ? "met" : "MISSED"}`,
+  );
   console.log(`  FCP ${lh.fcp}, LCP ${lh.lcp}, TBT ${lh.tbt}, CLS ${lh.cls}, Speed Index ${lh.si}`);
 } finally {
   process.kill(-server.pid, "SIGTERM");

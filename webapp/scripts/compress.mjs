@@ -10,7 +10,8 @@ function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (COMPRESSIBLE.test(name) && statSync(path).size > 512) writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }));
+    else if (COMPRESSIBLE.test(name) && statSync(path).size > 512)
+      writeFileSync(`${path}.gz`, gzipSync(readFileSync(path), { level: 9 }));
   }
 }
 

@@ -60,7 +60,10 @@ function literal(value) {
 
 function comment(text, indent) {
   if (!text) return "";
-  const lines = String(text).trim().split("\n").map((line) => line.replace(/\*\//g, "*\\/").trimEnd());
+  const lines = String(text)
+    .trim()
+    .split("\n")
+    .map((line) => line.replace(/\*\//g, "*\\/").trimEnd());
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((line) => `${indent} *${line ? " " + line : ""}`).join("\n")}\n${indent} */\n`;
 }
@@ -108,7 +111,9 @@ function objectType(schema, indent) {
 function declaration(name, schema) {
   const type = toType(schema);
   const doc = comment(schema.description, "");
-  return type.startsWith("{\n") ? `${doc}export interface ${typeName(name)} ${type}\n` : `${doc}export type ${typeName(name)} = ${type};\n`;
+  return type.startsWith("{\n")
+    ? `${doc}export interface ${typeName(name)} ${type}\n`
+    : `${doc}export type ${typeName(name)} = ${type};\n`;
 }
 
 function messagesOf(operation) {

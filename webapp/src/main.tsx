@@ -26,7 +26,11 @@ function preloadFirstPage(config: Promise<AppConfig>): void {
   if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
   const prefetch = (route?.handle as RouteHandle | undefined)?.prefetch;
   const { token, user } = sessionStore.getState();
-  if (prefetch) void config.then((loaded) => prefetch(loaded, Boolean(token && user)), () => undefined);
+  if (prefetch)
+    void config.then(
+      (loaded) => prefetch(loaded, Boolean(token && user)),
+      () => undefined,
+    );
 }
 
 /** Parts loaded on the side (session checks, realtime): a failed download only loses that part. */

@@ -21,9 +21,14 @@ let consoleError: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   vi.resetModules();
   // No route code: the router only has to render something.
-  vi.doMock("@/app/router", () => ({ appRoutes: [], createAppRouter: () => createMemoryRouter([{ path: "*", element: <p>app</p> }]) }));
+  vi.doMock("@/app/router", () => ({
+    appRoutes: [],
+    createAppRouter: () => createMemoryRouter([{ path: "*", element: <p>app</p> }]),
+  }));
   // Failures are answers here, not glitches to retry for seconds.
-  vi.doMock("@/app/queryClient", () => ({ queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }) }));
+  vi.doMock("@/app/queryClient", () => ({
+    queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  }));
   consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
 });
 
@@ -41,7 +46,9 @@ describe("start-up", () => {
   it("shows a translated error screen that reloads when the configuration cannot load", async () => {
     fakeServer({ "GET /config": () => new Response("Bad gateway", { status: 502 }) });
     await boot("/de/");
-    expect(await screen.findByRole("heading", { name: "Diese Seite konnte nicht geladen werden" }, { timeout: 10_000 })).toBeTruthy();
+    expect(
+      await screen.findByRole("heading", { name: "Diese Seite konnte nicht geladen werden" }, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(screen.getByRole("button", { name: "Erneut versuchen" })).toBeTruthy();
     expect(document.querySelector(".boot")).toBeNull();
     expect(consoleError).toHaveBeenCalledWith("The app could not start:", expect.any(Error));
@@ -56,7 +63,9 @@ describe("start-up", () => {
     vi.spyOn(i18n, "isInitialized", "get").mockReturnValue(false);
     fakeServer({ "GET /config": () => ok(CONFIG) });
     await boot("/de/");
-    expect(await screen.findByRole("heading", { name: "This page could not be loaded" }, { timeout: 10_000 })).toBeTruthy();
+    expect(
+      await screen.findByRole("heading", { name: "This page could not be loaded" }, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
   });
 
@@ -68,6 +77,9 @@ describe("start-up", () => {
     await boot();
     // Generous timeouts: the whole app module graph is imported fresh, slow on a busy machine.
     expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
-    await vi.waitFor(() => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()),
+      { timeout: 10_000 },
+    );
   });
 });

@@ -26,7 +26,10 @@ export class ApiError extends Error {
   constructor(status: number, body?: unknown) {
     const envelope: ErrorEnvelope = body && typeof body === "object" ? (body as ErrorEnvelope) : {};
     const serverMessage = typeof envelope.message === "string" && envelope.message ? envelope.message : undefined;
-    const code = typeof envelope.messageErrorCode === "string" && envelope.messageErrorCode ? envelope.messageErrorCode : DEFAULT_ERROR_CODE;
+    const code =
+      typeof envelope.messageErrorCode === "string" && envelope.messageErrorCode
+        ? envelope.messageErrorCode
+        : DEFAULT_ERROR_CODE;
     super(serverMessage ?? `Request failed with status ${status} (${code})`);
     this.name = "ApiError";
     this.status = status;

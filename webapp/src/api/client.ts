@@ -73,15 +73,20 @@ export const sessionMiddleware: Middleware = {
       answer = await options.fetch(retry.request);
     }
     if (answer.ok && (answer.headers.get("Content-Type") ?? "").includes("json")) {
-      const body: unknown = await answer.clone().json().catch(() => undefined);
-      if (body && typeof body === "object" && (body as { error?: unknown }).error === true) throw new ApiError(answer.status, body);
+      const body: unknown = await answer
+        .clone()
+        .json()
+        .catch(() => undefined);
+      if (body && typeof body === "object" && (body as { error?: unknown }).error === true)
+        throw new ApiError(answer.status, body);
     }
     return answer === response ? undefined : answer;
   },
 
   onError({ error, id }) {
     retryable.delete(id);
-    if (error instanceof ApiError || (error instanceof DOMException && error.name === "AbortError")) return error as Error;
+    if (error instanceof ApiError || (error instanceof DOMException && error.name === "AbortError"))
+      return error as Error;
     return ApiError.network(error);
   },
 };

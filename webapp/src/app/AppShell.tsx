@@ -43,8 +43,7 @@ export function AppShell() {
   const { pathname } = useLocation();
   const locale = splitLocalePath(pathname).locale;
   const handle = [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.layout)?.handle as
-    | RouteHandle
-    | undefined;
+    RouteHandle | undefined;
   const Layout = LAYOUTS[handle?.layout ?? "default"];
 
   useEffect(() => {

@@ -21,7 +21,8 @@ function RouteError({ notFound }: { notFound: boolean }) {
   const location = useLocation();
   if (notFound) return <NotFoundScreen error={pageNotFound(location.pathname)} />;
   if (error instanceof NotFoundError) return <NotFoundScreen error={error} />;
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen error={pageNotFound(location.pathname)} />;
+  if (isRouteErrorResponse(error) && error.status === 404)
+    return <NotFoundScreen error={pageNotFound(location.pathname)} />;
   if (error && typeof error === "object" && "status" in error && (error as { status: unknown }).status === 404) {
     return <NotFoundScreen error={new NotFoundError("page")} />;
   }

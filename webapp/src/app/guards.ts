@@ -41,7 +41,8 @@ export function favoriteClubGuard(input: GuardInput): GuardOutcome {
 
 export function skipLoginGuard(input: GuardInput): GuardOutcome {
   // options.skip_login is only true when the server also offers the federated sign-on.
-  if (input.config.options.skip_login && normalizePath(input.path) === "/auth/login") return { kind: "redirect", to: "/" };
+  if (input.config.options.skip_login && normalizePath(input.path) === "/auth/login")
+    return { kind: "redirect", to: "/" };
   return { kind: "continue" };
 }
 

@@ -9,7 +9,8 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      retry: (failures, error) => !(error instanceof ApiError && error.status > 0 && error.status < 500) && failures < 2,
+      retry: (failures, error) =>
+        !(error instanceof ApiError && error.status > 0 && error.status < 500) && failures < 2,
     },
   },
 });

@@ -13,7 +13,10 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteErrorScreen />,
     // The first page's loader (config, guards) runs before anything renders.
     hydrateFallbackElement: <PageSkeleton />,
-    children: [...pageRoutes(), { path: ":locale", loader: localeLoader, errorElement: <RouteErrorScreen />, children: pageRoutes() }],
+    children: [
+      ...pageRoutes(),
+      { path: ":locale", loader: localeLoader, errorElement: <RouteErrorScreen />, children: pageRoutes() },
+    ],
   },
 ];
 

@@ -75,12 +75,20 @@ const auth = {
 const later = page(() => import("@/features/later/LaterPage"));
 const account = page(() => import("@/features/account/AccountPage"), "errors");
 
-function r(path: string, name: string, layout: LayoutName, lazy: RouteObject["lazy"], middleware?: Middleware[], prefetch?: Prefetch): RouteObject {
+function r(
+  path: string,
+  name: string,
+  layout: LayoutName,
+  lazy: RouteObject["lazy"],
+  middleware?: Middleware[],
+  prefetch?: Prefetch,
+): RouteObject {
   const handle: RouteHandle = { name, layout, middleware, prefetch };
   return { path, lazy, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
 }
 
-const prefetchHome: Prefetch = (config, isAuthenticated) => prefetchHomeRails(queryClient, config, isAuthenticated ? "viewer" : "guest");
+const prefetchHome: Prefetch = (config, isAuthenticated) =>
+  prefetchHomeRails(queryClient, config, isAuthenticated ? "viewer" : "guest");
 
 function index(): RouteObject {
   const handle: RouteHandle = { name: "index", layout: "home", prefetch: prefetchHome };
@@ -137,9 +145,17 @@ export function pageRoutes(): RouteObject[] {
     r("selected/videos", "selected-videos", "default", later, LOGIN),
 
     r("account", "account", "auth", account, LOGIN),
-    ...["ppv", "ppv/:id", "billing", "devices", "general", "password", "subscription", "subscription/:id", "subscription/buy/:id"].map(
-      (child) => r(`account/${child}`, `account-${child.replace(/\/:?/g, "-")}`, "auth", account, LOGIN),
-    ),
+    ...[
+      "ppv",
+      "ppv/:id",
+      "billing",
+      "devices",
+      "general",
+      "password",
+      "subscription",
+      "subscription/:id",
+      "subscription/buy/:id",
+    ].map((child) => r(`account/${child}`, `account-${child.replace(/\/:?/g, "-")}`, "auth", account, LOGIN)),
     r("payment/failure", "payment-failure", "auth", later, LOGIN),
     r("payment/success", "payment-success", "auth", later, LOGIN),
     r("payment/processing", "payment-processing", "auth", later, LOGIN),

@@ -118,9 +118,13 @@ function parseDate(value: string | null | undefined): Date | null {
 /** The one API → UI mapping of events, highlights and clips. */
 export function mapEvent(api: ApiEvent, options: EventMapOptions = DEFAULT_EVENT_MAP_OPTIONS): CatalogEvent {
   const hasTeams = api.gameType !== "other" && !!api.eventTeams;
-  const teams = hasTeams && api.eventTeams
-    ? { home: mapTeam(api.eventTeams.homeTeam, options.teamsShortName), away: mapTeam(api.eventTeams.awayTeam, options.teamsShortName) }
-    : null;
+  const teams =
+    hasTeams && api.eventTeams
+      ? {
+          home: mapTeam(api.eventTeams.homeTeam, options.teamsShortName),
+          away: mapTeam(api.eventTeams.awayTeam, options.teamsShortName),
+        }
+      : null;
   const league = api.mediaIdentities.find((ref) => ref.media_type === "identity_item");
   const category = api.mediaIdentities.find((ref) => ref.media_type === "identity");
   const scheduled = parseDate(api.event_date) ?? new Date(0);
@@ -223,13 +227,16 @@ export type Access =
   | { kind: "region" }
   | { kind: "locked"; via: "ppv" | "subscription" | "members" | "channel" | "purchase" };
 
-export function accessOf(event: Pick<CatalogEvent, "isAvailableForUser" | "isAvailableInUserRegion" | "commerceCoverage" | "monetisation">): Access {
+export function accessOf(
+  event: Pick<CatalogEvent, "isAvailableForUser" | "isAvailableInUserRegion" | "commerceCoverage" | "monetisation">,
+): Access {
   if (event.isAvailableForUser) return { kind: "available" };
   if (!event.isAvailableInUserRegion) return { kind: "region" };
   const coverage = event.commerceCoverage;
   if (coverage.includes("members") && coverage.length === 1) return { kind: "locked", via: "members" };
   if (coverage.includes("ppv") || event.monetisation.includes("ppv")) return { kind: "locked", via: "ppv" };
-  if (coverage.includes("subscription") || event.monetisation.includes("svod")) return { kind: "locked", via: "subscription" };
+  if (coverage.includes("subscription") || event.monetisation.includes("svod"))
+    return { kind: "locked", via: "subscription" };
   if (coverage.includes("channel") || event.monetisation.includes("cvod")) return { kind: "locked", via: "channel" };
   return { kind: "locked", via: "purchase" };
 }

@@ -20,7 +20,11 @@ export interface FollowedMapOptions {
   teamsShortName: boolean;
 }
 
-export function mapFollowedItem(item: ApiIdentity, type: FollowType, { teamsShortName }: FollowedMapOptions): FollowedItem {
+export function mapFollowedItem(
+  item: ApiIdentity,
+  type: FollowType,
+  { teamsShortName }: FollowedMapOptions,
+): FollowedItem {
   const isTeam = type === "team" || item.media_type === "team";
   const shortTitle = isTeam ? item.shortName || item.shortTitle : item.shortTitle;
   return {
@@ -37,7 +41,10 @@ export function mapFollowEntry(entry: ApiFollowEntry, options: FollowedMapOption
 }
 
 /** The session keeps followed items in a map by id (spec §3 "User session state"). */
-export function mapFollowEntries(entries: readonly ApiFollowEntry[], options: FollowedMapOptions): Record<string, FollowedItem> {
+export function mapFollowEntries(
+  entries: readonly ApiFollowEntry[],
+  options: FollowedMapOptions,
+): Record<string, FollowedItem> {
   const followed: Record<string, FollowedItem> = {};
   for (const entry of entries) {
     const item = mapFollowEntry(entry, options);

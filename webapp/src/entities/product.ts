@@ -106,7 +106,12 @@ export function mapProduct(api: ApiProduct): Product {
             startDate: parseDate(api.startDate),
             endDate: parseDate(api.endDate),
             autoRenew: api.autoRenew ?? false,
-            items: (api.items ?? []).map((item) => ({ id: item._id, title: item.title || NO_TITLE, type: item.type, eventId: item.event_id ?? null })),
+            items: (api.items ?? []).map((item) => ({
+              id: item._id,
+              title: item.title || NO_TITLE,
+              type: item.type,
+              eventId: item.event_id ?? null,
+            })),
           }
         : null,
   };
@@ -150,7 +155,8 @@ export function mapCommerceOptions(api: ApiCommerceOptions): CommerceOptions {
 
 /** "€4.99" in the viewer's locale; a product without currency shows the bare amount. */
 export function formatPrice(product: Pick<Product, "price" | "currency">, locale: string): string {
-  if (product.currency === NO_CURRENCY) return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(product.price);
+  if (product.currency === NO_CURRENCY)
+    return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(product.price);
   try {
     return new Intl.NumberFormat(locale, { style: "currency", currency: product.currency }).format(product.price);
   } catch {

@@ -53,7 +53,13 @@ function valueOf(stat: ApiStatValue): number {
   return Number.isFinite(parsed) ? parsed : 0;
 }
 
-export function mapStatMetric(metric: { shortName: string; name: string; filterId: string; homeTeamValue: ApiStatValue; awayTeamValue: ApiStatValue }): StatMetric {
+export function mapStatMetric(metric: {
+  shortName: string;
+  name: string;
+  filterId: string;
+  homeTeamValue: ApiStatValue;
+  awayTeamValue: ApiStatValue;
+}): StatMetric {
   const isPercentage = isPercentageText(metric.homeTeamValue.text) || isPercentageText(metric.awayTeamValue.text);
   const home = valueOf(metric.homeTeamValue);
   const away = valueOf(metric.awayTeamValue);
@@ -78,7 +84,10 @@ export function mapEventStats(api: ApiEventStats): EventStats {
   const scores = api.vidswap["game-scores"];
   const group = api.vidswap["game-overview"]?.groups[0];
   return {
-    scores: scores?.homeTeam && scores.awayTeam ? { home: scoreLine(scores.homeTeam), away: scoreLine(scores.awayTeam) } : null,
+    scores:
+      scores?.homeTeam && scores.awayTeam
+        ? { home: scoreLine(scores.homeTeam), away: scoreLine(scores.awayTeam) }
+        : null,
     groupName: group?.name ?? null,
     metrics: (group?.metrics ?? []).map(mapStatMetric),
   };

@@ -27,9 +27,15 @@ export async function loadNamespace(ns: string): Promise<void> {
 export async function initI18n(locale: Locale): Promise<typeof i18n> {
   await i18n
     .use(initReactI18next)
-    .use({ type: "backend", read: (lng: string, ns: string, done: (e: unknown, d?: unknown) => void) => {
-      loadResource(lng, ns).then((data) => done(null, data), (error) => done(error));
-    } } as never)
+    .use({
+      type: "backend",
+      read: (lng: string, ns: string, done: (e: unknown, d?: unknown) => void) => {
+        loadResource(lng, ns).then(
+          (data) => done(null, data),
+          (error) => done(error),
+        );
+      },
+    } as never)
     .init({
       lng: locale,
       fallbackLng: DEFAULT_LOCALE,

@@ -1,5 +1,20 @@
 /** The 14 locales of the product (spec §9). English has no path prefix. */
-export const LOCALES = ["en", "de", "es", "fr", "fr-CA", "he", "it", "pl", "pt", "ca", "ko", "zh", "bs-BA", "uk-UA"] as const;
+export const LOCALES = [
+  "en",
+  "de",
+  "es",
+  "fr",
+  "fr-CA",
+  "he",
+  "it",
+  "pl",
+  "pt",
+  "ca",
+  "ko",
+  "zh",
+  "bs-BA",
+  "uk-UA",
+] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 /** Right-to-left only for Hebrew (the spec's config also marks ko, which is wrong for Korean). */

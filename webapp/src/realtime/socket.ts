@@ -7,7 +7,14 @@ import { endSessionOnRemovedDevice, expireSession } from "@/session/auth";
 import { currentDevice } from "@/session/device";
 import { REFRESH_FAILED, tokenAfterRejection } from "@/session/refresh";
 import { sessionStore, type SessionState } from "@/session/store";
-import type { ClientMessageAcks, ConnectError, RemoveUserDevicePayload, RoomAck, ServerToClientEvents, ClientToServerEvents } from "./events.gen";
+import type {
+  ClientMessageAcks,
+  ConnectError,
+  RemoveUserDevicePayload,
+  RoomAck,
+  ServerToClientEvents,
+  ClientToServerEvents,
+} from "./events.gen";
 
 type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type ServerEvent = keyof ServerToClientEvents;
@@ -54,7 +61,8 @@ function unavailableAck(): RoomAck {
 
 /** Acknowledgements are JSON strings (asyncapi x-ack). */
 export function parseAck(raw: unknown): RoomAck {
-  if (typeof raw !== "string") return { ok: false, messageErrorCode: "validation_error", message: "The acknowledgement is not a JSON string" };
+  if (typeof raw !== "string")
+    return { ok: false, messageErrorCode: "validation_error", message: "The acknowledgement is not a JSON string" };
   try {
     const ack = JSON.parse(raw) as RoomAck;
     if (ack && typeof ack === "object" && typeof ack.ok === "boolean") return ack;
@@ -64,7 +72,10 @@ export function parseAck(raw: unknown): RoomAck {
   return { ok: false, messageErrorCode: "validation_error", message: "The acknowledgement is not valid JSON" };
 }
 
-function emitRoomMessage<N extends RoomMessage>(name: N, payload: Parameters<ClientToServerEvents[N]>[0]): Promise<RoomAck> {
+function emitRoomMessage<N extends RoomMessage>(
+  name: N,
+  payload: Parameters<ClientToServerEvents[N]>[0],
+): Promise<RoomAck> {
   // socket.io's typed emit cannot follow a generic name through timeout(): emit untyped here.
   const current = socket as Socket | null;
   if (!current?.connected) return Promise.resolve(unavailableAck());
@@ -244,7 +255,12 @@ export function leaveEventRoom(eventId: string): Promise<RoomAck> {
 export function useSocketEvent<N extends ServerEvent>(name: N, handler: ServerToClientEvents[N]): void {
   const latest = useRef(handler);
   latest.current = handler;
-  useEffect(() => onSocketEvent(name, ((payload: never) => (latest.current as (payload: never) => void)(payload)) as ServerToClientEvents[N]), [name]);
+  useEffect(
+    () =>
+      onSocketEvent(name, ((payload: never) =>
+        (latest.current as (payload: never) => void)(payload)) as ServerToClientEvents[N]),
+    [name],
+  );
 }
 
 /** Listens to a server message outside React; returns the function that stops listening. */

@@ -136,14 +136,21 @@ async function checkCurrentSession(): Promise<boolean> {
   const device = currentDevice();
   try {
     const [check, profile] = await Promise.all([
-      unwrap(api.POST("/user/check_current_device", { body: { device_id: device.id, device_name: device.name, register_new: "no_register" } })),
+      unwrap(
+        api.POST("/user/check_current_device", {
+          body: { device_id: device.id, device_name: device.name, register_new: "no_register" },
+        }),
+      ),
       unwrap(api.GET("/user/get_profile")),
     ]);
     if (!check.content.enabled) {
       await endSessionOnRemovedDevice();
       return false;
     }
-    sessionStore.setState({ user: mapUserProfile(profile.content), devices: mapDevices(check.content.devices, device.id) });
+    sessionStore.setState({
+      user: mapUserProfile(profile.content),
+      devices: mapDevices(check.content.devices, device.id),
+    });
   } catch {
     // Offline or the server is down: keep the stored session; the next call will tell.
     // A refused refresh token has already ended the session.
@@ -155,9 +162,12 @@ async function checkCurrentSession(): Promise<boolean> {
 export async function loadFollowed(): Promise<void> {
   const userId = sessionStore.getState().user?.id;
   try {
-    const page = await unwrap(api.GET("/follow/list_by_user", { params: { query: { size: FOLLOW_LIST_SIZE, version: 2 } } }));
+    const page = await unwrap(
+      api.GET("/follow/list_by_user", { params: { query: { size: FOLLOW_LIST_SIZE, version: 2 } } }),
+    );
     const teamsShortName = !!appConfig()?.options?.teams_short_name;
-    if (isStillViewer(userId)) sessionStore.setState({ followed: mapFollowEntries(page.content.entries, { teamsShortName }) });
+    if (isStillViewer(userId))
+      sessionStore.setState({ followed: mapFollowEntries(page.content.entries, { teamsShortName }) });
   } catch (error) {
     notifyLoadFailure(error, userId);
   }

@@ -30,5 +30,10 @@ export function operatingSystemOf(identification: string): { osName: string | nu
 /** This browser as the account's devices know it. */
 export function currentDevice(): CurrentDevice {
   const identification = globalThis.navigator?.userAgent || "unknown browser";
-  return { id: identification, name: identification, type: deviceTypeOf(identification), ...operatingSystemOf(identification) };
+  return {
+    id: identification,
+    name: identification,
+    type: deviceTypeOf(identification),
+    ...operatingSystemOf(identification),
+  };
 }

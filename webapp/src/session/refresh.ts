@@ -16,7 +16,13 @@ const REFRESH_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:refresh_token";
 const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
 /** Token data for a token just received; `expiresIn` is in seconds. */
-export function tokenDataFrom(token: string, expiresIn: number, refreshToken: string, provider?: UserTokenData["provider"], now = Date.now()): UserTokenData {
+export function tokenDataFrom(
+  token: string,
+  expiresIn: number,
+  refreshToken: string,
+  provider?: UserTokenData["provider"],
+  now = Date.now(),
+): UserTokenData {
   return { token, tokenUpdateTime: now, tokenExpirationTime: now + expiresIn * 1000, refreshToken, provider };
 }
 
@@ -62,7 +68,8 @@ export function refreshAccessToken(): Promise<string> {
   const pending = sessionStore.getState().pendingAccessTokenRefresh;
   if (pending) return pending;
   const refresh = refreshAcrossTabs().finally(() => {
-    if (sessionStore.getState().pendingAccessTokenRefresh === refresh) sessionStore.setState({ pendingAccessTokenRefresh: null });
+    if (sessionStore.getState().pendingAccessTokenRefresh === refresh)
+      sessionStore.setState({ pendingAccessTokenRefresh: null });
   });
   sessionStore.setState({ pendingAccessTokenRefresh: refresh });
   return refresh;
@@ -104,7 +111,13 @@ async function exchangeRefreshToken(): Promise<string> {
       subject_token_type: REFRESH_TOKEN_TYPE,
       subject_issuer: "touchline",
       requested_token_type: ACCESS_TOKEN_TYPE,
-      device: { id: device.id, name: device.name, os_name: device.osName, os_version: device.osVersion, app_version: appVersion },
+      device: {
+        id: device.id,
+        name: device.name,
+        os_name: device.osName,
+        os_version: device.osVersion,
+        app_version: appVersion,
+      },
       strategy: "refresh",
     },
   });

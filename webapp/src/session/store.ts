@@ -105,7 +105,13 @@ function isTokenData(value: unknown): value is UserTokenData {
 }
 
 function persistedPart(state: SessionState): PersistedSession {
-  return { user: state.user, token: state.token, userTokenData: state.userTokenData, followed: state.followed, devices: state.devices };
+  return {
+    user: state.user,
+    token: state.token,
+    userTokenData: state.userTokenData,
+    followed: state.followed,
+    devices: state.devices,
+  };
 }
 
 /**
@@ -117,7 +123,12 @@ function persistedPart(state: SessionState): PersistedSession {
 function withNewestTokens(next: SessionState): SessionState {
   if (!next.userTokenData) return next; // ending the session: nothing to keep
   const stored = readPersistedSession();
-  if (!stored?.token || !stored.userTokenData || stored.userTokenData.tokenUpdateTime <= next.userTokenData.tokenUpdateTime) return next;
+  if (
+    !stored?.token ||
+    !stored.userTokenData ||
+    stored.userTokenData.tokenUpdateTime <= next.userTokenData.tokenUpdateTime
+  )
+    return next;
   if (stored.user?.id !== next.user?.id) return { ...emptySession(), ...stored };
   return { ...next, token: stored.token, userTokenData: stored.userTokenData };
 }
@@ -185,7 +196,11 @@ if (typeof window !== "undefined") {
 
 /** Subscribes a component to a slice of the session. Return stored values or primitives, not new objects. */
 export function useSession<T>(selector: (state: SessionState) => T): T {
-  return useSyncExternalStore(sessionStore.subscribe, () => selector(sessionStore.getState()), () => selector(sessionStore.getState()));
+  return useSyncExternalStore(
+    sessionStore.subscribe,
+    () => selector(sessionStore.getState()),
+    () => selector(sessionStore.getState()),
+  );
 }
 
 export function isAuthenticated(state: SessionState): boolean {

@@ -2,7 +2,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAppConfig } from "@/app/config";
 import { LogoMark } from "./LogoMark";
-import { dismissSmartBanner, isSmartBannerDismissed, smartBannerClosedMinutes, smartBannerStoreUrl } from "./smartBanner";
+import {
+  dismissSmartBanner,
+  isSmartBannerDismissed,
+  smartBannerClosedMinutes,
+  smartBannerStoreUrl,
+} from "./smartBanner";
 import "./SmartBanner.css";
 
 /** The top "get mobile app" banner for mobile browsers other than Safari (spec §2). */

@@ -12,7 +12,8 @@ export const SMART_BANNER_COOKIE = "smart_banner_closed";
 export const SMART_BANNER_DEV_MINUTES = 2;
 
 // iOS browsers are WebKit with their own token; without one of these, an iOS "Safari/" UA is Safari.
-const IOS_OTHER_BROWSERS = /CriOS|FxiOS|EdgiOS|OPiOS|OPT\/|GSA\/|YaBrowser|DuckDuckGo|Brave|FBAN|FBAV|Instagram|Line\//i;
+const IOS_OTHER_BROWSERS =
+  /CriOS|FxiOS|EdgiOS|OPiOS|OPT\/|GSA\/|YaBrowser|DuckDuckGo|Brave|FBAN|FBAV|Instagram|Line\//i;
 
 export function storePlatformOf(userAgent: string): StorePlatform | null {
   if (/Android/i.test(userAgent)) return "android";

@@ -10,20 +10,33 @@ let tDe: TFunction;
 
 beforeAll(async () => {
   const i18n = createInstance();
-  await i18n.init({ lng: "en", ns: ["errors"], defaultNS: "errors", resources: { en: { errors: english }, de: { errors: german } } });
+  await i18n.init({
+    lng: "en",
+    ns: ["errors"],
+    defaultNS: "errors",
+    resources: { en: { errors: english }, de: { errors: german } },
+  });
   t = i18n.t;
   tDe = i18n.getFixedT("de");
 });
 
 describe("errorText", () => {
   it("shows the translation of errors.{code} first", () => {
-    const error = new ApiError(401, { error: true, message: "Wrong username or password", messageErrorCode: "invalid_credentials" });
+    const error = new ApiError(401, {
+      error: true,
+      message: "Wrong username or password",
+      messageErrorCode: "invalid_credentials",
+    });
     expect(errorText(error, t)).toBe(english.invalid_credentials);
     expect(errorText(error, tDe)).toBe(german.invalid_credentials);
   });
 
   it("falls back to the server's message for a code without translation", () => {
-    const error = new ApiError(409, { error: true, message: "The moon is not for sale", messageErrorCode: "moon_not_for_sale" });
+    const error = new ApiError(409, {
+      error: true,
+      message: "The moon is not for sale",
+      messageErrorCode: "moon_not_for_sale",
+    });
     expect(errorText(error, t)).toBe("The moon is not for sale");
   });
 
@@ -34,7 +47,9 @@ describe("errorText", () => {
   });
 
   it("translates coded errors that are not API errors (popup_closed)", () => {
-    expect(errorText(Object.assign(new Error("Popup was closed"), { code: "popup_closed" }), t)).toBe(english.popup_closed);
+    expect(errorText(Object.assign(new Error("Popup was closed"), { code: "popup_closed" }), t)).toBe(
+      english.popup_closed,
+    );
   });
 
   it("has the spec's texts for its named errors", () => {

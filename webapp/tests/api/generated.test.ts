@@ -13,10 +13,14 @@ const HINT = "the generated code is out of date; run: cd webapp && npm run gener
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function generated(command: string, args: string[], output: string): string {
-  execFileSync(process.execPath, [command, ...args, ...(command.endsWith(".mjs") ? ["--output", output] : ["-o", output])], {
-    cwd: webapp,
-    stdio: "pipe",
-  });
+  execFileSync(
+    process.execPath,
+    [command, ...args, ...(command.endsWith(".mjs") ? ["--output", output] : ["-o", output])],
+    {
+      cwd: webapp,
+      stdio: "pipe",
+    },
+  );
   return readFileSync(output, "utf8");
 }
 

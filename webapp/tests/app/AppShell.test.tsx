@@ -22,7 +22,11 @@ function renderShell(url = "/live") {
         path: "/",
         element: <AppShell />,
         children: [
-          { path: "live", element: <button type="button">Live page</button>, handle: { name: "live", layout: "default" } },
+          {
+            path: "live",
+            element: <button type="button">Live page</button>,
+            handle: { name: "live", layout: "default" },
+          },
           { path: "archive", element: <p>Archive page</p>, handle: { name: "archive", layout: "default" } },
           { path: "auth/login", element: <p>Sign-in page</p>, handle: { name: "login", layout: "auth" } },
         ],

@@ -4,7 +4,9 @@ import { appConfigFixture } from "../support/appConfig";
 
 const options = appConfigFixture().options;
 
-function input(overrides: Partial<GuardInput> & { opts?: Partial<typeof options>; redirects?: { path: string; to: string }[] } = {}): GuardInput {
+function input(
+  overrides: Partial<GuardInput> & { opts?: Partial<typeof options>; redirects?: { path: string; to: string }[] } = {},
+): GuardInput {
   const { opts, redirects, ...rest } = overrides;
   return {
     path: "/live",
@@ -28,13 +30,20 @@ describe("navigation guards", () => {
   });
 
   it("does not loop on /club/ itself nor bother viewers who picked a club or are anonymous", () => {
-    expect(runGuards(input({ opts: { favorite_club: true }, isAuthenticated: true, path: "/club/" })).kind).toBe("continue");
-    expect(runGuards(input({ opts: { favorite_club: true }, isAuthenticated: true, favoriteClubId: "team|7" })).kind).toBe("continue");
+    expect(runGuards(input({ opts: { favorite_club: true }, isAuthenticated: true, path: "/club/" })).kind).toBe(
+      "continue",
+    );
+    expect(
+      runGuards(input({ opts: { favorite_club: true }, isAuthenticated: true, favoriteClubId: "team|7" })).kind,
+    ).toBe("continue");
     expect(runGuards(input({ opts: { favorite_club: true } })).kind).toBe("continue");
   });
 
   it("skips the sign-in page for the federated sign-on when the option is on", () => {
-    expect(runGuards(input({ opts: { skip_login: true }, path: "/auth/login/" }))).toEqual({ kind: "redirect", to: "/" });
+    expect(runGuards(input({ opts: { skip_login: true }, path: "/auth/login/" }))).toEqual({
+      kind: "redirect",
+      to: "/",
+    });
     expect(runGuards(input({ opts: { skip_login: false }, path: "/auth/login/" })).kind).toBe("continue");
     expect(runGuards(input({ opts: { skip_login: true }, path: "/auth/sign-up" })).kind).toBe("continue");
   });
@@ -46,24 +55,36 @@ describe("navigation guards", () => {
 
   it("makes an absolute redirect target a full-page navigation", () => {
     const redirects = [{ path: "/app", to: "https://apps.apple.com/app/id1" }];
-    expect(runGuards(input({ path: "/app", redirects }))).toEqual({ kind: "external", to: "https://apps.apple.com/app/id1" });
+    expect(runGuards(input({ path: "/app", redirects }))).toEqual({
+      kind: "external",
+      to: "https://apps.apple.com/app/id1",
+    });
   });
 
   it("runs the guards in the spec's order: the favourite club before the redirect rules", () => {
     const outcome = runGuards(
-      input({ opts: { favorite_club: true }, isAuthenticated: true, path: "/watch", redirects: [{ path: "/watch", to: "/live" }] }),
+      input({
+        opts: { favorite_club: true },
+        isAuthenticated: true,
+        path: "/watch",
+        redirects: [{ path: "/watch", to: "/live" }],
+      }),
     );
     expect(outcome).toEqual({ kind: "redirect", to: "/club/" });
   });
 
   it("sends anonymous visitors of a login-required page to sign in and back", () => {
-    const outcome = runGuards(input({ path: "/account/devices", returnTo: "/account/devices?x=1", middleware: ["auth"] }));
+    const outcome = runGuards(
+      input({ path: "/account/devices", returnTo: "/account/devices?x=1", middleware: ["auth"] }),
+    );
     expect(outcome).toEqual({ kind: "redirect", to: "/auth/login/?redirect=%2Faccount%2Fdevices%3Fx%3D1" });
     expect(runGuards(input({ middleware: ["auth"], isAuthenticated: true })).kind).toBe("continue");
   });
 
   it("hides team pages when the disable-team-page option is on", () => {
-    expect(runGuards(input({ path: "/team/3", middleware: ["disable-team-page"], opts: { disable_team_page: true } }))).toEqual({
+    expect(
+      runGuards(input({ path: "/team/3", middleware: ["disable-team-page"], opts: { disable_team_page: true } })),
+    ).toEqual({
       kind: "not-found",
     });
     expect(runGuards(input({ path: "/team/3", middleware: ["disable-team-page"] })).kind).toBe("continue");

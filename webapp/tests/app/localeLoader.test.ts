@@ -4,7 +4,11 @@ import { NotFoundError } from "@/app/errors";
 
 function load(path: string, locale: string): unknown {
   try {
-    return localeLoader({ params: { locale }, request: new Request(`http://touchline.test${path}`), context: undefined } as never);
+    return localeLoader({
+      params: { locale },
+      request: new Request(`http://touchline.test${path}`),
+      context: undefined,
+    } as never);
   } catch (thrown) {
     return thrown;
   }

@@ -11,7 +11,12 @@ const API_DEVICE = {
   osName: "Linux",
   osVersion: null,
 };
-const PHONE = { ...API_DEVICE, _id: "9c1c0a8e2b3d4c5e6f7a8ba5", deviceId: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Mobile/15E148", deviceName: "Ada's phone" };
+const PHONE = {
+  ...API_DEVICE,
+  _id: "9c1c0a8e2b3d4c5e6f7a8ba5",
+  deviceId: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Mobile/15E148",
+  deviceName: "Ada's phone",
+};
 
 describe("the device mapper", () => {
   it("renames _id, added and updated", () => {

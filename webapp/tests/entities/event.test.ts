@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { accessOf, eventPath, mapEvent, toEventPageModel, type EventMapOptions } from "@/entities/event";
 import { apiEvent } from "../features/catalog/fixtures";
 
-const OPTIONS: EventMapOptions = { realKickoff: false, teamsShortName: false, leaguesView: true, genderClassification: false };
+const OPTIONS: EventMapOptions = {
+  realKickoff: false,
+  teamsShortName: false,
+  leaguesView: true,
+  genderClassification: false,
+};
 
 describe("mapEvent", () => {
   it("renames the API fields to the UI's (_id -> id, event_id -> eventId, reference_id -> referenceId)", () => {
@@ -21,13 +26,24 @@ describe("mapEvent", () => {
 
   it("uses event_date, or gameStartDate when the real-kickoff option is on", () => {
     expect(mapEvent(apiEvent(), OPTIONS).startsAt.toISOString()).toBe("2026-11-23T15:55:00.000Z");
-    expect(mapEvent(apiEvent(), { ...OPTIONS, realKickoff: true }).startsAt.toISOString()).toBe("2026-11-23T15:58:00.000Z");
-    expect(mapEvent(apiEvent({ gameStartDate: null }), { ...OPTIONS, realKickoff: true }).startsAt.toISOString()).toBe("2026-11-23T15:55:00.000Z");
+    expect(mapEvent(apiEvent(), { ...OPTIONS, realKickoff: true }).startsAt.toISOString()).toBe(
+      "2026-11-23T15:58:00.000Z",
+    );
+    expect(mapEvent(apiEvent({ gameStartDate: null }), { ...OPTIONS, realKickoff: true }).startsAt.toISOString()).toBe(
+      "2026-11-23T15:55:00.000Z",
+    );
   });
 
   it("maps home and away teams with logos and colours, by short name with the teams-short-name option", () => {
     const { teams } = mapEvent(apiEvent(), OPTIONS);
-    expect(teams?.home).toEqual({ id: "70e6dd179ad8f10284e10f4b", name: "Ashford Town", fullName: "Ashford Town", shortName: "ASH", logoUrl: "/media/logos/ashford-town.svg", color: "#6cabdd" });
+    expect(teams?.home).toEqual({
+      id: "70e6dd179ad8f10284e10f4b",
+      name: "Ashford Town",
+      fullName: "Ashford Town",
+      shortName: "ASH",
+      logoUrl: "/media/logos/ashford-town.svg",
+      color: "#6cabdd",
+    });
     expect(mapEvent(apiEvent(), { ...OPTIONS, teamsShortName: true }).teams?.away.name).toBe("PSA");
   });
 
@@ -71,13 +87,17 @@ describe("eventPath", () => {
   });
 
   it("links channels to their programme page, /channels/{id}", () => {
-    expect(eventPath(mapEvent(apiEvent({ _id: "c0ffee0000000000000000aa", status: "channel" }), OPTIONS))).toBe("/channels/c0ffee0000000000000000aa");
+    expect(eventPath(mapEvent(apiEvent({ _id: "c0ffee0000000000000000aa", status: "channel" }), OPTIONS))).toBe(
+      "/channels/c0ffee0000000000000000aa",
+    );
   });
 });
 
 describe("toEventPageModel", () => {
   it("gives the event page its fields (spec §3 'Event as used by the event page')", () => {
-    const model = toEventPageModel(mapEvent(apiEvent({ commerceCoverage: ["ppv", "subscription"], availableForUser: false }), OPTIONS));
+    const model = toEventPageModel(
+      mapEvent(apiEvent({ commerceCoverage: ["ppv", "subscription"], availableForUser: false }), OPTIONS),
+    );
     expect(model).toEqual({
       id: "d2aefc184837b3fb7057f13a",
       eventId: "TL-EV-000005",
@@ -96,9 +116,22 @@ describe("toEventPageModel", () => {
 describe("accessOf", () => {
   it("says what stands between the viewer and the video", () => {
     expect(accessOf(mapEvent(apiEvent(), OPTIONS))).toEqual({ kind: "available" });
-    expect(accessOf(mapEvent(apiEvent({ availableForUser: false, availableInUserRegion: false }), OPTIONS))).toEqual({ kind: "region" });
-    expect(accessOf(mapEvent(apiEvent({ availableForUser: false, commerceCoverage: ["ppv"], commerceType: ["ppv"] }), OPTIONS))).toEqual({ kind: "locked", via: "ppv" });
-    expect(accessOf(mapEvent(apiEvent({ availableForUser: false, commerceCoverage: ["subscription"], commerceType: ["svod"] }), OPTIONS))).toEqual({
+    expect(accessOf(mapEvent(apiEvent({ availableForUser: false, availableInUserRegion: false }), OPTIONS))).toEqual({
+      kind: "region",
+    });
+    expect(
+      accessOf(
+        mapEvent(apiEvent({ availableForUser: false, commerceCoverage: ["ppv"], commerceType: ["ppv"] }), OPTIONS),
+      ),
+    ).toEqual({ kind: "locked", via: "ppv" });
+    expect(
+      accessOf(
+        mapEvent(
+          apiEvent({ availableForUser: false, commerceCoverage: ["subscription"], commerceType: ["svod"] }),
+          OPTIONS,
+        ),
+      ),
+    ).toEqual({
       kind: "locked",
       via: "subscription",
     });

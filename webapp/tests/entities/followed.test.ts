@@ -19,7 +19,15 @@ const base: Identity = {
   socialMediasLinks: {},
   mediaParentIdentities: [],
 };
-const teamItem: Identity = { ...base, _id: "6a1c0a8e2b3d4c5e6f7a8b9d", title: "Harbor City Mariners", shortTitle: null, media_type: "team", shortName: "HCM", logo: "/media/logos/hcm.svg" };
+const teamItem: Identity = {
+  ...base,
+  _id: "6a1c0a8e2b3d4c5e6f7a8b9d",
+  title: "Harbor City Mariners",
+  shortTitle: null,
+  media_type: "team",
+  shortName: "HCM",
+  logo: "/media/logos/hcm.svg",
+};
 
 describe("the followed item mapper", () => {
   it("uses PosterH as the image of identity items and the logo for teams", () => {
@@ -37,12 +45,22 @@ describe("the followed item mapper", () => {
     expect(mapFollowedItem(teamItem, "team", { teamsShortName: true }).title).toBe("HCM");
     expect(mapFollowedItem(teamItem, "team", { teamsShortName: false }).title).toBe("Harbor City Mariners");
     expect(mapFollowedItem(base, "identity_item", { teamsShortName: true }).title).toBe("NPD");
-    expect(mapFollowedItem({ ...base, shortTitle: null }, "identity_item", { teamsShortName: true }).title).toBe("Northern Premier Division");
+    expect(mapFollowedItem({ ...base, shortTitle: null }, "identity_item", { teamsShortName: true }).title).toBe(
+      "Northern Premier Division",
+    );
   });
 
   it("keys the session's followed map by item id", () => {
-    const entry = (item: Identity, type: "team" | "identity_item") => ({ _id: "2b1c0a8e2b3d4c5e6f7a8bd1", reference_id: item._id, type, added: "2026-10-02T09:20:00Z", item });
-    const followed = mapFollowEntries([entry(base, "identity_item"), entry(teamItem, "team")], { teamsShortName: false });
+    const entry = (item: Identity, type: "team" | "identity_item") => ({
+      _id: "2b1c0a8e2b3d4c5e6f7a8bd1",
+      reference_id: item._id,
+      type,
+      added: "2026-10-02T09:20:00Z",
+      item,
+    });
+    const followed = mapFollowEntries([entry(base, "identity_item"), entry(teamItem, "team")], {
+      teamsShortName: false,
+    });
     expect(Object.keys(followed)).toEqual([base._id, teamItem._id]);
     expect(followed[teamItem._id].type).toBe("team");
   });

@@ -17,7 +17,13 @@ describe("mapIdentity", () => {
       identityIds: ["da1615c0f704d0738be1abba"],
       parents: [{ id: "da1615c0f704d0738be1abba", title: "Basketball", mediaType: "identity" }],
       posterH: "/media/posters/coastal-basketball-league.svg",
-      posters: [{ url: "/media/posters/coastal-basketball-league.svg", targetUrl: "/league/6a796e495b27d266f6b95fa0", target: "_self" }],
+      posters: [
+        {
+          url: "/media/posters/coastal-basketball-league.svg",
+          targetUrl: "/league/6a796e495b27d266f6b95fa0",
+          target: "_self",
+        },
+      ],
       mobilePosters: [],
     });
     expect(belongsToCategory(league, "da1615c0f704d0738be1abba")).toBe(true);
@@ -29,7 +35,16 @@ describe("mapIdentity", () => {
   });
 
   it("lists social links in a fixed order, calls twitter X, and drops empty or non-web addresses", () => {
-    const league = mapIdentity(apiLeague({ socialMediasLinks: { twitter: "https://example.com/t", web: "https://x.example.com/", facebook: " ", instagram: "javascript:alert(1)" } }));
+    const league = mapIdentity(
+      apiLeague({
+        socialMediasLinks: {
+          twitter: "https://example.com/t",
+          web: "https://x.example.com/",
+          facebook: " ",
+          instagram: "javascript:alert(1)",
+        },
+      }),
+    );
     expect(league.socialLinks).toEqual([
       { kind: "x", url: "https://example.com/t" },
       { kind: "web", url: "https://x.example.com/" },
@@ -37,8 +52,20 @@ describe("mapIdentity", () => {
   });
 
   it("maps a team with logo and colour, by short name with the teams-short-name option", () => {
-    const api = apiLeague({ media_type: "team", title: "Ashford Town", shortName: "ASH", logo: "/media/logos/ashford-town.svg", color: "#6cabdd" });
-    expect(mapIdentity(api) as Team).toMatchObject({ mediaType: "team", name: "Ashford Town", shortName: "ASH", logoUrl: "/media/logos/ashford-town.svg", color: "#6cabdd" });
+    const api = apiLeague({
+      media_type: "team",
+      title: "Ashford Town",
+      shortName: "ASH",
+      logo: "/media/logos/ashford-town.svg",
+      color: "#6cabdd",
+    });
+    expect(mapIdentity(api) as Team).toMatchObject({
+      mediaType: "team",
+      name: "Ashford Town",
+      shortName: "ASH",
+      logoUrl: "/media/logos/ashford-town.svg",
+      color: "#6cabdd",
+    });
     expect((mapIdentity(api, { teamsShortName: true }) as Team).name).toBe("ASH");
   });
 

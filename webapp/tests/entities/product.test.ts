@@ -55,7 +55,14 @@ describe("mapProduct", () => {
 
   it("keeps what a bundle contains", () => {
     const bundle = mapProduct(
-      apiProduct({ type: "bundle", originalProductId: null, startDate: null, endDate: "2027-02-01T00:00:00Z", autoRenew: true, items: [{ _id: "f06dd9d1114e3c5061346e52", title: "All Access", type: "svod", event_id: null }] }),
+      apiProduct({
+        type: "bundle",
+        originalProductId: null,
+        startDate: null,
+        endDate: "2027-02-01T00:00:00Z",
+        autoRenew: true,
+        items: [{ _id: "f06dd9d1114e3c5061346e52", title: "All Access", type: "svod", event_id: null }],
+      }),
     );
     expect(bundle.bundle).toEqual({
       originalProductId: null,
@@ -96,7 +103,13 @@ describe("mapPurchase", () => {
 
 describe("mapCommerceOptions", () => {
   it("maps availability and the products that unlock the event", () => {
-    const options = mapCommerceOptions({ eventId: "7b9e8f8901384191e3ced77b", availableForUser: false, availableInUserRegion: true, commerceCoverage: ["ppv"], products: [apiProduct()] });
+    const options = mapCommerceOptions({
+      eventId: "7b9e8f8901384191e3ced77b",
+      availableForUser: false,
+      availableInUserRegion: true,
+      commerceCoverage: ["ppv"],
+      products: [apiProduct()],
+    });
     expect(options.products.map((p) => p.id)).toEqual(["b34b962232797af6acbde1c8"]);
     expect(options.availableForUser).toBe(false);
   });

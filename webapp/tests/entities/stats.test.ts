@@ -40,7 +40,10 @@ describe("mapEventStats", () => {
   it("reads groups[0].metrics and the score", () => {
     const stats = mapEventStats({
       vidswap: {
-        "game-scores": { homeTeam: { name: "Ashford Town", score: 1, periods: [1] }, awayTeam: { name: "Port Sable Albion", score: 0, periods: [0] } },
+        "game-scores": {
+          homeTeam: { name: "Ashford Town", score: 1, periods: [1] },
+          awayTeam: { name: "Port Sable Albion", score: 0, periods: [0] },
+        },
         "game-overview": {
           groups: [
             { name: "Match stats", metrics: [metric("36%", "64%")] },
@@ -49,7 +52,10 @@ describe("mapEventStats", () => {
         },
       },
     });
-    expect(stats.scores).toEqual({ home: { name: "Ashford Town", score: 1, periods: [1] }, away: { name: "Port Sable Albion", score: 0, periods: [0] } });
+    expect(stats.scores).toEqual({
+      home: { name: "Ashford Town", score: 1, periods: [1] },
+      away: { name: "Port Sable Albion", score: 0, periods: [0] },
+    });
     expect(stats.groupName).toBe("Match stats");
     expect(stats.metrics.map((m) => m.home.text)).toEqual(["36%"]);
   });

@@ -27,12 +27,22 @@ describe("the user profile mapper", () => {
   });
 
   it("keeps the survey records of options", () => {
-    const record = { surveyName: "survey_user_experience_1", skipped: "2026-11-10T20:00:00Z", submitted: null, closed: null };
-    expect(mapUserProfile({ ...API_PROFILE, options: { survey_user_experience_1: record } }).options).toEqual({ survey_user_experience_1: record });
+    const record = {
+      surveyName: "survey_user_experience_1",
+      skipped: "2026-11-10T20:00:00Z",
+      submitted: null,
+      closed: null,
+    };
+    expect(mapUserProfile({ ...API_PROFILE, options: { survey_user_experience_1: record } }).options).toEqual({
+      survey_user_experience_1: record,
+    });
   });
 
   it("sends fullName back as a trimmed displayName", () => {
-    expect(toProfileUpdate({ fullName: "  Ada King ", city: "Leeds" })).toEqual({ displayName: "Ada King", city: "Leeds" });
+    expect(toProfileUpdate({ fullName: "  Ada King ", city: "Leeds" })).toEqual({
+      displayName: "Ada King",
+      city: "Leeds",
+    });
     expect(toProfileUpdate({ phone: null })).toEqual({ phone: null });
   });
 });

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { LOCALES, NAMESPACES, directionOf, localizePath, splitLocalePath } from "@/i18n/locales";
 
 // Every translation file, read eagerly for the test (the app loads them lazily).
-const files = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/*/*.json", { eager: true, import: "default" });
+const files = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/*/*.json", {
+  eager: true,
+  import: "default",
+});
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 function flatten(tree: Record<string, unknown>, prefix = ""): Record<string, string> {
@@ -41,7 +44,11 @@ describe.each([...NAMESPACES])("the %s translations", (ns) => {
     const table = messages(locale, ns);
     for (const [key, value] of Object.entries(table)) expect(value.trim(), `${locale}/${ns}: ${key}`).not.toBe("");
     const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
-    const plurals = new Set(Object.keys(table).filter((key) => PLURAL.test(key)).map((key) => key.replace(PLURAL, "")));
+    const plurals = new Set(
+      Object.keys(table)
+        .filter((key) => PLURAL.test(key))
+        .map((key) => key.replace(PLURAL, "")),
+    );
     for (const base of plurals) {
       for (const category of categories) {
         if (category === "zero") continue; // none of the 14 languages needs its own zero form

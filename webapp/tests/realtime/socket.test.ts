@@ -4,7 +4,14 @@ import { QueryClient } from "@tanstack/react-query";
 import { io } from "socket.io-client";
 import { appConfigQuery } from "@/app/config";
 import { navigateTo } from "@/app/navigation";
-import { joinEventRoom, leaveEventRoom, parseAck, startRealtime, stopRealtime, useSocketEvent } from "@/realtime/socket";
+import {
+  joinEventRoom,
+  leaveEventRoom,
+  parseAck,
+  startRealtime,
+  stopRealtime,
+  useSocketEvent,
+} from "@/realtime/socket";
 import { sessionStore } from "@/session/store";
 import { failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "../session/fakeServer";
 
@@ -19,10 +26,16 @@ class FakeSocket {
   emitted: Array<{ name: string; payload: unknown }> = [];
   handshakes: Array<Record<string, unknown>> = [];
   ackWith: (name: string, payload: unknown) => string = (name, payload) =>
-    JSON.stringify({ ok: true, room: `${name.includes("user") ? "user" : "event"}:${Object.values(payload as object)[0]}` });
+    JSON.stringify({
+      ok: true,
+      room: `${name.includes("user") ? "user" : "event"}:${Object.values(payload as object)[0]}`,
+    });
   private listeners = new Map<string, Set<Listener>>();
 
-  constructor(readonly url: string, readonly options: Record<string, unknown> & { auth: (send: (data: object) => void) => void }) {}
+  constructor(
+    readonly url: string,
+    readonly options: Record<string, unknown> & { auth: (send: (data: object) => void) => void },
+  ) {}
 
   on(name: string, listener: Listener) {
     if (!this.listeners.has(name)) this.listeners.set(name, new Set());
@@ -45,7 +58,9 @@ class FakeSocket {
     return this;
   }
   timeout() {
-    return { emit: (name: string, payload: unknown, ack: AckCallback) => this.record(name, payload, (raw) => ack(null, raw)) };
+    return {
+      emit: (name: string, payload: unknown, ack: AckCallback) => this.record(name, payload, (raw) => ack(null, raw)),
+    };
   }
   emit(name: string, payload: unknown, ack?: (raw: unknown) => void) {
     this.record(name, payload, ack);
@@ -79,7 +94,11 @@ const EVENT_ID = "65a1f0c2e4b0a1b2c3d4e5f6";
 
 function clientWithConfig(socketBase: string | null): QueryClient {
   const client = new QueryClient();
-  client.setQueryData(appConfigQuery.queryKey, { name_short: "touchline", app_config: { socket_base: socketBase }, options: {} } as never);
+  client.setQueryData(appConfigQuery.queryKey, {
+    name_short: "touchline",
+    app_config: { socket_base: socketBase },
+    options: {},
+  } as never);
   return client;
 }
 
@@ -91,7 +110,7 @@ function start(socketBase: string | null = "/"): FakeSocket {
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** The promise's value if it has settled by now, else "pending". */
-const settledValue = <T,>(promise: Promise<T>) => Promise.race([promise, Promise.resolve("pending" as const)]);
+const settledValue = <T>(promise: Promise<T>) => Promise.race([promise, Promise.resolve("pending" as const)]);
 
 beforeEach(() => {
   signOutQuietly();
@@ -182,7 +201,10 @@ describe("the user room", () => {
     const socket = start();
     socket.accept();
     await joinEventRoom(EVENT_ID);
-    sessionStore.setState({ token: "access-2", userTokenData: { ...sessionStore.getState().userTokenData!, token: "access-2" } });
+    sessionStore.setState({
+      token: "access-2",
+      userTokenData: { ...sessionStore.getState().userTokenData!, token: "access-2" },
+    });
     expect(socket.connected).toBe(true);
     expect(socket.handshakes).toEqual([{ token: "access-1" }]);
     expect(socket.emitted.map((e) => e.name)).toEqual(["join-user-room", "join-event-room"]);
@@ -237,7 +259,12 @@ describe("a refused handshake", () => {
     signIn();
     const server = fakeServer({ "POST /oauth2/token": () => refreshAnswer() });
     const socket = start();
-    socket.fire("connect_error", Object.assign(new Error("expired"), { data: { error: true, message: "expired", messageErrorCode: "unauthorized" } }));
+    socket.fire(
+      "connect_error",
+      Object.assign(new Error("expired"), {
+        data: { error: true, message: "expired", messageErrorCode: "unauthorized" },
+      }),
+    );
     await vi.waitFor(() => expect(socket.handshakes.at(-1)).toEqual({ token: "access-2" }));
     expect(server.callsTo("/oauth2/token")).toHaveLength(1);
   });
@@ -250,7 +277,12 @@ describe("a refused handshake", () => {
     signIn();
     const server = fakeServer({ "POST /oauth2/token": answer });
     const socket = start();
-    socket.fire("connect_error", Object.assign(new Error("expired"), { data: { error: true, message: "expired", messageErrorCode: "unauthorized" } }));
+    socket.fire(
+      "connect_error",
+      Object.assign(new Error("expired"), {
+        data: { error: true, message: "expired", messageErrorCode: "unauthorized" },
+      }),
+    );
     await vi.waitFor(() => expect(server.callsTo("/oauth2/token")).toHaveLength(1));
     await vi.advanceTimersByTimeAsync(4900);
     expect(socket.handshakes).toHaveLength(1);
@@ -263,11 +295,19 @@ describe("a refused handshake", () => {
     signIn();
     fakeServer({ "POST /oauth2/token": () => refreshAnswer(), "POST /user/logout": () => ok(null) });
     const socket = start();
-    const refuse = () => socket.fire("connect_error", Object.assign(new Error("ended"), { data: { error: true, message: "ended", messageErrorCode: "unauthorized" } }));
+    const refuse = () =>
+      socket.fire(
+        "connect_error",
+        Object.assign(new Error("ended"), {
+          data: { error: true, message: "ended", messageErrorCode: "unauthorized" },
+        }),
+      );
     refuse();
     await vi.waitFor(() => expect(socket.handshakes.at(-1)).toEqual({ token: "access-2" }));
     refuse();
-    await vi.waitFor(() => expect(navigateTo).toHaveBeenCalledWith("/auth/login/?sessionExpired=true", { replace: true }));
+    await vi.waitFor(() =>
+      expect(navigateTo).toHaveBeenCalledWith("/auth/login/?sessionExpired=true", { replace: true }),
+    );
   });
 });
 

@@ -52,7 +52,11 @@ afterEach(() => {
 describe("completeSignIn", () => {
   it("stores the mapped user, the token data and the devices", () => {
     const before = Date.now();
-    completeSignIn({ profile: API_PROFILE, tokenData: { access_token: "a", expires_in: 900, refresh_token: "r" }, devices: [THIS_DEVICE] });
+    completeSignIn({
+      profile: API_PROFILE,
+      tokenData: { access_token: "a", expires_in: 900, refresh_token: "r" },
+      devices: [THIS_DEVICE],
+    });
     const state = sessionStore.getState();
     expect(state.user).toMatchObject({ id: API_PROFILE.userId, fullName: "Ada Lovelace" });
     expect(state.token).toBe("a");
@@ -112,7 +116,10 @@ describe("logout", () => {
 
   it("revokes with the stored token when the refresh cannot be made, and still ends the session", async () => {
     signIn({ ageShare: 1.1 });
-    const server = fakeServer({ "POST /oauth2/token": () => failure(503, "database_unavailable"), "POST /user/logout": () => ok(null) });
+    const server = fakeServer({
+      "POST /oauth2/token": () => failure(503, "database_unavailable"),
+      "POST /user/logout": () => ok(null),
+    });
     await expect(logout()).resolves.toBeUndefined();
     expect(server.callsTo("/user/logout")).toEqual([expect.objectContaining({ authorization: "Bearer access-1" })]);
     expect(sessionStore.getState().user).toBeNull();
@@ -128,7 +135,10 @@ describe("logout", () => {
 
   it("never throws, even offline with an expired token", async () => {
     signIn({ ageShare: 1.1 });
-    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))),
+    );
     await expect(logout()).resolves.toBeUndefined();
     expect(sessionStore.getState().user).toBeNull();
   });
@@ -193,7 +203,13 @@ describe("loadSessionOnStartup", () => {
     expect(state.user?.fullName).toBe("Ada King");
     expect(state.devices[0].isCurrent).toBe(true);
     expect(state.followed).toEqual({
-      "6a1c0a8e2b3d4c5e6f7a8b9d": { id: FOLLOW.item._id, title: "HCM", type: "team", imageUrl: "/media/logos/hcm.svg", identitiesId: FOLLOW.item.identityId },
+      "6a1c0a8e2b3d4c5e6f7a8b9d": {
+        id: FOLLOW.item._id,
+        title: "HCM",
+        type: "team",
+        imageUrl: "/media/logos/hcm.svg",
+        identitiesId: FOLLOW.item.identityId,
+      },
     });
     expect(state.selected).toEqual(["5f1c0a8e2b3d4c5e6f7a8b9c"]);
   });
@@ -233,7 +249,10 @@ describe("watchViewerChanges", () => {
   }
 
   function cachedKeys() {
-    return client.getQueryCache().getAll().map((query) => query.queryKey[0]);
+    return client
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.queryKey[0]);
   }
 
   function viewerServer() {

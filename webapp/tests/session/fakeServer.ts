@@ -92,7 +92,13 @@ export const API_PROFILE: components["schemas"]["Profile"] = {
 };
 
 /** A signed-in session whose access token was received `ageShare` of its lifetime ago. */
-export function signIn({ ageShare = 0, lifetimeSeconds = 900, token = "access-1", refreshToken = "refresh-1", provider }: {
+export function signIn({
+  ageShare = 0,
+  lifetimeSeconds = 900,
+  token = "access-1",
+  refreshToken = "refresh-1",
+  provider,
+}: {
   ageShare?: number;
   lifetimeSeconds?: number;
   token?: string;
@@ -101,7 +107,13 @@ export function signIn({ ageShare = 0, lifetimeSeconds = 900, token = "access-1"
 } = {}): UserTokenData {
   const lifetime = lifetimeSeconds * 1000;
   const tokenUpdateTime = Date.now() - ageShare * lifetime;
-  const userTokenData: UserTokenData = { token, tokenUpdateTime, tokenExpirationTime: tokenUpdateTime + lifetime, refreshToken, provider };
+  const userTokenData: UserTokenData = {
+    token,
+    tokenUpdateTime,
+    tokenExpirationTime: tokenUpdateTime + lifetime,
+    refreshToken,
+    provider,
+  };
   sessionStore.setState({ ...emptySession(), user: USER, token, userTokenData });
   return userTokenData;
 }

@@ -30,7 +30,12 @@ afterEach(() => {
 
 describe("the 80 % refresh rule", () => {
   it("computes the threshold from the update and expiration times", () => {
-    const data = { token: "t", refreshToken: "r", tokenUpdateTime: 1_000_000, tokenExpirationTime: 1_000_000 + 900_000 };
+    const data = {
+      token: "t",
+      refreshToken: "r",
+      tokenUpdateTime: 1_000_000,
+      tokenExpirationTime: 1_000_000 + 900_000,
+    };
     expect(REFRESH_THRESHOLD).toBe(0.8);
     expect(tokenNeedsRefresh(data, 1_000_000 + 719_999)).toBe(false);
     expect(tokenNeedsRefresh(data, 1_000_000 + 720_000)).toBe(true);
@@ -83,7 +88,10 @@ describe("the 80 % refresh rule", () => {
     signIn({ ageShare: 0.9 });
     fakeServer({ [`POST ${TOKEN}`]: () => refreshAnswer() });
     await refreshAccessToken();
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({ token: "access-2", userTokenData: { refreshToken: "refresh-2" } });
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({
+      token: "access-2",
+      userTokenData: { refreshToken: "refresh-2" },
+    });
   });
 });
 
@@ -176,7 +184,10 @@ describe("a 401 answer", () => {
 
   it("fails after a second 401 without retrying again", async () => {
     signIn({ ageShare: 0 });
-    const server = fakeServer({ [`POST ${TOKEN}`]: () => refreshAnswer(), [`GET ${PROFILE}`]: () => failure(401, "unauthorized", "Authentication required") });
+    const server = fakeServer({
+      [`POST ${TOKEN}`]: () => refreshAnswer(),
+      [`GET ${PROFILE}`]: () => failure(401, "unauthorized", "Authentication required"),
+    });
     const error = await profileCall().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, code: "unauthorized" });
@@ -255,7 +266,10 @@ describe("a failed refresh", () => {
 
   it("sends the current token when an early refresh fails before the token has expired", async () => {
     signIn({ ageShare: 0.9 });
-    const server = fakeServer({ [`POST ${TOKEN}`]: () => failure(429, "too_many_requests"), [`GET ${PROFILE}`]: () => ok({}) });
+    const server = fakeServer({
+      [`POST ${TOKEN}`]: () => failure(429, "too_many_requests"),
+      [`GET ${PROFILE}`]: () => ok({}),
+    });
     await profileCall();
     expect(server.callsTo(TOKEN)).toHaveLength(1);
     expect(server.callsTo(PROFILE)[0].authorization).toBe("Bearer access-1");

@@ -12,7 +12,13 @@ import {
 import type { FollowedItem } from "@/entities/followed";
 import { USER, signIn, signOutQuietly } from "./fakeServer";
 
-const league: FollowedItem = { id: "l1", title: "NPD", type: "identity_item", imageUrl: null, identitiesId: ["football", "women"] };
+const league: FollowedItem = {
+  id: "l1",
+  title: "NPD",
+  type: "identity_item",
+  imageUrl: null,
+  identitiesId: ["football", "women"],
+};
 const team: FollowedItem = { id: "t1", title: "HCM", type: "team", imageUrl: "/logo.svg", identitiesId: ["football"] };
 
 function storageEvent(newValue: string | null) {
@@ -46,10 +52,26 @@ describe("persistence under ott-data", () => {
 
   it("is read back when the app starts, ignoring anything else stored there", async () => {
     const userTokenData = { token: "stored", tokenUpdateTime: 1, tokenExpirationTime: 2, refreshToken: "r" };
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ user: USER, token: "stored", userTokenData, followed: { l1: league }, devices: [], creditCardToken: "leak" }));
+    localStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({
+        user: USER,
+        token: "stored",
+        userTokenData,
+        followed: { l1: league },
+        devices: [],
+        creditCardToken: "leak",
+      }),
+    );
     vi.resetModules();
     const fresh = await import("@/session/store");
-    expect(fresh.sessionStore.getState()).toMatchObject({ token: "stored", user: USER, userTokenData, followed: { l1: league }, creditCardToken: null });
+    expect(fresh.sessionStore.getState()).toMatchObject({
+      token: "stored",
+      user: USER,
+      userTokenData,
+      followed: { l1: league },
+      creditCardToken: null,
+    });
   });
 
   it("is removed once the session is empty", () => {
@@ -88,7 +110,12 @@ describe("a tab that missed another tab's refresh", () => {
   function otherTabRefreshed(user = USER) {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY)!);
     const tokenUpdateTime = stored.userTokenData.tokenUpdateTime + 60_000;
-    const userTokenData = { token: "other-tab", tokenUpdateTime, tokenExpirationTime: tokenUpdateTime + 900_000, refreshToken: "refresh-other" };
+    const userTokenData = {
+      token: "other-tab",
+      tokenUpdateTime,
+      tokenExpirationTime: tokenUpdateTime + 900_000,
+      refreshToken: "refresh-other",
+    };
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...stored, user, token: "other-tab", userTokenData }));
     return userTokenData;
   }
@@ -97,14 +124,33 @@ describe("a tab that missed another tab's refresh", () => {
     signIn();
     const newer = otherTabRefreshed();
     sessionStore.setState({ followed: { l1: league } });
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({ token: "other-tab", userTokenData: newer, followed: { l1: league } });
-    expect(sessionStore.getState()).toMatchObject({ token: "other-tab", userTokenData: newer, followed: { l1: league } });
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({
+      token: "other-tab",
+      userTokenData: newer,
+      followed: { l1: league },
+    });
+    expect(sessionStore.getState()).toMatchObject({
+      token: "other-tab",
+      userTokenData: newer,
+      followed: { l1: league },
+    });
   });
 
   it("writes its own token chain when it is the newer one", () => {
     signIn({ ageShare: 0.5 });
-    sessionStore.setState({ token: "refreshed", userTokenData: { token: "refreshed", tokenUpdateTime: Date.now(), tokenExpirationTime: Date.now() + 900_000, refreshToken: "r2" } });
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({ token: "refreshed", userTokenData: { refreshToken: "r2" } });
+    sessionStore.setState({
+      token: "refreshed",
+      userTokenData: {
+        token: "refreshed",
+        tokenUpdateTime: Date.now(),
+        tokenExpirationTime: Date.now() + 900_000,
+        refreshToken: "r2",
+      },
+    });
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!)).toMatchObject({
+      token: "refreshed",
+      userTokenData: { refreshToken: "r2" },
+    });
   });
 
   it("takes over the whole stored session when the newer one is another viewer's", () => {
@@ -112,7 +158,12 @@ describe("a tab that missed another tab's refresh", () => {
     sessionStore.setState({ creditCardToken: "previous viewer's" });
     otherTabRefreshed({ ...USER, id: "9a1c0a8e2b3d4c5e6f7a8bff" });
     sessionStore.setState({ followed: { l1: league } });
-    expect(sessionStore.getState()).toMatchObject({ token: "other-tab", user: { id: "9a1c0a8e2b3d4c5e6f7a8bff" }, followed: {}, creditCardToken: null });
+    expect(sessionStore.getState()).toMatchObject({
+      token: "other-tab",
+      user: { id: "9a1c0a8e2b3d4c5e6f7a8bff" },
+      followed: {},
+      creditCardToken: null,
+    });
   });
 
   it("reads storage again when the page comes back from the back/forward cache", () => {

@@ -8,7 +8,17 @@ beforeAll(setUpI18n);
 
 describe("ErrorScreen", () => {
   it("shows the server's message for a failed call without a translated code", () => {
-    renderWithApp(<ErrorScreen error={new ApiError(503, { error: true, message: "Stream origin timed out", messageErrorCode: "stream_origin_timeout" })} />);
+    renderWithApp(
+      <ErrorScreen
+        error={
+          new ApiError(503, {
+            error: true,
+            message: "Stream origin timed out",
+            messageErrorCode: "stream_origin_timeout",
+          })
+        }
+      />,
+    );
     expect(screen.getByRole("heading", { level: 1, name: "This page could not be loaded" })).toBeTruthy();
     expect(screen.getByText("Stream origin timed out")).toBeTruthy();
   });

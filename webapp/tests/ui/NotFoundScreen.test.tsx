@@ -39,7 +39,11 @@ describe("NotFoundScreen", () => {
     const { unmount } = renderWithApp(<NotFoundScreen error={new NotFoundError("event")} />);
     expect(screen.queryByRole("alert")).toBeNull();
     unmount();
-    renderWithApp(<NotFoundScreen error={new NotFoundError("event", "Page Not Found", "This event was removed by the organiser.")} />);
+    renderWithApp(
+      <NotFoundScreen
+        error={new NotFoundError("event", "Page Not Found", "This event was removed by the organiser.")}
+      />,
+    );
     expect(screen.getByRole("alert").textContent).toBe("This event was removed by the organiser.");
   });
 

@@ -13,7 +13,9 @@ afterEach(() => {
 
 /** The list sonner renders the toasts of one corner into. */
 function toastList(): HTMLElement {
-  const list = screen.getByRole("region", { name: /Notifications/ }).querySelector<HTMLElement>("[data-sonner-toaster]");
+  const list = screen
+    .getByRole("region", { name: /Notifications/ })
+    .querySelector<HTMLElement>("[data-sonner-toaster]");
   if (!list) throw new Error("no toast list rendered");
   return list;
 }

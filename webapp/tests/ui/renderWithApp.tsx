@@ -9,7 +9,10 @@ import type { RouteHandle } from "@/app/routes";
 import { appConfigFixture } from "../support/appConfig";
 
 // The English texts of the chrome's namespaces, as the app ships them.
-const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/*.json", { eager: true, import: "default" });
+const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/*.json", {
+  eager: true,
+  import: "default",
+});
 
 /** Test fixtures for the `errors` namespace: the chrome only needs these keys to exist. */
 export const ERROR_TEXTS = {
@@ -70,7 +73,10 @@ interface RenderOptions {
  * Renders an element inside a memory router, the query cache (holding the configuration) and
  * English translations. `router.state.location` tells where a navigation went.
  */
-export function renderWithApp(element: ReactElement, { url = "/", path = "*", handle, config = testConfig() }: RenderOptions = {}) {
+export function renderWithApp(
+  element: ReactElement,
+  { url = "/", path = "*", handle, config = testConfig() }: RenderOptions = {},
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   queryClient.setQueryData(appConfigQuery.queryKey, config);
   const routes: RouteObject[] = [

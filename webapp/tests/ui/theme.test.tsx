@@ -13,7 +13,9 @@ function themeColor(): string | undefined {
 function wrapperWith(whiteTheme: boolean) {
   const client = new QueryClient();
   client.setQueryData(appConfigQuery.queryKey, testConfig({ enable_white_theme: whiteTheme }));
-  return ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
 }
 
 beforeEach(() => {

@@ -23,7 +23,10 @@ export const HOME_LEAGUES: IdentityListParams = { mediaType: "identity_item" };
  */
 export function prefetchHomeRails(queryClient: QueryClient, config: AppConfig, audience: Audience): void {
   const eventOptions = eventMapOptionsOf(config);
-  for (const params of Object.values(HOME_RAILS)) void queryClient.prefetchQuery(eventListQueryOptions(params, audience, eventOptions));
+  for (const params of Object.values(HOME_RAILS))
+    void queryClient.prefetchQuery(eventListQueryOptions(params, audience, eventOptions));
   void queryClient.prefetchQuery(clipListQueryOptions(HOME_HIGHLIGHTS, audience, eventOptions));
-  void queryClient.prefetchQuery(identityListQueryOptions(HOME_LEAGUES, { teamsShortName: config.options.teams_short_name }));
+  void queryClient.prefetchQuery(
+    identityListQueryOptions(HOME_LEAGUES, { teamsShortName: config.options.teams_short_name }),
+  );
 }

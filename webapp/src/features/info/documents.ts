@@ -9,7 +9,10 @@ export const INFO_DOCUMENTS = {
     sections: ["acceptance", "account", "purchases", "access_codes", "acceptable_use", "availability", "termination"],
     updated: "2026-11-01",
   },
-  privacy: { sections: ["data_we_collect", "how_we_use", "sharing", "retention", "your_rights"], updated: "2026-11-01" },
+  privacy: {
+    sections: ["data_we_collect", "how_we_use", "sharing", "retention", "your_rights"],
+    updated: "2026-11-01",
+  },
   cookies: { sections: ["what_they_are", "cookies_we_use", "managing"], updated: "2026-11-01" },
   contact: { sections: ["support", "before_you_write", "partners"], updated: null },
 } as const satisfies Record<string, { sections: readonly string[]; updated: string | null }>;

@@ -4,8 +4,6 @@
  * change the title.
  */
 export function laterTitleKey(routeName: string): string {
-  const name = routeName
-    .replace(/^auth-sign-up-following-/, "following-")
-    .replace(/-(leagueId|categoryId)(?=-|$)/, "");
+  const name = routeName.replace(/^auth-sign-up-following-/, "following-").replace(/-(leagueId|categoryId)(?=-|$)/, "");
   return `later.titles.${name}`;
 }

@@ -22,7 +22,10 @@ export function languageName(locale: Locale): string {
   const shared = LOCALES.some((other) => other !== locale && other.split("-")[0] === language);
   let name: string = locale;
   try {
-    name = new Intl.DisplayNames([locale], { type: "language", languageDisplay: "standard" }).of(shared ? locale : language) ?? locale;
+    name =
+      new Intl.DisplayNames([locale], { type: "language", languageDisplay: "standard" }).of(
+        shared ? locale : language,
+      ) ?? locale;
   } catch {
     // No locale data in this runtime: the code is still a usable label.
   }

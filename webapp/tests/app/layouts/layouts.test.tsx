@@ -41,7 +41,14 @@ describe("DefaultLayout", () => {
     expect(screen.getByRole("link", { name: "Touchline – homepage" }).getAttribute("href")).toBe("/de/");
     const nav = screen.getByRole("navigation", { name: "Main" });
     const links = within(nav).getAllByRole("link");
-    expect(links.map((link) => link.textContent)).toEqual(["Home", "Live", "Upcoming", "Archive", "Highlights", "Latest"]);
+    expect(links.map((link) => link.textContent)).toEqual([
+      "Home",
+      "Live",
+      "Upcoming",
+      "Archive",
+      "Highlights",
+      "Latest",
+    ]);
     expect(within(nav).getByRole("link", { name: "Live" }).getAttribute("aria-current")).toBe("page");
     const footer = screen.getByRole("contentinfo");
     expect(within(footer).getByRole("link", { name: "Privacy" }).getAttribute("href")).toBe("/de/privacy");
@@ -50,7 +57,9 @@ describe("DefaultLayout", () => {
 
   it("searches through /search?q=", async () => {
     const { router } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search events, teams and leagues" }), { target: { value: "derby day" } });
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search events, teams and leagues" }), {
+      target: { value: "derby day" },
+    });
     fireEvent.submit(screen.getByRole("search"));
     await waitFor(() => expect(router.state.location.pathname).toBe("/search"));
     expect(router.state.location.search).toBe("?q=derby%20day");
@@ -89,7 +98,9 @@ describe("DefaultLayout", () => {
   });
 
   it("shows the theme toggle only when the tenant enables the white theme", () => {
-    const { unmount } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { config: testConfig({ enable_white_theme: false }) });
+    const { unmount } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, {
+      config: testConfig({ enable_white_theme: false }),
+    });
     expect(screen.queryByRole("button", { name: /theme/ })).toBeNull();
     expect(document.documentElement.dataset.theme).toBe("dark");
     unmount();

@@ -54,7 +54,11 @@ describe("AccountPage", () => {
     try {
       // 03:00 UTC on 2 March is still the evening of 1 March in Los Angeles.
       act(() => sessionStore.setState({ token: "t", user: { ...viewer, added: "2025-03-02T03:00:00Z" } }));
-      renderWithApp(<AccountPage />, { url: "/account", path: "/account", handle: { name: "account", layout: "auth" } });
+      renderWithApp(<AccountPage />, {
+        url: "/account",
+        path: "/account",
+        handle: { name: "account", layout: "auth" },
+      });
       expect(screen.getByText("Member since March 1, 2025")).toBeTruthy();
     } finally {
       restoreZone(zone);
@@ -72,7 +76,11 @@ describe("AccountPage", () => {
     process.env.TZ = "America/Los_Angeles";
     try {
       act(() => sessionStore.setState({ token: "t", user: { ...viewer, dateOfBirth: "1990-05-01" } }));
-      renderWithApp(<AccountPage />, { url: "/account/general", path: "/account/general", handle: { name: "account-general", layout: "auth" } });
+      renderWithApp(<AccountPage />, {
+        url: "/account/general",
+        path: "/account/general",
+        handle: { name: "account-general", layout: "auth" },
+      });
       expect(screen.getByText("May 1, 1990")).toBeTruthy();
     } finally {
       restoreZone(zone);
@@ -81,24 +89,43 @@ describe("AccountPage", () => {
 
   it("lists the six sections and marks the current one", () => {
     act(() => sessionStore.setState({ token: "t", user: viewer }));
-    renderWithApp(<AccountPage />, { url: "/account/devices", path: "/account/devices", handle: { name: "account-devices", layout: "auth" } });
+    renderWithApp(<AccountPage />, {
+      url: "/account/devices",
+      path: "/account/devices",
+      handle: { name: "account-devices", layout: "auth" },
+    });
     const nav = screen.getByRole("navigation", { name: "Account sections" });
     const links = within(nav).getAllByRole("link");
-    expect(links.map((link) => link.textContent)).toEqual(["General", "Password", "Devices", "Billing", "Subscriptions", "Pay-per-view"]);
+    expect(links.map((link) => link.textContent)).toEqual([
+      "General",
+      "Password",
+      "Devices",
+      "Billing",
+      "Subscriptions",
+      "Pay-per-view",
+    ]);
     expect(within(nav).getByRole("link", { name: "Devices" }).getAttribute("aria-current")).toBe("page");
     expect(screen.getByText(/not available yet/)).toBeTruthy();
   });
 
   it("shows the profile details in the general section", () => {
     act(() => sessionStore.setState({ token: "t", user: viewer }));
-    renderWithApp(<AccountPage />, { url: "/account/general", path: "/account/general", handle: { name: "account-general", layout: "auth" } });
+    renderWithApp(<AccountPage />, {
+      url: "/account/general",
+      path: "/account/general",
+      handle: { name: "account-general", layout: "auth" },
+    });
     expect(screen.getByText("Leeds")).toBeTruthy();
     expect(screen.getAllByText("Not set").length).toBeGreaterThan(0);
   });
 
   it("logs out and goes home", async () => {
     act(() => sessionStore.setState({ token: "t", user: viewer }));
-    const { router } = renderWithApp(<AccountPage />, { url: "/account", path: "/account", handle: { name: "account", layout: "auth" } });
+    const { router } = renderWithApp(<AccountPage />, {
+      url: "/account",
+      path: "/account",
+      handle: { name: "account", layout: "auth" },
+    });
     fireEvent.click(screen.getByRole("button", { name: "Log out" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(logout).toHaveBeenCalledOnce();

@@ -4,10 +4,23 @@ import userEvent from "@testing-library/user-event";
 import LoginLimitPage from "@/features/auth/pages/LoginLimitPage";
 import { decodeLimitData, encodeLimitData } from "@/features/auth/signIn/limitData";
 import { sessionStore } from "@/session/store";
-import { TICKET, atDeviceLimit, device, json, renderPage, resetSession, setUpI18n, signedIn, stubApi } from "./authTestKit";
+import {
+  TICKET,
+  atDeviceLimit,
+  device,
+  json,
+  renderPage,
+  resetSession,
+  setUpI18n,
+  signedIn,
+  stubApi,
+} from "./authTestKit";
 
 const ROUTE = "/auth/login/limit";
-const devices = [device("d1", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile"), device("d2", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")];
+const devices = [
+  device("d1", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile"),
+  device("d2", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"),
+];
 const data = encodeLimitData({ token: TICKET, provider: "credentials", username: "fan@touchline.test" });
 const arrival = (redirect = "") => ({
   pathname: `${ROUTE}/`,
@@ -41,10 +54,14 @@ describe("the device-limit page", () => {
 
   it("removes the chosen device with the ticket as bearer, then completes the sign-in without the password", async () => {
     const api = stubApi({
-      "POST /api/user/delete_device": () => json({ content: { devices: [devices[0]], limit: 2 }, error: false, message: "" }),
+      "POST /api/user/delete_device": () =>
+        json({ content: { devices: [devices[0]], limit: 2 }, error: false, message: "" }),
       "POST /api/user/login/complete": () => json(signedIn()),
     });
-    const { router } = renderPage(LoginLimitPage, { path: `${ROUTE}/`, url: arrival(`&redirect=${encodeURIComponent("/live")}`) });
+    const { router } = renderPage(LoginLimitPage, {
+      path: `${ROUTE}/`,
+      url: arrival(`&redirect=${encodeURIComponent("/live")}`),
+    });
     const user = userEvent.setup();
     await user.click(await screen.findByRole("radio", { name: /Computer/ }));
     await user.click(screen.getByRole("button", { name: "Remove device and sign in" }));
@@ -60,14 +77,18 @@ describe("the device-limit page", () => {
       device_name: navigator.userAgent,
       strategy: "refresh",
     });
-    expect(api.calls.map((request) => new URL(request.url).pathname)).toEqual(["/api/user/delete_device", "/api/user/login/complete"]);
+    expect(api.calls.map((request) => new URL(request.url).pathname)).toEqual([
+      "/api/user/delete_device",
+      "/api/user/login/complete",
+    ]);
     expect(sessionStore.getState().user?.fullName).toBe("Fan One");
   });
 
   it("stays with the new ticket when the account is still at its limit", async () => {
     const next = "lt_next_ticket_0123456789";
     stubApi({
-      "POST /api/user/delete_device": () => json({ content: { devices: [devices[0]], limit: 2 }, error: false, message: "" }),
+      "POST /api/user/delete_device": () =>
+        json({ content: { devices: [devices[0]], limit: 2 }, error: false, message: "" }),
       "POST /api/user/login/complete": () => json(atDeviceLimit([devices[0], device("d3", "Another browser")], next)),
     });
     const { router } = renderPage(LoginLimitPage, { path: `${ROUTE}/`, url: arrival() });
@@ -75,7 +96,9 @@ describe("the device-limit page", () => {
     await user.click(await screen.findByRole("radio", { name: /Computer/ }));
     await user.click(screen.getByRole("button", { name: "Remove device and sign in" }));
 
-    expect(await screen.findByText("Your account is still at its device limit. Choose another device to remove.")).toBeTruthy();
+    expect(
+      await screen.findByText("Your account is still at its device limit. Choose another device to remove."),
+    ).toBeTruthy();
     expect(decodeLimitData(new URLSearchParams(router.state.location.search).get("data"))?.token).toBe(next);
     expect(screen.getByText("Another browser")).toBeTruthy();
     expect(sessionStore.getState().token).toBeNull();
@@ -84,7 +107,14 @@ describe("the device-limit page", () => {
   it("shows an expired ticket's error and the way back to sign-in", async () => {
     stubApi({
       "POST /api/user/delete_device": () =>
-        json({ error: true, message: "The sign-in ticket has expired, please sign in again", messageErrorCode: "limit_ticket_invalid" }, 401),
+        json(
+          {
+            error: true,
+            message: "The sign-in ticket has expired, please sign in again",
+            messageErrorCode: "limit_ticket_invalid",
+          },
+          401,
+        ),
     });
     renderPage(LoginLimitPage, { path: `${ROUTE}/`, url: arrival() });
     const user = userEvent.setup();
@@ -103,7 +133,9 @@ describe("the device-limit page", () => {
   });
 
   it("opened without its devices (a copied link), spends the ticket only when the viewer asks, then lists the devices", async () => {
-    const api = stubApi({ "POST /api/user/login/complete": () => json(atDeviceLimit(devices, "lt_fresh_ticket_0123456789")) });
+    const api = stubApi({
+      "POST /api/user/login/complete": () => json(atDeviceLimit(devices, "lt_fresh_ticket_0123456789")),
+    });
     renderPage(LoginLimitPage, { path: `${ROUTE}/`, url: `${ROUTE}/?data=${encodeURIComponent(data)}` });
     const signIn = await screen.findByRole("button", { name: "Sign in" });
     expect(api.callsTo("POST /api/user/login/complete")).toHaveLength(0);

@@ -5,7 +5,19 @@ import LoginPage from "@/features/auth/pages/LoginPage";
 import { CALLBACK_MESSAGE_TYPE } from "@/features/auth/federated/callbackMessage";
 import { decodeLimitData } from "@/features/auth/signIn/limitData";
 import { sessionStore } from "@/session/store";
-import { NO_PROVIDERS, TICKET, atDeviceLimit, device, json, renderPage, resetSession, setUpI18n, signedIn, stubApi, testConfig } from "./authTestKit";
+import {
+  NO_PROVIDERS,
+  TICKET,
+  atDeviceLimit,
+  device,
+  json,
+  renderPage,
+  resetSession,
+  setUpI18n,
+  signedIn,
+  stubApi,
+  testConfig,
+} from "./authTestKit";
 
 const ROUTE = "/auth/login";
 
@@ -45,7 +57,8 @@ describe("the sign-in form", () => {
   it("shows invalid_credentials under the password field and focuses it", async () => {
     stubApi({
       "GET /api/oauth2/providers": NO_PROVIDERS,
-      "POST /api/user/login": () => json({ error: true, message: "Wrong username or password", messageErrorCode: "invalid_credentials" }, 401),
+      "POST /api/user/login": () =>
+        json({ error: true, message: "Wrong username or password", messageErrorCode: "invalid_credentials" }, 401),
     });
     renderPage(LoginPage, { path: ROUTE, url: ROUTE });
     await fillAndSubmit("fan@touchline.test", "wrong-password");
@@ -61,7 +74,11 @@ describe("the sign-in form", () => {
     stubApi({
       "GET /api/oauth2/providers": NO_PROVIDERS,
       "POST /api/user/login": () =>
-        json({ error: true, message: "Too many attempts, try again in 42 seconds", messageErrorCode: "too_many_requests" }, 429, { "Retry-After": "42" }),
+        json(
+          { error: true, message: "Too many attempts, try again in 42 seconds", messageErrorCode: "too_many_requests" },
+          429,
+          { "Retry-After": "42" },
+        ),
     });
     renderPage(LoginPage, { path: ROUTE, url: ROUTE });
     await fillAndSubmit("fan@touchline.test", "secret-password");
@@ -70,7 +87,10 @@ describe("the sign-in form", () => {
 
   it("signs in with the browser as device and goes to the ?redirect= path", async () => {
     const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS, "POST /api/user/login": () => json(signedIn()) });
-    const { router } = renderPage(LoginPage, { path: ROUTE, url: `${ROUTE}?redirect=${encodeURIComponent("/events/42?tab=stats")}` });
+    const { router } = renderPage(LoginPage, {
+      path: ROUTE,
+      url: `${ROUTE}?redirect=${encodeURIComponent("/events/42?tab=stats")}`,
+    });
     await fillAndSubmit(" fan@touchline.test ", "touchline-fan-2026");
 
     await waitFor(() => expect(router.state.location.pathname).toBe("/events/42"));
@@ -88,7 +108,10 @@ describe("the sign-in form", () => {
 
   it("ignores a ?redirect= to another site and goes home", async () => {
     stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS, "POST /api/user/login": () => json(signedIn()) });
-    const { router } = renderPage(LoginPage, { path: ROUTE, url: `${ROUTE}?redirect=${encodeURIComponent("//evil.test/steal")}` });
+    const { router } = renderPage(LoginPage, {
+      path: ROUTE,
+      url: `${ROUTE}?redirect=${encodeURIComponent("//evil.test/steal")}`,
+    });
     await fillAndSubmit("fan@touchline.test", "touchline-fan-2026");
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
   });
@@ -126,7 +149,9 @@ describe("a sign-in stopped at the device limit", () => {
 
     await waitFor(() => expect(router.state.location.search).toBe("?deviceNoLongerAllowedError=true"));
     expect(router.state.location.pathname).toBe("/auth/login/");
-    expect(await screen.findByText("This device was removed from your account. Sign in again to use it here.")).toBeTruthy();
+    expect(
+      await screen.findByText("This device was removed from your account. Sign in again to use it here."),
+    ).toBeTruthy();
     expect(sessionStore.getState().user).toBeNull();
   });
 });
@@ -141,7 +166,15 @@ describe("sign-in providers", () => {
     scope: "openid profile",
     sdk_version: null,
   };
-  const facebook = { provider: "facebook", flow: "sdk", client_id: "1234567890", authorize_url: null, redirect_uri: null, scope: "email public_profile", sdk_version: "v15.0" };
+  const facebook = {
+    provider: "facebook",
+    flow: "sdk",
+    client_id: "1234567890",
+    authorize_url: null,
+    redirect_uri: null,
+    scope: "email public_profile",
+    sdk_version: "v15.0",
+  };
   const listed = () => json({ content: { providers: [ifa, facebook], skipLogin: false }, error: false, message: "" });
 
   it("offers a button only for providers the server lists and the configuration enables", async () => {
@@ -149,7 +182,9 @@ describe("sign-in providers", () => {
     renderPage(LoginPage, {
       path: ROUTE,
       url: ROUTE,
-      config: testConfig({ app_config: { enable_auth_via_ifa: true, enable_auth_via_google: true, enable_auth_via_facebook: false } }),
+      config: testConfig({
+        app_config: { enable_auth_via_ifa: true, enable_auth_via_google: true, enable_auth_via_facebook: false },
+      }),
     });
     expect(await screen.findByRole("button", { name: "Continue with IFA" })).toBeTruthy();
     // Facebook is listed but switched off; Google is switched on but not configured on the server.
@@ -184,7 +219,10 @@ describe("sign-in providers", () => {
   });
 
   it("runs the ifa code flow: PKCE in the popup, state checked here, the code exchanged by the server", async () => {
-    const api = stubApi({ "GET /api/oauth2/providers": listed, "POST /api/oauth2/ifa/callback": () => json(signedIn(false, "ifa")) });
+    const api = stubApi({
+      "GET /api/oauth2/providers": listed,
+      "POST /api/oauth2/ifa/callback": () => json(signedIn(false, "ifa")),
+    });
     const popup = fakePopup();
     const { router } = renderPage(LoginPage, { path: ROUTE, url: ROUTE, config: ifaEnabled });
     await userEvent.setup().click(await screen.findByRole("button", { name: "Continue with IFA" }));
@@ -205,9 +243,20 @@ describe("sign-in providers", () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     const body = await api.callsTo("POST /api/oauth2/ifa/callback")[0].json();
-    expect(body).toMatchObject({ code: "auth-code-1", redirect_uri: ifa.redirect_uri, state, nonce: request.get("nonce"), strategy: "refresh" });
-    const challenge = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body.code_verifier)));
-    const encoded = btoa(String.fromCharCode(...challenge)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    expect(body).toMatchObject({
+      code: "auth-code-1",
+      redirect_uri: ifa.redirect_uri,
+      state,
+      nonce: request.get("nonce"),
+      strategy: "refresh",
+    });
+    const challenge = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body.code_verifier)),
+    );
+    const encoded = btoa(String.fromCharCode(...challenge))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     expect(request.get("code_challenge")).toBe(encoded);
     expect(body.device).toMatchObject({ id: navigator.userAgent, name: navigator.userAgent });
     expect(sessionStore.getState().userTokenData?.provider).toBe("ifa");

@@ -43,27 +43,41 @@ describe("the reset-password page", () => {
     await user.type(screen.getByLabelText("Repeat the password"), "tr0ub4dor and more");
     await user.click(screen.getByRole("button", { name: "Save the new password" }));
     expect(await screen.findByText("Your password has been changed. Sign in with your new password.")).toBeTruthy();
-    expect(await api.callsTo("POST /api/user/password/reset")[0].json()).toEqual({ token: TOKEN, password: "tr0ub4dor and more" });
+    expect(await api.callsTo("POST /api/user/password/reset")[0].json()).toEqual({
+      token: TOKEN,
+      password: "tr0ub4dor and more",
+    });
   });
 
   it("says so when the link is used or expired, and offers a new one", async () => {
     stubApi({
       "POST /api/user/password/reset": () =>
-        json({ error: true, message: "This reset link is no longer valid", messageErrorCode: "invalid_reset_token" }, 400),
+        json(
+          { error: true, message: "This reset link is no longer valid", messageErrorCode: "invalid_reset_token" },
+          400,
+        ),
     });
     renderPage(ResetPasswordPage, { path: "/auth/password/reset", url });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText("New password"), "tr0ub4dor and more");
     await user.type(screen.getByLabelText("Repeat the password"), "tr0ub4dor and more");
     await user.click(screen.getByRole("button", { name: "Save the new password" }));
-    expect(await screen.findByText("This reset link is no longer valid. It may have been used already or have expired.")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Ask for a new link" }).getAttribute("href")).toBe("/auth/password/forgot/");
+    expect(
+      await screen.findByText("This reset link is no longer valid. It may have been used already or have expired."),
+    ).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Ask for a new link" }).getAttribute("href")).toBe(
+      "/auth/password/forgot/",
+    );
   });
 
   it("explains a link without its token instead of showing the form", async () => {
     stubApi({});
     renderPage(ResetPasswordPage, { path: "/auth/password/reset", url: "/auth/password/reset" });
-    expect(await screen.findByText("This reset link is incomplete. Copy the whole link from the e-mail, or ask for a new one.")).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "This reset link is incomplete. Copy the whole link from the e-mail, or ask for a new one.",
+      ),
+    ).toBeTruthy();
     expect(screen.queryByLabelText("New password")).toBeNull();
   });
 });

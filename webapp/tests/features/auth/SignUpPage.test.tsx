@@ -49,9 +49,21 @@ describe("the sign-up form", () => {
   });
 
   it("registers, is signed in straight away and goes to the redirect target", async () => {
-    const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS, "POST /api/user/register": () => json(signedIn(true)) });
-    const { router } = renderPage(SignUpPage, { path: ROUTE, url: `${ROUTE}?redirect=${encodeURIComponent("/upcoming")}` });
-    await fill({ name: "  Ada Lovelace  ", email: "ada@example.com", password: "correct horse", confirm: "correct horse", terms: true });
+    const api = stubApi({
+      "GET /api/oauth2/providers": NO_PROVIDERS,
+      "POST /api/user/register": () => json(signedIn(true)),
+    });
+    const { router } = renderPage(SignUpPage, {
+      path: ROUTE,
+      url: `${ROUTE}?redirect=${encodeURIComponent("/upcoming")}`,
+    });
+    await fill({
+      name: "  Ada Lovelace  ",
+      email: "ada@example.com",
+      password: "correct horse",
+      confirm: "correct horse",
+      terms: true,
+    });
 
     await waitFor(() => expect(router.state.location.pathname).toBe("/upcoming"));
     expect(await api.callsTo("POST /api/user/register")[0].json()).toEqual({
@@ -69,10 +81,23 @@ describe("the sign-up form", () => {
     stubApi({
       "GET /api/oauth2/providers": NO_PROVIDERS,
       "POST /api/user/register": () =>
-        json({ error: true, message: "An account with this e-mail address exists already", messageErrorCode: "user_already_exists" }, 409),
+        json(
+          {
+            error: true,
+            message: "An account with this e-mail address exists already",
+            messageErrorCode: "user_already_exists",
+          },
+          409,
+        ),
     });
     renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
-    await fill({ name: "Ada", email: "fan@touchline.test", password: "correct horse", confirm: "correct horse", terms: true });
+    await fill({
+      name: "Ada",
+      email: "fan@touchline.test",
+      password: "correct horse",
+      confirm: "correct horse",
+      terms: true,
+    });
 
     const message = await screen.findByText("An account with this email address already exists.");
     const email = screen.getByLabelText("E-mail address");

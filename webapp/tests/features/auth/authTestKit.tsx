@@ -11,7 +11,10 @@ import { emptySession, sessionStore } from "@/session/store";
 import { appConfigFixture } from "../../support/appConfig";
 
 // The English texts the auth pages use, as the app ships them.
-const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/{auth,errors}.json", { eager: true, import: "default" });
+const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/{auth,errors}.json", {
+  eager: true,
+  import: "default",
+});
 
 export async function setUpI18n(): Promise<void> {
   if (!i18n.isInitialized) {
@@ -29,12 +32,17 @@ export async function setUpI18n(): Promise<void> {
   }
 }
 
-export function testConfig(patch: { options?: Partial<AppConfig["options"]>; app_config?: Partial<AppConfig["app_config"]> } = {}): AppConfig {
+export function testConfig(
+  patch: { options?: Partial<AppConfig["options"]>; app_config?: Partial<AppConfig["app_config"]> } = {},
+): AppConfig {
   return appConfigFixture({ ...patch, device_limit: 2 });
 }
 
 /** Mounts one auth page at its route; `router.state.location` tells where it navigated. */
-export function renderPage(Page: ComponentType, { path, url, config = testConfig() }: { path: string; url: InitialEntry; config?: AppConfig }) {
+export function renderPage(
+  Page: ComponentType,
+  { path, url, config = testConfig() }: { path: string; url: InitialEntry; config?: AppConfig },
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   queryClient.setQueryData(appConfigQuery.queryKey, config);
   const router = createMemoryRouter(
@@ -83,7 +91,15 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 type Device = components["schemas"]["Device"];
 
 export function device(id: string, name: string, updated = "2026-11-20T18:00:00Z"): Device {
-  return { _id: id, added: "2026-10-01T10:00:00Z", updated, deviceId: name, deviceName: name, osName: "Linux", osVersion: null };
+  return {
+    _id: id,
+    added: "2026-10-01T10:00:00Z",
+    updated,
+    deviceId: name,
+    deviceName: name,
+    osName: "Linux",
+    osVersion: null,
+  };
 }
 
 export const PROFILE: components["schemas"]["Profile"] = {
@@ -121,13 +137,23 @@ export function signedIn(isRegister = false, provider: components["schemas"]["Si
 
 export const TICKET = "lt_ticket_0123456789abcdef";
 
-export function atDeviceLimit(devices: Device[], ticket = TICKET, provider: components["schemas"]["SignInProvider"] = "credentials") {
+export function atDeviceLimit(
+  devices: Device[],
+  ticket = TICKET,
+  provider: components["schemas"]["SignInProvider"] = "credentials",
+) {
   return {
     content: {
       profile: null,
       tokenData: null,
       devices,
-      device_error: { code: "device_limit_exceeded", message: "Device Limit Exceeded", limit: devices.length, limit_ticket: ticket, limit_ticket_expires_in: 300 },
+      device_error: {
+        code: "device_limit_exceeded",
+        message: "Device Limit Exceeded",
+        limit: devices.length,
+        limit_ticket: ticket,
+        limit_ticket_expires_in: 300,
+      },
     },
     auth_data: { isRegister: false, provider },
     error: false,

@@ -4,7 +4,12 @@ import { SignInFlowError } from "@/features/auth/federated/errors";
 import { openCenteredPopup, POPUP_CLOSED_CHECK_MS, waitForCallback } from "@/features/auth/federated/popup";
 
 function fakePopup() {
-  return { closed: false, close: vi.fn(function (this: { closed: boolean }) { this.closed = true; }) };
+  return {
+    closed: false,
+    close: vi.fn(function (this: { closed: boolean }) {
+      this.closed = true;
+    }),
+  };
 }
 
 afterEach(() => {
@@ -37,7 +42,12 @@ describe("the sign-in popup", () => {
     const popup = fakePopup();
     const answer = waitForCallback(popup as unknown as Window, "ifa");
     const data = { type: CALLBACK_MESSAGE_TYPE, provider: "ifa", params: { code: "c0de", state: "s" } };
-    window.dispatchEvent(new MessageEvent("message", { data: { ...data, params: { code: "forged", state: "s" } }, origin: "https://evil.test" }));
+    window.dispatchEvent(
+      new MessageEvent("message", {
+        data: { ...data, params: { code: "forged", state: "s" } },
+        origin: "https://evil.test",
+      }),
+    );
     window.dispatchEvent(new MessageEvent("message", { data, origin: window.location.origin }));
     await expect(answer).resolves.toEqual({ code: "c0de", state: "s" });
     expect(popup.close).toHaveBeenCalled();

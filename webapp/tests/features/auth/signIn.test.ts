@@ -10,7 +10,16 @@ describe("the ?redirect= return path", () => {
   });
 
   it("drops other sites, protocol-relative and backslash tricks, and auth pages", () => {
-    for (const bad of ["https://evil.test/", "//evil.test/x", "/\\evil.test", "/\t/evil.test", "javascript:alert(1)", "live", "/auth/login/", "/de/auth/sign-up/"]) {
+    for (const bad of [
+      "https://evil.test/",
+      "//evil.test/x",
+      "/\\evil.test",
+      "/\t/evil.test",
+      "javascript:alert(1)",
+      "live",
+      "/auth/login/",
+      "/de/auth/sign-up/",
+    ]) {
       expect(safeRedirectPath(bad), bad).toBeNull();
     }
     expect(signedInTarget("//evil.test", "en")).toBe("/");

@@ -15,12 +15,18 @@ describe("EventCard", () => {
 
     const link = await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ });
     expect(link.getAttribute("href")).toBe("/events/d2aefc184837b3fb7057f13a");
-    expect(link).toHaveProperty("textContent", expect.stringMatching(/^Live.*Ashford Town vs Port Sable Albion.*Today, 3:58 PM$/));
+    expect(link).toHaveProperty(
+      "textContent",
+      expect.stringMatching(/^Live.*Ashford Town vs Port Sable Albion.*Today, 3:58 PM$/),
+    );
     expect(screen.getByText("Live").className).toContain("event-card__badge--live");
     expect(screen.getByText("Northern Premier Division•Football")).toBeTruthy();
 
     const logos = link.querySelectorAll<HTMLImageElement>(".event-card__logo");
-    expect([...logos].map((img) => img.getAttribute("src"))).toEqual(["/media/logos/ashford-town.svg", "/media/logos/port-sable-albion.svg"]);
+    expect([...logos].map((img) => img.getAttribute("src"))).toEqual([
+      "/media/logos/ashford-town.svg",
+      "/media/logos/port-sable-albion.svg",
+    ]);
     expect(screen.getByText("Ashford Town")).toBeTruthy();
     expect(screen.getByText("Port Sable Albion")).toBeTruthy();
   });
@@ -29,7 +35,9 @@ describe("EventCard", () => {
     const event = mapEvent(apiEvent({ title: "הפועל חיפה vs Ashford Town" }), OPTIONS);
     await renderPage(<EventCard event={event} now={NOW} timeZone="UTC" />);
 
-    expect((await screen.findByRole("heading", { name: "הפועל חיפה vs Ashford Town" })).getAttribute("dir")).toBe("auto");
+    expect((await screen.findByRole("heading", { name: "הפועל חיפה vs Ashford Town" })).getAttribute("dir")).toBe(
+      "auto",
+    );
     expect(screen.getByText("Northern Premier Division•Football").getAttribute("dir")).toBe("auto");
     expect(screen.getByText("Port Sable Albion").getAttribute("dir")).toBe("auto");
   });
@@ -47,7 +55,13 @@ describe("EventCard", () => {
   });
 
   it("has no team row when the event has no teams, and a placeholder poster when there is none", async () => {
-    const event = mapEvent(apiEvent({ gameType: "other", content: { HLSStream: null, PanoStream: null, PosterH: null, MezzanineVideo: null, EPG: null } }), OPTIONS);
+    const event = mapEvent(
+      apiEvent({
+        gameType: "other",
+        content: { HLSStream: null, PanoStream: null, PosterH: null, MezzanineVideo: null, EPG: null },
+      }),
+      OPTIONS,
+    );
     await renderPage(<EventCard event={event} now={NOW} timeZone="UTC" />);
 
     await screen.findByRole("link");
@@ -56,7 +70,18 @@ describe("EventCard", () => {
   });
 
   it("hints at the price of a locked event and links highlights with their media type", async () => {
-    const clip = mapEvent(apiEvent({ _id: "6191dd3e9543ec5980ab6fa6", media_type: "highlight", status: "vod", availableForUser: false, commerceType: ["ppv"], commerceCoverage: ["ppv"], duration: 62 }), OPTIONS);
+    const clip = mapEvent(
+      apiEvent({
+        _id: "6191dd3e9543ec5980ab6fa6",
+        media_type: "highlight",
+        status: "vod",
+        availableForUser: false,
+        commerceType: ["ppv"],
+        commerceCoverage: ["ppv"],
+        duration: 62,
+      }),
+      OPTIONS,
+    );
     await renderPage(<EventCard event={clip} now={NOW} timeZone="UTC" />);
 
     const link = await screen.findByRole("link");

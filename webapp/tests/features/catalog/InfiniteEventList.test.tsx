@@ -7,8 +7,10 @@ import { mapEvent } from "@/entities/event";
 import { apiEvent, pageOf } from "./fixtures";
 import { renderPage } from "./renderPage";
 
-const json = (data: unknown) => new Response(JSON.stringify(data), { status: 200, headers: { "Content-Type": "application/json" } });
-const game = (n: number) => apiEvent({ _id: `e${String(n).padStart(23, "0")}`, title: `Game ${n}`, status: "archived" });
+const json = (data: unknown) =>
+  new Response(JSON.stringify(data), { status: 200, headers: { "Content-Type": "application/json" } });
+const game = (n: number) =>
+  apiEvent({ _id: `e${String(n).padStart(23, "0")}`, title: `Game ${n}`, status: "archived" });
 
 /** Serves /event/list page by page from `pages`; records the page numbers asked for. */
 function stubPages(pages: ReturnType<typeof game>[][]) {
@@ -46,7 +48,10 @@ describe("InfiniteEventList", () => {
   });
 
   it("shows an event that moved to the next offset page only once", async () => {
-    stubPages([[game(1), game(2)], [game(2), game(3)]]);
+    stubPages([
+      [game(1), game(2)],
+      [game(2), game(3)],
+    ]);
     await renderPage(<Archive />);
 
     await screen.findByRole("link", { name: /Game 2/ });

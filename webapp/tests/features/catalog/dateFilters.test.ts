@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, renderHook } from "@testing-library/react";
-import { DATE_FILTERS, eventDateRange, filterNow, isDateFilter, useFilterNow } from "@/features/catalog/lib/dateFilters";
+import {
+  DATE_FILTERS,
+  eventDateRange,
+  filterNow,
+  isDateFilter,
+  useFilterNow,
+} from "@/features/catalog/lib/dateFilters";
 
 // A fixed clock in the viewer's local time: 23 November 2026, 15:42:37.500.
 const CLOCK = new Date(2026, 10, 23, 15, 42, 37, 500);
@@ -45,8 +51,14 @@ describe("archive date filters", () => {
   });
 
   it("goes back exactly 7, 30 and 90 days from the rounded now", () => {
-    expect(eventDateRange("past_7_days", NOW)).toBe(`${local(2026, 10, 16, 15, 42, 1)}~${local(2026, 10, 23, 15, 42, 1)}`);
-    for (const [filter, days] of [["past_7_days", 7], ["past_30_days", 30], ["past_90_days", 90]] as const) {
+    expect(eventDateRange("past_7_days", NOW)).toBe(
+      `${local(2026, 10, 16, 15, 42, 1)}~${local(2026, 10, 23, 15, 42, 1)}`,
+    );
+    for (const [filter, days] of [
+      ["past_7_days", 7],
+      ["past_30_days", 30],
+      ["past_90_days", 90],
+    ] as const) {
       const [from, to] = bounds(eventDateRange(filter, NOW));
       expect(to).toBe(local(2026, 10, 23, 15, 42, 1));
       expect(to - from).toBe(days * DAY);

@@ -36,8 +36,20 @@ export function apiEvent(overrides: Partial<ApiEvent> = {}): ApiEvent {
       EPG: null,
     },
     eventTeams: {
-      homeTeam: { teamId: "70e6dd179ad8f10284e10f4b", name: "Ashford Town", shortName: "ASH", logo: "/media/logos/ashford-town.svg", color: "#6cabdd" },
-      awayTeam: { teamId: "4391e30622d95fee1b0c7021", name: "Port Sable Albion", shortName: "PSA", logo: "/media/logos/port-sable-albion.svg", color: "#004d40" },
+      homeTeam: {
+        teamId: "70e6dd179ad8f10284e10f4b",
+        name: "Ashford Town",
+        shortName: "ASH",
+        logo: "/media/logos/ashford-town.svg",
+        color: "#6cabdd",
+      },
+      awayTeam: {
+        teamId: "4391e30622d95fee1b0c7021",
+        name: "Port Sable Albion",
+        shortName: "PSA",
+        logo: "/media/logos/port-sable-albion.svg",
+        color: "#004d40",
+      },
     },
     mediaIdentities: [
       { _id: "8e812cbf4f122690fb37e27f", title: "Northern Premier Division", media_type: "identity_item" },
@@ -59,9 +71,18 @@ export function apiEvent(overrides: Partial<ApiEvent> = {}): ApiEvent {
 export function apiLeague(overrides: Partial<ApiIdentity> = {}): ApiIdentity {
   return {
     _id: "6a796e495b27d266f6b95fa0",
-    content: { PosterH: "/media/posters/coastal-basketball-league.svg", PosterF: "/media/posters/coastal-basketball-league.svg" },
+    content: {
+      PosterH: "/media/posters/coastal-basketball-league.svg",
+      PosterF: "/media/posters/coastal-basketball-league.svg",
+    },
     extendedContent: {
-      PosterF: [{ url: "/media/posters/coastal-basketball-league.svg", targetUrl: "/league/6a796e495b27d266f6b95fa0", target: "_self" }],
+      PosterF: [
+        {
+          url: "/media/posters/coastal-basketball-league.svg",
+          targetUrl: "/league/6a796e495b27d266f6b95fa0",
+          target: "_self",
+        },
+      ],
       MobilePosterF: [],
     },
     socialMediasLinks: {
@@ -87,7 +108,15 @@ export function apiLeague(overrides: Partial<ApiIdentity> = {}): ApiIdentity {
 
 export function pageOf<T>(entries: T[], nextExists = false) {
   return {
-    content: { entryCount: entries.length, totalCount: null, itemsPerPage: 10, startIndex: 0, count: entries.length, nextExists, entries },
+    content: {
+      entryCount: entries.length,
+      totalCount: null,
+      itemsPerPage: 10,
+      startIndex: 0,
+      count: entries.length,
+      nextExists,
+      entries,
+    },
     error: false,
     message: "",
   };

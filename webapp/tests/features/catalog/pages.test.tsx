@@ -10,7 +10,8 @@ import SearchPage from "@/features/catalog/pages/SearchPage";
 import { apiEvent, apiLeague, pageOf, testConfig } from "./fixtures";
 import { renderPage } from "./renderPage";
 
-const json = (data: unknown, status = 200) => new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });
+const json = (data: unknown, status = 200) =>
+  new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });
 const notFound = () => json({ error: true, message: "Event not found", messageErrorCode: "event_not_found" }, 404);
 
 /** React logs errors a route's error element catches; these tests throw them on purpose. */
@@ -43,7 +44,9 @@ describe("ArchivePage", () => {
 
     expect(await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
     expect(screen.getByRole("link", { name: "Past 7 days" }).getAttribute("aria-current")).toBe("page");
-    const body = calls.find((call) => call.url.pathname === "/api/event/list")!.body as { filters: { status: string[]; event_date: string } };
+    const body = calls.find((call) => call.url.pathname === "/api/event/list")!.body as {
+      filters: { status: string[]; event_date: string };
+    };
     expect(body.filters.status).toEqual(["archived"]);
     const [from, to] = body.filters.event_date.split("~").map(Number);
     expect(to - from).toBe(7 * 86_400_000);
@@ -84,7 +87,10 @@ describe("ArchivePage", () => {
       await renderPage(<ArchivePage />, { path: "/archive", route: "/archive?date=today" });
       await screen.findByText("No past events in this period.");
       const ranges = calls.map((call) => (call.body as { filters: { event_date: string } }).filters.event_date);
-      expect(ranges).toEqual([`${new Date(2026, 10, 23, 0, 0, 1).getTime()}~${new Date(2026, 10, 23, 15, 42, 1).getTime()}`, ranges[0]]);
+      expect(ranges).toEqual([
+        `${new Date(2026, 10, 23, 0, 0, 1).getTime()}~${new Date(2026, 10, 23, 15, 42, 1).getTime()}`,
+        ranges[0],
+      ]);
     } finally {
       vi.useRealTimers();
     }
@@ -100,7 +106,9 @@ describe("SearchPage", () => {
     const { router } = await renderPage(<SearchPage />, { path: "/search", route: "/search" });
 
     expect(screen.getByText(/Type a team, league or event name/)).toBeTruthy();
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), { target: { value: "ashford" } });
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), {
+      target: { value: "ashford" },
+    });
     expect(calls).toHaveLength(0);
 
     expect(await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
@@ -109,7 +117,17 @@ describe("SearchPage", () => {
   });
 
   it("announces how many results it found, politely", async () => {
-    stubApi(() => json(pageOf([apiEvent(), apiEvent({ _id: "aaaaaaaaaaaaaaaaaaaaaaaa", title: "Riverside Rovers vs Harbor City Mariners" })], true)));
+    stubApi(() =>
+      json(
+        pageOf(
+          [
+            apiEvent(),
+            apiEvent({ _id: "aaaaaaaaaaaaaaaaaaaaaaaa", title: "Riverside Rovers vs Harbor City Mariners" }),
+          ],
+          true,
+        ),
+      ),
+    );
     await renderPage(<SearchPage />, { path: "/search", route: "/search?q=town" });
     const status = resultCount();
     expect(status.getAttribute("aria-live")).toBe("polite");
@@ -128,7 +146,9 @@ describe("SearchPage", () => {
     expect(await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
     await waitFor(() => expect(resultCount().textContent).toBe("1 result"));
 
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), { target: { value: "ashfordx" } });
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), {
+      target: { value: "ashfordx" },
+    });
     await waitFor(() => expect(resultCount().textContent).toBe(""));
     await waitFor(() => expect(release).toBeDefined());
     expect(screen.getByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
@@ -144,21 +164,45 @@ describe("SearchPage", () => {
 });
 
 describe("LivePage", () => {
-  const counts = { content: { entries: [{ sportType: "football", title: "Football", count: 3 }, { sportType: "basketball", title: "Basketball", count: 1 }], totalCount: 4 }, error: false, message: "" };
+  const counts = {
+    content: {
+      entries: [
+        { sportType: "football", title: "Football", count: 3 },
+        { sportType: "basketball", title: "Basketball", count: 1 },
+      ],
+      totalCount: 4,
+    },
+    error: false,
+    message: "",
+  };
 
   it("offers one tab per sport with something live and narrows the list to the sport of the URL", async () => {
-    const calls = stubApi((url) => (url.pathname === "/api/event/grouped_sport_count" ? json(counts) : json(pageOf([apiEvent()]))));
+    const calls = stubApi((url) =>
+      url.pathname === "/api/event/grouped_sport_count" ? json(counts) : json(pageOf([apiEvent()])),
+    );
     await renderPage(<LivePage />, { path: "/live/:sportType?", route: "/live/football" });
 
     const tabs = await screen.findByRole("navigation", { name: "Sports" });
     expect(await within(tabs).findByRole("link", { name: /Football/ })).toBeTruthy();
-    expect(within(tabs).getByRole("link", { name: /Football/ }).getAttribute("aria-current")).toBe("page");
-    expect(within(tabs).getByRole("link", { name: /Basketball/ }).getAttribute("href")).toBe("/live/basketball");
+    expect(
+      within(tabs)
+        .getByRole("link", { name: /Football/ })
+        .getAttribute("aria-current"),
+    ).toBe("page");
+    expect(
+      within(tabs)
+        .getByRole("link", { name: /Basketball/ })
+        .getAttribute("href"),
+    ).toBe("/live/basketball");
     expect(within(tabs).getByRole("link", { name: "All sports" }).getAttribute("href")).toBe("/live");
     expect(await screen.findByRole("heading", { level: 2, name: "Ashford Town vs Port Sable Albion" })).toBeTruthy();
-    const list = calls.find((call) => call.url.pathname === "/api/event/list")!.body as { filters: Record<string, unknown> };
+    const list = calls.find((call) => call.url.pathname === "/api/event/list")!.body as {
+      filters: Record<string, unknown>;
+    };
     expect(list.filters).toMatchObject({ status: ["live"], sportType: ["football"] });
-    expect(calls.find((call) => call.url.pathname === "/api/event/grouped_sport_count")!.url.searchParams.getAll("status[]")).toEqual(["live"]);
+    expect(
+      calls.find((call) => call.url.pathname === "/api/event/grouped_sport_count")!.url.searchParams.getAll("status[]"),
+    ).toEqual(["live"]);
   });
 
   it("keeps a tab for the sport of the URL when nothing of it is live", async () => {
@@ -172,14 +216,17 @@ describe("LivePage", () => {
 
 describe("LeaguePage", () => {
   const league = apiLeague();
-  const soonGame = (n: number) => apiEvent({ _id: `s${String(n).padStart(23, "0")}`, title: `Coming game ${n}`, status: "upcoming" });
+  const soonGame = (n: number) =>
+    apiEvent({ _id: `s${String(n).padStart(23, "0")}`, title: `Coming game ${n}`, status: "upcoming" });
 
   function stubLeague() {
     return stubApi((url, body) => {
-      if (url.pathname.startsWith("/api/identity/get_by_id/")) return json({ content: league, error: false, message: "" });
+      if (url.pathname.startsWith("/api/identity/get_by_id/"))
+        return json({ content: league, error: false, message: "" });
       if (url.pathname === "/api/identity/list") return json(pageOf([]));
       const { filters, page } = body as { filters: { status: string[] }; page: number };
-      if (filters.status.includes("upcoming")) return json(pageOf(page === 0 ? [soonGame(1), soonGame(2)] : [soonGame(3)], page === 0));
+      if (filters.status.includes("upcoming"))
+        return json(pageOf(page === 0 ? [soonGame(1), soonGame(2)] : [soonGame(3)], page === 0));
       return json(pageOf([apiEvent({ _id: "p00000000000000000000001", title: "Old game", status: "archived" })]));
     });
   }
@@ -198,9 +245,14 @@ describe("LeaguePage", () => {
     const past = screen.getByRole("region", { name: "Past events" });
     expect(await within(past).findByRole("heading", { level: 3, name: "Old game" })).toBeTruthy();
 
-    const soonCalls = calls.filter((call) => call.url.pathname === "/api/event/list" && JSON.stringify(call.body).includes("upcoming"));
+    const soonCalls = calls.filter(
+      (call) => call.url.pathname === "/api/event/list" && JSON.stringify(call.body).includes("upcoming"),
+    );
     expect(soonCalls.map((call) => (call.body as { page: number }).page)).toEqual([0, 1]);
-    expect(soonCalls[0].body).toMatchObject({ size: 12, filters: { "identities.id": [league._id], status: ["live", "upcoming"] } });
+    expect(soonCalls[0].body).toMatchObject({
+      size: 12,
+      filters: { "identities.id": [league._id], status: ["live", "upcoming"] },
+    });
   });
 });
 
@@ -208,9 +260,25 @@ describe("EventStatsPage", () => {
   const stats = {
     content: {
       vidswap: {
-        "game-scores": { homeTeam: { name: "Ashford Town", score: 2, periods: [1, 1] }, awayTeam: { name: "Port Sable Albion", score: 1, periods: [0, 1] } },
+        "game-scores": {
+          homeTeam: { name: "Ashford Town", score: 2, periods: [1, 1] },
+          awayTeam: { name: "Port Sable Albion", score: 1, periods: [0, 1] },
+        },
         "game-overview": {
-          groups: [{ name: "Partner Match Stats", metrics: [{ shortName: "POS", name: "Possession", filterId: "possession", homeTeamValue: { text: "55%", number: 55 }, awayTeamValue: { text: "45%", number: 45 } }] }],
+          groups: [
+            {
+              name: "Partner Match Stats",
+              metrics: [
+                {
+                  shortName: "POS",
+                  name: "Possession",
+                  filterId: "possession",
+                  homeTeamValue: { text: "55%", number: 55 },
+                  awayTeamValue: { text: "45%", number: 45 },
+                },
+              ],
+            },
+          ],
         },
       },
     },
@@ -219,8 +287,15 @@ describe("EventStatsPage", () => {
   };
 
   it("shows the metrics under the translated heading, each row named by the full metric name", async () => {
-    stubApi((url) => (url.pathname === "/api/event/stats" ? json(stats) : json({ content: apiEvent({ status: "archived" }), error: false, message: "" })));
-    await renderPage(<EventStatsPage />, { path: "/events/stats/:eventId", route: "/events/stats/d2aefc184837b3fb7057f13a" });
+    stubApi((url) =>
+      url.pathname === "/api/event/stats"
+        ? json(stats)
+        : json({ content: apiEvent({ status: "archived" }), error: false, message: "" }),
+    );
+    await renderPage(<EventStatsPage />, {
+      path: "/events/stats/:eventId",
+      route: "/events/stats/d2aefc184837b3fb7057f13a",
+    });
 
     expect(await screen.findByRole("heading", { level: 2, name: "Match stats" })).toBeTruthy();
     expect(screen.queryByText("Partner Match Stats")).toBeNull();
@@ -229,14 +304,27 @@ describe("EventStatsPage", () => {
 
   it("shows the no-stats state without asking for stats when the app has match stats off", async () => {
     const calls = stubApi(() => json({ content: apiEvent({ status: "archived" }), error: false, message: "" }));
-    await renderPage(<EventStatsPage />, { path: "/events/stats/:eventId", route: "/events/stats/d2aefc184837b3fb7057f13a", config: testConfig({ match_stats: false }) });
+    await renderPage(<EventStatsPage />, {
+      path: "/events/stats/:eventId",
+      route: "/events/stats/d2aefc184837b3fb7057f13a",
+      config: testConfig({ match_stats: false }),
+    });
     expect(await screen.findByText("Match stats are not available for this event.")).toBeTruthy();
     expect(calls.some((call) => call.url.pathname === "/api/event/stats")).toBe(false);
   });
 
   it("shows the no-stats state for an event without a stats feed", async () => {
-    const calls = stubApi(() => json({ content: apiEvent({ status: "archived", integrations: { vidswap: { enabled: false, id: null } } }), error: false, message: "" }));
-    await renderPage(<EventStatsPage />, { path: "/events/stats/:eventId", route: "/events/stats/d2aefc184837b3fb7057f13a" });
+    const calls = stubApi(() =>
+      json({
+        content: apiEvent({ status: "archived", integrations: { vidswap: { enabled: false, id: null } } }),
+        error: false,
+        message: "",
+      }),
+    );
+    await renderPage(<EventStatsPage />, {
+      path: "/events/stats/:eventId",
+      route: "/events/stats/d2aefc184837b3fb7057f13a",
+    });
     expect(await screen.findByText("Match stats are not available for this event.")).toBeTruthy();
     expect(calls.some((call) => call.url.pathname === "/api/event/stats")).toBe(false);
   });
@@ -245,26 +333,48 @@ describe("EventStatsPage", () => {
 describe("EventPage", () => {
   it("shows the event's title, teams, league and that it is free to watch", async () => {
     stubApi((url) => {
-      if (url.pathname.startsWith("/api/event/get_by_id/")) return json({ content: apiEvent(), error: false, message: "" });
+      if (url.pathname.startsWith("/api/event/get_by_id/"))
+        return json({ content: apiEvent(), error: false, message: "" });
       if (url.pathname === "/api/event/get_commerce_options") {
-        return json({ content: { eventId: "d2aefc184837b3fb7057f13a", availableForUser: true, availableInUserRegion: true, commerceCoverage: ["free"], products: [] }, error: false, message: "" });
+        return json({
+          content: {
+            eventId: "d2aefc184837b3fb7057f13a",
+            availableForUser: true,
+            availableInUserRegion: true,
+            commerceCoverage: ["free"],
+            products: [],
+          },
+          error: false,
+          message: "",
+        });
       }
       return json(pageOf([]));
     });
     await renderPage(<EventPage />, { path: "/events/:eventId", route: "/events/d2aefc184837b3fb7057f13a" });
 
     expect(await screen.findByRole("heading", { level: 1, name: "Ashford Town vs Port Sable Albion" })).toBeTruthy();
-    expect(screen.getByRole("link", { name: /Ashford Town/ }).getAttribute("href")).toBe("/team/70e6dd179ad8f10284e10f4b");
-    expect(screen.getByRole("link", { name: "Northern Premier Division" }).getAttribute("href")).toBe("/league/8e812cbf4f122690fb37e27f");
+    expect(screen.getByRole("link", { name: /Ashford Town/ }).getAttribute("href")).toBe(
+      "/team/70e6dd179ad8f10284e10f4b",
+    );
+    expect(screen.getByRole("link", { name: "Northern Premier Division" }).getAttribute("href")).toBe(
+      "/league/8e812cbf4f122690fb37e27f",
+    );
     expect(await screen.findByText("Free to watch")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Match stats" }).getAttribute("href")).toBe("/events/stats/d2aefc184837b3fb7057f13a");
+    expect(screen.getByRole("link", { name: "Match stats" }).getAttribute("href")).toBe(
+      "/events/stats/d2aefc184837b3fb7057f13a",
+    );
   });
 
   it("asks the clip endpoint for highlights", async () => {
     const calls = stubApi((url) =>
-      url.pathname.startsWith("/api/clip/get_by_id/") ? json({ content: apiEvent({ media_type: "highlight", status: "vod" }), error: false, message: "" }) : json(pageOf([])),
+      url.pathname.startsWith("/api/clip/get_by_id/")
+        ? json({ content: apiEvent({ media_type: "highlight", status: "vod" }), error: false, message: "" })
+        : json(pageOf([])),
     );
-    await renderPage(<EventPage />, { path: "/events/:eventId", route: "/events/6191dd3e9543ec5980ab6fa6?media_type=highlight" });
+    await renderPage(<EventPage />, {
+      path: "/events/:eventId",
+      route: "/events/6191dd3e9543ec5980ab6fa6?media_type=highlight",
+    });
     await screen.findByRole("heading", { level: 1 });
     const lookup = calls.find((call) => call.url.pathname.startsWith("/api/clip/get_by_id/"))!;
     expect(lookup.url.pathname).toBe("/api/clip/get_by_id/id/6191dd3e9543ec5980ab6fa6");
@@ -282,7 +392,10 @@ describe("EventPage", () => {
 describe("RedirectEventPage", () => {
   it("finds the event by reference id and replaces the URL with its page", async () => {
     const calls = stubApi(() => json({ content: apiEvent(), error: false, message: "" }));
-    const { router } = await renderPage(<RedirectEventPage />, { path: "/redirect/events/:referenceId", route: "/redirect/events/ref-ashford-town-port-sable-albion-5" });
+    const { router } = await renderPage(<RedirectEventPage />, {
+      path: "/redirect/events/:referenceId",
+      route: "/redirect/events/ref-ashford-town-port-sable-albion-5",
+    });
 
     await waitFor(() => expect(router.state.location.pathname).toBe("/events/d2aefc184837b3fb7057f13a"));
     expect(router.state.historyAction).toBe("REPLACE");

@@ -13,11 +13,16 @@ import { testConfig } from "./fixtures";
 /** Stands in for the app's route error screen: says which not-found context was thrown. */
 function RouteError() {
   const error = useRouteError();
-  return <p role="alert">{error instanceof NotFoundError ? `not found: ${error.context}` : `failed: ${String(error)}`}</p>;
+  return (
+    <p role="alert">{error instanceof NotFoundError ? `not found: ${error.context}` : `failed: ${String(error)}`}</p>
+  );
 }
 
 /** A router, a fresh query cache with the given config, and the English catalogue texts. */
-export async function renderPage(element: ReactNode, { path = "/", route = "/", config = testConfig() }: { path?: string; route?: string; config?: AppConfig } = {}) {
+export async function renderPage(
+  element: ReactNode,
+  { path = "/", route = "/", config = testConfig() }: { path?: string; route?: string; config?: AppConfig } = {},
+) {
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: "en",
@@ -28,7 +33,13 @@ export async function renderPage(element: ReactNode, { path = "/", route = "/", 
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   queryClient.setQueryData(appConfigQuery.queryKey, config);
-  const router = createMemoryRouter([{ path, element, errorElement: <RouteError /> }, { path: "*", element: <p>elsewhere</p> }], { initialEntries: [route] });
+  const router = createMemoryRouter(
+    [
+      { path, element, errorElement: <RouteError /> },
+      { path: "*", element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [route] },
+  );
   const result = render(
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

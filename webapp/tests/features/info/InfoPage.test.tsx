@@ -72,7 +72,9 @@ describe("the FAQ accordion", () => {
     fireEvent.click(question);
     expect(question.getAttribute("aria-expanded")).toBe("true");
     expect(answer.hidden).toBe(false);
-    expect(screen.getByRole("region", { name: "How do I redeem an access code?" }).textContent).toContain("Type the code exactly");
+    expect(screen.getByRole("region", { name: "How do I redeem an access code?" }).textContent).toContain(
+      "Type the code exactly",
+    );
   });
 
   it("groups the questions under watching, accounts, devices, payments and access codes", () => {
@@ -91,7 +93,9 @@ describe("/open-app", () => {
   });
 
   it("says the app is not available when the tenant has no store links", () => {
-    const config = testConfig({ smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 } });
+    const config = testConfig({
+      smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 },
+    });
     renderWithApp(<OpenAppPage />, { url: "/open-app", path: "/open-app", config });
     expect(screen.queryByRole("link", { name: /Google Play|App Store/ })).toBeNull();
     expect(screen.getByText(/not available for download yet/)).toBeTruthy();

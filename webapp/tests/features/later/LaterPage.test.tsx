@@ -12,14 +12,20 @@ describe("laterTitleKey", () => {
   });
 
   it("gives the sign-up flow's following pages the titles of /following, ids aside", () => {
-    expect(laterTitleKey("auth-sign-up-following-league-leagueId-followed")).toBe("later.titles.following-league-followed");
+    expect(laterTitleKey("auth-sign-up-following-league-leagueId-followed")).toBe(
+      "later.titles.following-league-followed",
+    );
     expect(laterTitleKey("following-category-categoryId")).toBe("later.titles.following-category");
   });
 });
 
 describe("LaterPage", () => {
   it("titles the page after its route, says it is coming and links home", () => {
-    renderWithApp(<LaterPage />, { url: "/de/selected/videos", path: "/de/selected/videos", handle: { name: "selected-videos", layout: "default" } });
+    renderWithApp(<LaterPage />, {
+      url: "/de/selected/videos",
+      path: "/de/selected/videos",
+      handle: { name: "selected-videos", layout: "default" },
+    });
     expect(screen.getByRole("heading", { level: 1, name: "My watchlist" })).toBeTruthy();
     expect(screen.getByText(/on its way/)).toBeTruthy();
     expect(screen.getByRole("link", { name: "Go to the homepage" }).getAttribute("href")).toBe("/de/");

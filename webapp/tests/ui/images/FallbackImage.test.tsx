@@ -12,12 +12,24 @@ describe("FallbackImage", () => {
     render(<FallbackImage src="/media/posters/a.svg" alt="Poster" fallback="banner" width={640} height={360} />);
     const img = screen.getByRole("img", { name: "Poster" });
     expect(img.getAttribute("src")).toBe("/media/posters/a.svg");
-    expect([img.getAttribute("loading"), img.getAttribute("width"), img.getAttribute("height")]).toEqual(["lazy", "640", "360"]);
+    expect([img.getAttribute("loading"), img.getAttribute("width"), img.getAttribute("height")]).toEqual([
+      "lazy",
+      "640",
+      "360",
+    ]);
   });
 
   it("stands in the theme's placeholder when there is no image or it fails to load", () => {
     document.documentElement.dataset.theme = "light";
-    render(<FallbackImage src="/media/posters/broken.svg" alt="Poster" fallback="vertical_banner" width={360} height={540} />);
+    render(
+      <FallbackImage
+        src="/media/posters/broken.svg"
+        alt="Poster"
+        fallback="vertical_banner"
+        width={360}
+        height={540}
+      />,
+    );
     const img = screen.getByRole("img", { name: "Poster" });
     fireEvent.error(img);
     expect(img.getAttribute("src")).toBe(placeholderFor("vertical_banner", "light"));

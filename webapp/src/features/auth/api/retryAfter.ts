@@ -7,7 +7,9 @@ const waits = new WeakMap<ApiError, number>();
  * `unwrap` that also keeps a 429's Retry-After (the sign-in calls are rate limited, and the
  * forms say how long to wait).
  */
-export async function unwrapRateLimited<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function unwrapRateLimited<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   try {
     return await unwrap(call);
   } catch (error) {

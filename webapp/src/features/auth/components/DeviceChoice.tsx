@@ -15,15 +15,30 @@ interface DeviceChoiceProps {
 }
 
 /** The account's devices as radio choices: type and system, the browser string, when last used. */
-export function DeviceChoice({ devices, selected, onSelect, disabled, error, errorId, firstChoiceRef }: DeviceChoiceProps) {
+export function DeviceChoice({
+  devices,
+  selected,
+  onSelect,
+  disabled,
+  error,
+  errorId,
+  firstChoiceRef,
+}: DeviceChoiceProps) {
   const { t } = useTranslation("auth");
   const locale = useLocale();
   const formatDate = (iso: string) => {
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
+    return Number.isNaN(date.getTime())
+      ? iso
+      : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
   };
   return (
-    <fieldset className="auth-devices" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} disabled={disabled}>
+    <fieldset
+      className="auth-devices"
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? errorId : undefined}
+      disabled={disabled}
+    >
       <legend className="auth-devices__legend">{t("limit.devicesLegend")}</legend>
       <ul className="auth-devices__list">
         {devices.map((device, index) => {
@@ -49,7 +64,9 @@ export function DeviceChoice({ devices, selected, onSelect, disabled, error, err
                 <span className="auth-devices__agent" title={device.deviceName}>
                   {device.deviceName}
                 </span>
-                <span className="auth-devices__used">{t("limit.lastUsed", { date: formatDate(device.updatedAt) })}</span>
+                <span className="auth-devices__used">
+                  {t("limit.lastUsed", { date: formatDate(device.updatedAt) })}
+                </span>
               </label>
             </li>
           );

@@ -101,7 +101,9 @@ function GoogleSignInButton({
           type="button"
           className="btn auth-provider auth-provider--google"
           disabled={state === "loading"}
-          onClick={() => onError(new SignInFlowError("login_failed", "google", "Google Identity Services did not load"), "google")}
+          onClick={() =>
+            onError(new SignInFlowError("login_failed", "google", "Google Identity Services did not load"), "google")
+          }
         >
           {t("providers.continueWith", { provider: PROVIDER_NAMES.google })}
         </button>

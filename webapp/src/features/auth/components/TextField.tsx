@@ -29,7 +29,13 @@ export function TextField({ label, error, hint, action, className, ...input }: T
         </label>
         {action?.({ inputId: id, labelId })}
       </div>
-      <input id={id} className="auth-field__input" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input
+        id={id}
+        className="auth-field__input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...input}
+      />
       {hint && (
         <p id={hintId} className="auth-field__hint">
           {hint}

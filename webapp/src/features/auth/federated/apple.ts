@@ -12,7 +12,14 @@ interface AppleSignInAnswer {
 }
 interface AppleSdk {
   auth: {
-    init(options: { clientId: string; scope: string; redirectURI: string; state: string; nonce: string; usePopup: boolean }): void;
+    init(options: {
+      clientId: string;
+      scope: string;
+      redirectURI: string;
+      state: string;
+      nonce: string;
+      usePopup: boolean;
+    }): void;
     signIn(): Promise<AppleSignInAnswer>;
   };
 }
@@ -23,7 +30,10 @@ export function preloadApple(): Promise<void> {
 
 /** Spec §5: Apple's full name is the first name plus the last name (sent only on the first sign-in). */
 function appleFullName(user: AppleSignInAnswer["user"]): string | undefined {
-  const name = [user?.name?.firstName, user?.name?.lastName].map((part) => part?.trim()).filter(Boolean).join(" ");
+  const name = [user?.name?.firstName, user?.name?.lastName]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(" ");
   return name || undefined;
 }
 
@@ -54,7 +64,11 @@ export async function appleIdToken(entry: ProviderEntry): Promise<{ idToken: str
     answer = await sdk.auth.signIn();
   } catch (error) {
     const reason = (error as { error?: unknown } | null)?.error;
-    throw new SignInFlowError(CANCELLED.has(String(reason)) ? "popup_closed" : "login_failed", "apple", String(reason ?? ""));
+    throw new SignInFlowError(
+      CANCELLED.has(String(reason)) ? "popup_closed" : "login_failed",
+      "apple",
+      String(reason ?? ""),
+    );
   }
   if (answer.authorization.state !== undefined && answer.authorization.state !== state) {
     throw new SignInFlowError("login_failed", "apple", "the answer's state is not this sign-in's");

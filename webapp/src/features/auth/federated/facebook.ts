@@ -35,11 +35,19 @@ export async function facebookAccessToken(entry: ProviderEntry): Promise<string>
   const sdk = (window as unknown as { FB?: FacebookSdk }).FB;
   if (!sdk) throw new SignInFlowError("facebook_failed", "facebook", "the Facebook SDK did not start");
   if (initializedFor !== entry.client_id) {
-    sdk.init({ appId: entry.client_id, version: entry.sdk_version ?? FACEBOOK_SDK_VERSION, cookie: false, xfbml: false });
+    sdk.init({
+      appId: entry.client_id,
+      version: entry.sdk_version ?? FACEBOOK_SDK_VERSION,
+      cookie: false,
+      xfbml: false,
+    });
     initializedFor = entry.client_id;
   }
   // Facebook separates permissions with commas; the server lists them like OAuth scopes.
-  const scope = entry.scope.split(/[\s,]+/).filter(Boolean).join(",");
+  const scope = entry.scope
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .join(",");
   const response = await new Promise<FacebookLoginStatus>((resolve) => sdk.login(resolve, { scope }));
   const token = response.status === "connected" ? response.authResponse?.accessToken : undefined;
   if (!token) throw new SignInFlowError("facebook_failed", "facebook");

@@ -13,7 +13,8 @@ import { openCenteredPopup, waitForCallback } from "./popup";
  * Must be called from a click handler: the popup opens before the first await.
  */
 export async function signInWithIfa(entry: ProviderEntry): Promise<LoginResponse> {
-  if (!entry.authorize_url || !entry.redirect_uri) throw new SignInFlowError("login_failed", "ifa", "ifa is not set up for the popup flow");
+  if (!entry.authorize_url || !entry.redirect_uri)
+    throw new SignInFlowError("login_failed", "ifa", "ifa is not set up for the popup flow");
   const popup = openCenteredPopup("about:blank", "touchline-ifa-sign-in");
   if (!popup) throw new SignInFlowError("popup_closed", "ifa", "the browser blocked the popup");
   let request;
@@ -31,7 +32,8 @@ export async function signInWithIfa(entry: ProviderEntry): Promise<LoginResponse
   }
   const answer = await waitForCallback(popup, "ifa");
   if (answer.error) throw new SignInFlowError("login_failed", "ifa", answer.error_description || answer.error);
-  if (answer.state !== request.state) throw new SignInFlowError("login_failed", "ifa", "the answer's state is not this sign-in's");
+  if (answer.state !== request.state)
+    throw new SignInFlowError("login_failed", "ifa", "the answer's state is not this sign-in's");
   if (!answer.code) throw new SignInFlowError("login_failed", "ifa", "the provider sent no code");
   return ifaCallback({
     code: answer.code,

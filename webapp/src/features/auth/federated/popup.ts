@@ -52,7 +52,10 @@ export function waitForCallback(popup: Window, provider: string): Promise<Record
     if (channel) channel.onmessage = (event) => accept(event.data);
     const closedCheck = setInterval(() => {
       if (!popup.closed || graceTimer) return;
-      graceTimer = setTimeout(() => settle(() => reject(new SignInFlowError("popup_closed", provider))), CLOSED_GRACE_MS);
+      graceTimer = setTimeout(
+        () => settle(() => reject(new SignInFlowError("popup_closed", provider))),
+        CLOSED_GRACE_MS,
+      );
     }, POPUP_CLOSED_CHECK_MS);
   });
 }

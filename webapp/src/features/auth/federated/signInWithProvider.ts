@@ -7,7 +7,12 @@ import { preloadGoogle } from "./google";
 import { signInWithIfa } from "./ifa";
 
 /** Brand names, shown as they are in every language. */
-export const PROVIDER_NAMES: Record<string, string> = { facebook: "Facebook", apple: "Apple", google: "Google", ifa: "IFA" };
+export const PROVIDER_NAMES: Record<string, string> = {
+  facebook: "Facebook",
+  apple: "Apple",
+  google: "Google",
+  ifa: "IFA",
+};
 
 /**
  * Runs a provider's sign-in (spec §5) up to the server's answer. Call it straight from the click

@@ -61,7 +61,10 @@ function DeviceLimit({ data }: { data: LimitData }) {
     const deviceError = response.content.device_error!;
     const next = encodeLimitData({ ...data, token: deviceError.limit_ticket });
     const state: LimitPageState = { devices: response.content.devices, limit: deviceError.limit };
-    navigate({ search: `?data=${encodeURIComponent(next)}${redirectQuery(params.get("redirect"), "&")}` }, { replace: true, state });
+    navigate(
+      { search: `?data=${encodeURIComponent(next)}${redirectQuery(params.get("redirect"), "&")}` },
+      { replace: true, state },
+    );
     setSelected(null);
   };
 
@@ -105,7 +108,10 @@ function DeviceLimit({ data }: { data: LimitData }) {
       if (mustRemove && selected) {
         const left = await deleteDeviceWithTicket(data.token, selected);
         // Remember the removal at once: if finishing fails, a retry must not remove again.
-        navigate({ search: location.search }, { replace: true, state: { devices: left.devices, limit: left.limit } satisfies LimitPageState });
+        navigate(
+          { search: location.search },
+          { replace: true, state: { devices: left.devices, limit: left.limit } satisfies LimitPageState },
+        );
       }
       if (!(await complete())) setNotice(t("limit.stillAtLimit"));
     } catch (error) {
@@ -116,10 +122,16 @@ function DeviceLimit({ data }: { data: LimitData }) {
   };
 
   const ticketGone = isApiError(failure, "limit_ticket_invalid") || isApiError(failure, "unauthorized");
-  const footer = <LocaleLink to={`/auth/login/${redirectQuery(params.get("redirect"))}`}>{t("common.backToSignIn")}</LocaleLink>;
+  const footer = (
+    <LocaleLink to={`/auth/login/${redirectQuery(params.get("redirect"))}`}>{t("common.backToSignIn")}</LocaleLink>
+  );
 
   return (
-    <AuthCard title={t("limit.title")} intro={pageState ? t("limit.intro", { count: pageState.limit }) : undefined} footer={footer}>
+    <AuthCard
+      title={t("limit.title")}
+      intro={pageState ? t("limit.intro", { count: pageState.limit }) : undefined}
+      footer={footer}
+    >
       {data.username && <p className="auth-card__meta">{t("limit.signingInAs", { username: data.username })}</p>}
       {notice && <FormAlert tone="info">{notice}</FormAlert>}
       {failure !== null && <FormAlert tone="danger">{errorText(failure)}</FormAlert>}

@@ -42,7 +42,8 @@ export default function LoginPage() {
     formState: { errors, isSubmitting },
   } = useForm<LoginForm>({ defaultValues: { email: "", password: "" } });
 
-  if (isAuthenticated && !isSubmitting && !providerSignIn.pending) return <Navigate to={signedInTarget(redirect, locale)} replace />;
+  if (isAuthenticated && !isSubmitting && !providerSignIn.pending)
+    return <Navigate to={signedInTarget(redirect, locale)} replace />;
 
   const onSubmit = async ({ email, password }: LoginForm) => {
     const username = email.trim();
@@ -60,11 +61,12 @@ export default function LoginPage() {
     }
   };
 
-  const notice = params.get("sessionExpired") === "true"
-    ? t("login.sessionExpired")
-    : params.get("deviceNoLongerAllowedError") === "true"
-      ? t("login.deviceNoLongerAllowed")
-      : null;
+  const notice =
+    params.get("sessionExpired") === "true"
+      ? t("login.sessionExpired")
+      : params.get("deviceNoLongerAllowedError") === "true"
+        ? t("login.deviceNoLongerAllowed")
+        : null;
   const providerFailure = providerSignIn.failure;
 
   return (
@@ -73,13 +75,16 @@ export default function LoginPage() {
       intro={t("login.intro")}
       footer={
         <p>
-          {t("login.noAccount")} <LocaleLink to={`/auth/sign-up/${redirectQuery(redirect)}`}>{t("login.signUp")}</LocaleLink>
+          {t("login.noAccount")}{" "}
+          <LocaleLink to={`/auth/sign-up/${redirectQuery(redirect)}`}>{t("login.signUp")}</LocaleLink>
         </p>
       }
     >
       {notice && <FormAlert tone="info">{notice}</FormAlert>}
       {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
-      {providerFailure && <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>}
+      {providerFailure && (
+        <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>
+      )}
       <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <TextField
           label={t("fields.email")}

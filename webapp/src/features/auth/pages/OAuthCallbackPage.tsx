@@ -42,13 +42,19 @@ export default function OAuthCallbackPage() {
 
   if (!supported) {
     return (
-      <AuthCard title={t("callback.title")} footer={<LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink>}>
+      <AuthCard
+        title={t("callback.title")}
+        footer={<LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink>}
+      >
         <FormAlert tone="danger">{t("flowErrors.provider_not_supported", { provider })}</FormAlert>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title={t("callback.title")} footer={stillOpen ? <LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink> : undefined}>
+    <AuthCard
+      title={t("callback.title")}
+      footer={stillOpen ? <LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink> : undefined}
+    >
       <FormAlert tone="info">{stillOpen ? t("callback.stillOpen") : t("callback.finishing")}</FormAlert>
     </AuthCard>
   );

@@ -70,7 +70,11 @@ export default function ResetPasswordPage() {
   };
 
   return (
-    <AuthCard title={t("reset.title")} intro={t("reset.intro")} footer={<LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink>}>
+    <AuthCard
+      title={t("reset.title")}
+      intro={t("reset.intro")}
+      footer={<LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink>}
+    >
       {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
       <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <PasswordField
@@ -84,7 +88,10 @@ export default function ResetPasswordPage() {
           label={t("fields.confirmPassword")}
           autoComplete="new-password"
           error={errors.confirmPassword?.message}
-          {...register("confirmPassword", confirmPasswordRules(t, () => getValues("password")))}
+          {...register(
+            "confirmPassword",
+            confirmPasswordRules(t, () => getValues("password")),
+          )}
         />
         <SubmitButton pending={isSubmitting}>{t("reset.submit")}</SubmitButton>
       </form>

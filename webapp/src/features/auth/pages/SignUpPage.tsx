@@ -49,14 +49,19 @@ export default function SignUpPage() {
     setError,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<SignUpForm>({ defaultValues: { fullName: "", email: "", password: "", confirmPassword: "", terms: false } });
+  } = useForm<SignUpForm>({
+    defaultValues: { fullName: "", email: "", password: "", confirmPassword: "", terms: false },
+  });
 
-  if (isAuthenticated && !isSubmitting && !providerSignIn.pending) return <Navigate to={signedInTarget(redirect, locale)} replace />;
+  if (isAuthenticated && !isSubmitting && !providerSignIn.pending)
+    return <Navigate to={signedInTarget(redirect, locale)} replace />;
 
   const onSubmit = async ({ fullName, email, password }: SignUpForm) => {
     const username = email.trim();
     try {
-      await finishSignIn(await registerAccount({ email: username, password, displayName: fullName.trim() }), { username });
+      await finishSignIn(await registerAccount({ email: username, password, displayName: fullName.trim() }), {
+        username,
+      });
     } catch (error) {
       if (isApiError(error, "user_already_exists")) {
         setError("email", { message: errorText(error) }, { shouldFocus: true });
@@ -65,7 +70,9 @@ export default function SignUpPage() {
       const fields = isApiError(error, "validation_error") ? error.fields : undefined;
       const placed = Object.entries(SERVER_FIELDS).filter(([server]) => fields?.[server]);
       if (fields && placed.length) {
-        placed.forEach(([server, field], index) => setError(field, { message: fields[server] }, { shouldFocus: index === 0 }));
+        placed.forEach(([server, field], index) =>
+          setError(field, { message: fields[server] }, { shouldFocus: index === 0 }),
+        );
         return;
       }
       setError("root.server", { message: errorText(error) });
@@ -81,12 +88,15 @@ export default function SignUpPage() {
       intro={t("signUp.intro")}
       footer={
         <p>
-          {t("signUp.haveAccount")} <LocaleLink to={`/auth/login/${redirectQuery(redirect)}`}>{t("signUp.signIn")}</LocaleLink>
+          {t("signUp.haveAccount")}{" "}
+          <LocaleLink to={`/auth/login/${redirectQuery(redirect)}`}>{t("signUp.signIn")}</LocaleLink>
         </p>
       }
     >
       {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
-      {providerFailure && <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>}
+      {providerFailure && (
+        <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>
+      )}
       <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <TextField
           label={t("fields.fullName")}
@@ -118,7 +128,10 @@ export default function SignUpPage() {
           label={t("fields.confirmPassword")}
           autoComplete="new-password"
           error={errors.confirmPassword?.message}
-          {...register("confirmPassword", confirmPasswordRules(t, () => getValues("password")))}
+          {...register(
+            "confirmPassword",
+            confirmPasswordRules(t, () => getValues("password")),
+          )}
         />
         <div className="auth-check">
           <input

@@ -42,13 +42,26 @@ export function useFinishSignIn(): (response: LoginResponse, context?: { usernam
           navigate(localizePath(DEVICE_NOT_ALLOWED_PATH + redirectQuery(redirect, "&"), locale), { replace: true });
           return;
         }
-        const data = encodeLimitData({ token: content.device_error.limit_ticket, provider: auth_data.provider, username: context.username });
+        const data = encodeLimitData({
+          token: content.device_error.limit_ticket,
+          provider: auth_data.provider,
+          username: context.username,
+        });
         const state: LimitPageState = { devices: content.devices, limit: content.device_error.limit };
-        navigate(localizePath(`${LIMIT_PAGE}?data=${encodeURIComponent(data)}${redirectQuery(redirect, "&")}`, locale), { state });
+        navigate(
+          localizePath(`${LIMIT_PAGE}?data=${encodeURIComponent(data)}${redirectQuery(redirect, "&")}`, locale),
+          { state },
+        );
         return;
       }
-      if (!content.profile || !content.tokenData) throw new Error("The sign-in answer has neither a session nor a device error");
-      completeSignIn({ profile: content.profile, tokenData: content.tokenData, devices: content.devices, provider: auth_data.provider });
+      if (!content.profile || !content.tokenData)
+        throw new Error("The sign-in answer has neither a session nor a device error");
+      completeSignIn({
+        profile: content.profile,
+        tokenData: content.tokenData,
+        devices: content.devices,
+        provider: auth_data.provider,
+      });
       const name = content.profile.displayName;
       void notify.success(auth_data.isRegister ? t("toasts.welcomeNew", { name }) : t("toasts.welcomeBack", { name }));
       navigate(signedInTarget(redirect, locale), { replace: true });

@@ -18,8 +18,10 @@ export function useSignInErrorText(): (error: unknown, provider?: string) => str
   const apiText = useErrorText();
   return useCallback(
     (error: unknown, provider?: string) => {
-      if (error instanceof SignInFlowError && OWN_TEXTS.has(error.code)) return t(`flowErrors.${error.code}`, { provider: error.provider });
-      if (provider && isApiError(error, "provider_not_supported")) return t("flowErrors.provider_not_supported", { provider });
+      if (error instanceof SignInFlowError && OWN_TEXTS.has(error.code))
+        return t(`flowErrors.${error.code}`, { provider: error.provider });
+      if (provider && isApiError(error, "provider_not_supported"))
+        return t("flowErrors.provider_not_supported", { provider });
       const seconds = retryAfterSeconds(error);
       if (seconds) return t("tooManyAttempts", { count: seconds });
       return apiText(error);

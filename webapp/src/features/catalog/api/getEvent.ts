@@ -11,7 +11,11 @@ export interface EventLookup {
   mediaType?: MediaType;
 }
 
-export async function fetchEvent(lookup: EventLookup, options: EventMapOptions, signal?: AbortSignal): Promise<CatalogEvent> {
+export async function fetchEvent(
+  lookup: EventLookup,
+  options: EventMapOptions,
+  signal?: AbortSignal,
+): Promise<CatalogEvent> {
   const query = { idType: lookup.idType, media_type: lookup.mediaType };
   const params = { path: { id: lookup.id }, query };
   const answer = isClipMediaType(lookup.mediaType)

@@ -3,7 +3,9 @@ import { api, unwrap } from "@/api/client";
 import { mapEventStats, type EventStats } from "@/entities/stats";
 
 export async function fetchEventStats(eventId: string, signal?: AbortSignal): Promise<EventStats> {
-  const answer = await unwrap(api.GET("/event/stats", { params: { query: { id: eventId, score: true, overview: true } }, signal }));
+  const answer = await unwrap(
+    api.GET("/event/stats", { params: { query: { id: eventId, score: true, overview: true } }, signal }),
+  );
   return mapEventStats(answer.content);
 }
 

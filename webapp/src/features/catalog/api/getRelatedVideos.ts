@@ -6,8 +6,14 @@ import { useAudience, useEventMapOptions, type Audience } from "./viewer";
 /** Spec §9: the event page loads 24 items per media list. */
 export const RELATED_VIDEOS_SIZE = 24;
 
-export async function fetchRelatedVideos(id: string, options: EventMapOptions, signal?: AbortSignal): Promise<CatalogEvent[]> {
-  const answer = await unwrap(api.GET("/vod/get_related_videos", { params: { query: { id, page: 0, size: RELATED_VIDEOS_SIZE } }, signal }));
+export async function fetchRelatedVideos(
+  id: string,
+  options: EventMapOptions,
+  signal?: AbortSignal,
+): Promise<CatalogEvent[]> {
+  const answer = await unwrap(
+    api.GET("/vod/get_related_videos", { params: { query: { id, page: 0, size: RELATED_VIDEOS_SIZE } }, signal }),
+  );
   return answer.content.entries.map((entry) => mapEvent(entry, options));
 }
 

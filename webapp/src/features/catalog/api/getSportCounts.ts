@@ -9,7 +9,9 @@ export interface SportCount {
 }
 
 export async function fetchSportCounts(signal?: AbortSignal): Promise<SportCount[]> {
-  const answer = await unwrap(api.GET("/event/grouped_sport_count", { params: { query: { "status[]": ["live"] } }, signal }));
+  const answer = await unwrap(
+    api.GET("/event/grouped_sport_count", { params: { query: { "status[]": ["live"] } }, signal }),
+  );
   return answer.content.entries.map(({ sportType, title, count }) => ({ sportType, title, count }));
 }
 

@@ -17,7 +17,12 @@ export interface ClipListParams {
   size?: number;
 }
 
-export async function fetchClipPage(params: ClipListParams, page: number, options: EventMapOptions, signal?: AbortSignal): Promise<Page<CatalogEvent>> {
+export async function fetchClipPage(
+  params: ClipListParams,
+  page: number,
+  options: EventMapOptions,
+  signal?: AbortSignal,
+): Promise<Page<CatalogEvent>> {
   const body: ClipListRequest = {
     page,
     size: params.size ?? DEFAULT_PAGE_SIZE,
@@ -32,7 +37,8 @@ export async function fetchClipPage(params: ClipListParams, page: number, option
   return toPage(page, answer.content, (entry) => mapEvent(entry, options));
 }
 
-const key = (params: ClipListParams, audience: Audience, options: EventMapOptions) => ["catalog", "clips", params, audience, options] as const;
+const key = (params: ClipListParams, audience: Audience, options: EventMapOptions) =>
+  ["catalog", "clips", params, audience, options] as const;
 
 export function clipListQueryOptions(params: ClipListParams, audience: Audience, options: EventMapOptions) {
   return queryOptions({

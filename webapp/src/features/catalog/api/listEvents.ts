@@ -17,7 +17,12 @@ export interface EventListParams {
   size?: number;
 }
 
-export async function fetchEventPage(params: EventListParams, page: number, options: EventMapOptions, signal?: AbortSignal): Promise<Page<CatalogEvent>> {
+export async function fetchEventPage(
+  params: EventListParams,
+  page: number,
+  options: EventMapOptions,
+  signal?: AbortSignal,
+): Promise<Page<CatalogEvent>> {
   const body: EventListRequest = {
     page,
     size: params.size ?? DEFAULT_PAGE_SIZE,
@@ -33,9 +38,11 @@ export async function fetchEventPage(params: EventListParams, page: number, opti
 
 /** Live lists go stale within minutes: games start and end while the page stays open. */
 export const LIVE_REFRESH_MS = 60_000;
-const refreshIntervalOf = (params: EventListParams) => (params.filters?.status?.includes("live") ? LIVE_REFRESH_MS : false);
+const refreshIntervalOf = (params: EventListParams) =>
+  params.filters?.status?.includes("live") ? LIVE_REFRESH_MS : false;
 
-const key = (params: EventListParams, audience: Audience, options: EventMapOptions) => ["catalog", "events", params, audience, options] as const;
+const key = (params: EventListParams, audience: Audience, options: EventMapOptions) =>
+  ["catalog", "events", params, audience, options] as const;
 
 /** The first page only: the rails of the home page and of league pages. */
 export function eventListQueryOptions(params: EventListParams, audience: Audience, options: EventMapOptions) {

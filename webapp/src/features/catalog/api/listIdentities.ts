@@ -18,7 +18,11 @@ export interface IdentityListParams {
 export const SUB_CATEGORY_PAGE_SIZE = 100;
 export const CATEGORY_PAGE_SIZE = 50;
 
-export async function fetchIdentities(params: IdentityListParams, options: IdentityMapOptions, signal?: AbortSignal): Promise<Page<Identity>> {
+export async function fetchIdentities(
+  params: IdentityListParams,
+  options: IdentityMapOptions,
+  signal?: AbortSignal,
+): Promise<Page<Identity>> {
   const body: IdentityListRequest = {
     page: 0,
     size: params.size ?? (params.parentId ? SUB_CATEGORY_PAGE_SIZE : CATEGORY_PAGE_SIZE),

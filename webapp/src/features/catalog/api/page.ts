@@ -12,7 +12,12 @@ export interface Page<T> {
 }
 
 export function toPage<A, T>(page: number, content: PageMeta & { entries: A[] }, map: (entry: A) => T): Page<T> {
-  return { page, entries: content.entries.map(map), nextExists: content.nextExists === true, totalCount: content.totalCount };
+  return {
+    page,
+    entries: content.entries.map(map),
+    nextExists: content.nextExists === true,
+    totalCount: content.totalCount,
+  };
 }
 
 /** For useInfiniteQuery: the next page number while the server says one exists. */

@@ -7,8 +7,15 @@ import { useAudience, useEventMapOptions, type Audience } from "./viewer";
 /** The server refuses longer queries (openapi: q maxLength 100). */
 export const SEARCH_MAX_LENGTH = 100;
 
-export async function fetchSearchPage(q: string, page: number, options: EventMapOptions, signal?: AbortSignal): Promise<Page<CatalogEvent>> {
-  const answer = await unwrap(api.GET("/event/search", { params: { query: { q, page, size: DEFAULT_PAGE_SIZE } }, signal }));
+export async function fetchSearchPage(
+  q: string,
+  page: number,
+  options: EventMapOptions,
+  signal?: AbortSignal,
+): Promise<Page<CatalogEvent>> {
+  const answer = await unwrap(
+    api.GET("/event/search", { params: { query: { q, page, size: DEFAULT_PAGE_SIZE } }, signal }),
+  );
   return toPage(page, answer.content, (entry) => mapEvent(entry, options));
 }
 
@@ -26,5 +33,7 @@ export function searchEventsInfiniteQueryOptions(q: string, audience: Audience, 
 
 /** Text search over titles and team names; idle while the query is empty. */
 export function useSearchEvents(q: string) {
-  return useInfiniteQuery(searchEventsInfiniteQueryOptions(q.trim().slice(0, SEARCH_MAX_LENGTH), useAudience(), useEventMapOptions()));
+  return useInfiniteQuery(
+    searchEventsInfiniteQueryOptions(q.trim().slice(0, SEARCH_MAX_LENGTH), useAudience(), useEventMapOptions()),
+  );
 }

@@ -3,7 +3,17 @@ import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import "./CatalogPage.css";
 
 /** The frame of every catalogue page: a heading (also the document title), an intro, the content. */
-export function CatalogPage({ title, intro, toolbar, children }: { title: string; intro?: ReactNode; toolbar?: ReactNode; children: ReactNode }) {
+export function CatalogPage({
+  title,
+  intro,
+  toolbar,
+  children,
+}: {
+  title: string;
+  intro?: ReactNode;
+  toolbar?: ReactNode;
+  children: ReactNode;
+}) {
   useDocumentTitle(title);
   return (
     <div className="page catalog-page">

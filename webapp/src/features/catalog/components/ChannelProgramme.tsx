@@ -35,9 +35,15 @@ function Slot({ slot, now }: { slot: ProgrammeSlot; now: Date }) {
             {slot.title}
           </Link>
         ) : (
-          <span className="programme__title" dir="auto">{slot.title}</span>
+          <span className="programme__title" dir="auto">
+            {slot.title}
+          </span>
         )}
-        {slot.description && <span className="programme__description" dir="auto">{slot.description}</span>}
+        {slot.description && (
+          <span className="programme__description" dir="auto">
+            {slot.description}
+          </span>
+        )}
       </span>
     </li>
   );

@@ -74,7 +74,9 @@ export function EventAvailability({ event }: { event: CatalogEvent }) {
       )}
       {!signedIn && (
         <p className="event-availability__hint">
-          <Link to={localePath(`/auth/login/?redirect=${encodeURIComponent(splitLocalePath(pathname).path + search)}`)}>{t("availability.sign_in")}</Link>
+          <Link to={localePath(`/auth/login/?redirect=${encodeURIComponent(splitLocalePath(pathname).path + search)}`)}>
+            {t("availability.sign_in")}
+          </Link>
         </p>
       )}
     </section>

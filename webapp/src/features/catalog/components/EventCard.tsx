@@ -23,7 +23,9 @@ function TeamLine({ team }: { team: EventTeam }) {
   return (
     <span className="event-card__team" style={{ "--team-color": team.color } as React.CSSProperties}>
       <FallbackImage className="event-card__logo" src={team.logoUrl} alt="" fallback="generic" width={28} height={28} />
-      <span className="event-card__team-name" dir="auto">{team.name}</span>
+      <span className="event-card__team-name" dir="auto">
+        {team.name}
+      </span>
     </span>
   );
 }
@@ -33,7 +35,10 @@ export function useKickoffText(event: CatalogEvent, now: Date, timeZone?: string
   const { t, i18n } = useTranslation("catalog");
   const locale = i18n.language;
   if (event.isChannel) return t("card.channel_always_on");
-  return t("card.kickoff", { day: formatDay(event.startsAt, locale, now, timeZone), time: formatTime(event.startsAt, locale, timeZone) });
+  return t("card.kickoff", {
+    day: formatDay(event.startsAt, locale, now, timeZone),
+    time: formatTime(event.startsAt, locale, timeZone),
+  });
 }
 
 /**
@@ -65,7 +70,9 @@ export function EventCard({ event, now = new Date(), timeZone, priority = false,
         />
         {event.isLive && <span className="event-card__badge event-card__badge--live">{t("card.live")}</span>}
         {event.isChannel && <span className="event-card__badge">{t("card.channel")}</span>}
-        {event.isClip && event.durationSeconds !== null && <span className="event-card__duration">{formatDuration(event.durationSeconds)}</span>}
+        {event.isClip && event.durationSeconds !== null && (
+          <span className="event-card__duration">{formatDuration(event.durationSeconds)}</span>
+        )}
         {accessLabel && (
           <span className={`event-card__access event-card__access--${access.kind}`}>
             <LockIcon />
@@ -74,8 +81,14 @@ export function EventCard({ event, now = new Date(), timeZone, priority = false,
         )}
       </div>
       <div className="event-card__body">
-        {meta && <p className="event-card__meta" dir="auto">{meta}</p>}
-        <Title className="event-card__title" dir="auto">{event.title}</Title>
+        {meta && (
+          <p className="event-card__meta" dir="auto">
+            {meta}
+          </p>
+        )}
+        <Title className="event-card__title" dir="auto">
+          {event.title}
+        </Title>
         {event.teams && (
           <p className="event-card__teams">
             <TeamLine team={event.teams.home} />

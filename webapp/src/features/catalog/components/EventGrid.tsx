@@ -3,7 +3,15 @@ import { EventCard, EventCardSkeleton } from "./EventCard";
 import "./EventGrid.css";
 
 /** A page's main list of cards in a responsive grid: one column on phones, as many as fit on wide screens. */
-export function EventGrid({ events, label, headingLevel = 2 }: { events: readonly CatalogEvent[]; label?: string; headingLevel?: 2 | 3 }) {
+export function EventGrid({
+  events,
+  label,
+  headingLevel = 2,
+}: {
+  events: readonly CatalogEvent[];
+  label?: string;
+  headingLevel?: 2 | 3;
+}) {
   const now = new Date();
   return (
     <ul className="event-grid" aria-label={label}>

@@ -18,8 +18,9 @@ export function EventStatus({ event }: { event: CatalogEvent }) {
   return (
     <p className="event-status">
       {event.status === "upcoming" ? t("event.starts") : t("event.played")} {when}
-      {event.isClip && event.durationSeconds !== null && <span className="event-status__duration">{formatDuration(event.durationSeconds)}</span>}
+      {event.isClip && event.durationSeconds !== null && (
+        <span className="event-status__duration">{formatDuration(event.durationSeconds)}</span>
+      )}
     </p>
   );
 }
-

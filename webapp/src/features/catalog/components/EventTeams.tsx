@@ -12,8 +12,17 @@ function TeamBadge({ team, side }: { team: EventTeam; side: "home" | "away" }) {
   const teamPagesOff = useAppConfig().options.disable_team_page;
   const content = (
     <>
-      <FallbackImage className="event-teams__logo" src={team.logoUrl} alt="" fallback="generic" width={64} height={64} />
-      <span className="event-teams__name" dir="auto">{team.name}</span>
+      <FallbackImage
+        className="event-teams__logo"
+        src={team.logoUrl}
+        alt=""
+        fallback="generic"
+        width={64}
+        height={64}
+      />
+      <span className="event-teams__name" dir="auto">
+        {team.name}
+      </span>
       <span className="event-teams__side">{t(`event.${side}`)}</span>
     </>
   );
@@ -31,12 +40,21 @@ function TeamBadge({ team, side }: { team: EventTeam; side: "home" | "away" }) {
 }
 
 /** Home and away side by side, with logos and colours; optionally the score between them. */
-export function EventTeams({ teams, score }: { teams: { home: EventTeam; away: EventTeam }; score?: { home: number; away: number } }) {
+export function EventTeams({
+  teams,
+  score,
+}: {
+  teams: { home: EventTeam; away: EventTeam };
+  score?: { home: number; away: number };
+}) {
   const { t } = useTranslation("catalog");
   return (
     <div className="event-teams">
       <TeamBadge team={teams.home} side="home" />
-      <span className="event-teams__versus" aria-label={score ? t("stats.score", { home: score.home, away: score.away }) : undefined}>
+      <span
+        className="event-teams__versus"
+        aria-label={score ? t("stats.score", { home: score.home, away: score.away }) : undefined}
+      >
         {score ? `${score.home} – ${score.away}` : t("event.versus")}
       </span>
       <TeamBadge team={teams.away} side="away" />

@@ -19,7 +19,9 @@ export function FilterTabs({ label, tabs, current }: { label: string; tabs: read
   const list = useRef<HTMLUListElement>(null);
   // On a phone the row scrolls sideways: bring the current tab into view, without moving the page.
   useEffect(() => {
-    list.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ inline: "nearest", block: "nearest" });
+    list.current
+      ?.querySelector<HTMLElement>('[aria-current="page"]')
+      ?.scrollIntoView?.({ inline: "nearest", block: "nearest" });
   }, [current, tabs.length]);
   return (
     <nav className="filter-tabs" aria-label={label}>

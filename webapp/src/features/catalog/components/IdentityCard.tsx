@@ -11,11 +11,27 @@ export function IdentityCard({ identity, to }: { identity: Identity; to: string 
   return (
     <Link className={`identity-card identity-card--${isTeam ? "logo" : "poster"}`} to={localePath(to)}>
       {isTeam ? (
-        <FallbackImage className="identity-card__image" src={identity.logoUrl ?? identity.posterH} alt="" fallback="generic" width={240} height={240} />
+        <FallbackImage
+          className="identity-card__image"
+          src={identity.logoUrl ?? identity.posterH}
+          alt=""
+          fallback="generic"
+          width={240}
+          height={240}
+        />
       ) : (
-        <FallbackImage className="identity-card__image" src={identity.posterH} alt="" fallback="banner" width={640} height={360} />
+        <FallbackImage
+          className="identity-card__image"
+          src={identity.posterH}
+          alt=""
+          fallback="banner"
+          width={640}
+          height={360}
+        />
       )}
-      <span className="identity-card__title" dir="auto">{isTeam ? identity.name : identity.title}</span>
+      <span className="identity-card__title" dir="auto">
+        {isTeam ? identity.name : identity.title}
+      </span>
     </Link>
   );
 }

@@ -16,8 +16,27 @@ const SOON_PAGE_SIZE = 12;
 export function IdentityEvents({ filters, children }: { filters: EventFilters; children?: ReactNode }) {
   const { t } = useTranslation("catalog");
   const now = new Date();
-  const soon = useInfiniteEventList(useMemo((): EventListParams => ({ filters: { ...filters, status: ["live", "upcoming"], media_type: ["event"] }, sort: "event_date", order: "asc", size: SOON_PAGE_SIZE }), [filters]));
-  const past = useInfiniteEventList(useMemo((): EventListParams => ({ filters: { ...filters, status: ["archived"], media_type: ["event"] }, sort: "event_date", order: "desc" }), [filters]));
+  const soon = useInfiniteEventList(
+    useMemo(
+      (): EventListParams => ({
+        filters: { ...filters, status: ["live", "upcoming"], media_type: ["event"] },
+        sort: "event_date",
+        order: "asc",
+        size: SOON_PAGE_SIZE,
+      }),
+      [filters],
+    ),
+  );
+  const past = useInfiniteEventList(
+    useMemo(
+      (): EventListParams => ({
+        filters: { ...filters, status: ["archived"], media_type: ["event"] },
+        sort: "event_date",
+        order: "desc",
+      }),
+      [filters],
+    ),
+  );
 
   return (
     <>
@@ -30,7 +49,13 @@ export function IdentityEvents({ filters, children }: { filters: EventFilters; c
         skeleton={<EventCardSkeleton />}
         more={
           soon.hasNextPage && (
-            <button type="button" className="btn" onClick={() => void soon.fetchNextPage()} disabled={soon.isFetchingNextPage} aria-busy={soon.isFetchingNextPage}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void soon.fetchNextPage()}
+              disabled={soon.isFetchingNextPage}
+              aria-busy={soon.isFetchingNextPage}
+            >
               {soon.isFetchingNextPage ? t("loading_more") : t("load_more")}
             </button>
           )

@@ -8,7 +8,13 @@ import { ErrorState, LoadingNote } from "./States";
 import "./CatalogPage.css";
 
 /** Loading, error and loaded states shared by the league, category, sub-category and team pages. */
-export function IdentityPageFrame<T extends Identity>({ query, children }: { query: UseQueryResult<T>; children: (identity: T) => ReactNode }) {
+export function IdentityPageFrame<T extends Identity>({
+  query,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  children: (identity: T) => ReactNode;
+}) {
   useDocumentTitle(query.data ? (query.data.mediaType === "team" ? query.data.name : query.data.title) : undefined);
   return (
     <div className="page catalog-page">

@@ -78,7 +78,13 @@ export function InfiniteEventList({ query, empty, label, headingLevel = 2 }: Pro
       {query.isFetchNextPageError && <ErrorState error={query.error} onRetry={() => void query.fetchNextPage()} />}
       {query.hasNextPage && !query.isFetchNextPageError && (
         <div className="catalog-more">
-          <button type="button" className="btn" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage} aria-busy={query.isFetchingNextPage}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void query.fetchNextPage()}
+            disabled={query.isFetchingNextPage}
+            aria-busy={query.isFetchingNextPage}
+          >
             {query.isFetchingNextPage ? t("loading_more") : t("load_more")}
           </button>
         </div>

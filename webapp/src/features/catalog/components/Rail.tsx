@@ -32,7 +32,17 @@ interface Props<T> {
  * A titled, horizontally scrollable row of cards. Nothing is rendered once it turns out empty,
  * so the home page only shows rails with something in them.
  */
-export function Rail<T>({ title, seeAllPath, query, items, itemKey, renderItem, skeleton, size = "wide", more }: Props<T>) {
+export function Rail<T>({
+  title,
+  seeAllPath,
+  query,
+  items,
+  itemKey,
+  renderItem,
+  skeleton,
+  size = "wide",
+  more,
+}: Props<T>) {
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();
   const headingId = useId();

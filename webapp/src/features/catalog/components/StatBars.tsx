@@ -6,15 +6,27 @@ import "./StatBars.css";
  * Match stats as mirrored bars: home grows towards the start, away towards the end. The
  * values are written out; the bars only illustrate them.
  */
-export function StatBars({ metrics, homeName, awayName }: { metrics: readonly StatMetric[]; homeName: string; awayName: string }) {
+export function StatBars({
+  metrics,
+  homeName,
+  awayName,
+}: {
+  metrics: readonly StatMetric[];
+  homeName: string;
+  awayName: string;
+}) {
   const { t } = useTranslation("catalog");
   return (
     <table className="stat-bars">
       <thead className="visually-hidden">
         <tr>
-          <th scope="col" dir="auto">{homeName}</th>
+          <th scope="col" dir="auto">
+            {homeName}
+          </th>
           <th scope="col">{t("stats.metric")}</th>
-          <th scope="col" dir="auto">{awayName}</th>
+          <th scope="col" dir="auto">
+            {awayName}
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -31,7 +43,9 @@ export function StatBars({ metrics, homeName, awayName }: { metrics: readonly St
               <abbr title={metric.name} dir="auto" aria-hidden="true">
                 {metric.shortName}
               </abbr>
-              <span className="stat-bars__long" dir="auto">{metric.name}</span>
+              <span className="stat-bars__long" dir="auto">
+                {metric.name}
+              </span>
             </th>
             <td className="stat-bars__value stat-bars__value--away">
               {metric.away.text}

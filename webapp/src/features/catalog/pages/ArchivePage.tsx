@@ -21,10 +21,18 @@ export default function ArchivePage() {
     return range ? { ...ARCHIVED_EVENTS, filters: { ...ARCHIVED_EVENTS.filters, event_date: range } } : ARCHIVED_EVENTS;
   }, [filter, now]);
   const events = useInfiniteEventList(params);
-  const tabs = DATE_FILTERS.map((key) => ({ key, label: t(`archive.filters.${key}`), to: key === "anytime" ? "/archive" : `/archive?date=${key}` }));
+  const tabs = DATE_FILTERS.map((key) => ({
+    key,
+    label: t(`archive.filters.${key}`),
+    to: key === "anytime" ? "/archive" : `/archive?date=${key}`,
+  }));
 
   return (
-    <CatalogPage title={t("archive.title")} intro={t("archive.intro")} toolbar={<FilterTabs label={t("archive.date_filter")} tabs={tabs} current={filter} />}>
+    <CatalogPage
+      title={t("archive.title")}
+      intro={t("archive.intro")}
+      toolbar={<FilterTabs label={t("archive.date_filter")} tabs={tabs} current={filter} />}
+    >
       <InfiniteEventList query={events} empty={t("archive.empty")} label={t("archive.title")} />
     </CatalogPage>
   );

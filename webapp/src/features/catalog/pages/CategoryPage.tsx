@@ -25,7 +25,12 @@ function SubCategories({ mainId }: { mainId: string }) {
       query={items}
       items={items.data?.entries}
       itemKey={subKey}
-      renderItem={(item) => <IdentityCard identity={item} to={`/category/${encodeURIComponent(mainId)}/sub-category/${encodeURIComponent(item.id)}`} />}
+      renderItem={(item) => (
+        <IdentityCard
+          identity={item}
+          to={`/category/${encodeURIComponent(mainId)}/sub-category/${encodeURIComponent(item.id)}`}
+        />
+      )}
       skeleton={<IdentityCardSkeleton />}
     />
   );

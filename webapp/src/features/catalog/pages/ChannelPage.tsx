@@ -20,11 +20,25 @@ function Channel({ channel }: { channel: CatalogEvent }) {
   return (
     <article className="event-page">
       <div className="event-page__hero">
-        <FallbackImage className="event-page__poster" src={channel.posterUrl} alt="" fallback="banner" width={1280} height={720} loading="eager" />
+        <FallbackImage
+          className="event-page__poster"
+          src={channel.posterUrl}
+          alt=""
+          fallback="banner"
+          width={1280}
+          height={720}
+          loading="eager"
+        />
       </div>
       <div className="event-page__main">
-        <h1 className="event-page__title" dir="auto">{channel.title}</h1>
-        {channel.description && <p className="event-page__description" dir="auto">{channel.description}</p>}
+        <h1 className="event-page__title" dir="auto">
+          {channel.title}
+        </h1>
+        {channel.description && (
+          <p className="event-page__description" dir="auto">
+            {channel.description}
+          </p>
+        )}
         <EventAvailability event={channel} />
       </div>
       <section className="catalog-section event-page__wide" aria-labelledby="channel-programme">

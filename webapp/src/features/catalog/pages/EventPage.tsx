@@ -48,19 +48,41 @@ function EventDetails({ event }: { event: CatalogEvent }) {
   return (
     <article className="event-page">
       <div className="event-page__hero">
-        <FallbackImage className="event-page__poster" src={event.posterUrl} alt="" fallback="banner" width={1280} height={720} loading="eager" />
+        <FallbackImage
+          className="event-page__poster"
+          src={event.posterUrl}
+          alt=""
+          fallback="banner"
+          width={1280}
+          height={720}
+          loading="eager"
+        />
       </div>
       <div className="event-page__main">
         <p className="event-page__meta">
-          {event.league && <Link to={localePath(`/league/${encodeURIComponent(event.league.id)}`)} dir="auto">{event.league.title}</Link>}
+          {event.league && (
+            <Link to={localePath(`/league/${encodeURIComponent(event.league.id)}`)} dir="auto">
+              {event.league.title}
+            </Link>
+          )}
           {event.league && event.category && " · "}
-          {event.category && <Link to={localePath(`/category/${encodeURIComponent(event.category.id)}`)} dir="auto">{event.category.title}</Link>}
+          {event.category && (
+            <Link to={localePath(`/category/${encodeURIComponent(event.category.id)}`)} dir="auto">
+              {event.category.title}
+            </Link>
+          )}
           {event.gender && <span className="event-page__chip">{t(`gender.${event.gender}`)}</span>}
         </p>
-        <h1 className="event-page__title" dir="auto">{event.title}</h1>
+        <h1 className="event-page__title" dir="auto">
+          {event.title}
+        </h1>
         <EventStatus event={event} />
         {event.teams && <EventTeams teams={event.teams} />}
-        {event.description && <p className="event-page__description" dir="auto">{event.description}</p>}
+        {event.description && (
+          <p className="event-page__description" dir="auto">
+            {event.description}
+          </p>
+        )}
         <EventAvailability event={event} />
         {(showStats || event.isChannel || event.isClip) && (
           <nav className="event-page__links" aria-label={t("event.more")}>

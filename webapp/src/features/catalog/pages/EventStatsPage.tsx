@@ -33,14 +33,19 @@ function Stats({ event }: { event: CatalogEvent }) {
   }
   if (stats.isError) {
     // A game without partner data is not an error for the viewer (404 stats_not_found).
-    if (stats.error instanceof ApiError && stats.error.status === 404) return <EmptyState>{t("stats.none")}</EmptyState>;
+    if (stats.error instanceof ApiError && stats.error.status === 404)
+      return <EmptyState>{t("stats.none")}</EmptyState>;
     return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
   }
   const { scores, metrics } = stats.data;
-  const style = teams ? ({ "--home-color": teams.home.color, "--away-color": teams.away.color } as React.CSSProperties) : undefined;
+  const style = teams
+    ? ({ "--home-color": teams.home.color, "--away-color": teams.away.color } as React.CSSProperties)
+    : undefined;
   return (
     <div style={style}>
-      {teams && <EventTeams teams={teams} score={scores ? { home: scores.home.score, away: scores.away.score } : undefined} />}
+      {teams && (
+        <EventTeams teams={teams} score={scores ? { home: scores.home.score, away: scores.away.score } : undefined} />
+      )}
       {metrics.length === 0 ? (
         <EmptyState>{t("stats.none")}</EmptyState>
       ) : (
@@ -48,7 +53,11 @@ function Stats({ event }: { event: CatalogEvent }) {
           <h2 id="stats-group" className="catalog-section__title">
             {t("event.match_stats")}
           </h2>
-          <StatBars metrics={metrics} homeName={teams?.home.name ?? t("event.home")} awayName={teams?.away.name ?? t("event.away")} />
+          <StatBars
+            metrics={metrics}
+            homeName={teams?.home.name ?? t("event.home")}
+            awayName={teams?.away.name ?? t("event.away")}
+          />
         </section>
       )}
     </div>

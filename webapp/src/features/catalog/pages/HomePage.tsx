@@ -70,7 +70,11 @@ export default function HomePage() {
               items={rail.query.data?.entries}
               itemKey={eventKey}
               renderItem={(event, index) => (
-                <EventCard event={event} now={now} priority={railIndex < FIRST_SCREEN_RAILS && index < FIRST_SCREEN_CARDS} />
+                <EventCard
+                  event={event}
+                  now={now}
+                  priority={railIndex < FIRST_SCREEN_RAILS && index < FIRST_SCREEN_CARDS}
+                />
               )}
               skeleton={<EventCardSkeleton />}
             />

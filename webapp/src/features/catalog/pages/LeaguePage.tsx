@@ -38,7 +38,10 @@ export default function LeaguePage() {
   const localePath = useLocalePath();
   const teamPagesOff = useAppConfig().options.disable_team_page;
   const query = useEntityOrNotFound(useIdentity(leagueId), "league", isLeague);
-  const filters = useMemo(() => ({ "identities.id": [leagueId], "identities.type": "identity_item" as const }), [leagueId]);
+  const filters = useMemo(
+    () => ({ "identities.id": [leagueId], "identities.type": "identity_item" as const }),
+    [leagueId],
+  );
 
   return (
     <IdentityPageFrame query={query}>
@@ -48,7 +51,11 @@ export default function LeaguePage() {
           <>
             <IdentityHeader
               identity={league}
-              eyebrow={category && <Link to={localePath(`/category/${encodeURIComponent(category.id)}`)}>{category.title}</Link>}
+              eyebrow={
+                category && (
+                  <Link to={localePath(`/category/${encodeURIComponent(category.id)}`)}>{category.title}</Link>
+                )
+              }
             />
             <IdentityEvents filters={filters}>{!teamPagesOff && <LeagueTeams leagueId={league.id} />}</IdentityEvents>
           </>

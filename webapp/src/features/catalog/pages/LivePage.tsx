@@ -30,10 +30,15 @@ export default function LivePage() {
     })),
   ];
   // A sport with nothing live right now still gets its tab while someone is on its page.
-  if (sportType && !tabs.some((tab) => tab.key === sportType)) tabs.push({ key: sportType, label: sportType, to: `/live/${encodeURIComponent(sportType)}` });
+  if (sportType && !tabs.some((tab) => tab.key === sportType))
+    tabs.push({ key: sportType, label: sportType, to: `/live/${encodeURIComponent(sportType)}` });
 
   return (
-    <CatalogPage title={t("live.title")} intro={t("live.intro")} toolbar={<FilterTabs label={t("live.sports")} tabs={tabs} current={sportType ?? ALL} />}>
+    <CatalogPage
+      title={t("live.title")}
+      intro={t("live.intro")}
+      toolbar={<FilterTabs label={t("live.sports")} tabs={tabs} current={sportType ?? ALL} />}
+    >
       <InfiniteEventList query={events} empty={t("live.empty")} label={t("live.title")} />
     </CatalogPage>
   );

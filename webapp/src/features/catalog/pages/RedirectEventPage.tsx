@@ -12,5 +12,9 @@ export default function RedirectEventPage() {
   const query = useEntityOrNotFound(useEvent({ id: referenceId, idType: "reference_id" }), "event");
 
   if (query.isSuccess) return <Navigate to={localePath(eventPath(query.data))} replace />;
-  return <div className="page">{query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : <LoadingNote />}</div>;
+  return (
+    <div className="page">
+      {query.isError ? <ErrorState error={query.error} onRetry={() => void query.refetch()} /> : <LoadingNote />}
+    </div>
+  );
 }

@@ -41,7 +41,11 @@ export default function SearchPage() {
   // Said once the results of the current query are in (not while the previous ones stand in).
   const found = q && results.isSuccess && !results.isPlaceholderData ? uniqueEntries(results.data.pages).length : null;
   const announcement =
-    found === null ? "" : [t("search.result_count", { count: found }), results.hasNextPage ? t("search.more_results") : ""].filter(Boolean).join(" ");
+    found === null
+      ? ""
+      : [t("search.result_count", { count: found }), results.hasNextPage ? t("search.more_results") : ""]
+          .filter(Boolean)
+          .join(" ");
 
   return (
     <CatalogPage title={t("search.title")}>

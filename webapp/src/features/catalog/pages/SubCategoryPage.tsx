@@ -12,7 +12,8 @@ import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
 export default function SubCategoryPage() {
   const { mainId = "", subId = "" } = useParams();
   const localePath = useLocalePath();
-  const isChild = (identity: Identity): identity is SubCategory => identity.mediaType === "identity_item" && belongsToCategory(identity, mainId);
+  const isChild = (identity: Identity): identity is SubCategory =>
+    identity.mediaType === "identity_item" && belongsToCategory(identity, mainId);
   const query = useEntityOrNotFound(useIdentity(subId), "category", isChild);
   const filters = useMemo(() => ({ "identities.id": [subId], "identities.type": "identity_item" as const }), [subId]);
 
@@ -22,7 +23,12 @@ export default function SubCategoryPage() {
         const parent = item.parents.find((p) => p.id === mainId);
         return (
           <>
-            <IdentityHeader identity={item} eyebrow={parent && <Link to={localePath(`/category/${encodeURIComponent(parent.id)}`)}>{parent.title}</Link>} />
+            <IdentityHeader
+              identity={item}
+              eyebrow={
+                parent && <Link to={localePath(`/category/${encodeURIComponent(parent.id)}`)}>{parent.title}</Link>
+              }
+            />
             <IdentityEvents filters={filters} />
           </>
         );

@@ -17,7 +17,10 @@ export default function SuggestedPage() {
   const params = useMemo(() => suggestedEvents(identityIds), [identityIds]);
   const events = useInfiniteEventList(params);
   return (
-    <CatalogPage title={t("suggested.title")} intro={identityIds.length ? t("suggested.intro_followed") : t("suggested.intro")}>
+    <CatalogPage
+      title={t("suggested.title")}
+      intro={identityIds.length ? t("suggested.intro_followed") : t("suggested.intro")}
+    >
       <InfiniteEventList query={events} empty={t("suggested.empty")} label={t("suggested.title")} />
     </CatalogPage>
   );

@@ -58,7 +58,13 @@ function FaqItem({ question, answer }: { question: string; answer: string }) {
           <ChevronDownIcon />
         </button>
       </h3>
-      <div id={`${id}-panel`} role="region" aria-labelledby={`${id}-button`} className="faq-item__answer" hidden={!open}>
+      <div
+        id={`${id}-panel`}
+        role="region"
+        aria-labelledby={`${id}-button`}
+        className="faq-item__answer"
+        hidden={!open}
+      >
         <Paragraphs text={answer} />
       </div>
     </div>

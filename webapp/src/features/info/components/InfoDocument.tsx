@@ -25,7 +25,11 @@ export function InfoDocument({ type }: { type: DocumentType }) {
         </h1>
         {updated && (
           <p className="info-page__updated">
-            {t("last_updated", { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(updated)) })}
+            {t("last_updated", {
+              date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeZone: "UTC" }).format(
+                new Date(updated),
+              ),
+            })}
           </p>
         )}
         <Paragraphs className="info-page__intro" text={t(`${type}.intro`, { name })} />

@@ -8,7 +8,8 @@ import { isInfoType } from "../documents";
 /** /info/{type}: any information document by its type; an unknown type is a 404 with context "info". */
 export default function InfoPage() {
   const { type } = useParams();
-  if (!isInfoType(type)) return <NotFoundScreen error={new NotFoundError("info", `Info page not found: ${type ?? ""}`)} />;
+  if (!isInfoType(type))
+    return <NotFoundScreen error={new NotFoundError("info", `Info page not found: ${type ?? ""}`)} />;
   if (type === "faq") return <FaqAccordion />;
   return <InfoDocument key={type} type={type} />;
 }
