@@ -6,12 +6,13 @@ BIN := $(VENV)/bin
 PORT ?= 8080
 export PORT
 
-.PHONY: run dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean
+.PHONY: run dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean \
+	lint lint-python lint-webapp format
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -e ".[test,lint]"
 	touch $@
 
 install: $(BIN)/.installed
@@ -56,13 +57,12 @@ generate: install webapp/node_modules/.installed
 test-python: install
 	$(BIN)/python -m pytest -q
 
-# Dredd and Schemathesis against a freshly seeded server; prints the operations still 501.
+# Dredd and Schemathesis against a freshly seeded server.
 openapi/node_modules/.installed: openapi/package.json openapi/package-lock.json
 	cd openapi && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 contract: install openapi/node_modules/.installed
-	$(BIN)/touchline contract status
 	$(BIN)/python -m server.checks.contract
 
 # The webapp: types, unit tests (Vitest), then end-to-end tests in Chromium against a seeded server.
@@ -72,8 +72,26 @@ test-webapp: webapp/node_modules/.installed
 test-e2e: install webapp
 	cd webapp && npx playwright test
 
-# Contract checks first and pytest last, so the run ends with pytest's own summary line.
-test: contract test-webapp test-e2e test-python
+# The house rules: formatters, linters, type checks and import boundaries (ARCHITECTURE.md).
+lint: lint-python lint-webapp
+
+lint-python: install
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+lint-webapp: webapp/node_modules/.installed
+	cd webapp && npm run --silent lint && npx tsc -b
+
+# Rewrite what the formatters own (Python and the webapp), then lint.
+format: install webapp/node_modules/.installed
+	$(BIN)/ruff format --quiet .
+	$(BIN)/ruff check --quiet --fix .
+	cd webapp && npm run --silent format
+
+# The house rules first, contract checks next and pytest last, so the run ends with pytest's summary.
+test: lint contract test-webapp test-e2e test-python
 
 bench: install
 	$(BIN)/python -m server.bench

@@ -8,15 +8,15 @@
 answer that is not the envelope. The client signs in with the staff account on first use
 (POST /api/user/login, device id `touchline-cli`) and once more if the token was refused (it
 expired, or the session ended). In Typer commands, `run(...)` turns AdminApiError into exit
-code 1 with the message on stderr; the `ApiUrl`, `StaffEmail` and `StaffPassword` option types
-read the TOUCHLINE_API_URL, TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD variables.
+code 1 with the message on stderr; the commands get the URL and the staff account from the
+options of their group (cli/commands/staff_options.py).
 """
 
 import asyncio
 import json
-from collections.abc import Awaitable
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import typer
@@ -59,9 +59,11 @@ class AdminClient:
         self._token: str | None = None
 
     @classmethod
-    def from_options(cls, api_url: str | None, email: str | None, password: str | None) -> "AdminClient":
+    def from_options(
+        cls, api_url: str | None, email: str | None, password: str | None, *, timeout: float = TIMEOUT_S
+    ) -> "AdminClient":
         credentials = StaffCredentials(email, password) if email and password else None
-        return cls(api_url or DEFAULT_API_URL, credentials)
+        return cls(api_url or DEFAULT_API_URL, credentials, timeout=timeout)
 
     async def __aenter__(self) -> "AdminClient":
         return self
@@ -143,7 +145,7 @@ class AdminClient:
             async with self._http.request(method, url, json=body, params=params, headers=headers) as answer:
                 text = await answer.text()
                 status = answer.status
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             reason = str(exc) or type(exc).__name__
             raise AdminApiError(
                 f"Cannot reach the Touchline API at {self.base_url}: {reason}", "api_unreachable"
@@ -170,20 +172,6 @@ class AdminClient:
 
 # --- Typer glue ----------------------------------------------------------------------------------
 
-ApiUrl = Annotated[str, typer.Option("--api-url", envvar="TOUCHLINE_API_URL", help="Base URL of the Touchline server.")]
-StaffEmail = Annotated[
-    str | None, typer.Option("--staff-email", envvar="TOUCHLINE_STAFF_EMAIL", help="Staff account to sign in with.")
-]
-StaffPassword = Annotated[
-    str | None,
-    typer.Option(
-        "--staff-password",
-        envvar="TOUCHLINE_STAFF_PASSWORD",
-        help="Its password (prefer the variable).",
-        show_default=False,
-    ),
-]
-
 
 def fail(message: str) -> typer.Exit:
     """Print `message` to stderr; returns the exit (code 1) to raise."""
@@ -191,7 +179,7 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def run(work: Awaitable[T]) -> T:
+def run(work: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine of a command; domain errors end the command with exit code 1."""
     try:
         return asyncio.run(work)

@@ -2,13 +2,12 @@
 
 import typer
 
-from .commands import billing, codes, contract, db, events, seed, serve, socket, users
+from .commands import billing, codes, db, events, seed, serve, socket, users
 
 app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
 app.add_typer(db.app, name="db")
 app.command("seed")(seed.seed)
 app.command("serve")(serve.serve)
-app.add_typer(contract.app, name="contract")
 app.add_typer(socket.app, name="socket")
 app.add_typer(users.app, name="users")
 app.add_typer(codes.app, name="codes")

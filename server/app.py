@@ -10,12 +10,13 @@ from connexion.middleware.response_validation import ResponseValidationMiddlewar
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import errors, gc_policy, jobs
-from .api.cache import ResponseCache
-from .api.jsonifier import OrjsonJsonifier
-from .api.no_store import NoStoreMiddleware
-from .api.routing import TagResolver
-from .api.validation import VALIDATOR_MAP
+from . import gc_policy, jobs
+from .api.http import errors
+from .api.http.cache import ResponseCache
+from .api.http.jsonifier import OrjsonJsonifier
+from .api.http.no_store import NoStoreMiddleware
+from .api.http.routing import TagResolver
+from .api.http.validation import VALIDATOR_MAP
 from .auth.bearer import security_map
 from .auth.providers import ProviderClient
 from .db import Database
@@ -32,7 +33,7 @@ def create_api(
     state: dict | None = None,
     *,
     running: Callable[[], contextlib.AbstractAsyncContextManager] | None = None,
-) -> tuple[AsyncApp, TagResolver]:
+) -> AsyncApp:
     """The Connexion app alone (tests and the benchmark use it without the socket).
 
     `state` adds shared objects to what handlers see as `request.state` (the socket server).
@@ -68,10 +69,9 @@ def create_api(
         jsonifier=OrjsonJsonifier(),
         middlewares=_middlewares(settings),
     )
-    resolver = TagResolver()
     api.add_api(
         "openapi.yaml",
-        resolver=resolver,
+        resolver=TagResolver(),
         strict_validation=True,
         validate_responses=settings.response_validation,
         pythonic_params=True,
@@ -79,14 +79,14 @@ def create_api(
         swagger_ui_options=SwaggerUIOptions(swagger_ui=False),
     )
     errors.install(api)
-    return api, resolver
+    return api
 
 
 def _middlewares(settings: Settings) -> list:
     """Connexion's stack without what Touchline never uses: each layer costs every request.
 
     No Swagger UI (the contract is served as a file); response validation only when on.
-    Outermost, `Cache-Control: private, no-store` on every answer (server/api/no_store.py).
+    Outermost, `Cache-Control: private, no-store` on every answer (server/api/http/no_store.py).
     """
     skip = {SwaggerUIMiddleware}
     if not settings.response_validation:
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             if owned:
                 await database.dispose()
 
-    api, _ = create_api(settings, database, state={"socket": sio}, running=running)
+    api = create_api(settings, database, state={"socket": sio}, running=running)
     emitter.bind(sio)
     static = static_app(settings)
     return socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws")

@@ -1,13 +1,13 @@
 """The server's notion of "now". Services ask here instead of calling datetime.now(), so tests
 (and a staff "what if" run) can move time forward without sleeping."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 _offset = timedelta(0)
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc) + _offset
+    return datetime.now(UTC) + _offset
 
 
 def timestamp() -> float:

@@ -1,11 +1,11 @@
 """Engine and session factory for SQLite (embedded) and PostgreSQL (production)."""
 
 import asyncio
-
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import event, text
+from sqlalchemy import CursorResult, Result, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -32,6 +32,24 @@ def make_engine(database_url: str, *, echo: bool = False) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+M = TypeVar("M")
+
+
+async def referenced(db: AsyncSession, model: type[M], ident: str) -> M:
+    """A row a foreign key points at (products behind purchases, say): it cannot be missing, so
+    its absence is a LookupError (an internal error), not a 404 for the viewer."""
+    row = await db.get(model, ident)
+    if row is None:
+        raise LookupError(f"{model.__name__} {ident} is referenced but missing")
+    return row
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed (its result is a CursorResult at run time;
+    `AsyncSession.execute` is typed for SELECTs)."""
+    return cast("CursorResult[Any]", result).rowcount or 0
 
 
 class Database:
@@ -66,6 +84,11 @@ class Database:
         async with self._sqlite_writer, self.sessions() as session:
             await session.execute(text("BEGIN IMMEDIATE"))
             yield session
+
+    async def ping(self) -> None:
+        """One round trip to the database; raises the driver's error when it cannot be reached."""
+        async with self.sessions() as db:
+            await db.execute(text("SELECT 1"))
 
     @property
     def is_sqlite(self) -> bool:

@@ -2,7 +2,8 @@
 
 - settlement (server.services.commerce.settlement.settle_due) every
   `settlement_interval_seconds`: "requires action" charges the provider has decided reach their
-  purchase or contract, and the viewer hears of it on the socket;
+  purchase or contract, and the viewer hears of it on the socket (the job sends what the service
+  reports);
 - renewals (server.services.commerce.renewals.run) every `renewal_interval_seconds`, the first
   run at start-up;
 - payment housekeeping every `payment_cleanup_interval_seconds`: idempotency keys past their
@@ -26,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import delete
 
 from . import clock
-from .db import Database
+from .db import Database, rows_changed
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ async def purge_payment_leftovers(database: Database) -> tuple[int, int]:
             delete(CardHandle).where(CardHandle.kind == "token", CardHandle.expires_at <= clock.now())
         )
         await db.commit()
-    return keys, tokens.rowcount or 0
+    return keys, rows_changed(tokens)
 
 
 async def _every(name: str, interval: float, work: Callable[[], Awaitable[object]]) -> None:
@@ -60,12 +61,14 @@ async def _every(name: str, interval: float, work: Callable[[], Awaitable[object
 def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, Callable[[], Awaitable[object]]]]:
     """name -> (interval in seconds, work) of the jobs `settings` turn on."""
     from .payments import provider_for
+    from .realtime.announcements import announce_change, announce_purchase_statuses
     from .services.commerce import renewals, settlement
 
     provider = provider_for(settings, database)
 
     async def settle() -> None:
-        await settlement.settle_due(database, provider)
+        report = await settlement.settle_due(database, provider)
+        await announce_purchase_statuses(report.announcements)
 
     async def renew() -> None:
         try:
@@ -73,6 +76,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         except renewals.RenewalRunInProgress:
             log.info("scheduled renewal run skipped: another run is in progress")
             return
+        await announce_purchase_statuses(report.announcements)
         if report.due:
             log.info("renewal run: %s", report)
 
@@ -82,7 +86,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
             log.info("payment housekeeping: %d idempotency keys and %d card tokens deleted", keys, tokens)
 
     async def kickoff() -> None:
-        from .api.cache import clear_all
+        from .api.http.cache import clear_all
         from .services import event_admin
 
         started = await event_admin.start_due(database)
@@ -90,7 +94,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
             clear_all()
             log.info("kickoff: %d events went live", len(started))
         for change in started:
-            await event_admin.announce(change)
+            await announce_change(change)
 
     planned = {
         "settlement": (settings.settlement_interval_seconds, settle),

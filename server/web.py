@@ -3,8 +3,9 @@
 import mimetypes
 from pathlib import Path
 
-from starlette.exceptions import HTTPException
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, Router
 from starlette.staticfiles import StaticFiles
@@ -75,7 +76,10 @@ async def _not_found_json(scope, receive, send) -> None:
     await response(scope, receive, send)
 
 
-async def _http_error(_request, exc: HTTPException) -> JSONResponse:
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    # Registered for HTTPException only; Starlette types every handler for any exception.
+    if not isinstance(exc, HTTPException):
+        raise exc
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
     return JSONResponse(
         {"error": True, "message": exc.detail or "Request failed", "messageErrorCode": code},

@@ -1,77 +1,61 @@
-"""`touchline billing …`: the renewal job, run directly against the configured database.
+"""`touchline billing …`: the renewal job, run now by a server (POST /api/admin/billing/renew).
 
-The servers run the same job on their schedule (TOUCHLINE_RENEWAL_INTERVAL_SECONDS); running it
-here at the same time is safe: every contract's outcome is applied once and the provider never
-charges one period twice. The viewers hear of renewals through `user-purchase-status` when a
-Redis URL is set (REDIS_URL, as the servers use); without one those messages are skipped.
+The servers run the same job on their schedule (TOUCHLINE_RENEWAL_INTERVAL_SECONDS); asking for
+a run meanwhile is safe: every contract's outcome is applied once and the provider never charges
+one period twice (a server already running one answers that it is). The server tells the viewers
+of the outcome (`user-purchase-status`) through its socket, every process's when they share
+Redis. The server and the staff account come from the group's options (staff_options.py);
+`touchline billing --json renew` prints the API's counts.
 """
 
-import asyncio
-import json
 from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Subscription billing.", no_args_is_help=True)
+from ..admin_client import fail
+from .staff_api import api_call, print_json
+from .staff_options import options_of, staff_options
+
+app = typer.Typer(help="Subscription billing (staff).", no_args_is_help=True, callback=staff_options)
+
+# The run handles every due contract before it answers: give it longer than a lookup.
+RENEW_TIMEOUT_S = 300.0
 
 
 @app.command("renew")
 def renew(
+    ctx: typer.Context,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Charge and change nothing; count what would.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
 ) -> None:
     """Charge the stored cards of contracts at their period end; a refused renewal makes the
-    contract past due, and expired once its grace period ends. Canceled contracts expire."""
-    from server.settings import get_settings
+    contract past due, and expired once its grace period ends. Canceled contracts expire.
 
-    settings = get_settings()
-    report, note = asyncio.run(_run(settings, dry_run))
-    if as_json:
-        typer.echo(json.dumps({**report.as_contract(), "errors": report.errors, "announced": report.announced}))
-    else:
-        typer.echo(_summary(report))
-    if note:
-        typer.echo(note, err=as_json)
-    if report.errors:
+    Exit code 1 when a contract could not be handled now (run again later) or the API refused."""
+    options = options_of(ctx)
+    content = api_call(
+        options, lambda api: api.post("/admin/billing/renew", {"dry_run": dry_run}), timeout=RENEW_TIMEOUT_S
+    )
+    if options.as_json:
+        print_json(content)
+        if content["errors"]:
+            raise fail(f"{content['errors']} contract(s) could not be handled now (see the server's log)")
+        return
+    typer.echo(_summary(content))
+    if content["errors"]:
         raise typer.Exit(1)
 
 
-async def _run(settings, dry_run: bool):
-    from server.db import Database
-    from server.payments import provider_for
-    from server.realtime.emitter import external_emitter
-    from server.services.commerce import renewals
-
-    database = Database(settings.database_url)
-    try:
-        provider = provider_for(settings, database)
-        if dry_run:
-            return await renewals.run(database, provider, dry_run=True, out=None), None
-        if not settings.redis_url:
-            report = await renewals.run(database, provider, out=None)
-            note = (
-                (
-                    "No Redis URL (REDIS_URL): viewers were not told on the socket; "
-                    "they see the outcome when they next load their subscriptions."
-                )
-                if report.due
-                else None
-            )
-            return report, note
-        async with external_emitter(settings.redis_url) as out:
-            return await renewals.run(database, provider, out=out), None
-    finally:
-        await database.dispose()
-
-
-def _summary(report) -> str:
-    prefix = "Dry run (nothing charged or changed): " if report.dry_run else ""
+def _summary(content: dict) -> str:
+    """The counts of a RenewalRunResponse, in a sentence (and what to do about the leftovers)."""
+    prefix = "Dry run (nothing charged or changed): " if content["dryRun"] else ""
     lines = [
-        f"{prefix}{report.due} contract(s) due: {report.renewed} renewed, {report.past_due} past due, "
-        f"{report.expired} expired, {report.processing} processing."
+        f"{prefix}{content['due']} contract(s) due: {content['renewed']} renewed, {content['pastDue']} past due, "
+        f"{content['expired']} expired, {content['processing']} processing."
     ]
-    if report.processing:
+    if content["processing"]:
         lines.append("Processing renewals are finished by a running server (settlement).")
-    if report.errors:
-        lines.append(f"{report.errors} contract(s) could not be handled now (see the log); run again later.")
+    if content["errors"]:
+        lines.append(
+            f"{content['errors']} contract(s) could not be handled now (see the server's log); run again later."
+        )
     return "\n".join(lines)

@@ -2,35 +2,40 @@
 
 Create an event, change it, start it (go-live), end it (finish: it plays as VOD from then on) or
 switch its stream (set-stream: viewers in the event's room are told, and an upcoming event goes
-live). Every command prints the event as it is afterwards; `--json` prints the API's answer (the
-envelope's `content`) for scripts. Staff credentials come from TOUCHLINE_STAFF_EMAIL /
-TOUCHLINE_STAFF_PASSWORD (or the options), the server from TOUCHLINE_API_URL.
+live). Every command prints the event as it is afterwards; `touchline events --json …` prints
+the API's answer (the envelope's `content`) for scripts. The server and the staff account come
+from the group's options (staff_options.py).
 """
 
 import re
-from datetime import datetime, timezone
-from enum import Enum
+from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from ..admin_client import DEFAULT_API_URL, ApiUrl, StaffEmail, StaffPassword, fail
-from .staff_api import NONE, Json, api_call, new_console, object_id, print_json, text_or_none, when
+from ..admin_client import fail
+from .staff_api import NONE, api_call, new_console, object_id, print_json, text_or_none, when
+from .staff_options import StaffOptions, options_of, staff_options
 
-app = typer.Typer(help="Events: create, change, go live, finish, switch the stream (staff).", no_args_is_help=True)
+app = typer.Typer(
+    help="Events: create, change, go live, finish, switch the stream (staff).",
+    no_args_is_help=True,
+    callback=staff_options,
+)
 
 URL = re.compile(r"^(/|https?://)\S*$")
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     upcoming = "upcoming"
     live = "live"
     archived = "archived"
     channel = "channel"
 
 
-class EventType(str, Enum):
+class EventType(StrEnum):
     game = "game"
     training = "training"
     other = "other"
@@ -38,7 +43,7 @@ class EventType(str, Enum):
     external = "externalContent"
 
 
-class Commerce(str, Enum):
+class Commerce(StrEnum):
     free = "commerce_free_media"
     members = "commerce_members_media"
     ppv = "commerce_ppv_media"
@@ -46,13 +51,13 @@ class Commerce(str, Enum):
     subscription = "commerce_subscription-basic_media"
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     ppv = "ppv"
     svod = "svod"
     cvod = "cvod"
 
 
-class Gender(str, Enum):
+class Gender(StrEnum):
     male = "male"
     female = "female"
     mixed = "mixed"
@@ -97,8 +102,8 @@ def _moment(value: str, option: str) -> str:
     except ValueError:
         raise fail(f"{option} {value!r} is not a date and time like 2026-12-05T15:00:00Z") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def _url(value: str, option: str) -> str:
@@ -192,14 +197,16 @@ def _show(event: dict, headline: str) -> None:
     console.print(table)
 
 
-def _done(content: dict, as_json: bool, headline: str) -> None:
-    if as_json:
-        return print_json(content)
-    _show(content, headline)
+def _done(content: dict, options: StaffOptions, headline: str) -> None:
+    if options.as_json:
+        print_json(content)
+    else:
+        _show(content, headline)
 
 
 @app.command("create")
 def create(
+    ctx: typer.Context,
     title: Annotated[str, typer.Argument(help="The event's title, e.g. 'Harbor City Mariners vs Riverside Rovers'.")],
     date: Annotated[
         str, typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z (UTC unless it says otherwise).")
@@ -220,14 +227,11 @@ def create(
     poster: PosterOption = None,
     event_id: ExternalIdOption = None,
     reference_id: ReferenceOption = None,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Create an event (upcoming unless --status says otherwise).
 
     A live, archived or channel event created without --stream plays its sport's sample."""
+    options = options_of(ctx)
     if not title.strip():
         raise fail("TITLE is empty")
     body = _fields(
@@ -250,12 +254,13 @@ def create(
         external_id=event_id,
         reference_id=reference_id,
     )
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.post("/admin/events", body))
-    _done(content, as_json, f"Event {content['_id']} is created ({content['status']}).")
+    content = api_call(options, lambda api: api.post("/admin/events", body))
+    _done(content, options, f"Event {content['_id']} is created ({content['status']}).")
 
 
 @app.command("update")
 def update(
+    ctx: typer.Context,
     event: EventId,
     title: Annotated[str | None, typer.Option("--title", help="A new title.")] = None,
     date: DateOption = None,
@@ -267,12 +272,9 @@ def update(
     mode: ModeOption = None,
     stream: StreamOption = None,
     poster: PosterOption = None,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Change an event's fields (those not given stay as they are); viewers in its room are told."""
+    options = options_of(ctx)
     event = _event_id(event)
     if title is not None and not title.strip():
         raise fail("--title is empty")
@@ -290,42 +292,31 @@ def update(
     )
     if not body:
         raise fail("Nothing to change: give at least one option (see --help)")
-    content = api_call(
-        api_url, staff_email, staff_password, lambda api: api.request("PATCH", f"/admin/events/{event}", body=body)
-    )
-    _done(content, as_json, f"Event {event} is updated.")
+    content = api_call(options, lambda api: api.request("PATCH", f"/admin/events/{event}", body=body))
+    _done(content, options, f"Event {event} is updated.")
 
 
 @app.command("go-live")
-def go_live(
-    event: EventId,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
-) -> None:
+def go_live(ctx: typer.Context, event: EventId) -> None:
     """Start an upcoming event now (its sport's live sample unless it has a stream)."""
+    options = options_of(ctx)
     event = _event_id(event)
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/go_live"))
-    _done(content, as_json, f"Event {event} is live.")
+    content = api_call(options, lambda api: api.post(f"/admin/events/{event}/go_live"))
+    _done(content, options, f"Event {event} is live.")
 
 
 @app.command("finish")
-def finish(
-    event: EventId,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
-) -> None:
+def finish(ctx: typer.Context, event: EventId) -> None:
     """End a live event: it is archived and plays as VOD from then on."""
+    options = options_of(ctx)
     event = _event_id(event)
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/finish"))
-    _done(content, as_json, f"Event {event} is finished: it plays as VOD.")
+    content = api_call(options, lambda api: api.post(f"/admin/events/{event}/finish"))
+    _done(content, options, f"Event {event} is finished: it plays as VOD.")
 
 
 @app.command("set-stream")
 def set_stream(
+    ctx: typer.Context,
     event: EventId,
     url: Annotated[
         str,
@@ -333,17 +324,12 @@ def set_stream(
             metavar="URL", help="The new HLS stream: /media/live/<sample>.m3u8 on this server, or an http(s) URL."
         ),
     ],
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Switch a live, upcoming or channel event's stream; viewers in its room are told.
 
     An upcoming event goes live. Viewers get the new stream signed for them when they reload it."""
+    options = options_of(ctx)
     event = _event_id(event)
     body = {"url": _url(url, "URL")}
-    content = api_call(
-        api_url, staff_email, staff_password, lambda api: api.post(f"/admin/events/{event}/stream", body)
-    )
-    _done(content, as_json, f"Event {event} now streams {content['content']['HLSStream']} ({content['status']}).")
+    content = api_call(options, lambda api: api.post(f"/admin/events/{event}/stream", body))
+    _done(content, options, f"Event {event} now streams {content['content']['HLSStream']} ({content['status']}).")

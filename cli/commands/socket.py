@@ -2,24 +2,28 @@
 
 With a Redis URL (REDIS_URL, as the servers use) the message goes straight into Redis through
 a write-only manager and every server process delivers it; otherwise it goes through the admin
-API of one server (staff credentials needed). Either way it is checked against
-asyncapi/asyncapi.yaml first.
+API of one server, with the server and staff account of the group's options (staff_options.py).
+Either way it is checked against asyncapi/asyncapi.yaml first. `touchline socket --json emit …`
+prints what happened as JSON: the event, the room, `via` and the receivers (Redis) or the API's
+fan-out manager.
 """
 
 import json
 import re
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 from urllib.parse import urlsplit, urlunsplit
 
 import typer
 
-from ..admin_client import DEFAULT_API_URL, AdminClient, ApiUrl, StaffEmail, StaffPassword, fail, run
+from ..admin_client import AdminClient, fail, run
+from .staff_api import print_json
+from .staff_options import options_of, staff_options
 
-app = typer.Typer(help="Realtime socket messages.", no_args_is_help=True)
+app = typer.Typer(help="Realtime socket messages.", no_args_is_help=True, callback=staff_options)
 
 
-class Via(str, Enum):
+class Via(StrEnum):
     auto = "auto"
     redis = "redis"
     api = "api"
@@ -51,6 +55,7 @@ def _payload(data: str) -> dict:
 
 @app.command("emit")
 def emit(
+    ctx: typer.Context,
     event: Annotated[str, typer.Argument(help="A server-to-client message, e.g. event-url-change.")],
     room: Annotated[str, typer.Option("--room", help="event:<id> or user:<id>.")],
     data: Annotated[str, typer.Option("--data", help="The payload as a JSON object.")] = "{}",
@@ -63,9 +68,6 @@ def emit(
             "--redis-url", envvar=["TOUCHLINE_REDIS_URL", "REDIS_URL"], help="The servers' Redis.", show_default=False
         ),
     ] = None,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Send EVENT with the --data payload to the clients in --room.
 
@@ -75,6 +77,7 @@ def emit(
     from server.realtime.contract import ContractError
     from server.realtime.emitter import checked, with_room_key
 
+    options = options_of(ctx)
     if event not in _server_messages():
         raise fail(f"'{event}' is not a message the server sends; one of: {', '.join(_server_messages())}")
     if not re.fullmatch(r"(event|user):[0-9a-f]{24}", room):
@@ -90,12 +93,19 @@ def emit(
         raise fail("--via redis needs a Redis URL (--redis-url or REDIS_URL)")
     if redis_url and via is not Via.api:
         receivers = run(_through_redis(redis_url, event, payload, room))
-        typer.echo(f"Sent {event} to {room} through Redis: {receivers} server process(es) received it.")
+        if options.as_json:
+            print_json({"event": event, "room": room, "via": "redis", "receivers": receivers})
+        else:
+            typer.echo(f"Sent {event} to {room} through Redis: {receivers} server process(es) received it.")
     else:
-        manager = run(
-            _through_api(AdminClient.from_options(api_url, staff_email, staff_password), event, payload, room)
-        )
-        typer.echo(f"Sent {event} to {room} through the admin API at {api_url.rstrip('/')} (fan-out: {manager}).")
+        content = run(_through_api(options.client(), event, payload, room))
+        if options.as_json:
+            print_json({**content, "via": "api"})
+        else:
+            typer.echo(
+                f"Sent {event} to {room} through the admin API at {options.api_url.rstrip('/')} "
+                f"(fan-out: {content['manager']})."
+            )
 
 
 async def _through_redis(redis_url: str, event: str, payload: dict, room: str) -> int:
@@ -116,7 +126,7 @@ async def _through_redis(redis_url: str, event: str, payload: dict, room: str) -
         return out.receivers
 
 
-async def _through_api(client: AdminClient, event: str, payload: dict, room: str) -> str:
+async def _through_api(client: AdminClient, event: str, payload: dict, room: str) -> dict:
+    """The API's answer: {event, room, manager}."""
     async with client:
-        content = await client.post("/admin/socket/emit", {"event": event, "room": room, "payload": payload})
-    return content["manager"]
+        return await client.post("/admin/socket/emit", {"event": event, "room": room, "payload": payload})

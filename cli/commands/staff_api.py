@@ -1,5 +1,6 @@
-"""What the staff commands share: the admin API call, object ids, option types and output
-(tables that fall back to `header: value` blocks on narrow terminals, JSON for scripts)."""
+"""What the staff commands share besides their group's options (staff_options.py): the admin API
+call, object ids, option types and output (tables that fall back to `header: value` blocks on
+narrow terminals, JSON for scripts)."""
 
 import json
 import re
@@ -13,14 +14,14 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from ..admin_client import AdminClient, fail, run
+from ..admin_client import TIMEOUT_S, AdminClient, fail, run
+from .staff_options import StaffOptions
 
 T = TypeVar("T")
 ID = re.compile(r"[0-9a-f]{24}")
 NONE = "-"
 NUMBERS = {"Devices", "Sessions"}  # columns printed right-aligned
 
-Json = Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")]
 Page = Annotated[int, typer.Option("--page", min=0, help="Page number, from 0.")]
 Size = Annotated[int, typer.Option("--size", min=1, max=100, help="Entries per page.")]
 
@@ -32,9 +33,12 @@ def object_id(value: str, what: str, hint: str) -> str:
     return normalised
 
 
-def api_call(api_url: str, email: str | None, password: str | None, work: Callable[[AdminClient], Awaitable[T]]) -> T:
+def api_call(options: StaffOptions, work: Callable[[AdminClient], Awaitable[T]], *, timeout: float = TIMEOUT_S) -> T:
+    """`work` with a client signed in as the group's staff account; API errors end the command
+    with exit code 1 and the API's message."""
+
     async def call() -> T:
-        async with AdminClient.from_options(api_url, email, password) as api:
+        async with options.client(timeout=timeout) as api:
             return await work(api)
 
     return run(call())
@@ -66,7 +70,7 @@ def print_rows(
     width = max(len(h) for h in headers)
     for row in rows:
         console.print()
-        for header, value in zip(headers, row):
+        for header, value in zip(headers, row, strict=True):
             console.print(f"  {header + ':':<{width + 1}} {value}", soft_wrap=True)
     if caption:
         console.print()

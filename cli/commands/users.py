@@ -1,22 +1,21 @@
 """`touchline users …`: accounts for support staff, through the admin API.
 
 Find an account, look at it, list its sessions and devices, end a session or remove a device.
-Tables by default; `--json` prints the API's answer (the envelope's `content`) for scripts.
-Staff credentials come from TOUCHLINE_STAFF_EMAIL / TOUCHLINE_STAFF_PASSWORD (or the options).
+Tables by default; `touchline users --json …` prints the API's answer (the envelope's `content`)
+for scripts. The server and the staff account come from the group's options (staff_options.py).
 """
 
-from datetime import datetime, timezone
-from enum import Enum
+from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..admin_client import DEFAULT_API_URL, ApiUrl, StaffEmail, StaffPassword, fail
+from ..admin_client import fail
 from .staff_api import (
     NONE,
-    Json,
     Page,
     Size,
     api_call,
@@ -28,11 +27,16 @@ from .staff_api import (
     text_or_none,
     when,
 )
+from .staff_options import options_of, staff_options
 
-app = typer.Typer(help="Accounts, their sessions and devices (support staff).", no_args_is_help=True)
+app = typer.Typer(
+    help="Accounts, their sessions and devices (support staff).",
+    no_args_is_help=True,
+    callback=staff_options,
+)
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     viewer = "viewer"
     staff = "staff"
 
@@ -75,24 +79,23 @@ def _role(user: dict) -> str:
 
 @app.command("find")
 def find(
+    ctx: typer.Context,
     query: Annotated[str, typer.Argument(help="Part of the e-mail address or display name, or a whole account id.")],
     role: Annotated[Role | None, typer.Option("--role", help="Only viewers or only staff.")] = None,
     page: Page = 0,
     size: Size = 10,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Find accounts by e-mail address, display name or id (case-insensitive), best match first."""
+    options = options_of(ctx)
     if not query.strip():
         raise fail("QUERY is empty: give part of an e-mail address or display name, or an account id")
     params: dict[str, Any] = {"q": query, "page": page, "size": size}
     if role is not None:
         params["role"] = role.value
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.get("/admin/users", params))
-    if as_json:
-        return print_json(content)
+    content = api_call(options, lambda api: api.get("/admin/users", params))
+    if options.as_json:
+        print_json(content)
+        return
     console = new_console()
     if not content["entries"]:
         console.print(f"No account matches {query!r}" + (f" on page {page}." if page else "."))
@@ -115,18 +118,14 @@ PROFILE_FIELDS = [
 
 
 @app.command("show")
-def show(
-    user_id: UserId,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
-) -> None:
+def show(ctx: typer.Context, user_id: UserId) -> None:
     """One account: how it signs in, its devices and sessions, and its profile."""
+    options = options_of(ctx)
     user_id = _account_id(user_id)
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.get(f"/admin/users/{user_id}"))
-    if as_json:
-        return print_json(content)
+    content = api_call(options, lambda api: api.get(f"/admin/users/{user_id}"))
+    if options.as_json:
+        print_json(content)
+        return
     user, profile = content["user"], content["profile"]
     table = Table(title=f"Account {user['userId']}", title_justify="left", show_header=False)
     table.add_column("Field", style="bold", no_wrap=True)
@@ -157,7 +156,7 @@ def show(
 def _session_state(s: dict) -> str:
     if s["revoked"]:
         return f"revoked {when(s['revokedAt'])}"
-    if datetime.fromisoformat(s["expiresAt"]) <= datetime.now(timezone.utc):
+    if datetime.fromisoformat(s["expiresAt"]) <= datetime.now(UTC):
         return "expired"
     return "active"
 
@@ -195,23 +194,20 @@ def _sessions(console: Console, entries: list[dict], title: str) -> None:
 
 @app.command("sessions")
 def sessions(
+    ctx: typer.Context,
     user_id: UserId,
     show_all: Annotated[bool, typer.Option("--all", help="Also revoked and expired sessions.")] = False,
     page: Page = 0,
     size: Size = 10,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """An account's sessions (one per sign-in), most recently used first; active ones unless --all."""
+    options = options_of(ctx)
     user_id = _account_id(user_id)
     params = {"active": "false" if show_all else "true", "page": page, "size": size}
-    content = api_call(
-        api_url, staff_email, staff_password, lambda api: api.get(f"/admin/users/{user_id}/sessions", params)
-    )
-    if as_json:
-        return print_json(content)
+    content = api_call(options, lambda api: api.get(f"/admin/users/{user_id}/sessions", params))
+    if options.as_json:
+        print_json(content)
+        return
     console = new_console()
     kind = "sessions" if show_all else "active sessions"
     if not content["entries"]:
@@ -223,24 +219,21 @@ def sessions(
 
 @app.command("revoke-session")
 def revoke_session(
+    ctx: typer.Context,
     user_id: UserId,
     session_id: Annotated[str, typer.Argument(metavar="SESSION_ID", help="The session's id (see `sessions`).")],
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """End one session of an account: its tokens stop working at once; the device stays registered."""
+    options = options_of(ctx)
     user_id = _account_id(user_id)
     session_id = object_id(session_id, "a session id", f"list them with `touchline users sessions {user_id} --all`")
     content = api_call(
-        api_url,
-        staff_email,
-        staff_password,
+        options,
         lambda api: api.post(f"/admin/users/{user_id}/sessions/{session_id}/revoke"),
     )
-    if as_json:
-        return print_json(content)
+    if options.as_json:
+        print_json(content)
+        return
     new_console().print(
         f"Session {content['_id']} of account {user_id} on {content['deviceName']!r} is revoked "
         f"(since {when(content['revokedAt'])} UTC): its tokens no longer work."
@@ -260,18 +253,14 @@ def _devices(console: Console, content: dict, title: str) -> None:
 
 
 @app.command("devices")
-def devices(
-    user_id: UserId,
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
-) -> None:
+def devices(ctx: typer.Context, user_id: UserId) -> None:
     """An account's devices, last used first, and its device limit."""
+    options = options_of(ctx)
     user_id = _account_id(user_id)
-    content = api_call(api_url, staff_email, staff_password, lambda api: api.get(f"/admin/users/{user_id}/devices"))
-    if as_json:
-        return print_json(content)
+    content = api_call(options, lambda api: api.get(f"/admin/users/{user_id}/devices"))
+    if options.as_json:
+        print_json(content)
+        return
     console = new_console()
     if not content["devices"]:
         console.print(f"Account {user_id} has no devices (limit {content['limit']}).")
@@ -281,23 +270,20 @@ def devices(
 
 @app.command("revoke-device")
 def revoke_device(
+    ctx: typer.Context,
     user_id: UserId,
     device_id: Annotated[
         str, typer.Argument(metavar="DEVICE_ID", help="The device's ID from `devices` (not its Device ID string).")
     ],
-    as_json: Json = False,
-    api_url: ApiUrl = DEFAULT_API_URL,
-    staff_email: StaffEmail = None,
-    staff_password: StaffPassword = None,
 ) -> None:
     """Remove a device from an account: its sessions end and the device is told to sign out."""
+    options = options_of(ctx)
     user_id = _account_id(user_id)
     device_id = object_id(device_id, "a device id", f"it is the ID column of `touchline users devices {user_id}`")
-    content = api_call(
-        api_url, staff_email, staff_password, lambda api: api.post(f"/admin/users/{user_id}/devices/{device_id}/revoke")
-    )
-    if as_json:
-        return print_json(content)
+    content = api_call(options, lambda api: api.post(f"/admin/users/{user_id}/devices/{device_id}/revoke"))
+    if options.as_json:
+        print_json(content)
+        return
     console = new_console()
     console.print(
         f"Device {device_id} is removed from account {user_id}: its sessions ended and it was told to "

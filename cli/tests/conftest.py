@@ -1,7 +1,10 @@
 """A real Touchline server for the staff commands: the whole app under uvicorn in a thread of
-this process, on a fresh SQLite database with a staff and a viewer account."""
+this process, on a fresh SQLite database with a staff and a viewer account.
 
-import asyncio
+The tests prepare data with the server's test helpers (server.tests.*) on the `database` of
+`accounts_db`, in the tests' event loop; the CLI itself reaches the server only through its
+admin API."""
+
 import socket
 import threading
 import time
@@ -12,11 +15,12 @@ import pytest
 import uvicorn
 
 from server.app import create_app
-from server.migrate import upgrade
 from server.settings import Settings
-from server.tests.accounts import PASSWORD, create_user_at  # noqa: F401 (PASSWORD: the CLI tests import it from here)
+from server.tests.accounts import PASSWORD, create_user  # noqa: F401 (PASSWORD: the CLI tests import it from here)
+from server.tests.billing import private_database
 
 SECRET = "cli-test-secret-of-at-least-32-bytes-long"
+SQLITE = "sqlite+aiosqlite://"  # private_database() makes a database of this kind, in a file of its own
 
 
 @contextmanager
@@ -47,13 +51,13 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def accounts_db(tmp_path_factory):
-    """A migrated SQLite database with one staff and one viewer account (emails in the result)."""
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('cli-server') / 'touchline.db'}"
-    upgrade(url)
-    staff = asyncio.run(create_user_at(url, role="staff"))
-    viewer = asyncio.run(create_user_at(url, role="viewer"))
-    return SimpleNamespace(url=url, staff=staff, viewer=viewer)
+async def accounts_db(tmp_path_factory):
+    """A migrated SQLite database of the module's own with one staff and one viewer account:
+    `url`, `staff` and `viewer` (their e-mail addresses), and `database` to prepare data on."""
+    async with private_database(SQLITE, tmp_path_factory.mktemp("cli-server")) as database:
+        staff = await create_user(database, role="staff")
+        viewer = await create_user(database, role="viewer")
+        yield SimpleNamespace(url=database.url, database=database, staff=staff, viewer=viewer)
 
 
 def server_settings(database_url: str, redis_url: str | None = None) -> Settings:
@@ -65,6 +69,9 @@ def server_settings(database_url: str, redis_url: str | None = None) -> Settings
         port=_free_port(),
         response_validation=True,
         login_attempts_per_address=1_000_000,
+        # Renewals run when a test asks (`touchline billing renew`), never on the server's schedule:
+        # a run looks at every contract of its database, and one run at a time per process.
+        renewal_interval_seconds=0,
     )
 
 

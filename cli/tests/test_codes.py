@@ -1,6 +1,5 @@
 """`touchline codes …`, run as staff would (CliRunner) against a real server."""
 
-import asyncio
 import csv
 import io
 import json
@@ -13,7 +12,6 @@ from typer.testing import CliRunner
 from cli.main import app
 from cli.tests.conftest import PASSWORD
 from cli.tests.test_users import sign_up
-from server.db import Database
 from server.tests import commerce
 
 runner = CliRunner()
@@ -41,19 +39,11 @@ def as_json(result):
     return json.loads(result.stdout)
 
 
-async def _on_sale(url: str, kind: str) -> tuple[str, str | None]:
-    database = Database(url)
-    try:
-        event_id = (await commerce.paid_event(database)).id if kind == "ppv" else None
-        return (await commerce.product(database, kind, event_id=event_id)).id, event_id
-    finally:
-        await database.dispose()
-
-
 @pytest.fixture(scope="module")
-def ppv(accounts_db) -> tuple[str, str]:
+async def ppv(accounts_db) -> tuple[str, str]:
     """(product id, event id) of a pay-per-view product in the server's database."""
-    return asyncio.run(_on_sale(accounts_db.url, "ppv"))
+    event = await commerce.paid_event(accounts_db.database)
+    return (await commerce.product(accounts_db.database, "ppv", event_id=event.id)).id, event.id
 
 
 def redeem(server, access: str, code: str) -> httpx.Response:
@@ -99,6 +89,18 @@ def test_issue_json_prints_the_batch(live_server, ppv):
     batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "2", "--format", "json"))
     assert (batch["product_id"], batch["count"], batch["uses"], batch["expires_at"]) == (product_id, 2, 1, None)
     assert len(batch["codes"]) == 2 and all(CODE.fullmatch(c) for c in batch["codes"])
+
+
+def test_the_groups_json_option_makes_issue_print_json(live_server, ppv):
+    product_id, _ = ppv
+    batch = as_json(touchline(live_server, "--json", "issue", "--product", product_id, "--count", "1"))
+    assert batch["product_id"] == product_id and len(batch["codes"]) == 1
+
+
+def test_issue_refuses_json_with_format_csv_before_anything_is_sent():
+    result = touchline(None, "--json", "issue", "--product", NOBODY, "--count", "1", "--format", "csv")
+    assert result.exit_code == 1, result.output
+    assert "--format csv contradicts `touchline codes --json`" in result.output
 
 
 def test_issue_for_an_event_grants_its_pay_per_view_product(live_server, ppv):
@@ -186,25 +188,25 @@ def test_list_json_filters_by_code_beginning_and_status(live_server, ppv):
         )
     )
     [code] = batch["codes"]
-    content = as_json(touchline(live_server, "list", "--code", code.lower(), "--json"))
+    content = as_json(touchline(live_server, "--json", "list", "--code", code.lower()))
     assert [e["code"] for e in content["entries"]] == [code]
-    content = as_json(touchline(live_server, "list", "--batch", batch["batchId"], "--status", "revoked", "--json"))
+    content = as_json(touchline(live_server, "--json", "list", "--batch", batch["batchId"], "--status", "revoked"))
     assert content["entries"] == []
 
 
 def test_revoke_stops_a_code_and_list_shows_it_revoked(live_server, ppv):
     product_id, _ = ppv
     batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "1", "--format", "json"))
-    [entry] = as_json(touchline(live_server, "list", "--batch", batch["batchId"], "--json"))["entries"]
+    [entry] = as_json(touchline(live_server, "--json", "list", "--batch", batch["batchId"]))["entries"]
 
     result = touchline(live_server, "revoke", entry["_id"])
 
     assert result.exit_code == 0, result.output
     assert f"Access code {entry['code']} ({entry['_id']}) is revoked" in result.output
     assert redeem(live_server, sign_up(live_server)["access"], entry["code"]).status_code == 404
-    [after] = as_json(touchline(live_server, "list", "--batch", batch["batchId"], "--json"))["entries"]
+    [after] = as_json(touchline(live_server, "--json", "list", "--batch", batch["batchId"]))["entries"]
     assert (after["status"], after["revoked"]) == ("revoked", True)
-    again = as_json(touchline(live_server, "revoke", entry["_id"], "--json"))
+    again = as_json(touchline(live_server, "--json", "revoke", entry["_id"]))
     assert again["status"] == "revoked"
 
 

@@ -32,15 +32,6 @@ def test_seed_twice_inserts_nothing_the_second_time(fresh_database):
     assert "events: +0" in second.output and "teams: +0" in second.output
 
 
-def test_contract_status_counts_the_pending_operations():
-    from server.contract import bindings
-
-    result = runner.invoke(app, ["contract", "status"])
-    assert result.exit_code == 0
-    pending = sum(1 for b in bindings() if b.pending)
-    assert f"{pending} answer 501" in result.output
-
-
 def test_no_arguments_shows_help():
     result = runner.invoke(app, [])
     assert "seed" in result.output and "serve" in result.output

@@ -38,7 +38,7 @@ def as_json(result) -> dict:
 
 
 def create(server, *options: str, title: str = "Harbor City Mariners vs Riverside Rovers") -> dict:
-    return as_json(touchline(server, "create", title, "--date", KICKOFF, "--sport", "football", *options, "--json"))
+    return as_json(touchline(server, "--json", "create", title, "--date", KICKOFF, "--sport", "football", *options))
 
 
 def seen_by_viewers(server, event_id: str) -> dict:
@@ -112,13 +112,13 @@ def test_update_changes_only_the_options_given(live_server):
     updated = as_json(
         touchline(
             live_server,
+            "--json",
             "update",
             event["_id"],
             "--title",
             "Mariners vs Rovers (rescheduled)",
             "--date",
             "2026-12-06T15:00:00Z",
-            "--json",
         )
     )
     assert (updated["title"], updated["event_date"], updated["status"]) == (
@@ -142,7 +142,7 @@ def test_an_event_goes_live_switches_stream_and_finishes_as_vod(live_server):
     assert switched.exit_code == 0, switched.output
     assert f"Event {event['_id']} now streams /media/live/hockey.m3u8 (live)." in switched.output
 
-    finished = as_json(touchline(live_server, "finish", event["_id"], "--json"))
+    finished = as_json(touchline(live_server, "--json", "finish", event["_id"]))
     assert (finished["status"], finished["content"]["HLSStream"]) == ("archived", "/media/vod/hockey/index.m3u8")
     assert finished["endDate"] is not None
     played = seen_by_viewers(live_server, event["_id"])["content"]["HLSStream"]
@@ -152,7 +152,7 @@ def test_an_event_goes_live_switches_stream_and_finishes_as_vod(live_server):
 def test_set_stream_on_an_upcoming_event_puts_it_live(live_server):
     event = create(live_server)
     switched = as_json(
-        touchline(live_server, "set-stream", event["_id"], "https://cdn.example/live/main.m3u8", "--json")
+        touchline(live_server, "--json", "set-stream", event["_id"], "https://cdn.example/live/main.m3u8")
     )
     assert (switched["status"], switched["content"]["HLSStream"]) == ("live", "https://cdn.example/live/main.m3u8")
 

@@ -7,8 +7,8 @@ import httpx
 import pytest
 
 from cli.commands.serve import development_identity_provider
+from server.auth.providers import OidcProvider, offered
 from server.auth.providers.local_provider import CLIENT_ID as DEV_IFA_CLIENT_ID
-from server.auth.providers import offered
 from server.settings import Settings
 
 IFA_VARIABLES = ("TOUCHLINE_IFA_ISSUER", "TOUCHLINE_IFA_CLIENT_ID", "TOUCHLINE_IFA_CLIENT_SECRET")
@@ -33,6 +33,7 @@ def test_development_without_an_ifa_issuer_runs_a_provider_and_points_ifa_at_it(
         discovery = httpx.get(f"{issuer}/.well-known/openid-configuration", timeout=5).json()
         assert discovery["authorization_endpoint"] == f"{issuer}/oauth2/authorize"
         ifa = offered(Settings(environment="development"))["ifa"]  # what the server reads from the environment
+        assert isinstance(ifa, OidcProvider)
         assert (ifa.issuer, ifa.client_id, ifa.flow) == (issuer, DEV_IFA_CLIENT_ID, "authorization_code")
     assert all(name not in os.environ for name in IFA_VARIABLES), "the environment is restored"
     with pytest.raises(httpx.ConnectError):

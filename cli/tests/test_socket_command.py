@@ -6,6 +6,7 @@ straight into Redis, where every server process picks it up.
 """
 
 import asyncio
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -45,8 +46,10 @@ def emit_args(
     event: str = "event-url-change",
     room: str = f"event:{EVENT}",
     data: str = f'{{"eventUrl": "{STREAM}"}}',
+    group: tuple[str, ...] = (),
 ) -> list[str]:
-    return ["socket", "emit", event, "--room", room, "--data", data, *extra]
+    """`touchline socket [group options] emit EVENT --room ROOM --data DATA [extra]`."""
+    return ["socket", *group, "emit", event, "--room", room, "--data", data, *extra]
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -90,22 +93,30 @@ async def test_without_redis_the_message_goes_through_the_admin_api(live_server,
     )
 
 
-async def test_credentials_and_url_can_be_given_as_options(live_server, watcher):
+async def test_credentials_and_url_can_be_given_as_options_of_the_group(live_server, watcher):
     inbox = await watcher(live_server.url)
     result = await touchline(
         *emit_args(
-            "--api-url",
-            live_server.url,
-            "--staff-email",
-            live_server.staff,
-            "--staff-password",
-            PASSWORD,
             event="update-event",
             data='{"status": "live"}',
+            group=("--api-url", live_server.url, "--staff-email", live_server.staff, "--staff-password", PASSWORD),
         )
     )
     assert result.exit_code == 0, result.output
     assert await asyncio.wait_for(inbox.get(), TIMEOUT_S) == ("update-event", {"eventId": EVENT, "status": "live"})
+
+
+async def test_json_prints_the_apis_answer_and_the_way_it_went(live_server, watcher):
+    inbox = await watcher(live_server.url)
+    result = await touchline(*emit_args(group=("--json",)), **staff_env(live_server))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "event": "event-url-change",
+        "room": f"event:{EVENT}",
+        "manager": "in_process",
+        "via": "api",
+    }
+    assert (await asyncio.wait_for(inbox.get(), TIMEOUT_S))[0] == "event-url-change"
 
 
 async def test_a_wrong_password_ends_with_exit_code_1_and_the_servers_message(live_server):
@@ -199,6 +210,19 @@ async def test_with_a_redis_url_the_message_goes_through_redis_to_the_servers(re
         "event-url-change",
         {"eventId": EVENT, "eventUrl": STREAM},
     )
+
+
+async def test_json_says_how_many_server_processes_received_it_through_redis(redis_server, redis_live_server, watcher):
+    inbox = await watcher(redis_live_server.url)
+    result = await touchline(*emit_args(group=("--json",)), REDIS_URL=redis_server.url)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "event": "event-url-change",
+        "room": f"event:{EVENT}",
+        "via": "redis",
+        "receivers": 1,
+    }
+    assert (await asyncio.wait_for(inbox.get(), TIMEOUT_S))[0] == "event-url-change"
 
 
 async def test_via_api_overrides_a_configured_redis_url(redis_server, live_server, watcher):

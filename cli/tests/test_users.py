@@ -113,15 +113,15 @@ def test_names_are_printed_as_written_not_read_as_markup(live_server):
 
 def test_find_json_prints_the_page_the_api_answered(live_server):
     ada = sign_up(live_server)
-    content = as_json(touchline(live_server, "find", ada["email"], "--json"))
+    content = as_json(touchline(live_server, "--json", "find", ada["email"]))
     [entry] = content["entries"]
     assert (entry["userId"], entry["deviceCount"], entry["activeSessionCount"]) == (ada["userId"], 1, 1)
 
 
 def test_find_filters_by_role(live_server):
-    content = as_json(touchline(live_server, "find", live_server.staff, "--role", "viewer", "--json"))
+    content = as_json(touchline(live_server, "--json", "find", live_server.staff, "--role", "viewer"))
     assert content["entries"] == []
-    content = as_json(touchline(live_server, "find", live_server.staff, "--role", "staff", "--json"))
+    content = as_json(touchline(live_server, "--json", "find", live_server.staff, "--role", "staff"))
     assert [e["email"] for e in content["entries"]] == [live_server.staff]
 
 
@@ -151,7 +151,7 @@ def test_show_prints_the_account_and_its_profile(live_server):
 
 def test_show_json_has_the_account_and_its_profile(live_server):
     ada = sign_up(live_server, city="London")
-    content = as_json(touchline(live_server, "show", ada["userId"], "--json"))
+    content = as_json(touchline(live_server, "--json", "show", ada["userId"]))
     assert content["user"]["userId"] == ada["userId"] and content["profile"]["city"] == "London"
 
 
@@ -161,7 +161,7 @@ def test_show_json_has_the_account_and_its_profile(live_server):
 def test_revoke_session_ends_it_and_its_token_stops_working(live_server):
     ada = sign_up(live_server)
     other = sign_in_elsewhere(live_server, ada)
-    sessions = as_json(touchline(live_server, "sessions", ada["userId"], "--json"))["entries"]
+    sessions = as_json(touchline(live_server, "--json", "sessions", ada["userId"]))["entries"]
     [session] = [s for s in sessions if s["deviceId"] == ada["device"]]
     result = touchline(live_server, "revoke-session", ada["userId"], session["_id"])
     assert result.exit_code == 0, result.output
@@ -176,14 +176,14 @@ def test_revoke_session_ends_it_and_its_token_stops_working(live_server):
 
 def test_revoke_session_json_prints_the_revoked_session(live_server):
     ada = sign_up(live_server)
-    [session] = as_json(touchline(live_server, "sessions", ada["userId"], "--json"))["entries"]
-    revoked = as_json(touchline(live_server, "revoke-session", ada["userId"], session["_id"], "--json"))
+    [session] = as_json(touchline(live_server, "--json", "sessions", ada["userId"]))["entries"]
+    revoked = as_json(touchline(live_server, "--json", "revoke-session", ada["userId"], session["_id"]))
     assert revoked["_id"] == session["_id"] and revoked["revoked"] is True
 
 
 def test_an_account_without_active_sessions_says_so(live_server):
     ada = sign_up(live_server)
-    [session] = as_json(touchline(live_server, "sessions", ada["userId"], "--json"))["entries"]
+    [session] = as_json(touchline(live_server, "--json", "sessions", ada["userId"]))["entries"]
     touchline(live_server, "revoke-session", ada["userId"], session["_id"])
     result = touchline(live_server, "sessions", ada["userId"])
     assert result.exit_code == 0 and f"Account {ada['userId']} has no active sessions." in result.output
@@ -204,14 +204,14 @@ def test_devices_lists_the_accounts_devices_and_its_limit(live_server):
 def test_revoke_device_removes_it_and_signs_it_out(live_server):
     ada = sign_up(live_server)
     other = sign_in_elsewhere(live_server, ada)
-    devices = as_json(touchline(live_server, "devices", ada["userId"], "--json"))["devices"]
+    devices = as_json(touchline(live_server, "--json", "devices", ada["userId"]))["devices"]
     [device] = [d for d in devices if d["deviceId"] == ada["device"]]
     result = touchline(live_server, "revoke-device", ada["userId"], device["_id"])
     assert result.exit_code == 0, result.output
     assert f"Device {device['_id']} is removed from account {ada['userId']}" in result.output
     assert "1 of 5 devices left" in result.output and other in result.output
     assert devices_answer(live_server, ada).status_code == 401
-    left = as_json(touchline(live_server, "devices", ada["userId"], "--json"))["devices"]
+    left = as_json(touchline(live_server, "--json", "devices", ada["userId"]))["devices"]
     assert [d["deviceId"] for d in left] == [other]
 
 

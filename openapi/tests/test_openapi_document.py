@@ -11,8 +11,9 @@ from __future__ import annotations
 import copy
 import keyword
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jinja2
 import pytest
@@ -154,7 +155,7 @@ def test_servers_base_path() -> None:
 
 
 def test_operation_ids_are_unique_snake_case_python_names() -> None:
-    ids = [op.get("operationId") for _, _, op in OPERATIONS]
+    ids = [op.get("operationId", "") for _, _, op in OPERATIONS]
     assert all(ids), "every operation has an operationId"
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     bad = [i for i in ids if not SNAKE_CASE.match(i) or keyword.iskeyword(i)]
@@ -250,7 +251,7 @@ def test_component_schema_examples_validate() -> None:
 def test_strict_bodies_reject_unknown_fields() -> None:
     """New request bodies are closed: an unexpected field is a 400, not silently ignored."""
     open_bodies = {"list_events", "list_clips", "list_identities"}  # catalogue, allOf-composed
-    for path, method, operation in OPERATIONS:
+    for _path, _method, operation in OPERATIONS:
         if "requestBody" not in operation or operation["operationId"] in open_bodies:
             continue
         schema = _resolve(operation["requestBody"]["content"]["application/json"]["schema"])

@@ -12,6 +12,7 @@ can never be used as an access token.
 from dataclasses import dataclass
 
 import jwt
+from jwt.types import Options
 
 from .. import clock
 
@@ -63,7 +64,7 @@ def issue_limit_ticket(user_id: str, ticket_id: str, *, secret: str, lifetime: i
 
 
 # Lifetimes are checked against server.clock (tokens are issued with it), not PyJWT's wall clock.
-_OWN_TIME_CHECKS = {"verify_exp": False, "verify_iat": False, "verify_nbf": False}
+_OWN_TIME_CHECKS: Options = {"verify_exp": False, "verify_iat": False, "verify_nbf": False}
 
 
 def _within_lifetime(claims: dict, leeway: int) -> bool:
@@ -79,7 +80,7 @@ def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
     the database's job (server.services.sessions)."""
     try:
         claims = jwt.decode(
-            token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat", "jti"], **_OWN_TIME_CHECKS}
+            token, secret, algorithms=[ALGORITHM], options={**_OWN_TIME_CHECKS, "require": ["sub", "exp", "iat", "jti"]}
         )
     except jwt.PyJWTError:
         return None
@@ -98,7 +99,7 @@ def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenCla
     """The token's claims, or None when it is malformed, forged, expired or incomplete."""
     try:
         claims = jwt.decode(
-            token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp", "iat"], **_OWN_TIME_CHECKS}
+            token, secret, algorithms=[ALGORITHM], options={**_OWN_TIME_CHECKS, "require": ["sub", "exp", "iat"]}
         )
     except jwt.PyJWTError:
         return None

@@ -2,9 +2,7 @@
 socket fan-out (server.bench.fanout), one machine, one run. `--suite` runs one of them."""
 
 import argparse
-import asyncio
 import http.client
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -58,11 +56,10 @@ def _prepare(database: str, fresh: bool) -> str:
     return PG_URL
 
 
-def _fill(url: str, count: int):
+def _fill(url: str, count: int) -> int:
     from server.seed.bulk import fill_events
 
-    result = fill_events(url, count)
-    return asyncio.run(result) if inspect.isawaitable(result) else result
+    return fill_events(url, count)
 
 
 def _probe(port: int, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
@@ -98,7 +95,7 @@ def _measure(
     results.append(sat)
     if args.rate and rated:
         log(f"{name}: open loop at {args.rate:g} req/s, {args.duration}s")
-        rated = run_rated(
+        open_loop = run_rated(
             url,
             name,
             rate=args.rate,
@@ -108,8 +105,8 @@ def _measure(
             duration=args.duration,
             connections=args.connections,
         )
-        rated.body_bytes = len(data)
-        results.append(rated)
+        open_loop.body_bytes = len(data)
+        results.append(open_loop)
     return len(data)
 
 
@@ -167,7 +164,7 @@ def catalogue(args) -> None:
                 _measure(server, f"{name}, no cache", "POST", LIST_PATH, LIST_BODY, args, results, rated=False)
         except Exception as exc:  # one broken database must not hide the other rows
             log(f"{name}: {type(exc).__name__}: {exc}")
-            last = [l for l in str(exc).splitlines() if l.strip()][-1:] or [""]
+            last = [line for line in str(exc).splitlines() if line.strip()][-1:] or [""]
             skipped.append(f"{name}: {type(exc).__name__}: {last[0]} (details above)")
 
     # Baselines serve a body as large as the real page, so only framework cost differs.

@@ -31,7 +31,9 @@ local pool = {%s}
 request = function()
   local token = table.remove(pool)
   if token == nil then token = "rt_pool_empty" end
-  local body = '{"grant_type":"token-exchange","subject_token_type":"urn:ietf:params:oauth:token-type:refresh_token","subject_token":"' .. token .. '"}'
+  local body = '{"grant_type":"token-exchange",' ..
+    '"subject_token_type":"urn:ietf:params:oauth:token-type:refresh_token",' ..
+    '"subject_token":"' .. token .. '"}'
   return wrk.format("POST", "/api/oauth2/token", {["Content-Type"] = "application/json"}, body)
 end
 response = function(status, headers, body)
@@ -80,6 +82,7 @@ async def _prepare(url: str, sessions_wanted: int) -> tuple[list[str], str, dict
                 result = await sessions.sign_in(
                     db, user.id, sessions.DeviceIn(f"bench-{n}", f"bench-{n}"), policy=policy, provider="credentials"
                 )
+            assert result.token_data is not None  # the device limit is above sessions_wanted
             tokens.append(result.token_data["refresh_token"])
     finally:
         await database.dispose()

@@ -89,6 +89,7 @@ async def _prepare(url: str) -> tuple[str, str, str]:
                 provider="credentials",
             )
         assert (await _count(database, Contract)) >= 1 and (await _count(database, Purchase)) >= 1
+        assert result.token_data is not None  # a new account's first device: under the limit
         return user.id, result.token_data["access_token"], event
     finally:
         await database.dispose()
@@ -105,7 +106,7 @@ async def _checks(
     url: str, user_id: str, event_id: str, concurrency: int, rounds: int, cache_seconds: float
 ) -> tuple[list[float], float]:
     """Per-check latencies (ms) and checks per second, `concurrency` checks in flight, the way
-    server.api.context.bind_viewer checks (through a HoldingsCache of `cache_seconds`)."""
+    server.api.http.context.bind_viewer checks (through a HoldingsCache of `cache_seconds`)."""
     from server import clock
     from server.db import Database
     from server.services.access import Viewer, decide

@@ -145,11 +145,11 @@ def verdicts(results: list[FanoutResult]) -> list[str]:
             f"{TOUCHLINE}: p99 {p99:.0f} ms, every client served: {touchline.all_delivered} "
             f"(aim < {AIM_P99_MS:.0f} ms) {'PASS' if ok else 'FAIL'}"
         )
-        kb = touchline.kb_per_connection
-        if kb is not None:
+        per_connection = touchline.kb_per_connection
+        if per_connection is not None:
             lines.append(
-                f"{TOUCHLINE}: {kb:.1f} KB per connection (aim < {AIM_KB_PER_CONNECTION:.0f} KB) "
-                f"{'PASS' if kb < AIM_KB_PER_CONNECTION else 'FAIL'}"
+                f"{TOUCHLINE}: {per_connection:.1f} KB per connection (aim < {AIM_KB_PER_CONNECTION:.0f} KB) "
+                f"{'PASS' if per_connection < AIM_KB_PER_CONNECTION else 'FAIL'}"
             )
     return lines
 
@@ -200,12 +200,13 @@ class Generators:
 
         try:
             await asyncio.wait_for(asyncio.gather(*(one(p) for p in self.processes)), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log(f"round {number}: not every client got the message within {timeout:.0f} s")
 
     async def collect(self, timeout: float) -> dict[int, list[float]]:
         arrivals: dict[int, list[float]] = {}
         for process in self.processes:
+            assert process.stdin is not None  # started with stdin=PIPE
             process.stdin.write(b"collect\n")
             await process.stdin.drain()
             while "arrivals" not in (answer := await self._line(process, timeout)):
@@ -217,6 +218,7 @@ class Generators:
     async def stop(self) -> None:
         for process in self.processes:
             if process.returncode is None:
+                assert process.stdin is not None  # started with stdin=PIPE
                 try:
                     process.stdin.write(b"quit\n")
                     await process.stdin.drain()
@@ -225,7 +227,7 @@ class Generators:
         for process in self.processes:
             try:
                 await asyncio.wait_for(process.wait(), 30)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 process.kill()
                 await process.wait()
         self.processes.clear()
@@ -282,6 +284,7 @@ def prepare_database(directory: Path) -> tuple[str, str]:
                     policy=policy,
                     provider="credentials",
                 )
+            assert result.token_data is not None  # a new account's first device: under the limit
             return result.token_data["access_token"]
         finally:
             await database.dispose()
@@ -404,7 +407,7 @@ async def measure(
         result.connected, result.failed, result.errors, result.connect_s = await load.start(spread, clients, timeout)
         log(f"{name}: {result.connected} joined in {result.connect_s:.1f} s ({result.failed} failed)")
         await asyncio.sleep(settle)  # let the accept backlog and the allocator settle
-        result.rss_growth_kib = [rss_kib(pid) - b for (_, pid), b in zip(ports_pids, before)]
+        result.rss_growth_kib = [rss_kib(pid) - b for (_, pid), b in zip(ports_pids, before, strict=True)]
         sent_at: dict[int, float] = {}
         for number in range(1, rounds + 1):
             sent_at[number] = time.monotonic()
@@ -456,16 +459,10 @@ async def run_all(
             return trigger
 
         for name in scenarios:
-            options = {
-                "clients": clients,
-                "generators": generators,
-                "rounds": rounds,
-                "timeout": timeout,
-                "settle": settle,
-            }
             try:
                 async with AsyncExitStack() as stack:
                     if name == TOUCHLINE:
+                        assert database_url is not None  # prepared above for this scenario
                         server = stack.enter_context(
                             run_server("server.bench.servers:touchline_app", touchline_env(database_url), "/api/health")
                         )
@@ -481,6 +478,7 @@ async def run_all(
 
                         targets = [(port, pid)]
                     else:
+                        assert database_url is not None  # prepared above for this scenario
                         redis_url = stack.enter_context(redis_server())
                         env = touchline_env(database_url, redis_url)
                         servers = [
@@ -488,7 +486,18 @@ async def run_all(
                             for _ in range(2)
                         ]
                         targets, trigger = [(s.port, s.pid) for s in servers], api_trigger(servers[0].port)
-                    results.append(await measure(name, targets, trigger, **options))
+                    results.append(
+                        await measure(
+                            name,
+                            targets,
+                            trigger,
+                            clients=clients,
+                            generators=generators,
+                            rounds=rounds,
+                            timeout=timeout,
+                            settle=settle,
+                        )
+                    )
             except Exception as exc:  # one broken scenario must not hide the others
                 log(f"{name}: {type(exc).__name__}: {exc}")
                 skipped.append(f"{name}: {type(exc).__name__}: {exc}")

@@ -21,7 +21,7 @@ import time
 from collections import defaultdict
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 MESSAGE = "event-url-change"
@@ -42,7 +42,7 @@ class Clients:
         self.event_id = event_id
         self.count = count
         self.arrivals: dict[int, list[float]] = defaultdict(list)
-        self.connections = []
+        self.connections: list[ClientConnection] = []
         self.readers: list[asyncio.Task] = []
         self.errors: list[str] = []
         self.failed = 0
@@ -61,20 +61,21 @@ class Clients:
         self.connections.append(ws)
         self.readers.append(asyncio.ensure_future(self._read(ws)))
 
-    async def _handshake(self):
+    async def _handshake(self) -> ClientConnection:
         # Browsers offer per-message deflate; the server decides (Touchline turns it off).
+        # Engine.IO sends text frames: decode=True returns them as str, as recv() does by default.
         ws = await connect(self.url, max_size=2**20, open_timeout=None, ping_interval=None)
-        opened = await ws.recv()
+        opened = await ws.recv(decode=True)
         if not opened.startswith("0"):
             raise RuntimeError(f"expected the Engine.IO open packet, got {opened[:80]!r}")
         await ws.send("40")
-        while not (answer := await ws.recv()).startswith("40"):
+        while not (answer := await ws.recv(decode=True)).startswith("40"):
             if answer == "2":
                 await ws.send("3")
             elif answer.startswith("44"):
                 raise RuntimeError(f"namespace refused: {answer[:200]}")
         await ws.send("420" + json.dumps(["join-event-room", {"eventId": self.event_id}]))
-        while not (ack := await ws.recv()).startswith("430"):
+        while not (ack := await ws.recv(decode=True)).startswith("430"):
             if ack == "2":
                 await ws.send("3")
         if not json.loads(json.loads(ack[3:])[0]).get("ok"):  # the ack is one argument: JSON text

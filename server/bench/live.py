@@ -107,16 +107,18 @@ def _tokens(url: str, count: int) -> list[str]:
     claims = jwt.decode(url.split("/")[3], options={"verify_signature": False})
     settings = Settings(secret_key=SECRET)
     stream = url.split("/", 4)[4]
-    return [
-        sign_stream(
+    urls: list[str] = []
+    for n in range(count):
+        signed = sign_stream(
             f"/media/{stream}",
             user_id=None,
             event_id=f"{claims['evt'][:-6]}{n:06d}",
             settings=settings,
             start=claims["start"],
         )
-        for n in range(count)
-    ]
+        assert signed is not None  # sign_stream returns None only for an empty URL
+        urls.append(signed)
+    return urls
 
 
 def _run_wrk_script(

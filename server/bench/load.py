@@ -14,7 +14,9 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3, "h": 3600e3}
 _MARK = "BENCH_JSON "
@@ -164,7 +166,7 @@ async def _rated(url, method, body, headers, rate, duration, connections) -> dic
                     await r.read()
                     if r.status >= 400:
                         errors += 1
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 errors += 1
             latencies.append(now() - began)
 
@@ -202,6 +204,7 @@ def run_rated(
     connections: int = 64,
 ) -> LoadResult:
     """Open-loop run at `rate` req/s; p50/p99 count queueing behind a slow server."""
+    runner: Callable[[Coroutine[Any, Any, dict]], dict]
     try:
         import uvloop
 

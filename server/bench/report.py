@@ -1,5 +1,7 @@
 """Print the results table, ratios against the bare ASGI ceiling, and target verdicts."""
 
+from collections.abc import Sequence
+
 from .load import LoadResult
 
 BARE = "bare ASGI"
@@ -40,7 +42,7 @@ def verdicts(results: list[LoadResult]) -> list[str]:
     return lines
 
 
-def render(results: list[LoadResult], skipped: list[str] = ()) -> str:
+def render(results: list[LoadResult], skipped: Sequence[str] = ()) -> str:
     bare = next((r for r in results if r.name == BARE and r.mode == "saturated"), None)
     head = f"{'name':<34} {'mode':<12} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'xbare':>6} {'errors':>6} {'bytes':>6}"
     lines = [head, "-" * len(head)] + [_row(r, bare) for r in results]

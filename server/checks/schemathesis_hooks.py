@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import urllib.request
+from pathlib import Path
 
 import schemathesis
 
@@ -23,7 +24,7 @@ SESSION_CHANGING = frozenset(
     }
 )
 
-_fixtures = json.loads(open(os.environ["TOUCHLINE_CONTRACT_FIXTURES"]).read())
+_fixtures = json.loads(Path(os.environ["TOUCHLINE_CONTRACT_FIXTURES"]).read_text())
 _counter = itertools.count(1)
 
 

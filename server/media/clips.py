@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -144,7 +145,7 @@ def _error(status: int, message: str, code: str, head: bool) -> Response:
     )
 
 
-def clip_media_route(media: SignedMedia, media_root: Path):
+def clip_media_route(media: SignedMedia, media_root: Path) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths). Tokens
     and bearers are checked by the signed media route's own check (and its grant cache)."""
 

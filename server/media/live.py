@@ -37,7 +37,7 @@ import gzip
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import accumulate
 from pathlib import Path
 
@@ -102,7 +102,7 @@ def load_vod_playlist(path: Path) -> VodPlaylist:
 
 def program_date_time(timestamp: float) -> str:
     """ISO 8601 with milliseconds in UTC, as EXT-X-PROGRAM-DATE-TIME wants it."""
-    moment = datetime.fromtimestamp(round(timestamp, 3), timezone.utc)
+    moment = datetime.fromtimestamp(round(timestamp, 3), UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 

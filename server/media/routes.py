@@ -22,12 +22,13 @@ import math
 import mimetypes
 import re
 from collections import OrderedDict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
 import orjson
 from starlette.responses import FileResponse
+from starlette.types import Receive, Scope, Send
 
 from .. import clock
 from ..auth.tokens import verify_access_token
@@ -56,17 +57,17 @@ def _scope(grant: StreamGrant) -> str:
 
 
 def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
-async def _send(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes, head: bool) -> None:
+async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes, head: bool) -> None:
     headers = [*headers, (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b"" if head else body})
 
 
 async def _error(
-    send, status: int, message: str, code: str, head: bool = False, extra: tuple[tuple[bytes, bytes], ...] = ()
+    send: Send, status: int, message: str, code: str, head: bool = False, extra: tuple[tuple[bytes, bytes], ...] = ()
 ) -> None:
     body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
     headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store"), *extra]
@@ -103,7 +104,7 @@ class SignedMedia:
         self.grants[token] = grant
         return grant
 
-    def check(self, scope, media_path: str, now: float) -> StreamGrant:
+    def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
         grant = self.grant(scope["path_params"]["token"], now)
         if not covers(grant.stream, media_path):
             raise StreamDenied("This stream link is for another stream")
@@ -116,28 +117,31 @@ class SignedMedia:
                 raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
         return grant
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         media_path = scope["path_params"]["path"]
         head = scope["method"] == "HEAD"
         now = clock.timestamp()
         try:
             grant = self.check(scope, media_path, now)
         except StreamDenied as refusal:
-            return await _error(send, 403, refusal.message, refusal.code, head)
+            await _error(send, 403, refusal.message, refusal.code, head)
+            return
         kind, _, rest = media_path.partition("/")
         if kind == "live":
-            return await self.live(scope, send, rest[: -len(".m3u8")], grant, now, head)
-        return await self.vod_file(scope, receive, send, rest, grant, now)
+            await self.live(scope, send, rest[: -len(".m3u8")], grant, now, head)
+        else:
+            await self.vod_file(scope, receive, send, rest, grant, now)
 
-    async def live(self, scope, send, name: str, grant: StreamGrant, now: float, head: bool) -> None:
+    async def live(self, scope: Scope, send: Send, name: str, grant: StreamGrant, now: float, head: bool) -> None:
         sample = self.live_sample(name)
         if sample is None:
-            return await _error(send, 404, "Stream not found", "stream_not_found", head)
+            await _error(send, 404, "Stream not found", "stream_not_found", head)
+            return
         span = sample.window(now, rewind_seconds=self.rewind, kickoff=grant.starts_at)
         if span is None:
             kickoff = grant.starts_at if grant.starts_at is not None else now
             wait = max(1, math.ceil(sample.available_at(kickoff) - now))
-            return await _error(
+            await _error(
                 send,
                 409,
                 f"This stream has not started: it goes live at {_iso(kickoff)}",
@@ -145,6 +149,7 @@ class SignedMedia:
                 head,
                 ((b"retry-after", str(wait).encode()),),
             )
+            return
         compressed = b"gzip" in _header(scope, b"accept-encoding").encode()
         body = sample.encoded(*span, compressed=compressed)
         headers = [
@@ -156,10 +161,13 @@ class SignedMedia:
             headers.append((b"content-encoding", b"gzip"))
         await _send(send, 200, headers, body, head)
 
-    async def vod_file(self, scope, receive, send, relative: str, grant: StreamGrant, now: float) -> None:
+    async def vod_file(
+        self, scope: Scope, receive: Receive, send: Send, relative: str, grant: StreamGrant, now: float
+    ) -> None:
         path = (self.root / relative).resolve()
         if not path.is_relative_to(self.root) or not path.is_file():
-            return await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+            await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+            return
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
@@ -169,7 +177,7 @@ class SignedMedia:
         await response(scope, receive, send)
 
 
-def _header(scope, name: bytes) -> str:
+def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope["headers"]:
         if key == name:
             return value.decode("latin-1")

@@ -184,7 +184,7 @@ def filter_graph(sample: Sample, text_dir: Path, font: str) -> str:
 
     marks = [box(a, a.split(":")[4]) for a in sample.accents]
     marks += [box(m, sample.lines) for m in sample.markings]
-    pitch = ",".join([f"[0:v]format=yuv420p", *marks]) + "[pitch]"
+    pitch = ",".join(["[0:v]format=yuv420p", *marks]) + "[pitch]"
     ball = f"color=c={sample.ball}:s=12x12:r={FPS}[ball]"
     moving = "[pitch][ball]overlay=x='314+250*sin(t*0.9)':y='200+95*sin(t*1.7+0.6)':shortest=1[play]"
     board = (

@@ -83,10 +83,10 @@ class _MediaHS256(HMACAlgorithm):
     """HS256 for keys from `media_key` only. PyJWT re-examines an HMAC key on every call (is it
     PEM, DER, a JWK?), which is most of the cost of a token; ours is always 32 derived bytes."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(HMACAlgorithm.SHA256)
 
-    def prepare_key(self, key):
+    def prepare_key(self, key: bytes | str) -> bytes:
         if not isinstance(key, bytes) or len(key) != hashlib.sha256().digest_size:
             raise InvalidKeyError("stream tokens are signed with media_key(secret) only")
         return key

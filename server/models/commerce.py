@@ -11,7 +11,21 @@ the clock see consistent purchase, contract and code times.
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ColumnElement,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    and_,
+    or_,
+    text,
+)
+from sqlalchemy.ext.hybrid import hybrid_method
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base, IdMixin
@@ -106,6 +120,25 @@ class Purchase(IdMixin, PaidWithCard, Base):
     updated: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+def contract_gives_access(
+    status: str,
+    period_end: datetime | None,
+    grace_until: datetime | None,
+    payment_status: str | None,
+    now: datetime,
+) -> bool:
+    """Whether a contract in this state gives access at `now`: an active contract until its period
+    ends (and while its renewal payment is deciding), a past-due one until its grace period ends.
+
+    `Contract.gives_access(now)` is this rule on a row, and the same rule as a SQL clause on the
+    class; server/tests/models/test_commerce.py proves the two agree."""
+    if status == "active":
+        return period_end is None or period_end > now or payment_status == "in progress"
+    if status == "past_due":
+        return grace_until is not None and grace_until > now
+    return False
+
+
 class Contract(IdMixin, PaidWithCard, Base):
     """A subscription (svod, cvod or bundle). `period_end` is the end of the paid period
     (contractEndDate); a renewable, auto-renewing contract is charged again then. One holding
@@ -144,6 +177,25 @@ class Contract(IdMixin, PaidWithCard, Base):
     renewals: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     updated: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @hybrid_method
+    def gives_access(self, now: datetime) -> bool:
+        """Whether this contract gives access at `now` (see `contract_gives_access`)."""
+        return contract_gives_access(self.status, self.period_end, self.grace_until, self.payment_status, now)
+
+    # hybrid_method.expression modifies it in place (`.inplace` is the same object, which mypy
+    # cannot see through), so the clause may keep a name of its own.
+    @gives_access.expression
+    @classmethod
+    def _gives_access_clause(cls, now: datetime) -> ColumnElement[bool]:
+        # Written so that no branch is NULL: `~clause` must select exactly the other contracts.
+        return or_(
+            and_(
+                cls.status == "active",
+                or_(cls.period_end.is_(None), cls.period_end > now, cls.payment_status == "in progress"),
+            ),
+            and_(cls.status == "past_due", cls.grace_until.is_not(None), cls.grace_until > now),
+        )
 
 
 class StoredCard(Base):

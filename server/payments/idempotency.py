@@ -32,7 +32,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
-from ..db import Database
+from ..db import Database, rows_changed
 from ..errors import ApiError, Conflict
 from ..models import IdempotencyKey, new_id
 
@@ -74,6 +74,8 @@ async def idempotent(
         claim, row = await _claim(database, user_id, key, operation, request_print)
         if claim is not None:
             break
+        if row is None:  # _claim answers with our claim or with the row that holds the key
+            raise LookupError(f"idempotency key {key}: neither claimed nor found")
         if row.fingerprint != request_print:
             raise Conflict("This Idempotency-Key was already used with another request", code="idempotency_key_reused")
         if row.response_status is not None:
@@ -103,22 +105,24 @@ async def idempotent(
     return Answer(status=status, body=answer, replayed=False)
 
 
-async def purge_expired(session: AsyncSession) -> int:
+async def purge_expired(db: AsyncSession) -> int:
     """Delete keys past their lifetime; the caller commits."""
-    result = await session.execute(delete(IdempotencyKey).where(IdempotencyKey.expires_at <= clock.now()))
-    return result.rowcount or 0
+    result = await db.execute(delete(IdempotencyKey).where(IdempotencyKey.expires_at <= clock.now()))
+    return rows_changed(result)
 
 
 def _replay(row: IdempotencyKey) -> Answer:
-    body = row.response_body
-    if row.response_status >= 400 and isinstance(body, dict) and body.get("error") is True:
+    body, status = row.response_body, row.response_status
+    if status is None:
+        raise LookupError(f"idempotency key {row.key} has no answer to replay yet")
+    if status >= 400 and isinstance(body, dict) and body.get("error") is True:
         raise ApiError(
             body.get("message", ""),
             code=body.get("messageErrorCode"),
-            status=row.response_status,
+            status=status,
             details=body.get("details"),
         )
-    return Answer(status=row.response_status, body=body, replayed=True)
+    return Answer(status=status, body=body, replayed=True)
 
 
 async def _claim(
@@ -163,7 +167,7 @@ async def _claim(
             .values(**values)
         )
         await db.commit()
-        if taken.rowcount == 1:
+        if rows_changed(taken) == 1:
             return claim, None
     async with database.session() as db:
         return None, (

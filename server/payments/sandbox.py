@@ -25,9 +25,10 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
-from ..db import Database
+from ..db import Database, referenced, rows_changed
 from ..models import CardHandle, PaymentCharge
 from . import cards
 from .provider import (
@@ -149,15 +150,15 @@ class SandboxProvider:
             return existing
         try:
             async with self.database.write_session() as db:
-                existing = (
+                earlier = (
                     await db.execute(
                         select(PaymentCharge).where(
                             PaymentCharge.provider == self.name, PaymentCharge.reference == reference
                         )
                     )
                 ).scalar_one_or_none()
-                if existing is not None:
-                    return _charge(existing)
+                if earlier is not None:
+                    return _charge(earlier)
                 card = await self._spend(db, source, owner_id)
                 row = self._new_charge(card, owner_id, amount_minor, currency.upper(), reference)
                 db.add(row)
@@ -187,8 +188,9 @@ class SandboxProvider:
                 .values(status=PaymentCharge.final_status, updated=now)
             )
             await db.commit()
-            row = await db.get(PaymentCharge, charge_id, populate_existing=True)
-            return _charge(row)
+            decided = await referenced(db, PaymentCharge, charge_id)
+            await db.refresh(decided)
+            return _charge(decided)
 
     async def _by_reference(self, reference: str) -> Charge | None:
         async with self.database.session() as db:
@@ -201,7 +203,7 @@ class SandboxProvider:
             ).scalar_one_or_none()
             return _charge(row) if row is not None else None
 
-    async def _spend(self, db, source: str, owner_id: str) -> CardHandle:
+    async def _spend(self, db: AsyncSession, source: str, owner_id: str) -> CardHandle:
         """The card behind a token (used up here, atomically) or a stored-card reference."""
         now = clock.now()
         row = await db.get(CardHandle, _hash(source))
@@ -215,7 +217,7 @@ class SandboxProvider:
                 )
                 .values(used_at=now)
             )
-            if spent.rowcount != 1:
+            if rows_changed(spent) != 1:
                 raise InvalidCardToken("The card token is no longer valid")
         return row
 

@@ -12,7 +12,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from . import contract
@@ -32,7 +32,7 @@ class _Target(Protocol):
 def _default(value: Any) -> str:
     if isinstance(value, datetime):
         # Model timestamps are UTC; a naive one is taken as UTC rather than local time.
-        return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).isoformat()
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
     if isinstance(value, date):
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
@@ -43,8 +43,16 @@ def _jsonable(payload: Any) -> Any:
     return json.loads(json.dumps(payload, default=_default))
 
 
+def _room_parts(template: str) -> tuple[str, str]:
+    """`user:{userId}` -> ("user", "userId")."""
+    match = re.fullmatch(r"(\w+):\{(\w+)\}", template)
+    if match is None:
+        raise ValueError(f"a room template looks like 'kind:{{key}}', not {template!r}")
+    return match[1], match[2]
+
+
 def _check_room(name: str, payload: dict, room: str) -> None:
-    kind, key = re.fullmatch(r"(\w+):\{(\w+)\}", contract.room_template(name)).groups()
+    kind, key = _room_parts(contract.room_template(name))
     if not isinstance(room, str) or not re.fullmatch(rf"{kind}:[0-9a-f]{{24}}", room):
         raise contract.ContractError(name, f"{name} goes to a room like '{kind}:<24 hex id>', not {room!r}")
     if key in payload and room != f"{kind}:{payload[key]}":
@@ -67,7 +75,7 @@ def with_room_key(name: str, payload: Mapping[str, Any], room: str) -> dict[str,
     message = contract.contract().messages.get(name)
     if message is None or message.direction != "outgoing" or message.room is None or not isinstance(room, str):
         return dict(payload)
-    kind, key = re.fullmatch(r"(\w+):\{(\w+)\}", message.room).groups()
+    kind, key = _room_parts(message.room)
     prefix = f"{kind}:"
     if key in message.payload_schema.get("properties", {}) and key not in payload and room.startswith(prefix):
         return {**payload, key: room[len(prefix) :]}
@@ -182,7 +190,7 @@ def external_emitter(redis_url: str, channel: str = REDIS_CHANNEL) -> RedisEmitt
     return RedisEmitter(redis_url, channel)
 
 
-# The process-wide emitter the server binds; these names are what services import.
+# The process-wide emitter the server binds; these names are what the rest of the server calls.
 default = Emitter()
 bind = default.bind
 emit = default.emit

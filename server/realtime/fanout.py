@@ -68,6 +68,9 @@ class Backoff:
 
 class SupervisedRedisManager(socketio.AsyncRedisManager):
     name = "touchline-redis"
+    # Set by socketio's manager (untyped): the publishing client and the listener's pub/sub.
+    redis: Any
+    pubsub: Any
 
     def __init__(
         self,

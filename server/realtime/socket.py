@@ -47,7 +47,7 @@ class AuthUnavailable(Exception):
 
 # token -> SocketUser (or a bare user id), or None when the token is not valid; may raise
 # SessionEnded or AuthUnavailable. May be sync or async.
-Authenticate = Callable[[str], SocketUser | str | None | Awaitable[SocketUser | str | None]]
+Authenticate = Callable[[str], SocketUser | str | Awaitable[SocketUser | str | None] | None]
 
 
 def user_room(user_id: str) -> str:

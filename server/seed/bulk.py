@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.engine import Connection, make_url
 
 from ..media.urls import live_url, vod_url
 from ..models import Base, Event, EventIdentity, Identity, IdentityParent, Team, TeamIdentity
-from .catalogue import COMMERCE, SEED, build_catalogue
+from .catalogue import COMMERCE, SEED, build_catalogue, table_of
 from .fixtures import load_catalogue, stable_id
 from .loader import write_seed
 
@@ -65,7 +65,9 @@ def _leagues(conn: Connection) -> list[_League]:
                 .join(TeamIdentity, TeamIdentity.team_id == Team.id)
                 .where(TeamIdentity.identity_id == league_id)
                 .order_by(Team.id)
-            ).all()
+            )
+            .tuples()
+            .all()
         )
         if len(teams) >= 2 and sport_type in samples:
             leagues.append(_League(league_id, poster, sport_id, sport_type, gender, teams))
@@ -135,12 +137,14 @@ def _row(i: int, league_pick: list[_League], now: datetime, samples: dict[str, s
 
 
 def bulk_count(conn: Connection) -> int:
-    return conn.scalar(select(func.count()).select_from(Event).where(Event.external_id.like(f"{BULK_PREFIX}%")))
+    return conn.execute(
+        select(func.count()).select_from(Event).where(Event.external_id.like(f"{BULK_PREFIX}%"))
+    ).scalar_one()
 
 
 def fill_events(database_url: str, count: int, *, now: datetime | None = None) -> int:
     """Top the synthetic games up to `count`. Returns how many were inserted (0 if already there)."""
-    now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    now = (now or datetime.now(UTC)).astimezone(UTC)
     engine = create_engine(sync_url(database_url))
     try:
         Base.metadata.create_all(engine)
@@ -159,8 +163,8 @@ def fill_events(database_url: str, count: int, *, now: datetime | None = None) -
                 events.append(row)
                 links.extend(row_links)
             with engine.begin() as conn:  # one commit per batch: an interrupted fill resumes
-                conn.execute(insert(Event.__table__), events)
-                conn.execute(insert(EventIdentity.__table__), links)
+                conn.execute(insert(table_of(Event)), events)
+                conn.execute(insert(table_of(EventIdentity)), links)
         return count - existing
     finally:
         engine.dispose()

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Table
 
 from ..media.urls import live_url, logo_url, poster_url, vod_url
 from ..models import (
+    Base,
     BundleItem,
     EpgProgramme,
     Event,
@@ -42,7 +44,7 @@ ARCHIVED_GAMES = 262  # up to 120 days back
 HIGHLIGHT_KINDS = ("auto", "recap", "condensed", "clip", "highlight")
 VAST_URL = "https://example.com/vast/preroll.xml"
 # (commerce_type, weight, possible commerce_modes)
-COMMERCE = (
+COMMERCE: tuple[tuple[str, int, tuple[list[str], ...]], ...] = (
     ("commerce_free_media", 56, ([],)),
     ("commerce_members_media", 12, (["svod"], ["svod", "cvod"])),
     ("commerce_ppv_media", 12, (["ppv"], ["ppv", "svod"])),
@@ -89,6 +91,14 @@ KIND_SECONDS = {
 }
 
 
+def table_of(model: type[Base]) -> Table:
+    """A model's Table. DeclarativeBase types `__table__` as the wider FromClause (a class may be
+    mapped to a join or subquery); every model here is mapped to a plain Table."""
+    table = model.__table__
+    assert isinstance(table, Table), f"{model.__name__} is not mapped to a Table"
+    return table
+
+
 @dataclass
 class SeedData:
     """Row dicts per table. `tables()` gives them parents-first, the order to insert them."""
@@ -109,17 +119,17 @@ class SeedData:
     def tables(self) -> list[tuple[Table, list[dict]]]:
         # Highlights point at their game (parent_event_id): games come first in `events`.
         return [
-            (Identity.__table__, self.identities),
-            (IdentityParent.__table__, self.identity_parents),
-            (Team.__table__, self.teams),
-            (TeamIdentity.__table__, self.team_identities),
-            (Event.__table__, self.events),
-            (EventIdentity.__table__, self.event_identities),
-            (EventStats.__table__, self.event_stats),
-            (EpgProgramme.__table__, self.epg_programmes),
-            (Product.__table__, self.products),
-            (BundleItem.__table__, self.bundle_items),
-            (Tag.__table__, self.tags),
+            (table_of(Identity), self.identities),
+            (table_of(IdentityParent), self.identity_parents),
+            (table_of(Team), self.teams),
+            (table_of(TeamIdentity), self.team_identities),
+            (table_of(Event), self.events),
+            (table_of(EventIdentity), self.event_identities),
+            (table_of(EventStats), self.event_stats),
+            (table_of(EpgProgramme), self.epg_programmes),
+            (table_of(Product), self.products),
+            (table_of(BundleItem), self.bundle_items),
+            (table_of(Tag), self.tags),
         ]
 
 
@@ -134,10 +144,10 @@ def reference_id(slug: str, n: int) -> str:
 
 def _utc(now: datetime | None) -> datetime:
     if now is None:
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    return now.astimezone(timezone.utc).replace(microsecond=0)
+    return now.astimezone(UTC).replace(microsecond=0)
 
 
 def _floor(dt: datetime, minutes: int) -> datetime:
@@ -164,7 +174,7 @@ class _Builder:
         self.event_no = 0
         self.highlight_no = 0
         self.game_rows: list[dict] = []  # game event rows, for highlights and the programme guide
-        self.meta: dict[str, tuple[LeagueSpec, TeamSpec | None, TeamSpec | None]] = {}
+        self.meta: dict[str, tuple[LeagueSpec, TeamSpec, TeamSpec]] = {}
 
     # ids -----------------------------------------------------------------
     @staticmethod
@@ -270,7 +280,7 @@ class _Builder:
     def _event(self, *, title: str, status: str, event_date: datetime, ref_slug: str, **columns) -> dict:
         self.event_no += 1
         external_id = f"TL-EV-{self.event_no:06d}"
-        row = {
+        row: dict[str, Any] = {
             "id": stable_id("event", external_id),
             "media_type": "event",
             "title": title,
@@ -558,7 +568,8 @@ class _Builder:
     def programmes(self) -> None:
         start = _floor(self.now, 60) - timedelta(days=1)
         end = start + timedelta(days=3)
-        for channel_row, channel in zip([e for e in self.data.events if e["status"] == "channel"], self.spec.channels):
+        channel_rows = [e for e in self.data.events if e["status"] == "channel"]
+        for channel_row, channel in zip(channel_rows, self.spec.channels, strict=True):
             pool = [g for g in self.game_rows if channel.sport_type in (None, g["sport_type"])]
             at, slot_no = start, 0
             while at < end:

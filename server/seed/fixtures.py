@@ -137,7 +137,7 @@ def _colours(raw, where: str) -> tuple[str, str]:
     colours = tuple(str(c).lower() for c in raw or ())
     if len(colours) != 2 or not all(_HEX_COLOUR.match(c) for c in colours):
         raise ValueError(f"{where}: colors must be two '#rrggbb' values, got {raw!r}")
-    return colours  # type: ignore[return-value]
+    return colours
 
 
 def _check_name(name: str, where: str) -> str:
@@ -149,7 +149,6 @@ def _check_name(name: str, where: str) -> str:
 def parse_catalogue(doc: dict) -> CatalogueSpec:
     teams: dict[str, TeamSpec] = {}
     sports: list[SportSpec] = []
-    cups: list[tuple[dict, str, int]] = []
     for s_pos, raw_sport in enumerate(doc["sports"], start=1):
         sport_slug = raw_sport.get("slug") or slugify(raw_sport["title"])
         leagues: list[LeagueSpec] = []

@@ -21,14 +21,14 @@ from sqlalchemy import Connection, Table, and_, bindparam, delete, insert, selec
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity
-from .catalogue import SeedData, build_catalogue
+from .catalogue import SeedData, build_catalogue, table_of
 from .fixtures import CatalogueSpec
 
 BATCH = 1000
 # Children before parents: the order to delete in. Tags hang off events: deleting every event
 # takes every tag with it (the foreign key cascades); deleting them first also says how many.
 CATALOGUE_TABLES: tuple[Table, ...] = tuple(
-    m.__table__
+    table_of(m)
     for m in (Tag, EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity)
 )
 
@@ -103,7 +103,7 @@ def upsert(conn: Connection, table: Table, rows: list[dict], *, update_existing:
 def reset_catalogue(conn: Connection) -> dict[str, int]:
     """Delete every catalogue row. Highlights go before the games they hang off."""
     deleted: dict[str, int] = {}
-    events = Event.__table__
+    events = table_of(Event)
     for table in CATALOGUE_TABLES:
         count = 0
         if table is events:
@@ -146,9 +146,9 @@ async def seed(
         async with target.begin() as conn:
             return await conn.run_sync(write_seed, data, **kwargs)
     if isinstance(target, async_sessionmaker) or callable(target):
-        async with target() as session:
-            assert isinstance(session, AsyncSession)
-            async with session.begin():
-                conn = await session.connection()
+        async with target() as db:
+            assert isinstance(db, AsyncSession)
+            async with db.begin():
+                conn = await db.connection()
                 return await conn.run_sync(write_seed, data, **kwargs)
     raise TypeError(f"seed() needs an AsyncEngine or an async_sessionmaker, not {type(target).__name__}")

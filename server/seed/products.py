@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from datetime import datetime, timedelta
+from typing import Any
 
 from .fixtures import CatalogueSpec, stable_id
 
@@ -22,7 +23,7 @@ PPV_PRICES = (499, 799, 999, 1299)
 
 
 def _product(now: datetime, key: str, type_: str, title: str, description: str, price_minor: int, **columns) -> dict:
-    row = {
+    row: dict[str, Any] = {
         "id": stable_id("product", key),
         "type": type_,
         "title": title,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import Any
 
 
 def _number(value: float) -> float | int:
@@ -64,7 +65,7 @@ def _football(rng: random.Random, played: float) -> tuple[list[int], list[int], 
     goal_weights = [25, 33, 24, 11, 5, 2]
     minute = 90 * played
     started = 1 if minute <= 45 else 2
-    sides = []
+    sides: list[dict[str, Any]] = []
     for _ in range(2):
         goals = sorted(rng.uniform(0, 90) for _ in range(rng.choices(range(6), goal_weights)[0]))
         scored = [g for g in goals if g <= minute]
@@ -103,7 +104,7 @@ def _basketball(rng: random.Random, played: float) -> tuple[list[int], list[int]
 
     sides = []
     for _ in range(2):
-        side = {}
+        side: dict[str, Any] = {}
         for key, low, high, rate_low, rate_high in (
             ("3P", 22, 40, 0.25, 0.45),
             ("2P", 40, 62, 0.42, 0.58),

@@ -118,7 +118,6 @@ class _Game:
 
     def football(self) -> None:
         self.goals()
-        home, away = self.sides
         for side, team in enumerate(self.sides):
             value = self.metrics.get("yellow_cards", {}).get("homeTeamValue" if side == 0 else "awayTeamValue", {})
             for _ in range(int(value.get("number", 0))):
@@ -140,7 +139,7 @@ class _Game:
     def basketball(self) -> None:
         home, away = self.sides
         total = [0, 0]
-        quarters = list(zip(self.scores["homeTeam"]["periods"], self.scores["awayTeam"]["periods"]))
+        quarters = list(zip(self.scores["homeTeam"]["periods"], self.scores["awayTeam"]["periods"], strict=True))
         for n, (h, a) in enumerate(quarters):
             total = [total[0] + h, total[1] + a]
             what = "Final" if n == len(quarters) - 1 else f"End of Q{n + 1}"
@@ -153,7 +152,7 @@ class _Game:
 
     def volleyball(self) -> None:
         home, away = self.sides
-        sets = list(zip(self.scores["homeTeam"]["periods"], self.scores["awayTeam"]["periods"]))
+        sets = list(zip(self.scores["homeTeam"]["periods"], self.scores["awayTeam"]["periods"], strict=True))
         won = [0, 0]
         # A match of fewer than five sets spreads them over the same broadcast.
         span = (self.duration_s - (len(sets) - 1) * self.layout.break_s) / max(1, len(sets))

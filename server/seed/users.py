@@ -38,15 +38,15 @@ def load_demo_users(fixtures_dir: Path) -> list[DemoUser]:
     ]
 
 
-async def seed_demo_users(session: AsyncSession, users: list[DemoUser], passwords: Passwords) -> int:
+async def seed_demo_users(db: AsyncSession, users: list[DemoUser], passwords: Passwords) -> int:
     """Insert the accounts whose address is not taken yet; returns how many were added."""
-    taken = set((await session.execute(select(User.email).where(User.email.in_([u.email for u in users])))).scalars())
+    taken = set((await db.execute(select(User.email).where(User.email.in_([u.email for u in users])))).scalars())
     added = 0
     for demo in users:
         if demo.email in taken:
             continue
         now = clock.now()
-        session.add(
+        db.add(
             User(
                 id=new_id(),
                 email=demo.email,
@@ -61,5 +61,5 @@ async def seed_demo_users(session: AsyncSession, users: list[DemoUser], password
             )
         )
         added += 1
-    await session.commit()
+    await db.commit()
     return added

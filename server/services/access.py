@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .commerce.holdings import EMPTY, Holdings
+from .regions import in_region
 
 FREE = "commerce_free_media"
 MEMBERS = "commerce_members_media"
@@ -68,13 +69,6 @@ def coverage(commerce_type: str, commerce_modes: Iterable[str]) -> tuple[str, ..
     return tuple(kinds)
 
 
-def in_region(regions: Iterable[str] | None, available_anywhere: bool, region: str | None) -> bool:
-    if not available_anywhere:
-        return False
-    allowed = tuple(regions or ())
-    return not allowed or (region is not None and region in allowed)
-
-
 def decide(
     viewer: Viewer,
     *,
@@ -108,6 +102,4 @@ def _unlocked(viewer: Viewer, event_id: str, kinds: tuple[str, ...], identity_id
     identities = set(identity_ids)
     if "subscription" in kinds and (held.subscription_everything or identities & held.subscription_items):
         return True
-    if "channel" in kinds and (event_id in held.channel_event_ids or identities & held.channel_items):
-        return True
-    return False
+    return "channel" in kinds and bool(event_id in held.channel_event_ids or identities & held.channel_items)

@@ -16,9 +16,10 @@ session holds the database's write lock), so two staff members, or a staff membe
 kickoff job of any server process, changing one event at once are applied one after the other:
 the second sees the first's status and, if its transition no longer applies, gets 409.
 
-What changed comes back as a `Change`; `announce(change)`, called once it is committed, tells the
-event's room: `update-event` with the changed fields, and `event-url-change` when the event went
-on air with a stream, or the stream of a live event (or channel) moved. A room reaches everyone who joined it, entitled or not, so these
+What changed comes back as a `Change`; the caller announces it once it is committed
+(server/realtime/announcements.py `announce_change`), which tells the event's room: `update-event`
+with the changed fields, and `event-url-change` when the event went on air with a stream, or the
+stream of a live event (or channel) moved. A room reaches everyone who joined it, entitled or not, so these
 messages carry the event's stored stream URL (`/media/live/<sample>.m3u8`, or another host's URL),
 never a URL signed for one viewer: a stored URL of this server serves nothing by itself, and each
 client fetches the event again to get the URL signed for it (server/media/signing.py).
@@ -30,7 +31,7 @@ import logging
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -39,11 +40,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
+from ..db import Database
 from ..errors import ApiError, Conflict, NotFound
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, Team, new_id
-from ..realtime import emitter
 from ..seed.fixtures import load_catalogue, slugify
 from .events import EventView, load_views
 
@@ -139,14 +140,14 @@ def parse_time(value: str | None, field_name: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip().upper().replace(" ", "T"))
         if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=timezone.utc)
-        return parsed.astimezone(timezone.utc)
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
         raise _invalid(field_name, f"{field_name} must be a date and time like 2026-11-21T18:00:00Z") from None
 
 
 def wire_time(value: datetime | None) -> str | None:
-    return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if value else None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value else None
 
 
 def sample_for(sport_type: str | None) -> str:
@@ -206,8 +207,8 @@ def _touched(before: Mapping[str, Any], event: Event) -> bool:
     return any(getattr(event, name) != value for name, value in before.items())
 
 
-async def _locked(session: AsyncSession, event_id: str) -> Event:
-    event = await session.get(Event, event_id, with_for_update=True, populate_existing=True)
+async def _locked(db: AsyncSession, event_id: str) -> Event:
+    event = await db.get(Event, event_id, with_for_update=True, populate_existing=True)
     if event is None or event.media_type != "event":
         raise NotFound("Event not found", code="event_not_found")
     return event
@@ -313,7 +314,7 @@ def _wire_name(column: str) -> str:
 
 
 async def _check_references(
-    session: AsyncSession, event: Event, values: Mapping[str, Any], identity_ids: list[str] | None
+    db: AsyncSession, event: Event, values: Mapping[str, Any], identity_ids: list[str] | None
 ) -> list[Identity] | None:
     home = values.get("home_team_id", event.home_team_id)
     away = values.get("away_team_id", event.away_team_id)
@@ -321,12 +322,12 @@ async def _check_references(
         raise _invalid("awayTeamId", "homeTeamId and awayTeamId must be different teams")
     for column in ("home_team_id", "away_team_id"):
         team_id = values.get(column)
-        if team_id is not None and await session.get(Team, team_id) is None:
+        if team_id is not None and await db.get(Team, team_id) is None:
             raise NotFound("Team not found", code="team_not_found")
     identities = None
     if identity_ids is not None:
         found = (
-            {i.id: i for i in await session.scalars(select(Identity).where(Identity.id.in_(identity_ids)))}
+            {i.id: i for i in await db.scalars(select(Identity).where(Identity.id.in_(identity_ids)))}
             if identity_ids
             else {}
         )
@@ -337,7 +338,7 @@ async def _check_references(
         value = values.get(column)
         if value is None or value == getattr(event, column, None):
             continue
-        taken = await session.scalar(select(Event.id).where(getattr(Event, column) == value, Event.id != event.id))
+        taken = await db.scalar(select(Event.id).where(getattr(Event, column) == value, Event.id != event.id))
         if taken is not None:
             raise Conflict(f"Another event has this {wire}", code="conflict")
     start, end = values.get("event_date", event.event_date), values.get("end_date", event.end_date)
@@ -346,36 +347,36 @@ async def _check_references(
     return identities
 
 
-async def _search_text(session: AsyncSession, event: Event) -> str:
+async def _search_text(db: AsyncSession, event: Event) -> str:
     parts = [event.title]
     for team_id in (event.home_team_id, event.away_team_id):
-        team = await session.get(Team, team_id) if team_id else None
+        team = await db.get(Team, team_id) if team_id else None
         if team is not None:
             parts.append(f"{team.name} {team.short_name}")
     return " ".join(parts).lower()
 
 
-def _link(session: AsyncSession, event: Event, identities: list[Identity]) -> None:
+def _link(db: AsyncSession, event: Event, identities: list[Identity]) -> None:
     for identity in identities:
-        session.add(EventIdentity(event_id=event.id, identity_id=identity.id, identity_type=identity.media_type))
+        db.add(EventIdentity(event_id=event.id, identity_id=identity.id, identity_type=identity.media_type))
 
 
-async def _commit(session: AsyncSession) -> None:
+async def _commit(db: AsyncSession) -> None:
     try:
-        await session.commit()
+        await db.commit()
     except IntegrityError:  # an event_id or reference_id taken after the check above
-        await session.rollback()
+        await db.rollback()
         raise Conflict("Another event has this event_id or reference_id", code="conflict") from None
 
 
-async def _view(session: AsyncSession, event: Event) -> EventView:
-    return (await load_views(session, [event]))[0]
+async def _view(db: AsyncSession, event: Event) -> EventView:
+    return (await load_views(db, [event]))[0]
 
 
 # --- operations ----------------------------------------------------------------------------------
 
 
-async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime | None = None) -> EventView:
+async def create(db: AsyncSession, body: Mapping[str, Any], now: datetime | None = None) -> EventView:
     """A new event from AdminEventCreate; `event_id` and `reference_id` are generated when omitted."""
     now = now or clock.now()
     values = columns_of(body)
@@ -407,9 +408,7 @@ async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime |
         duration_s=None,
         search_text="",
     )
-    identities = await _check_references(
-        session, event, values, list(body["identities"]) if "identities" in body else None
-    )
+    identities = await _check_references(db, event, values, list(body["identities"]) if "identities" in body else None)
     for column, value in values.items():
         setattr(event, column, value)
     if not event.external_id:
@@ -425,38 +424,36 @@ async def create(session: AsyncSession, body: Mapping[str, Any], now: datetime |
             event.hls_stream = vod_url(sample_for(event.sport_type))
     if event.status == LIVE and event.game_start_date is None:
         event.game_start_date = min(event.event_date, now)
-    event.search_text = await _search_text(session, event)
-    session.add(event)
-    _link(session, event, identities or [])
-    await _commit(session)
-    return await _view(session, event)
+    event.search_text = await _search_text(db, event)
+    db.add(event)
+    _link(db, event, identities or [])
+    await _commit(db)
+    return await _view(db, event)
 
 
 async def update(
-    session: AsyncSession, event_id: str, body: Mapping[str, Any], now: datetime | None = None
+    db: AsyncSession, event_id: str, body: Mapping[str, Any], now: datetime | None = None
 ) -> tuple[EventView, Change]:
     """Apply AdminEventUpdate: fields not sent are unchanged. A change of status follows the status
     machine and does what go_live or finish would (fields sent with it win over what they set)."""
     now = now or clock.now()
     values = columns_of(body)
-    event = await _locked(session, event_id)
+    event = await _locked(db, event_id)
     before = _snapshot(event)
-    identities = await _check_references(
-        session, event, values, list(body["identities"]) if "identities" in body else None
-    )
+    identities = await _check_references(db, event, values, list(body["identities"]) if "identities" in body else None)
     wanted = values.pop("status", event.status)
     for column, value in values.items():
         setattr(event, column, value)
     _change_status(event, wanted, now, set(values))
-    event.search_text = await _search_text(session, event)
+    event.search_text = await _search_text(db, event)
     if identities is not None:
-        await session.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
-        _link(session, event, identities)
+        await db.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
+        _link(db, event, identities)
     change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
     if _touched(before, event) or identities is not None:
         event.updated = now
-    await _commit(session)
-    return await _view(session, event), change
+    await _commit(db)
+    return await _view(db, event), change
 
 
 def _on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
@@ -468,39 +465,39 @@ def _on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
     return before["status"] not in (LIVE, CHANNEL) or event.hls_stream != before["hls_stream"]
 
 
-async def go_live(session: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+async def go_live(db: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
     now = now or clock.now()
-    event = await _locked(session, event_id)
+    event = await _locked(db, event_id)
     if event.status != UPCOMING:
         raise _refuse_transition(event.status, LIVE)
     before = _snapshot(event)
     _go_live(event, now)
     event.updated = now
     change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
-    await session.commit()
-    return await _view(session, event), change
+    await db.commit()
+    return await _view(db, event), change
 
 
-async def finish(session: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+async def finish(db: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
     now = now or clock.now()
-    event = await _locked(session, event_id)
+    event = await _locked(db, event_id)
     if event.status != LIVE:
         raise _refuse_transition(event.status, ARCHIVED)
     before = _snapshot(event)
     _finish(event, now)
     event.updated = now
     change = Change(event, _diff(before, event))
-    await session.commit()
-    return await _view(session, event), change
+    await db.commit()
+    return await _view(db, event), change
 
 
 async def set_stream(
-    session: AsyncSession, event_id: str, url: str, now: datetime | None = None
+    db: AsyncSession, event_id: str, url: str, now: datetime | None = None
 ) -> tuple[EventView, Change]:
     """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
     now = now or clock.now()
     values = columns_of({"content": {"HLSStream": url}})
-    event = await _locked(session, event_id)
+    event = await _locked(db, event_id)
     if event.status not in (UPCOMING, LIVE, CHANNEL):
         raise Conflict(
             f"An archived event's stream cannot be switched (this one is {event.status})", code=INVALID_STATUS
@@ -514,11 +511,11 @@ async def set_stream(
     fields = _diff(before, event)
     fields.pop("content", None)
     change = Change(event, fields, _on_air_at_new_url(before, event))
-    await session.commit()
-    return await _view(session, event), change
+    await db.commit()
+    return await _view(db, event), change
 
 
-async def start_due(database, now: datetime | None = None, *, batch: int = 100) -> list[Change]:
+async def start_due(database: Database, now: datetime | None = None, *, batch: int = 100) -> list[Change]:
     """Upcoming events whose `event_date` has come go live, one transaction each (what the
     kickoff job does). An event another process or a staff member changed meanwhile is left be."""
     now = now or clock.now()
@@ -547,16 +544,3 @@ async def start_due(database, now: datetime | None = None, *, batch: int = 100) 
                 started += 1
         if len(due) < batch or not started:
             return changes
-
-
-async def announce(change: Change) -> None:
-    """Tell the event's room what changed (after the commit). A socket that cannot be reached is
-    logged, not raised: the change stands either way, and clients see it when they next load."""
-    event_id = change.event.id
-    try:
-        if change.fields:
-            await emitter.emit_update_event(event_id, change.fields)
-        if change.on_air_at_new_url:
-            await emitter.emit_event_url_change(event_id, change.event.hls_stream)
-    except Exception:
-        log.exception("could not tell the room of event %s about its change", event_id)

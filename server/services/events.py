@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -67,7 +67,7 @@ def parse_date_range(value: str | None) -> tuple[datetime | None, datetime | Non
         if not ms:
             return None
         try:
-            return datetime.fromtimestamp(int(ms) / 1000, tz=timezone.utc)
+            return datetime.fromtimestamp(int(ms) / 1000, tz=UTC)
         except (OverflowError, ValueError, OSError):
             raise ApiError("event_date is out of range", code="validation_error") from None
 
@@ -120,16 +120,16 @@ def _sorted(stmt: Select, sort: Sort) -> Select:
     return stmt.order_by(column.asc(), Event.id.asc())
 
 
-async def load_views(session: AsyncSession, events: Sequence[Event]) -> list[EventView]:
+async def load_views(db: AsyncSession, events: Sequence[Event]) -> list[EventView]:
     """Attach teams and identities with two queries for the whole page, never one per row."""
     if not events:
         return []
     team_ids = {tid for e in events for tid in (e.home_team_id, e.away_team_id) if tid}
     teams: dict[str, Team] = {}
     if team_ids:
-        teams = {t.id: t for t in (await session.scalars(select(Team).where(Team.id.in_(team_ids))))}
+        teams = {t.id: t for t in (await db.scalars(select(Team).where(Team.id.in_(team_ids))))}
     links = (
-        await session.execute(
+        await db.execute(
             select(EventIdentity.event_id, Identity)
             .join(Identity, Identity.id == EventIdentity.identity_id)
             .where(EventIdentity.event_id.in_([e.id for e in events]))
@@ -145,15 +145,15 @@ async def load_views(session: AsyncSession, events: Sequence[Event]) -> list[Eve
     ]
 
 
-async def list_events(session: AsyncSession, filters: EventFilters, sort: Sort, page: PageQuery) -> Page[EventView]:
+async def list_events(db: AsyncSession, filters: EventFilters, sort: Sort, page: PageQuery) -> Page[EventView]:
     stmt = _sorted(_filtered(select(Event), filters), sort)
-    result = await paginate(session, stmt, page)
-    result.entries = await load_views(session, result.entries)
+    result = await paginate(db, stmt, page)
+    result.entries = await load_views(db, result.entries)
     return result
 
 
 async def get_event(
-    session: AsyncSession,
+    db: AsyncSession,
     ident: str,
     *,
     id_type: str = "_id",
@@ -168,10 +168,10 @@ async def get_event(
     if _may_hold_user_media(media_types):
         public = Event.owner_id.is_(None)
         stmt = stmt.where(public if owner_id is None else or_(public, Event.owner_id == owner_id))
-    event = await session.scalar(stmt)
+    event = await db.scalar(stmt)
     if event is None:
         raise NotFound("Event not found", code="event_not_found")
-    return (await load_views(session, [event]))[0]
+    return (await load_views(db, [event]))[0]
 
 
 def _search_words(q: str) -> list[str]:
@@ -185,23 +185,23 @@ def _like_escape(word: str) -> str:
     return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-async def search_events(session: AsyncSession, q: str, statuses: Sequence[str], page: PageQuery) -> Page[EventView]:
+async def search_events(db: AsyncSession, q: str, statuses: Sequence[str], page: PageQuery) -> Page[EventView]:
     stmt = select(Event).where(Event.media_type == "event")
     for word in _search_words(q):
         stmt = stmt.where(Event.search_text.like(f"%{_like_escape(word)}%", escape="\\"))
     if statuses:
         stmt = stmt.where(Event.status.in_(statuses))
-    result = await paginate(session, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page)
-    result.entries = await load_views(session, result.entries)
+    result = await paginate(db, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page)
+    result.entries = await load_views(db, result.entries)
     return result
 
 
-async def related_videos(session: AsyncSession, ident: str, page: PageQuery) -> Page[EventView]:
+async def related_videos(db: AsyncSession, ident: str, page: PageQuery) -> Page[EventView]:
     """Archived games and highlights sharing a team, else the league, with the given item."""
-    item = await session.get(Event, ident)
+    item = await db.get(Event, ident)
     if item is None:
         raise NotFound("Event not found", code="event_not_found")
-    anchor = await session.get(Event, item.parent_event_id) if item.parent_event_id else item
+    anchor = await db.get(Event, item.parent_event_id) if item.parent_event_id else item
     anchor = anchor or item
     team_ids = [t for t in (anchor.home_team_id, anchor.away_team_id) if t]
     leagues = select(EventIdentity.identity_id).where(
@@ -219,8 +219,8 @@ async def related_videos(session: AsyncSession, ident: str, page: PageQuery) -> 
         .where(related, Event.id != item.id, Event.status.in_(("archived", "vod")))
         .order_by(Event.event_date.desc(), Event.id.desc())
     )
-    result = await paginate(session, stmt, PageQuery(page.page, page.size, next=True, count=page.count))
-    result.entries = await load_views(session, result.entries)
+    result = await paginate(db, stmt, PageQuery(page.page, page.size, next=True, count=page.count))
+    result.entries = await load_views(db, result.entries)
     return result
 
 
@@ -231,19 +231,16 @@ class SportCount:
     count: int
 
 
-async def grouped_sport_count(session: AsyncSession, statuses: Sequence[str]) -> list[SportCount]:
+async def grouped_sport_count(db: AsyncSession, statuses: Sequence[str]) -> list[SportCount]:
     rows = (
-        await session.execute(
+        await db.execute(
             select(Event.sport_type, func.count())
             .where(Event.media_type == "event", Event.status.in_(statuses), Event.sport_type.is_not(None))
             .group_by(Event.sport_type)
         )
     ).all()
-    titles = dict(
-        (
-            await session.execute(select(Identity.sport_type, Identity.title).where(Identity.media_type == "identity"))
-        ).all()
-    )
+    sports = select(Identity.sport_type, Identity.title).where(Identity.media_type == "identity")
+    titles: dict[str | None, str] = dict((await db.execute(sports)).tuples().all())
     counts = [SportCount(sport, titles.get(sport) or sport.replace("-", " ").title(), n) for sport, n in rows]
     return sorted(counts, key=lambda c: (-c.count, c.title))
 
@@ -255,10 +252,10 @@ PROGRAMME_AFTER = timedelta(hours=24)
 def programme_window(now: datetime, start: datetime | None, end: datetime | None) -> tuple[datetime, datetime]:
     """The EPG window: 6 h back to 24 h ahead of now; a side given alone keeps that 30 h span."""
     span = PROGRAMME_BEFORE + PROGRAMME_AFTER
-    if start is None and end is None:
-        return now - PROGRAMME_BEFORE, now + PROGRAMME_AFTER
-    if start is None:
-        return end - span, end
-    if end is None:
+    if start is not None and end is not None:
+        return start, end
+    if start is not None:
         return start, start + span
-    return start, end
+    if end is not None:
+        return end - span, end
+    return now - PROGRAMME_BEFORE, now + PROGRAMME_AFTER

@@ -8,6 +8,7 @@ is still remembered on the link.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -94,7 +95,7 @@ async def _link(db: AsyncSession, identity: Identity, display_name: str | None) 
     return Linked(user.id, True)
 
 
-def _add_link(db: AsyncSession, user_id: str, identity: Identity, now) -> None:
+def _add_link(db: AsyncSession, user_id: str, identity: Identity, now: datetime) -> None:
     db.add(
         FederatedIdentity(
             id=new_id(),

@@ -70,7 +70,7 @@ async def save_follow(db: AsyncSession, user_id: str, follow_type: str, referenc
     )
     if follow is None:
         count = await db.scalar(select(func.count()).select_from(Follow).where(Follow.user_id == user_id, _ITEM_EXISTS))
-        if count >= FOLLOW_LIMIT:
+        if (count or 0) >= FOLLOW_LIMIT:
             raise Conflict(f"You follow too many items (at most {FOLLOW_LIMIT})", code="follow_limit_reached")
         follow = Follow(id=new_id(), user_id=user_id, type=follow_type, reference_id=reference_id, created=clock.now())
         db.add(follow)

@@ -29,10 +29,10 @@ class Page(Generic[T]):
     next_exists: bool | None = None
 
 
-async def paginate(session: AsyncSession, stmt: Select, query: PageQuery, *, scalars: bool = True) -> Page[Any]:
+async def paginate(db: AsyncSession, stmt: Select, query: PageQuery, *, scalars: bool = True) -> Page[Any]:
     """Run `stmt` for one page; fetch one extra row to learn whether a next page exists."""
     extra = 1 if query.next else 0
-    result = await session.execute(stmt.offset(query.offset).limit(query.size + extra))
+    result = await db.execute(stmt.offset(query.offset).limit(query.size + extra))
     rows = list(result.scalars() if scalars else result.all())
     next_exists = None
     if query.next:
@@ -41,5 +41,5 @@ async def paginate(session: AsyncSession, stmt: Select, query: PageQuery, *, sca
     total = None
     if query.count:
         counted = stmt.order_by(None).subquery()
-        total = (await session.execute(select(func.count()).select_from(counted))).scalar_one()
+        total = (await db.execute(select(func.count()).select_from(counted))).scalar_one()
     return Page(rows, query, total, next_exists)

@@ -29,7 +29,7 @@ class InvalidResetToken(ApiError):
     status = 400
     code = "invalid_reset_token"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("This reset link is no longer valid")
 
 

@@ -16,13 +16,13 @@ class Programme:
     slots: list[EpgProgramme]
 
 
-async def channel_programme(session: AsyncSession, channel_id: str, start: datetime, end: datetime) -> Programme:
+async def channel_programme(db: AsyncSession, channel_id: str, start: datetime, end: datetime) -> Programme:
     if start > end:
         raise ApiError("'from' is after 'to'", code="validation_error")
-    channel = await session.get(Event, channel_id)
+    channel = await db.get(Event, channel_id)
     if channel is None or channel.status != "channel":
         raise NotFound("Channel not found", code="channel_not_found")
-    slots = await session.scalars(
+    slots = await db.scalars(
         select(EpgProgramme)
         .where(EpgProgramme.channel_id == channel_id, EpgProgramme.ends_at > start, EpgProgramme.starts_at < end)
         .order_by(EpgProgramme.starts_at)

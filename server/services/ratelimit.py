@@ -6,13 +6,14 @@ for the current window is passed. The counter is one upsert, atomic on SQLite an
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
+from ..db import rows_changed
 from ..errors import ApiError
 from ..models import RateLimitBucket
 from ..settings import Settings
@@ -43,7 +44,7 @@ def signin_limits(settings: Settings) -> tuple[Limit, Limit]:
 
 def _window(limit: Limit, now: datetime) -> tuple[int, datetime]:
     index = int(now.timestamp()) // limit.window
-    ends = datetime.fromtimestamp((index + 1) * limit.window, tz=timezone.utc)
+    ends = datetime.fromtimestamp((index + 1) * limit.window, tz=UTC)
     return index, ends
 
 
@@ -55,17 +56,17 @@ def _retry_after(ends: datetime, now: datetime) -> int:
     return max(1, math.ceil((ends - now).total_seconds()))
 
 
-def _refuse(ends: datetime, now: datetime):
+def _refuse(ends: datetime, now: datetime) -> TooManyRequests:
     wait = _retry_after(ends, now)
     return TooManyRequests(f"Too many attempts, try again in {wait} seconds", headers={"Retry-After": str(wait)})
 
 
-async def hit(session: AsyncSession, limit: Limit, subject: str, *, commit: bool = True) -> int:
+async def hit(db: AsyncSession, limit: Limit, subject: str, *, commit: bool = True) -> int:
     """Count one attempt for `subject`; raise TooManyRequests when it is over the limit."""
     now = clock.now()
     index, ends = _window(limit, now)
     key = _key(limit, subject, index)
-    dialect = session.bind.dialect.name
+    dialect = db.bind.dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     statement = (
         insert(RateLimitBucket)
@@ -73,34 +74,34 @@ async def hit(session: AsyncSession, limit: Limit, subject: str, *, commit: bool
         .on_conflict_do_update(index_elements=[RateLimitBucket.key], set_={"count": RateLimitBucket.count + 1})
         .returning(RateLimitBucket.count)
     )
-    count = (await session.execute(statement)).scalar_one()
+    count = (await db.execute(statement)).scalar_one()
     if commit:
-        await session.commit()
+        await db.commit()
     if count > limit.limit:
         raise _refuse(ends, now)
     return count
 
 
-async def check(session: AsyncSession, limit: Limit, subject: str) -> None:
+async def check(db: AsyncSession, limit: Limit, subject: str) -> None:
     """Raise TooManyRequests if `subject` is already over the limit, without counting."""
     now = clock.now()
     index, ends = _window(limit, now)
     count = (
-        await session.execute(select(RateLimitBucket.count).where(RateLimitBucket.key == _key(limit, subject, index)))
+        await db.execute(select(RateLimitBucket.count).where(RateLimitBucket.key == _key(limit, subject, index)))
     ).scalar_one_or_none()
     if count is not None and count >= limit.limit:
         raise _refuse(ends, now)
 
 
-async def forget(session: AsyncSession, limit: Limit, subject: str) -> None:
+async def forget(db: AsyncSession, limit: Limit, subject: str) -> None:
     """Clear the current window's count (e.g. failures after a successful sign-in)."""
     index, _ = _window(limit, clock.now())
-    await session.execute(delete(RateLimitBucket).where(RateLimitBucket.key == _key(limit, subject, index)))
+    await db.execute(delete(RateLimitBucket).where(RateLimitBucket.key == _key(limit, subject, index)))
 
 
-async def prune(session: AsyncSession) -> int:
+async def prune(db: AsyncSession) -> int:
     """Delete finished windows; called now and then so the table stays small."""
-    result = await session.execute(
+    result = await db.execute(
         delete(RateLimitBucket).where(RateLimitBucket.expires_at < clock.now() - timedelta(seconds=1))
     )
-    return result.rowcount or 0
+    return rows_changed(result)

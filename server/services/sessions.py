@@ -20,12 +20,14 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Select, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..auth.tokens import issue_access_token, issue_limit_ticket
+from ..db import rows_changed
 from ..errors import NotFound, Unauthorized
 from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
 from ..settings import Settings
@@ -50,7 +52,7 @@ class RefreshFailed(Unauthorized):
 class LimitTicketInvalid(Unauthorized):
     code = "limit_ticket_invalid"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("The sign-in ticket has expired, please sign in again")
 
 
@@ -113,7 +115,10 @@ def successor_of(token: str, secret: str) -> str:
     return "rt_" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def _for_update(statement, db: AsyncSession):
+_Row = TypeVar("_Row", bound=tuple[Any, ...])
+
+
+def _for_update(statement: Select[_Row], db: AsyncSession) -> Select[_Row]:
     # SQLite has no row locks; its write transactions are serialised by BEGIN IMMEDIATE.
     return statement if db.bind.dialect.name == "sqlite" else statement.with_for_update()
 
@@ -401,7 +406,7 @@ async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: st
         successor = successor_of(token, policy.secret)
         successor_id = new_id()
         rotated = await db.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
-        if rotated.rowcount == 1:
+        if rows_changed(rotated) == 1:
             await db.execute(
                 _INSERT_TOKEN,
                 {
@@ -418,6 +423,8 @@ async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: st
             await db.commit()
             return _refresh_result(row.user_id, row.role, row.session_id, successor, policy)
         row = (await db.execute(lookup, params)).first()  # another refresh rotated it meanwhile
+        if row is None:  # ... or the session went with its device meanwhile
+            raise RefreshFailed()
     if row.used_at is not None and same_device and now - row.used_at <= timedelta(seconds=policy.grace_seconds):
         current = await _live_successor(db, token, policy)
         if current is not None:
@@ -456,7 +463,14 @@ async def revoke_session(db: AsyncSession, session_id: str, *, reason: str) -> b
         .where(AuthSession.id == session_id, AuthSession.revoked_at.is_(None))
         .values(revoked_at=clock.now(), revoked_reason=reason)
     )
-    return (result.rowcount or 0) > 0
+    return rows_changed(result) > 0
+
+
+async def sign_out(db: AsyncSession, session_id: str | None) -> None:
+    """End the caller's own session (logout), committed."""
+    if session_id is not None:
+        await revoke_session(db, session_id, reason="logout")
+        await db.commit()
 
 
 async def revoke_user_sessions(db: AsyncSession, user_id: str, *, reason: str, keep: str | None = None) -> int:
@@ -465,7 +479,7 @@ async def revoke_user_sessions(db: AsyncSession, user_id: str, *, reason: str, k
     if keep:
         where.append(AuthSession.id != keep)
     result = await db.execute(update(AuthSession).where(*where).values(revoked_at=clock.now(), revoked_reason=reason))
-    return result.rowcount or 0
+    return rows_changed(result)
 
 
 async def count_other_sessions(db: AsyncSession, user_id: str, keep: str | None) -> int:
@@ -496,6 +510,14 @@ async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> Devic
     await db.delete(device)
     await db.flush()
     return device
+
+
+async def remove_own_device(db: AsyncSession, user_id: str, device_id: str) -> tuple[Device, list[Device]]:
+    """A viewer removes one of their devices (`remove_device`), committed; with the devices left.
+    The caller then tells the removed device through `remove-user-device`."""
+    removed = await remove_device(db, user_id, device_id)
+    await db.commit()
+    return removed, await list_devices(db, user_id)
 
 
 async def check_device(

@@ -8,8 +8,9 @@ Sessions end and devices go through server.services.sessions, like the viewer's 
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import ColumnElement, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
@@ -27,21 +28,21 @@ STAFF_REVOKED = "staff"
 class UserNotFound(NotFound):
     code = "user_not_found"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("User not found")
 
 
 class SessionNotFound(NotFound):
     code = "session_not_found"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("Session not found")
 
 
 class DeviceNotFound(NotFound):
     code = "device_not_found"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("Device not found")
 
 
@@ -78,7 +79,7 @@ class DeviceRemoved:
     remaining: list[Device]
 
 
-def _live_session(now):
+def _live_session(now: datetime) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
     return AuthSession.revoked_at.is_(None), AuthSession.expires_at > now
 
 

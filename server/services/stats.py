@@ -6,11 +6,11 @@ from ..errors import NotFound
 from ..models import Event, EventStats
 
 
-async def game_stats(session: AsyncSession, event_id: str, *, score: bool, overview: bool) -> dict:
-    event = await session.get(Event, event_id)
+async def game_stats(db: AsyncSession, event_id: str, *, score: bool, overview: bool) -> dict:
+    event = await db.get(Event, event_id)
     if event is None:
         raise NotFound("Event not found", code="event_not_found")
-    stats = await session.get(EventStats, event_id)
+    stats = await db.get(EventStats, event_id)
     if stats is None or not event.stats_enabled:
         raise NotFound("No stats for this event", code="stats_not_found")
     vidswap: dict = {}

@@ -26,7 +26,7 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -76,7 +76,7 @@ DEFAULTS = {
 class TagNotFound(NotFound):
     code = "tag_not_found"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("Tag not found")
 
 
@@ -187,7 +187,7 @@ async def _target(db: AsyncSession, target_id: str) -> Event:
     return target
 
 
-def _ordered(stmt):
+def _ordered(stmt: Select[tuple[Tag]]) -> Select[tuple[Tag]]:
     return stmt.order_by(func.coalesce(Tag.start_ms, Tag.time_pts, 0), Tag.id)
 
 

@@ -19,6 +19,7 @@ the offending field in `details`.
 
 import math
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -26,6 +27,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..db import rows_changed
 from ..errors import ApiError, Forbidden, NotFound
 from ..media.clips import MAX_CLIP_MS, Timeline, load_sample
 from ..media.live import ANCHOR
@@ -129,7 +131,7 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
     media_path = _media_path(parent.hls_stream, settings)
     sample = stream_of(media_path) if media_path else None
     vod = load_sample(settings.fixtures_dir / "media", sample) if sample else None
-    if vod is None:
+    if media_path is None or sample is None or vod is None:
         raise _refusal("event_id", "This event has no stream that can be clipped")
     timeline = Timeline.of(vod)
     if not media_path.startswith("live/"):
@@ -185,7 +187,7 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
         regions=parent.regions,
         available_anywhere=parent.available_in_region,
     )
-    if not access.available_for_user:
+    if not access.available_for_user or viewer.user_id is None:
         raise Forbidden("You can only clip an event you may watch", code="forbidden")
     span = clippable_span(parent, settings, now)
     _within(span, start_ms, end_ms)
@@ -253,13 +255,19 @@ async def delete_clip(db: AsyncSession, owner_id: str, clip_id: str) -> None:
         .where(Event.id == clip_id, Event.owner_id == owner_id, Event.media_type.in_(USER_MEDIA_TYPES))
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount == 0:
+    if rows_changed(result) == 0:
         raise clip_not_found()
     await db.commit()
 
 
 async def list_clips(
-    db: AsyncSession, owner_id: str, *, media_types=(), parent_event_ids=(), sort: Sort, page: PageQuery
+    db: AsyncSession,
+    owner_id: str,
+    *,
+    media_types: Sequence[str] = (),
+    parent_event_ids: Sequence[str] = (),
+    sort: Sort,
+    page: PageQuery,
 ) -> Page[EventView]:
     filters = EventFilters(
         owner_id=owner_id, media_types=tuple(media_types) or USER_MEDIA_TYPES, parent_event_ids=tuple(parent_event_ids)

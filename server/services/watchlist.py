@@ -50,7 +50,7 @@ async def add_to_watchlist(db: AsyncSession, user_id: str, event_id: str) -> lis
     )
     if present is None:
         size = await db.scalar(select(func.count()).select_from(WatchlistItem).where(WatchlistItem.user_id == user_id))
-        if size >= WATCHLIST_LIMIT:
+        if (size or 0) >= WATCHLIST_LIMIT:
             raise Conflict(f"Your watchlist is full ({WATCHLIST_LIMIT} items)", code="watchlist_full")
         db.add(WatchlistItem(user_id=user_id, event_id=event_id, created=clock.now()))
         try:

@@ -2,6 +2,7 @@
 
 import itertools
 import uuid
+from typing import Any
 
 PASSWORD = "correct horse battery staple"
 _devices = itertools.count(1)
@@ -70,7 +71,7 @@ async def sign_in(client, email: str, password: str = PASSWORD, device_id: str |
 
 
 async def refresh(client, refresh_token: str, device_id: str | None = None):
-    body = {
+    body: dict[str, Any] = {
         "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
         "subject_token": refresh_token,
         "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token",

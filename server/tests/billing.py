@@ -18,7 +18,7 @@ from server import clock
 from server.db import Database
 from server.migrate import upgrade
 from server.models import Contract, PaymentCharge, Product, Purchase, StoredCard, User
-from server.payments import CardDetails, PaymentProvider, SandboxProvider
+from server.payments import CardDetails, CardToken, Charge, PaymentProvider, SandboxProvider, StoredCardRef
 from server.services.commerce import grants
 from server.tests.accounts import create_user
 from server.tests.commerce import paid_event, product
@@ -32,6 +32,24 @@ ACTION_DELAY = timedelta(seconds=5)
 
 def sandbox(database: Database) -> SandboxProvider:
     return SandboxProvider(database, action_delay=ACTION_DELAY)
+
+
+class UnexpectedCalls:
+    """A PaymentProvider whose every call fails the test; a fake overrides the calls it expects."""
+
+    name = "sandbox"
+
+    async def tokenize(self, card: CardDetails, *, owner_id: str) -> CardToken:
+        raise AssertionError("unexpected provider call: tokenize")
+
+    async def store_card(self, token: str, *, owner_id: str) -> StoredCardRef:
+        raise AssertionError("unexpected provider call: store_card")
+
+    async def charge(self, source: str, *, owner_id: str, amount_minor: int, currency: str, reference: str) -> Charge:
+        raise AssertionError("unexpected provider call: charge")
+
+    async def charge_status(self, charge_id: str) -> Charge:
+        raise AssertionError("unexpected provider call: charge_status")
 
 
 def card(number: str = GOOD_CARD) -> CardDetails:
@@ -67,7 +85,7 @@ async def store_card(database: Database, provider: PaymentProvider, user_id: str
     return ref.reference
 
 
-async def active_contract(database: Database, product: Product, user_id: str | None, **columns) -> Contract:
+async def active_contract(database: Database, product: Product, user_id: str, **columns) -> Contract:
     """A contract whose first payment succeeded now (its period runs from now); `columns`
     override what grants.new_contract and activate_contract set."""
     now = clock.now()
@@ -83,12 +101,16 @@ async def active_contract(database: Database, product: Product, user_id: str | N
 
 async def contract(database: Database, contract_id: str) -> Contract:
     async with database.session() as db:
-        return await db.get(Contract, contract_id)
+        found = await db.get(Contract, contract_id)
+    assert found is not None, f"no contract {contract_id}"
+    return found
 
 
 async def purchase(database: Database, purchase_id: str) -> Purchase:
     async with database.session() as db:
-        return await db.get(Purchase, purchase_id)
+        found = await db.get(Purchase, purchase_id)
+    assert found is not None, f"no purchase {purchase_id}"
+    return found
 
 
 async def charges_of(database: Database, user_id: str) -> int:
@@ -111,8 +133,34 @@ async def renewal_charges(database: Database, contract_id: str) -> list[PaymentC
         )
 
 
+class Told:
+    """What settlement and renewal calls announced (they send nothing themselves), as the
+    socket messages their callers send: `sent` holds (name, payload, room) like a
+    SocketRecorder's, so `purchase_messages` reads either."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict, str]] = []
+
+    def __call__(self, result):
+        """Record what `result` announces (an Announcement, None, or a report carrying
+        `announcements`) and return it unchanged, so calls can be wrapped in place."""
+        found = getattr(result, "announcements", None)
+        for message in found if found is not None else [result]:
+            if message is not None and message.user_id is not None:
+                payload = {"purchaseId": message.record_id, "status": message.status, "productId": message.product_id}
+                if message.event_id is not None:
+                    payload["eventId"] = message.event_id
+                self.sent.append(("user-purchase-status", payload, f"user:{message.user_id}"))
+        return result
+
+
+def told_here() -> contextlib.AbstractContextManager[Told]:
+    """`with told_here() as told:` collects what the calls wrapped in `told(...)` announce."""
+    return contextlib.nullcontext(Told())
+
+
 def purchase_messages(recorder, record_id: str) -> list[dict]:
-    """The user-purchase-status payloads a SocketRecorder saw for one purchase or contract."""
+    """The user-purchase-status payloads a SocketRecorder (or Told) saw for one purchase or contract."""
     return [
         data
         for name, data, _room in recorder.sent

@@ -8,14 +8,14 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete
 
 from server import clock
+from server.db import Database
 from server.models import BundleItem, Event, EventIdentity, Product, new_id
 
 from . import factories
 
-
 # Events made by `paid_event`, removed after each test (server/tests/conftest.py) so catalogue
 # tests sharing the session database keep counting only the catalogue's own events.
-CREATED: list[tuple[object, str]] = []
+CREATED: list[tuple[Database, str]] = []
 
 
 async def remove_created_events() -> None:

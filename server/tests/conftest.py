@@ -84,7 +84,7 @@ def settings(database_url) -> Settings:
 
 @pytest.fixture(scope="session")
 def api(settings):
-    app, _resolver = create_api(settings)
+    app = create_api(settings)
     return app
 
 

@@ -1,7 +1,7 @@
 """Small, explicit catalogue builders for tests (the seed data is tested on its own)."""
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -63,15 +63,16 @@ def event(
     **kw,
 ) -> Event:
     n = next(_counter)
+    identity = league_ or category
     e = Event(
         id=new_id(),
         media_type=media_type,
         title=title,
-        search_text=" ".join(filter(None, [title, home and home.name, away and away.name])).lower(),
+        search_text=" ".join(filter(None, [title, home.name if home else None, away.name if away else None])).lower(),
         event_date=when,
         external_id=f"TL-T-{n:06d}",
         reference_id=f"ref-test-{n}",
-        sport_type=(league_ or category).sport_type if (league_ or category) else kw.pop("sport_type", None),
+        sport_type=identity.sport_type if identity else kw.pop("sport_type", None),
         status=status,
         home_team_id=home.id if home else None,
         away_team_id=away.id if away else None,
@@ -97,7 +98,7 @@ class Catalogue:
 
 
 async def build_catalogue(session: AsyncSession) -> Catalogue:
-    now = datetime.now(timezone.utc).replace(microsecond=0)
+    now = datetime.now(UTC).replace(microsecond=0)
     football, basketball = sport("Football", "football", 1), sport("Basketball", "basketball", 2)
     session.add_all([football, basketball])
     await session.flush()

@@ -77,7 +77,8 @@ class PkceCheck:
         def start(status, headers, exc_info=None):
             if challenge and status.startswith(("302", "303")):
                 location = next((v for k, v in headers if k.lower() == "location"), "")
-                code = (parse_qs(urlsplit(location).query).get("code") or [None])[0]
+                codes = parse_qs(urlsplit(location).query).get("code")
+                code = codes[0] if codes else None
                 if code:
                     with self.lock:
                         self.challenges[code] = (challenge, method)
@@ -142,7 +143,7 @@ class OidcProvider:
     def __init__(self):
         self.process: subprocess.Popen | None = None
         self.issuer = ""
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 -- lives as long as the provider; stop() closes it
 
     def start(self) -> OidcProvider:
         self.process = subprocess.Popen(
@@ -151,6 +152,7 @@ class OidcProvider:
             stderr=self._log,
             text=True,
         )
+        assert self.process.stdout is not None  # stdout=PIPE
         ready, _, _ = select.select([self.process.stdout], [], [], START_TIMEOUT_S)
         line = self.process.stdout.readline().strip() if ready else ""
         if not line.isdigit():
@@ -178,6 +180,7 @@ class OidcProvider:
                 self.process.wait(timeout=5)
         if self.process is not None and self.process.stdout:
             self.process.stdout.close()
+        self._log.close()
 
     def log(self) -> str:
         self._log.seek(0)

@@ -27,7 +27,9 @@ async def app_client(app_settings):
 
 def free_stream(url: str, settings: Settings) -> str:
     """A stored stream URL as a free event's viewers get it (see server/tests/media for the rules)."""
-    return sign_stream(url, user_id=None, event_id="e0e000000000000000000001", settings=settings)
+    signed = sign_stream(url, user_id=None, event_id="e0e000000000000000000001", settings=settings)
+    assert signed is not None
+    return signed
 
 
 async def test_live_playlist_is_served_with_the_hls_content_type(app_client, app_settings):

@@ -1,47 +1,77 @@
-"""The contract and the code cannot drift apart."""
+"""The contract and the code cannot drift apart: every operation has exactly one handler in its
+tag's package, and every handler of a tag package serves an operation of that tag."""
 
-from server import contract
+import importlib
+import pkgutil
+import types
+
+import pytest
+
+from server.api.http import routing
 
 
-def test_every_operation_has_a_handler_or_is_declared_pending():
-    # bind() raises for an operationId with neither a handler nor a PENDING entry.
-    assert contract.bindings()
+def by_tag() -> dict[str, set[str]]:
+    tags: dict[str, set[str]] = {}
+    for operation in routing.operations():
+        tags.setdefault(operation.tag, set()).add(operation.operation_id)
+    return tags
+
+
+def test_every_operation_has_a_handler():
+    for operation in routing.operations():
+        assert callable(routing.bind(operation)), operation
 
 
 def test_every_handler_serves_an_operation_of_its_tag():
-    by_tag: dict[str, set[str]] = {}
-    for _method, _path, tag, operation_id in contract.operations():
-        by_tag.setdefault(tag, set()).add(operation_id)
-    for tag, operation_ids in by_tag.items():
-        unused = contract.handler_functions(tag) - operation_ids
+    for tag, operation_ids in by_tag().items():
+        unused = set(routing.handlers(tag)) - operation_ids
         assert not unused, f"server.api.{tag} has handlers no operation uses: {sorted(unused)}"
 
 
-def test_pending_names_only_real_operations():
-    from importlib import import_module
+def test_handlers_in_every_module_of_a_tag_package_are_checked():
+    # The admin tag's handlers live in several modules (users.py, events.py, ...): all count.
+    modules = {function.__module__ for function in routing.handlers("admin").values()}
+    assert {"server.api.admin.users", "server.api.admin.events", "server.api.admin.access_codes"} <= modules
 
-    declared = {op_id for *_rest, op_id in contract.operations()}
-    for tag in {tag for _m, _p, tag, _o in contract.operations()}:
-        stale = set(getattr(import_module(f"server.api.{tag}"), "PENDING", ())) - declared
-        assert not stale, f"server.api.{tag}.PENDING names operations the contract lacks: {sorted(stale)}"
+
+def test_a_stray_public_coroutine_in_a_tag_package_is_reported(monkeypatch):
+    module = importlib.import_module("server.api.vod.related")
+
+    async def not_an_operation():
+        return None
+
+    not_an_operation.__module__ = module.__name__
+    monkeypatch.setattr(module, "not_an_operation", not_an_operation, raising=False)
+    routing.handlers.cache_clear()
+    try:
+        assert "not_an_operation" in set(routing.handlers("vod")) - by_tag()["vod"]
+    finally:
+        monkeypatch.undo()
+        routing.handlers.cache_clear()
+
+
+def test_an_operation_without_a_handler_stops_the_app():
+    stray = routing.Operation("GET", "/nowhere", "vod", "no_such_handler")
+    with pytest.raises(LookupError, match="no_such_handler"):
+        routing.bind(stray)
+
+
+def test_a_tag_without_a_package_stops_the_app():
+    with pytest.raises(LookupError, match="no handler package"):
+        routing.handlers("no_such_tag")
+
+
+def test_every_tag_is_a_package_without_a_facade():
+    # No module re-exports another's handlers: each handler is defined where it is found.
+    for tag in by_tag():
+        package = importlib.import_module(f"{routing.HANDLER_PACKAGE}.{tag}")
+        public = [
+            name for name, obj in vars(package).items() if type(obj) is types.FunctionType and not name.startswith("_")
+        ]
+        assert not public, f"server.api.{tag}/__init__.py defines or re-exports {public}"
+        assert list(pkgutil.iter_modules(package.__path__)), f"server.api.{tag} has no modules"
 
 
 def test_operation_ids_are_unique():
-    ids = [op_id for *_rest, op_id in contract.operations()]
+    ids = [operation.operation_id for operation in routing.operations()]
     assert len(ids) == len(set(ids))
-
-
-def test_report_lists_pending_operations_as_501():
-    text = contract.report()
-    pending = [b for b in contract.bindings() if b.pending]
-    assert text.count("  501  ") == len(pending)
-
-
-def test_only_pending_operations_document_a_501():
-    import yaml
-
-    spec = yaml.safe_load(contract.OPENAPI_PATH.read_text())
-    pending = {b.operation_id for b in contract.bindings() if b.pending}
-    for method, path, _tag, operation_id in contract.operations():
-        documents_501 = "501" in spec["paths"][path][method.lower()]["responses"]
-        assert documents_501 == (operation_id in pending), f"{operation_id}: 501 documented={documents_501}"

@@ -4,6 +4,7 @@ intervals while the app runs, survive a failing round, and stop cleanly with the
 import asyncio
 import contextlib
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -156,7 +157,8 @@ async def test_the_app_starts_its_jobs_with_it_and_stops_them_on_shutdown(tmp_pa
     await asyncio.to_thread(upgrade, database_url)
     previous = emitter.default._target
     app = create_app(fast(database_url, gc_full_collection_interval=0))
-    inbox, outbox = asyncio.Queue(), asyncio.Queue()
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     lifespan = asyncio.create_task(
         app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, inbox.get, outbox.put)
     )

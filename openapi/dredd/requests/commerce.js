@@ -31,7 +31,7 @@ function asViewer(account, t) {
 }
 
 // The operations open to anonymous visitors (`- {}` in security) refuse a token whose session
-// has ended, rather than serve it as anonymous (server/api/context.py bind_viewer).
+// has ended, rather than serve it as anonymous (server/api/http/context.py bind_viewer).
 async function endedSession(t) {
   const account = await signUp();
   await api('POST', '/user/logout', {}, account.access_token);

@@ -5,7 +5,6 @@ JSON or is too large) becomes ProviderUnavailable; 4xx answers go back to the ca
 knows what the provider meant by them.
 """
 
-import asyncio
 import logging
 from typing import Any
 
@@ -39,19 +38,19 @@ class ProviderHttp:
             await self._session.close()
         self._session = None
 
-    async def get_json(self, url: str, **kwargs) -> tuple[int, Any]:
+    async def get_json(self, url: str, **kwargs: Any) -> tuple[int, Any]:
         return await self.request_json("GET", url, **kwargs)
 
-    async def post_form(self, url: str, form: dict[str, str], **kwargs) -> tuple[int, Any]:
+    async def post_form(self, url: str, form: dict[str, str], **kwargs: Any) -> tuple[int, Any]:
         return await self.request_json("POST", url, data=form, **kwargs)
 
-    async def request_json(self, method: str, url: str, **kwargs) -> tuple[int, Any]:
+    async def request_json(self, method: str, url: str, **kwargs: Any) -> tuple[int, Any]:
         """(status, parsed JSON) for 2xx and 4xx answers; 4xx bodies that are not JSON give None."""
         try:
             async with self.session().request(method, url, **kwargs) as response:
                 status = response.status
                 body = await _read_bounded(response, url)
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             log.warning("identity provider unreachable: %s %s: %r", method, _safe(url), exc)
             raise ProviderUnavailable(f"{_safe(url)} is unreachable") from None
         if status >= 500 or status < 200 or 300 <= status < 400:

@@ -5,9 +5,8 @@ Revises: 0004
 Create Date: 2026-11-23 14:19:11.673848+00:00
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = "0005"
 down_revision = "0004"

@@ -19,14 +19,14 @@ import re
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ... import clock
-from ...db import Database
+from ...db import Database, referenced, rows_changed
 from ...errors import ApiError, Conflict, NotFound
 from ...models import AccessCode, AccessCodeRedemption, Contract, Product, Purchase, new_id
 from ...settings import Settings
@@ -105,7 +105,7 @@ def status_of(code: AccessCode, now: datetime) -> str:
     return "active"
 
 
-def _status_filter(status: str, now: datetime):
+def _status_filter(status: str, now: datetime) -> ColumnElement[bool]:
     live = AccessCode.revoked_at.is_(None)
     left = AccessCode.redeemed_count < AccessCode.uses
     expired = and_(AccessCode.expires_at.is_not(None), AccessCode.expires_at <= now)
@@ -121,7 +121,7 @@ def _utc(value: datetime | None) -> datetime | None:
     """In UTC; a time without an offset is taken as UTC."""
     if value is None:
         return None
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 # --- issuing -------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ async def redeem(database: Database, user_id: str, text: str) -> Redemption:
         if mine.first() is not None:
             raise _already_redeemed()
         _refuse(code, now)
-        product = await db.get(Product, code.product_id)
+        product = await referenced(db, Product, code.product_id)
         await grants.refuse_if_held(db, user_id, product, now)  # before a use is taken
 
         taken = await db.execute(
@@ -272,7 +272,7 @@ async def redeem(database: Database, user_id: str, text: str) -> Redemption:
             .values(redeemed_count=AccessCode.redeemed_count + 1)
             .execution_options(synchronize_session=False)
         )
-        if taken.rowcount != 1:  # someone else took the last use (or it was revoked) meanwhile
+        if rows_changed(taken) != 1:  # someone else took the last use (or it was revoked) meanwhile
             await db.refresh(code)
             _refuse(code, now)
             raise _already_redeemed()

@@ -18,18 +18,18 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Generic, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ... import clock
 from ...db import Database
-from ...errors import ApiError, Conflict, NotFound
+from ...errors import ApiError, Conflict
 from ...models import Contract, Event, Product, Purchase, StoredCard
 from ...payments import Charge, PaymentProvider, StoredCardRef
-from . import grants, products
+from . import contracts, grants, products
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ async def _pay(
     reference: str,
 ) -> Charge | None:
     """Charge for a checkout; None when there is nothing to charge (a free product)."""
-    if source.stored:
+    if source.token is None:  # the stored card
         async with database.session() as db:
             card = await stored_card(db, user_id)
         if card is None:
@@ -127,15 +127,18 @@ async def _prepare(
         raise NoStoredCard("There is no stored card; add a card first")
 
 
+R = TypeVar("R", Purchase, Contract)
+
+
 @dataclass(frozen=True)
-class _Record:
+class _Record(Generic[R]):
     """How one kind of checkout record (a purchase or a contract) takes each payment outcome."""
 
-    model: type
+    model: type[R]
     pending: tuple[str, ...]  # statuses in which the payment is still open
-    paid: Callable[[AsyncSession, Any, Product, datetime], Awaitable[None]]
-    refused: Callable[[Any, str, datetime], None]
-    processing: Callable[[Any, datetime], None]
+    paid: Callable[[AsyncSession, R, Product, datetime], Awaitable[None]]
+    refused: Callable[[R, str, datetime], None]
+    processing: Callable[[R, datetime], None]
 
 
 async def _complete_purchase(db: AsyncSession, purchase: Purchase, product: Product, now: datetime) -> None:
@@ -154,8 +157,10 @@ def _contract_processing(contract: Contract, now: datetime) -> None:
     contract.updated = now  # stays `processing` until settled
 
 
-PURCHASE = _Record(Purchase, ("init", "in progress"), _complete_purchase, grants.fail_purchase, _purchase_processing)
-CONTRACT = _Record(
+PURCHASE: _Record[Purchase] = _Record(
+    Purchase, ("init", "in progress"), _complete_purchase, grants.fail_purchase, _purchase_processing
+)
+CONTRACT: _Record[Contract] = _Record(
     Contract,
     ("processing",),
     _activate_contract,
@@ -185,7 +190,7 @@ async def buy_ppv(
         purchase = grants.new_purchase(product, user_id, now, status="init", payment_action="creditCardPay")
         db.add(purchase)
         await db.commit()
-    return await _pay_for(database, provider, PURCHASE, purchase, source, f"{user_id}:{idempotency_key}")
+    return await _pay_for(database, provider, PURCHASE, purchase, user_id, source, f"{user_id}:{idempotency_key}")
 
 
 async def subscribe(
@@ -207,14 +212,20 @@ async def subscribe(
         contract = grants.new_contract(product, user_id, now)
         db.add(contract)
         await db.commit()
-    return await _pay_for(database, provider, CONTRACT, contract, source, f"{user_id}:{idempotency_key}")
+    return await _pay_for(database, provider, CONTRACT, contract, user_id, source, f"{user_id}:{idempotency_key}")
 
 
 async def _pay_for(
-    database: Database, provider: PaymentProvider, kind: _Record, record, source: PaymentSource, reference: str
+    database: Database,
+    provider: PaymentProvider,
+    kind: _Record[R],
+    record: R,
+    user_id: str,
+    source: PaymentSource,
+    reference: str,
 ) -> Outcome:
-    """Steps 2 and 3 for a committed purchase or contract."""
-    record_id, user_id = record.id, record.user_id
+    """Steps 2 and 3 for a committed purchase or contract of `user_id`."""
+    record_id = record.id
     try:
         charge = await _pay(database, provider, user_id, source, record.price_minor, record.currency, reference)
     except BaseException as exc:
@@ -224,7 +235,7 @@ async def _pay_for(
     return await _record_outcome(database, kind, record_id, charge)
 
 
-async def _abandon(database: Database, kind: _Record, record_id: str, code: str) -> None:
+async def _abandon(database: Database, kind: _Record[R], record_id: str, code: str) -> None:
     """Paying failed before any outcome (bad token, crash): the record stops blocking the product."""
     async with database.write_session() as db:
         record = await db.get(kind.model, record_id)
@@ -233,11 +244,15 @@ async def _abandon(database: Database, kind: _Record, record_id: str, code: str)
             await db.commit()
 
 
-async def _record_outcome(database: Database, kind: _Record, record_id: str, charge: Charge | None) -> Outcome:
+async def _record_outcome(database: Database, kind: _Record[R], record_id: str, charge: Charge | None) -> Outcome:
     now = clock.now()
     async with database.write_session() as db:
         record = await db.get(kind.model, record_id)
+        if record is None:  # committed in step 1; only an account deletion removes it, and not its row
+            raise LookupError(f"{kind.model.__name__} {record_id} is gone")
         product = await db.get(Product, record.product_id)
+        if product is None:  # products are never deleted while something refers to them (RESTRICT)
+            raise LookupError(f"product {record.product_id} is gone")
         failure = charge.failure() if charge is not None else None
         if charge is not None:
             record.card_brand, record.card_last4 = charge.card.brand, charge.card.last4
@@ -250,14 +265,10 @@ async def _record_outcome(database: Database, kind: _Record, record_id: str, cha
             kind.processing(record, now)
             status = 202
         else:
-            kind.refused(record, failure.code, now)
+            kind.refused(record, failure.code if failure is not None else "card_declined", now)
             status = 402
         await db.commit()
     return Outcome(record_id, status, failure)
-
-
-class ContractNotFound(NotFound):
-    code = "contract_not_found"
 
 
 class WrongPlatform(Conflict):
@@ -267,11 +278,7 @@ class WrongPlatform(Conflict):
 async def cancel(database: Database, user_id: str, contract_id: str) -> Contract:
     """Stop renewing; access runs to the period end. Canceling twice changes nothing."""
     async with database.write_session() as db:
-        contract = (
-            await db.execute(select(Contract).where(Contract.id == contract_id, Contract.user_id == user_id))
-        ).scalar_one_or_none()
-        if contract is None:
-            raise ContractNotFound("Subscription not found")
+        contract = await contracts.get(db, user_id, contract_id)
         if contract.platform != "web":
             raise WrongPlatform("This subscription was bought in an app store; cancel it there")
         if contract.canceled_at is None:

@@ -16,7 +16,6 @@ from ...errors import Conflict
 from ...models import Contract, Event, Product, Purchase
 from ...payments import CardSummary
 from ..account_lock import lock_account
-from .holdings import contract_gives_access
 from .periods import add_duration, ppv_window
 
 PURCHASE_TYPES = ("ppv",)  # bundles are bought as contracts unless they neither renew nor last
@@ -46,7 +45,7 @@ async def refuse_if_held(db: AsyncSession, user_id: str, product: Product, now: 
     that no longer give access (a period that ended before the renewal job saw it, a payment
     abandoned before any charge) are closed here, so they cannot block a new purchase."""
     if bought_as_contract(product):
-        rows = (
+        contracts = (
             (
                 await db.execute(
                     select(Contract).where(
@@ -59,20 +58,18 @@ async def refuse_if_held(db: AsyncSession, user_id: str, product: Product, now: 
             .scalars()
             .all()
         )
-        for contract in rows:
+        for contract in contracts:
             if contract.status == "processing":
                 if contract.charge_id is None and contract.created <= now - ABANDONED_AFTER:
                     fail_contract(contract, now)
                     continue
                 raise Conflict("A payment for this subscription is already processing", code="purchase_in_progress")
-            if contract_gives_access(
-                contract.status, contract.period_end, contract.grace_until, now, contract.payment_status
-            ):
+            if contract.gives_access(now):
                 raise AlreadyHeld("You already have this subscription", code="already_subscribed")
             contract.status, contract.auto_renew, contract.updated = "expired", False, now
         await db.flush()
         return
-    rows = (
+    purchases = (
         (
             await db.execute(
                 select(Purchase).where(
@@ -85,7 +82,7 @@ async def refuse_if_held(db: AsyncSession, user_id: str, product: Product, now: 
         .scalars()
         .all()
     )
-    for purchase in rows:
+    for purchase in purchases:
         if purchase.status != "success":
             if purchase.charge_id is None and purchase.created <= now - ABANDONED_AFTER:
                 fail_purchase(purchase, "payment_abandoned", now)

@@ -5,10 +5,11 @@ and handed to `server.services.access.decide` for every event of the answer."""
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...models import BundleItem, Contract, Product, Purchase
+from ...models.commerce import contract_gives_access
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Holdings:
 EMPTY = Holdings()
 
 
-def _purchases_now(user_id: str, now: datetime):
+def _purchases_now(user_id: str, now: datetime) -> Select[tuple[str, str]]:
     return select(Purchase.product_id, Purchase.status).where(
         Purchase.user_id == user_id,
         or_(
@@ -44,7 +45,9 @@ def _purchases_now(user_id: str, now: datetime):
     )
 
 
-def _contracts_now(user_id: str, now: datetime):
+def _contracts_now(
+    user_id: str, now: datetime
+) -> Select[tuple[str, str, datetime | None, datetime | None, datetime | None, str]]:
     return select(
         Contract.product_id,
         Contract.status,
@@ -53,22 +56,6 @@ def _contracts_now(user_id: str, now: datetime):
         Contract.canceled_at,
         Contract.payment_status,
     ).where(Contract.user_id == user_id, Contract.status.in_(("processing", "active", "past_due")))
-
-
-def contract_gives_access(
-    status: str,
-    period_end: datetime | None,
-    grace_until: datetime | None,
-    now: datetime,
-    payment_status: str | None = None,
-) -> bool:
-    """An active contract until its period ends (and while its renewal payment is deciding); a
-    past-due one until its grace period ends."""
-    if status == "active":
-        return period_end is None or period_end > now or payment_status == "in progress"
-    if status == "past_due":
-        return grace_until is not None and grace_until > now
-    return False
 
 
 async def load(db: AsyncSession, user_id: str, now: datetime) -> Holdings:
@@ -82,7 +69,7 @@ async def load(db: AsyncSession, user_id: str, now: datetime) -> Holdings:
     for product_id, status, period_end, grace_until, canceled_at, payment_status in contracts:
         if status == "processing":
             pending.add(product_id)
-        elif contract_gives_access(status, period_end, grace_until, now, payment_status):
+        elif contract_gives_access(status, period_end, grace_until, payment_status, now):
             held.add(product_id)
             if period_end is not None:
                 ends[product_id] = period_end
@@ -100,7 +87,10 @@ async def load(db: AsyncSession, user_id: str, now: datetime) -> Holdings:
         )
     ).all()
 
-    events, sub_items, channels, channel_items = set(), set(), set(), set()
+    events: set[str] = set()
+    sub_items: set[str] = set()
+    channels: set[str] = set()
+    channel_items: set[str] = set()
     everything = False
     for _id, kind, event_id, identity_items in products:
         if kind == "ppv" and event_id:
@@ -140,7 +130,9 @@ class HoldingsCache:
         from ... import clock
 
         self.enabled = ttl_seconds > 0
-        self._entries = TTLCache(maxsize=max_entries, ttl=ttl_seconds or 1, timer=clock.timestamp)
+        self._entries: TTLCache[str, Holdings] = TTLCache(
+            maxsize=max_entries, ttl=ttl_seconds or 1, timer=clock.timestamp
+        )
 
     def get(self, user_id: str) -> Holdings | None:
         return self._entries.get(user_id) if self.enabled else None

@@ -4,13 +4,15 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...errors import Conflict, NotFound
 from ...models import BundleItem, Event, EventIdentity, Product
 from ..paging import Page, PageQuery, paginate
+from ..regions import in_region
 
 
 class ProductNotFound(NotFound):
@@ -23,7 +25,7 @@ class ProductView:
     items: tuple[Product, ...] = ()  # a bundle's contents
 
 
-def _on_sale(now: datetime):
+def _on_sale(now: datetime) -> ColumnElement[bool]:
     return and_(
         Product.on_sale.is_(True),
         or_(Product.offer_start.is_(None), Product.offer_start <= now),
@@ -68,7 +70,7 @@ async def get_view(db: AsyncSession, product_id: str, *, types: Iterable[str] | 
     return (await with_items(db, [product]))[0]
 
 
-async def _page(db: AsyncSession, statement, query: PageQuery, order) -> Page:
+async def _page(db: AsyncSession, statement: Select[tuple[Product]], query: PageQuery, order: Sequence[Any]) -> Page:
     page = await paginate(db, statement.order_by(*order), query)
     page.entries = await with_items(db, page.entries)
     return page
@@ -77,7 +79,7 @@ async def _page(db: AsyncSession, statement, query: PageQuery, order) -> Page:
 async def subscriptions_on_sale(db: AsyncSession, types: Iterable[str], now: datetime, query: PageQuery) -> Page:
     """svod and cvod products, and renewable bundles when the types allow subscriptions, cheapest first."""
     kinds = tuple(types)
-    wanted = Product.type.in_(kinds)
+    wanted: ColumnElement[bool] = Product.type.in_(kinds)
     if "svod" in kinds:
         wanted = or_(wanted, and_(Product.type == "bundle", Product.renewable.is_(True)))
     statement = select(Product).where(wanted, _on_sale(now))
@@ -172,8 +174,6 @@ async def unlocking(db: AsyncSession, event: Event, identity_ids: Sequence[str],
 
 def require_on_sale(product: Product, now: datetime, region: str | None) -> None:
     """409 `product_not_available` when it cannot be bought now, or not in the viewer's region."""
-    from ..access import in_region
-
     if not is_on_sale(product, now) or (
         product.type == "bundle" and product.bundle_end is not None and product.bundle_end <= now
     ):

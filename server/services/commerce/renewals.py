@@ -19,9 +19,10 @@
   account was erased) it is `expired`.
 
 Every change is a conditional UPDATE on the state the run read (`status`, `renewals`, the charge),
-so of two runs only one applies an outcome and only that one tells the viewer
-(`user-purchase-status` with the contract id as `purchaseId`: `success` when renewed, `error` when
-it became past due; a retry that fails again and an expiry send nothing). One run at a time per
+so of two runs only one applies an outcome and only that one reports its announcement for the
+viewer (`user-purchase-status` with the contract id as `purchaseId`: `success` when renewed,
+`error` when it became past due; a retry that fails again and an expiry announce nothing); the
+caller sends them (server/realtime/announcements.py). One run at a time per
 process: another one started meanwhile (the admin API) gets 409.
 
 A dry run charges and changes nothing; its counts say what a run would do now (`renewed` then
@@ -30,10 +31,10 @@ counts the contracts that would be charged).
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, Select, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ... import clock
@@ -41,9 +42,7 @@ from ...db import Database
 from ...errors import Conflict
 from ...models import Contract, Product, StoredCard
 from ...payments import Charge, InvalidCardToken, PaymentProvider
-from ...realtime import emitter
-from ...realtime.emitter import Emitter
-from .settlement import Announcement, _conditional, announce, next_period_end, past_due_values, renewed_values
+from .settlement import Announcement, _conditional, next_period_end, past_due_values, renewed_values
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +65,8 @@ class RenewalReport:
     expired: int = 0
     processing: int = 0  # renewal charges that require action (settlement finishes them)
     errors: int = 0  # contracts left for the next run (logged)
-    announced: int = 0  # user-purchase-status messages sent
     dry_run: bool = False
+    announcements: list[Announcement] = field(default_factory=list)  # for the viewers, to be sent
 
     def as_contract(self) -> dict:
         """The content of the admin API's RenewalRunResponse."""
@@ -92,7 +91,6 @@ async def run(
     now: datetime | None = None,
     dry_run: bool = False,
     *,
-    out: Emitter | None = emitter.default,
     batch_size: int = BATCH_SIZE,
 ) -> RenewalReport:
     """Renew, mark past due or expire every contract due at `now` (default: the clock's now).
@@ -100,12 +98,12 @@ async def run(
     if _lock.locked():
         raise RenewalRunInProgress("A renewal run is already in progress")
     async with _lock:
-        job = _Run(database, provider, now or clock.now(), dry_run, out)
+        job = _Run(database, provider, now or clock.now(), dry_run)
         await job.all(batch_size)
         return job.report
 
 
-def _due(now: datetime, after: str, limit: int):
+def _due(now: datetime, after: str, limit: int) -> Select[tuple[Contract]]:
     retry_before = now - RETRY_EVERY
     return (
         select(Contract)
@@ -135,14 +133,11 @@ def _due(now: datetime, after: str, limit: int):
 
 
 class _Run:
-    def __init__(
-        self, database: Database, provider: PaymentProvider, now: datetime, dry_run: bool, out: Emitter | None
-    ):
+    def __init__(self, database: Database, provider: PaymentProvider, now: datetime, dry_run: bool):
         self.database = database
         self.provider = provider
         self.now = now
         self.dry_run = dry_run
-        self.out = out
         self.report = RenewalReport(dry_run=dry_run)
 
     async def all(self, batch_size: int) -> None:
@@ -155,7 +150,8 @@ class _Run:
             for contract in contracts:
                 self.report.due += 1
                 try:
-                    await self.one(contract, products.get(contract.product_id), cards.get(contract.user_id))
+                    card = cards.get(contract.user_id) if contract.user_id else None
+                    await self.one(contract, products.get(contract.product_id), card)
                 except Exception:
                     self.report.errors += 1
                     log.exception("renewal of contract %s failed; it is tried again next run", contract.id)
@@ -180,17 +176,18 @@ class _Run:
 
     # --- one contract --------------------------------------------------------------------------
 
-    def _renews(self, contract: Contract, product: Product | None) -> bool:
+    def _renews(self, contract: Contract, product: Product) -> bool:
         return (
             contract.user_id is not None
             and contract.renewable
             and contract.auto_renew
             and contract.canceled_at is None
-            and product is not None
             and next_period_end(contract.period_end, product) is not None
         )
 
     async def one(self, contract: Contract, product: Product | None, card: StoredCard | None) -> None:
+        if product is None:  # it cannot run another period without its product
+            return await self._expire(contract)
         if contract.status == "past_due":
             grace_over = contract.grace_until is None or contract.grace_until <= self.now
             if grace_over or contract.user_id is None:
@@ -215,13 +212,13 @@ class _Run:
     async def _charge(self, contract: Contract, product: Product, card: StoredCard, *, retry: bool) -> None:
         if self.dry_run:
             self.report.renewed += 1
-            return
+            return None
         if contract.price_minor <= 0:
             return await self._renewed(contract, product, None)
         try:
             charge = await self.provider.charge(
                 card.reference,
-                owner_id=contract.user_id,
+                owner_id=card.user_id,
                 amount_minor=contract.price_minor,
                 currency=contract.currency or "EUR",
                 reference=self._reference(contract, retry),
@@ -243,25 +240,27 @@ class _Run:
             await db.commit()
         return applied
 
-    async def _tell(self, contract: Contract, product: Product | None, status: str) -> None:
-        message = Announcement(
-            contract.user_id, contract.id, status, contract.product_id, product.event_id if product else None
+    def _tell(self, contract: Contract, product: Product | None, status: str) -> None:
+        if contract.user_id is None:
+            return  # the account was erased: nobody to tell
+        self.report.announcements.append(
+            Announcement(
+                contract.user_id, contract.id, status, contract.product_id, product.event_id if product else None
+            )
         )
-        if await announce(self.out, message):
-            self.report.announced += 1
 
     async def _renewed(self, contract: Contract, product: Product, charge: Charge | None) -> None:
         where = (Contract.status.in_(("active", "past_due")), Contract.renewals == contract.renewals)
         if await self._apply(contract, where, renewed_values(contract, product, self.now, charge)):
             self.report.renewed += 1
-            await self._tell(contract, product, "success")
+            self._tell(contract, product, "success")
 
     async def _refused(self, contract: Contract, product: Product | None, charge: Charge | None) -> None:
         if self.dry_run:
             self.report.past_due += 1
             return
         if contract.status == "past_due":  # a retry that failed: the same grace period goes on
-            where = (
+            where: tuple[ColumnElement[bool], ...] = (
                 Contract.status == "past_due",
                 Contract.renewals == contract.renewals,
                 Contract.payment_status != "in progress",
@@ -278,7 +277,7 @@ class _Run:
         if await self._apply(contract, where, past_due_values(contract, self.now, charge)):
             self.report.past_due += 1
             if contract.status == "active":  # a retry that failed changes nothing the viewer sees
-                await self._tell(contract, product, "error")
+                self._tell(contract, product, "error")
 
     async def _processing(self, contract: Contract, charge: Charge) -> None:
         where = (
@@ -295,7 +294,10 @@ class _Run:
             self.report.expired += 1
             return
         if contract.status == "past_due":
-            where = (Contract.status == "past_due", Contract.payment_status != "in progress")
+            where: tuple[ColumnElement[bool], ...] = (
+                Contract.status == "past_due",
+                Contract.payment_status != "in progress",
+            )
         else:
             where = (
                 Contract.status == "active",

@@ -1,5 +1,6 @@
 """Settling card charges that answered "requires action": the outcome reaches the purchase or
-contract, and the viewer hears of it through `user-purchase-status` on the socket.
+contract, and comes back as an `Announcement` the caller sends the viewer (`user-purchase-status`
+on the socket, server/realtime/announcements.py).
 
 What is pending:
 - a purchase `in progress` (its first and only charge);
@@ -10,8 +11,8 @@ What is pending:
 For each, the provider says whether its charge (`charge_id`) is decided (`charge_status`); once
 it is, the outcome is written with a conditional UPDATE (`WHERE id = :id AND status = 'in
 progress' AND charge_id = :charge`...), so when several settlers run at once (the loop of every
-server process, a viewer reading the purchase) exactly one applies it, and only that one
-announces it. The announcement follows the commit: a process that dies in between loses the
+server process, a viewer reading the purchase) exactly one applies it, and only that one returns
+its announcement. The announcement follows the commit: a process that dies in between loses the
 message, never the outcome (the webapp also reads the purchase or contract).
 
 `settle_due` is what the server runs every second (server/jobs.py); `settle_purchase` and
@@ -21,18 +22,17 @@ the outcome even when the loop has not run yet.
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ... import clock
-from ...db import Database
+from ...db import Database, referenced, rows_changed
 from ...models import Contract, Product, Purchase
 from ...payments import Charge, PaymentProvider
-from ...realtime import emitter
-from ...realtime.emitter import Emitter
 from . import grants, periods
 
 log = logging.getLogger(__name__)
@@ -58,23 +58,7 @@ class SettlementReport:
     settled: int = 0  # outcomes applied by this call (others may have applied some first)
     pending: int = 0  # charges the provider has not decided yet
     errors: int = 0  # records that could not be settled now (logged; tried again next time)
-
-
-async def announce(out: Emitter | None, message: Announcement | None) -> bool:
-    """Send `message` to the viewer's room. Never raises: the outcome is committed already."""
-    if out is None or message is None or message.user_id is None:
-        return False
-    try:
-        return await out.emit_user_purchase_status(
-            message.user_id,
-            purchase_id=message.record_id,
-            status=message.status,
-            product_id=message.product_id,
-            event_id=message.event_id,
-        )
-    except Exception:
-        log.exception("could not send user-purchase-status for %s", message.record_id)
-        return False
+    announcements: list[Announcement] = field(default_factory=list)  # one per outcome applied here
 
 
 # --- outcomes as column values ---------------------------------------------------------------------
@@ -126,7 +110,7 @@ def past_due_values(contract: Contract, now: datetime, charge: Charge | None) ->
     values = {
         "status": "past_due",
         "payment_status": "error",
-        "grace_until": contract.period_end + periods.RENEWAL_GRACE,
+        "grace_until": (contract.period_end or now) + periods.RENEWAL_GRACE,
         "updated": now,
     }
     if charge is not None:
@@ -138,11 +122,17 @@ def _columns(record: Purchase | Contract, names: Sequence[str]) -> dict:
     return {name: getattr(record, name) for name in names}
 
 
-async def _conditional(db: AsyncSession, model, record_id: str, where: Sequence, values: dict) -> bool:
+async def _conditional(
+    db: AsyncSession,
+    model: type[Purchase] | type[Contract],
+    record_id: str,
+    where: Sequence[ColumnElement[bool]],
+    values: dict[str, Any],
+) -> bool:
     result = await db.execute(
         update(model).where(model.id == record_id, *where).values(**values).execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return rows_changed(result) == 1
 
 
 # --- purchases --------------------------------------------------------------------------------------
@@ -154,7 +144,7 @@ async def _apply_purchase(database: Database, purchase_id: str, charge: Charge) 
         purchase = await db.get(Purchase, purchase_id)
         if purchase is None or purchase.status != "in progress" or purchase.charge_id != charge.id:
             return None
-        product = await db.get(Product, purchase.product_id)
+        product = await referenced(db, Product, purchase.product_id)
         db.expunge(purchase)  # the grants functions work on this copy; the UPDATE below decides
         if charge.succeeded:
             await grants.complete_purchase(db, purchase, product, now)
@@ -192,22 +182,19 @@ async def _decided_on_read(provider: PaymentProvider, record_id: str, charge_id:
         return None
 
 
-async def settle_purchase(
-    database: Database, provider: PaymentProvider, purchase_id: str, *, out: Emitter | None = emitter.default
-) -> bool:
-    """Settle one purchase if its charge was decided; True when this call applied the outcome."""
+async def settle_purchase(database: Database, provider: PaymentProvider, purchase_id: str) -> Announcement | None:
+    """Settle one purchase if its charge was decided; the announcement when this call applied
+    the outcome, else None."""
     async with database.session() as db:
         row = (
             await db.execute(select(Purchase.status, Purchase.charge_id).where(Purchase.id == purchase_id))
         ).one_or_none()
     if row is None or row.status != "in progress" or row.charge_id is None:
-        return False
+        return None
     charge = await _decided_on_read(provider, purchase_id, row.charge_id)
     if charge is None:
-        return False
-    message = await _apply_purchase(database, purchase_id, charge)
-    await announce(out, message)
-    return message is not None
+        return None
+    return await _apply_purchase(database, purchase_id, charge)
 
 
 # --- contracts --------------------------------------------------------------------------------------
@@ -223,7 +210,7 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
         contract = await db.get(Contract, contract_id)
         if contract is None or contract.charge_id != charge.id:
             return None
-        product = await db.get(Product, contract.product_id)
+        product = await referenced(db, Product, contract.product_id)
         if contract.status == "processing":  # the first charge
             db.expunge(contract)
             if charge.succeeded:
@@ -234,7 +221,7 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
                 contract,
                 ("status", "payment_status", "start_date", "period_end", "grace_until", "auto_renew", "updated"),
             )
-            where = (Contract.status == "processing", Contract.charge_id == charge.id)
+            where: tuple[ColumnElement[bool], ...] = (Contract.status == "processing", Contract.charge_id == charge.id)
         elif _renewal_pending(contract.status, contract.payment_status):
             if charge.succeeded:
                 values = renewed_values(contract, product, now, charge)
@@ -260,11 +247,9 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
     )
 
 
-async def settle_contract(
-    database: Database, provider: PaymentProvider, contract_id: str, *, out: Emitter | None = emitter.default
-) -> bool:
-    """Settle one contract's first or renewal charge if it was decided; True when this call
-    applied the outcome."""
+async def settle_contract(database: Database, provider: PaymentProvider, contract_id: str) -> Announcement | None:
+    """Settle one contract's first or renewal charge if it was decided; the announcement when
+    this call applied the outcome, else None."""
     async with database.session() as db:
         row = (
             await db.execute(
@@ -272,21 +257,19 @@ async def settle_contract(
             )
         ).one_or_none()
     if row is None or row.charge_id is None:
-        return False
+        return None
     if row.status != "processing" and not _renewal_pending(row.status, row.payment_status):
-        return False
+        return None
     charge = await _decided_on_read(provider, contract_id, row.charge_id)
     if charge is None:
-        return False
-    message = await _apply_contract(database, contract_id, charge)
-    await announce(out, message)
-    return message is not None
+        return None
+    return await _apply_contract(database, contract_id, charge)
 
 
 # --- everything due ---------------------------------------------------------------------------------
 
 
-def _pending_purchases(after: str, limit: int):
+def _pending_purchases(after: str, limit: int) -> Select[tuple[str, str | None]]:
     return (
         select(Purchase.id, Purchase.charge_id)
         .where(Purchase.status == "in progress", Purchase.charge_id.is_not(None), Purchase.id > after)
@@ -295,7 +278,7 @@ def _pending_purchases(after: str, limit: int):
     )
 
 
-def _pending_contracts(after: str, limit: int):
+def _pending_contracts(after: str, limit: int) -> Select[tuple[str, str | None]]:
     return (
         select(Contract.id, Contract.charge_id)
         .where(
@@ -316,11 +299,11 @@ async def settle_due(
     provider: PaymentProvider,
     now: datetime | None = None,
     *,
-    out: Emitter | None = emitter.default,
     batch_size: int = BATCH_SIZE,
 ) -> SettlementReport:
     """Settle every pending purchase and contract whose charge the provider has decided, in
-    batches of `batch_size`. One record that fails is logged and left for the next call.
+    batches of `batch_size`. One record that fails is logged and left for the next call. The
+    report carries the announcements of the outcomes this call applied.
 
     `now` is accepted for symmetry with the renewal job; the provider decides by its own clock."""
     report = SettlementReport()
@@ -342,7 +325,7 @@ async def settle_due(
                     continue
                 if message is not None:
                     report.settled += 1
-                    await announce(out, message)
+                    report.announcements.append(message)
             if len(rows) < batch_size:
                 break
             after = rows[-1][0]

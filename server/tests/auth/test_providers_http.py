@@ -12,17 +12,32 @@ from server.auth.providers.http import MAX_BODY, ProviderHttp
 
 @pytest.fixture(scope="module")
 async def upstream():
-    async def slow(_request):
+    async def ok(_request: web.Request) -> web.Response:
+        return web.json_response({"fine": True})
+
+    async def slow(_request: web.Request) -> web.Response:
         await asyncio.sleep(2)
         return web.json_response({})
 
+    async def huge(_request: web.Request) -> web.Response:
+        return web.Response(body=b"[" + b"0," * MAX_BODY + b"0]")
+
+    async def error(_request: web.Request) -> web.Response:
+        return web.Response(status=500, text="oops")
+
+    async def html(_request: web.Request) -> web.Response:
+        return web.Response(text="<html>hello</html>", content_type="text/html")
+
+    async def refused(_request: web.Request) -> web.Response:
+        return web.Response(status=401, text="no")
+
     app = web.Application()
-    app.router.add_get("/ok", lambda _r: web.json_response({"fine": True}))
+    app.router.add_get("/ok", ok)
     app.router.add_get("/slow", slow)
-    app.router.add_get("/huge", lambda _r: web.Response(body=b"[" + b"0," * MAX_BODY + b"0]"))
-    app.router.add_get("/error", lambda _r: web.Response(status=500, text="oops"))
-    app.router.add_get("/html", lambda _r: web.Response(text="<html>hello</html>", content_type="text/html"))
-    app.router.add_get("/refused", lambda _r: web.Response(status=401, text="no"))
+    app.router.add_get("/huge", huge)
+    app.router.add_get("/error", error)
+    app.router.add_get("/html", html)
+    app.router.add_get("/refused", refused)
     app.router.add_post("/echo", _echo)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()

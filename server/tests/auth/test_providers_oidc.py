@@ -119,7 +119,8 @@ async def test_unsigned_and_hmac_signed_id_tokens_are_refused(oidc_provider, app
     genuine = jwt.decode(await oidc_provider.id_token(app, new_sub()), options={"verify_signature": False})
     unsigned = f"{b64({'alg': 'none', 'typ': 'JWT'})}.{b64(genuine)}."
     # The classic confusion: an HMAC "signed" with the provider's public key as the secret.
-    published = httpx.get(f"{oidc_provider.issuer}/jwks", timeout=5).json()["keys"][0]
+    async with httpx.AsyncClient(timeout=5) as http:
+        published = (await http.get(f"{oidc_provider.issuer}/jwks")).json()["keys"][0]
     public_pem = jwt.PyJWK(published).key.public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
     signing_input = f"{b64({'alg': 'HS256', 'typ': 'JWT'})}.{b64(genuine)}"
     mac = hmac.new(public_pem, signing_input.encode(), hashlib.sha256).digest()

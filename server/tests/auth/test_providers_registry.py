@@ -6,15 +6,15 @@ from pydantic import ValidationError
 from server.auth.providers import FacebookProvider, OidcProvider, offered, skip_login
 from server.settings import Settings
 
-ALL = dict(
-    facebook_app_id="1234567890123456",
-    facebook_app_secret="fb-secret",
-    apple_client_id="com.touchline.web",
-    google_client_id="123-touchline.apps.googleusercontent.com",
-    ifa_issuer="https://id.ifa.example",
-    ifa_client_id="touchline-web",
-    ifa_client_secret="ifa-secret",
-)
+ALL = {
+    "facebook_app_id": "1234567890123456",
+    "facebook_app_secret": "fb-secret",
+    "apple_client_id": "com.touchline.web",
+    "google_client_id": "123-touchline.apps.googleusercontent.com",
+    "ifa_issuer": "https://id.ifa.example",
+    "ifa_client_id": "touchline-web",
+    "ifa_client_secret": "ifa-secret",
+}
 
 
 def settings(**kw) -> Settings:
@@ -30,7 +30,9 @@ def test_every_configured_and_enabled_provider_is_offered_in_the_spec_order():
     assert list(found) == ["facebook", "apple", "google", "ifa"]
     assert found["facebook"] == FacebookProvider("1234567890123456", "fb-secret", "https://graph.facebook.com/v15.0")
     assert found["google"].scope == "openid email profile" and found["google"].flow == "sdk"
-    assert found["apple"].scope == "name email" and found["apple"].issuer == "https://appleid.apple.com"
+    apple = found["apple"]
+    assert isinstance(apple, OidcProvider)
+    assert apple.scope == "name email" and apple.issuer == "https://appleid.apple.com"
     assert found["facebook"].sdk_version == "v15.0"
 
 
@@ -54,8 +56,11 @@ def test_ifa_is_an_authorization_code_flow_calling_back_to_the_webapp():
 
 
 def test_google_tokens_may_name_the_issuer_without_its_scheme():
-    assert offered(settings(**ALL))["google"].issuers == ("https://accounts.google.com", "accounts.google.com")
+    google = offered(settings(**ALL))["google"]
+    assert isinstance(google, OidcProvider)
+    assert google.issuers == ("https://accounts.google.com", "accounts.google.com")
     other = offered(settings(**ALL, google_issuer="http://127.0.0.1:9400"))["google"]
+    assert isinstance(other, OidcProvider)
     assert other.issuers == ("http://127.0.0.1:9400",)
 
 

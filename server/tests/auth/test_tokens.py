@@ -10,6 +10,7 @@ SECRET = "test-secret-please-ignore-0123456789"
 def test_issued_token_verifies_with_its_claims():
     token = issue_access_token("u1", secret=SECRET, role="staff", session_id="s1", lifetime=60)
     claims = verify_access_token(token, secret=SECRET)
+    assert claims is not None
     assert (claims.user_id, claims.session_id, claims.role) == ("u1", "s1", "staff")
 
 
@@ -24,7 +25,8 @@ def test_token_signed_with_another_secret_is_refused():
 
 
 def test_unsigned_token_is_refused():
-    token = jwt.encode({"sub": "u1", "iat": 1, "exp": 9_999_999_999}, key=None, algorithm="none")
+    # PyJWT's "none" algorithm takes "" as no key (its annotation leaves None out); same token.
+    token = jwt.encode({"sub": "u1", "iat": 1, "exp": 9_999_999_999}, key="", algorithm="none")
     assert verify_access_token(token, secret=SECRET) is None
 
 

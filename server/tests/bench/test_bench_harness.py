@@ -47,7 +47,7 @@ BENCH_JSON {"requests":8829,"duration_us":2000849,"p50_us":13534,"p99_us":44091,
 
 
 def _text_only(sample: str) -> str:
-    return "\n".join(l for l in sample.splitlines() if not l.startswith("BENCH_JSON"))
+    return "\n".join(line for line in sample.splitlines() if not line.startswith("BENCH_JSON"))
 
 
 def test_parse_done_summary():

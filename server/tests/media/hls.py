@@ -55,7 +55,8 @@ def read_media_playlist(text: str) -> MediaPlaylist:
     assert text.endswith("\n"), "the last line ends"
     playlist = MediaPlaylist(tags={})
     pending: dict = {}
-    sequence = discontinuity = None
+    sequence: int | None = None
+    discontinuity = 0  # read with the media sequence, at the first segment
     for line in lines[1:]:
         if not line:
             continue

@@ -47,7 +47,9 @@ def entries(playlist: str) -> list[tuple[float, str]]:
 
 
 def start_offset(playlist: str) -> float:
-    return float(re.search(r"^#EXT-X-START:TIME-OFFSET=([0-9.]+),PRECISE=YES$", playlist, re.M).group(1))
+    found = re.search(r"^#EXT-X-START:TIME-OFFSET=([0-9.]+),PRECISE=YES$", playlist, re.M)
+    assert found, "no #EXT-X-START with a precise time offset"
+    return float(found.group(1))
 
 
 # --- the playlist ---------------------------------------------------------------------------------
@@ -112,7 +114,9 @@ def test_a_clip_of_a_live_stream_lists_the_segments_its_live_playlist_listed():
     live is the moment the clip plays."""
     sample = LiveSample(VOD)
     now = 1_800_000_123.4
-    first, end = sample.window(now, rewind_seconds=60)
+    window = sample.window(now, rewind_seconds=60)
+    assert window is not None
+    first, end = window
     live_uris = [sample.vod.segments[j % 10].uri for j in range(first, end)]
     from_ms, to_ms = round(sample.start_of(first) * 1000), round(sample.start_of(end) * 1000)
     assert [uri for _d, uri in entries(clip_playlist(VOD, from_ms, to_ms))] == live_uris
@@ -201,7 +205,9 @@ async def test_a_live_games_clip_plays_the_segments_its_viewers_saw_live(client,
     fan = await sign_up(client)
     clip = await clip_of(client, fan, game.id, 60, 75)
     name = clip["content"]["HLSStream"].rsplit("/", 1)[1]
-    from_ms, to_ms = map(int, re.fullmatch(r"clip-(\d+)-(\d+)\.m3u8", name).groups())
+    named = re.fullmatch(r"clip-(\d+)-(\d+)\.m3u8", name)
+    assert named, name
+    from_ms, to_ms = map(int, named.groups())
     assert to_ms - from_ms == 15_000
     # Stream time 0 is the first segment after kickoff on the live timeline.
     sample = LiveSample(load_vod_playlist(settings.fixtures_dir / "media" / "football" / "index.m3u8"))

@@ -1,7 +1,7 @@
 """The simulated live playlist: a VOD sample looped on the wall clock, with a rewind window that
 never reaches before kickoff (server.media.live)."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -76,7 +76,9 @@ def test_the_same_instant_gives_the_same_playlist_everywhere():
     # No state: every process (and every reload) agrees, whatever it parsed or cached before.
     assert live_playlist(VOD, T0 + 123.4) == live_playlist(VOD_TEXT, T0 + 123.4)
     sample = LiveSample(VOD)
-    assert sample.render(*sample.window(T0 + 123.4)) == live_playlist(VOD, T0 + 123.4)
+    span = sample.window(T0 + 123.4)
+    assert span is not None
+    assert sample.render(*span) == live_playlist(VOD, T0 + 123.4)
 
 
 # --- the rewind window --------------------------------------------------------------------------
@@ -144,14 +146,15 @@ def test_each_loop_of_the_sample_is_marked_as_a_discontinuity():
     marked = [s.uri for s in playlist.segments if s.discontinuity_before]
     assert marked == ["index0.ts"]
     # A playlist never begins with one: nothing before its first segment to be discontinuous with.
-    assert "#EXT-X-DISCONTINUITY\n" not in live_playlist(VOD, T0 + 20, T0, rewind_seconds=20)
+    text = live_playlist(VOD, T0 + 20, T0, rewind_seconds=20)
+    assert text is not None and "#EXT-X-DISCONTINUITY\n" not in text
     assert not playlist_at(T0 + 30, rewind=20).segments[0].discontinuity_before
 
 
 def test_every_segments_discontinuity_number_is_its_loop_number_across_reloads():
     # RFC 8216 6.2.2: tags that leave the window raise EXT-X-DISCONTINUITY-SEQUENCE, so each
     # segment keeps its number from one reload to the next.
-    for step in range(0, 40):
+    for step in range(40):
         for rewind in (6, 20, 50):
             for segment in playlist_at(T0 + 2 * step, rewind=rewind).segments:
                 assert segment.discontinuity == segment.sequence // 10, (step, rewind)
@@ -174,7 +177,7 @@ def test_program_date_time_is_on_the_first_segment_and_after_each_discontinuity(
             assert segment.date.timestamp() == pytest.approx(start)
         start += segment.duration
     assert start == T0 + 100
-    assert dated[0].date == datetime.fromtimestamp(T0, timezone.utc)
+    assert dated[0].date == datetime.fromtimestamp(T0, UTC)
 
 
 # --- URIs and other samples ------------------------------------------------------------------------
@@ -182,6 +185,7 @@ def test_program_date_time_is_on_the_first_segment_and_after_each_discontinuity(
 
 def test_segment_uris_point_at_the_vod_sample():
     text = live_playlist(VOD, T0 + 4, uri_prefix=live_segment_prefix("football"), uri_query="sig=abc")
+    assert text is not None
     assert read_media_playlist(text).uris[-1] == "../vod/football/index1.ts?sig=abc"
 
 
@@ -203,6 +207,7 @@ def test_a_window_position_is_rendered_once_and_compressed_once():
 
     sample = LiveSample(VOD)
     span = sample.window(T0 + 50)
+    assert span is not None
     plain = sample.encoded(*span)
     assert sample.encoded(*span) is plain
     packed = sample.encoded(*span, compressed=True)
@@ -214,5 +219,7 @@ def test_a_window_position_is_rendered_once_and_compressed_once():
 def test_the_rendered_playlists_kept_stay_few():
     sample = LiveSample(VOD)
     for step in range(500):
-        sample.encoded(*sample.window(T0 + 2 * step))
+        span = sample.window(T0 + 2 * step)
+        assert span is not None
+        sample.encoded(*span)
     assert len(sample._rendered) <= 64

@@ -6,6 +6,7 @@ Stream URLs come from the event API (`client`), as players get them; media is se
 static part of the ASGI app (server.web.static_app) with the same settings.
 """
 
+import itertools
 import math
 from datetime import timedelta
 from urllib.parse import urljoin
@@ -125,6 +126,7 @@ async def test_a_live_events_stream_also_waits_for_its_kickoff(client, database,
 
 async def test_a_token_without_a_kickoff_plays_the_whole_window(settings, media):
     url = sign_stream(live_url("football"), user_id=None, event_id="e0e000000000000000000001", settings=settings)
+    assert url is not None
     _, live = await playlist(media, url)
     assert live.duration == pytest.approx(settings.live_rewind_seconds)
 
@@ -134,7 +136,7 @@ async def test_a_token_without_a_kickoff_plays_the_whole_window(settings, media)
 
 async def test_the_live_window_holds_live_rewind_seconds_and_no_more(client, media, catalogue):
     # The channel has been on air for a month: its window is full.
-    response, live = await playlist(media, await stream_of(client, catalogue["channel"]))
+    _, live = await playlist(media, await stream_of(client, catalogue["channel"]))
     assert not live.ended and "EXT-X-PLAYLIST-TYPE" not in live.tags
     assert live.target_duration == 2
     assert len(live.segments) == 900 and live.duration == pytest.approx(1800)
@@ -170,7 +172,7 @@ async def test_the_sample_loops_with_a_discontinuity_and_a_wall_clock_date_each_
     assert len(loops) >= 1800 // 24 - 1
     assert all(s.uri.endswith("/index0.ts") and s.date is not None for s in loops)
     assert live.segments[0].date is not None
-    for a, b in zip(loops, loops[1:]):
+    for a, b in itertools.pairwise(loops):
         assert b.sequence - a.sequence == FOOTBALL_SEGMENTS
         assert (b.date - a.date).total_seconds() == pytest.approx(24)
 
@@ -308,6 +310,7 @@ async def test_refusals_are_never_stored(settings, client, database, media, cata
 
 async def test_api_answers_which_depend_on_the_viewer_are_never_stored(client, catalogue):
     fan = await sign_up(client)
+    headers: dict[str, str]
     for headers in ({}, fan["headers"]):
         answer = await client.get(f"/api/event/get_by_id/id/{catalogue['live']}", headers=headers)
         assert answer.status_code == 200
@@ -335,10 +338,16 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
 
     calls = []
     real = routes.verify
-    monkeypatch.setattr(routes, "verify", lambda *a, **kw: calls.append(a) or real(*a, **kw))
+
+    def counted(*a, **kw):
+        calls.append(a)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(routes, "verify", counted)
     monkeypatch.setattr(routes, "GRANT_CACHE_ENTRIES", 3)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=static_app(settings)), base_url=BASE) as media:
         url = sign_stream(live_url("football"), user_id=None, event_id="e0e000000000000000000001", settings=settings)
+        assert url is not None
         for _ in range(5):
             assert (await media.get(url)).status_code == 200
         assert (await media.get(url.replace("/live/football.m3u8", "/vod/football/index0.ts"))).status_code == 200
@@ -347,6 +356,7 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
             other = sign_stream(
                 live_url("football"), user_id=None, event_id=f"f0f00000000000000000000{n}", settings=settings
             )
+            assert other is not None
             assert (await media.get(other)).status_code == 200
         assert (await media.get(url)).status_code == 200
         assert len(calls) == 7

@@ -87,6 +87,7 @@ def test_an_absolute_url_to_this_server_is_signed_and_keeps_its_origin():
         settings=SETTINGS,
         now=T0,
     )
+    assert url is not None
     assert url.startswith("https://watch.touchline.example/media/s/") and url.endswith("/live/football.m3u8")
 
 

@@ -40,7 +40,7 @@ def test_fingerprint_is_the_sha256_of_canonical_json_of_operation_and_body():
 
 
 async def test_first_call_runs_the_work_and_records_its_answer(database, sandbox, user_id):
-    calls = []
+    calls: list[str] = []
     answer = await idempotent(
         database, user_id, "k1", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "k1", calls)
     )
@@ -53,7 +53,7 @@ async def test_first_call_runs_the_work_and_records_its_answer(database, sandbox
 
 
 async def test_retry_with_same_key_and_body_returns_the_same_answer_without_a_second_charge(database, sandbox, user_id):
-    calls = []
+    calls: list[str] = []
     body = {"eventId": "e1", "card": {"token": "tok"}}
     first = await idempotent(database, user_id, "k1", "ppv_purchase", body, purchase(sandbox, user_id, "k1", calls))
     again = await idempotent(
@@ -65,7 +65,7 @@ async def test_retry_with_same_key_and_body_returns_the_same_answer_without_a_se
 
 
 async def test_same_key_with_another_body_is_a_409_idempotency_key_reused(database, sandbox, user_id):
-    calls = []
+    calls: list[str] = []
     await idempotent(
         database, user_id, "k1", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "k1", calls)
     )
@@ -85,7 +85,7 @@ async def test_keys_belong_to_one_account(database, sandbox, user_id):
         )
         db.add(other)
         await db.commit()
-    calls = []
+    calls: list[str] = []
     await idempotent(
         database, user_id, "shared", "ppv_purchase", {"eventId": "e1"}, purchase(sandbox, user_id, "shared", calls)
     )
@@ -96,7 +96,7 @@ async def test_keys_belong_to_one_account(database, sandbox, user_id):
 
 
 async def test_twenty_concurrent_calls_with_one_key_charge_once(database, sandbox, user_id):
-    calls = []
+    calls: list[str] = []
     answers = await asyncio.gather(
         *(
             idempotent(
@@ -112,7 +112,7 @@ async def test_twenty_concurrent_calls_with_one_key_charge_once(database, sandbo
 
 
 async def test_declined_payment_is_recorded_and_raised_again_on_retry(database, sandbox, user_id):
-    calls = []
+    calls: list[int] = []
 
     async def declined():
         calls.append(1)

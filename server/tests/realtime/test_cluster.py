@@ -41,7 +41,7 @@ class ServerProcess:
     def __init__(self, env: dict[str, str]):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.TemporaryFile("w+")
+        self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 -- lives as long as the server; stop() closes it
         command = [
             sys.executable,
             "-m",

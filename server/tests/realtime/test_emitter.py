@@ -1,6 +1,6 @@
 """The emitter sends only what asyncapi/asyncapi.yaml promises, to the room its `x-room` names."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -18,7 +18,7 @@ COMMENT = {
     "text": "What a goal!",
     "userId": USER,
     "displayName": "Ana",
-    "created": datetime(2026, 11, 21, 18, 31, tzinfo=timezone.utc),
+    "created": datetime(2026, 11, 21, 18, 31, tzinfo=UTC),
 }
 STREAM_URL = "https://cdn.example/a.m3u8"
 
@@ -55,7 +55,7 @@ SENDS = [
     (
         "comment-on-media-updated",
         lambda e: e.emit_comment_on_media_updated(
-            EVENT, {**COMMENT, "updated": datetime(2026, 11, 21, 18, 32, tzinfo=timezone.utc)}
+            EVENT, {**COMMENT, "updated": datetime(2026, 11, 21, 18, 32, tzinfo=UTC)}
         ),
         f"event:{EVENT}",
     ),
@@ -85,7 +85,7 @@ async def test_optional_fields_are_sent_only_when_given(recorder):
 
 async def test_datetimes_leave_as_iso_strings_and_naive_ones_count_as_utc(recorder):
     await Emitter(recorder).emit_comment_on_media(EVENT, COMMENT)
-    await Emitter(recorder).emit_comment_on_media(EVENT, {**COMMENT, "created": datetime(2026, 11, 21, 18, 31)})
+    await Emitter(recorder).emit_comment_on_media(EVENT, {**COMMENT, "created": datetime(2026, 11, 21, 18, 31)})  # noqa: DTZ001 -- naive on purpose
     assert [data["comment"]["created"] for _, data, _, _ in recorder.sent] == ["2026-11-21T18:31:00+00:00"] * 2
 
 

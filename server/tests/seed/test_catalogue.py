@@ -1,7 +1,8 @@
 """The demo catalogue: what a fresh install shows, and that seeding is safe to repeat."""
 
+import itertools
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -22,11 +23,11 @@ from server.models import (
 )
 from server.seed import artwork
 from server.seed.bulk import bulk_count, fill_events, sync_url
-from server.seed.catalogue import HIGHLIGHT_KINDS, build_catalogue, reference_id
+from server.seed.catalogue import HIGHLIGHT_KINDS, build_catalogue, reference_id, table_of
 from server.seed.fixtures import FIXTURES_DIR, load_catalogue
 from server.seed.loader import seed
 
-NOW = datetime(2026, 11, 22, 21, 7, 33, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 21, 7, 33, tzinfo=UTC)
 COMMERCE_TYPES = {
     "commerce_free_media",
     "commerce_members_media",
@@ -79,7 +80,7 @@ async def test_seed_has_three_sports_fifteen_leagues_sixty_teams(seeded):
 
 
 async def test_something_is_always_live_and_upcoming_after_seeding(engine):
-    for now in (NOW, datetime.now(timezone.utc), NOW + timedelta(days=40, hours=7, minutes=31)):
+    for now in (NOW, datetime.now(UTC), NOW + timedelta(days=40, hours=7, minutes=31)):
         await seed(engine, now=now)
         live = await rows(engine, select(Event).where(Event.status == "live", Event.media_type == "event"))
         games = [e for e in live if e.game_type == "game"]
@@ -139,7 +140,8 @@ async def test_every_playable_event_points_at_a_served_sample(seeded):
         if event.status in ("live", "channel"):
             assert event.hls_stream.startswith("/media/live/")
             vod = load_vod_playlist(FIXTURES_DIR / "media" / sample / "index.m3u8")
-            assert "#EXTINF" in live_playlist(vod, NOW.timestamp(), event.event_date.timestamp())
+            text = live_playlist(vod, NOW.timestamp(), event.event_date.timestamp())
+            assert text is not None and "#EXTINF" in text
         else:
             assert event.hls_stream.startswith("/media/vod/")
         assert event.poster_h.startswith("/media/posters/")
@@ -227,7 +229,9 @@ async def test_reset_starts_over(engine):
     await seed(engine, now=NOW)
     async with engine.begin() as conn:
         await conn.execute(
-            Event.__table__.insert().values(
+            table_of(Event)
+            .insert()
+            .values(
                 id="f" * 24,
                 media_type="event",
                 title="Stray",
@@ -238,7 +242,9 @@ async def test_reset_starts_over(engine):
             )
         )
         await conn.execute(
-            Tag.__table__.insert().values(
+            table_of(Tag)
+            .insert()
+            .values(
                 id="e" * 24,
                 target_id="f" * 24,
                 title="A viewer's tag",
@@ -352,7 +358,7 @@ def test_catalogue_content_covers_the_product():
         assert e["event_date"].tzinfo is not None
         if e["game_start_date"]:
             assert timedelta(0) < e["game_start_date"] - e["event_date"] <= timedelta(minutes=15)
-    links = {}
+    links: dict[str, set[str]] = {}
     for link in data.event_identities:
         links.setdefault(link["event_id"], set()).add(link["identity_type"])
     assert all(links[e["id"]] == {"identity", "identity_item"} for e in games)
@@ -370,7 +376,7 @@ def test_channels_have_a_programme_guide():
         )
         assert slots[0]["starts_at"] <= NOW - timedelta(days=1)
         assert slots[-1]["ends_at"] >= NOW + timedelta(days=2) - timedelta(hours=1)
-        for prev, nxt in zip(slots, slots[1:]):
+        for prev, nxt in itertools.pairwise(slots):
             assert prev["ends_at"] == nxt["starts_at"]  # no gaps, no overlaps
         for slot in slots:
             assert timedelta(minutes=30) <= slot["ends_at"] - slot["starts_at"] <= timedelta(minutes=120)
@@ -408,14 +414,16 @@ async def test_bulk_fill_is_idempotent_by_count(tmp_path):
     engine = create_engine(sync_url(url))
     with engine.connect() as conn:
         assert bulk_count(conn) == 6500
-        assert conn.scalar(select(func.count()).select_from(Team)) >= 60  # seeded the catalogue first
+        assert conn.execute(select(func.count()).select_from(Team)).scalar_one() >= 60  # seeded the catalogue first
         bulk_ids = select(Event.id).where(Event.external_id.like("TL-BK-%"))
         links = conn.scalar(select(func.count()).select_from(EventIdentity).where(EventIdentity.event_id.in_(bulk_ids)))
         assert links == 2 * 6500
         statuses = dict(
             conn.execute(
                 select(Event.status, func.count()).where(Event.external_id.like("TL-BK-%")).group_by(Event.status)
-            ).all()
+            )
+            .tuples()
+            .all()
         )
         assert statuses["archived"] > statuses["upcoming"] > 0
     engine.dispose()

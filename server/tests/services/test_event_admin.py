@@ -3,12 +3,12 @@ at kickoff (the kickoff job, on server.clock), once whoever else runs the job; w
 event keeps when it goes live or ends; dates read as UTC."""
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from server import clock, jobs
-from server.api.cache import ResponseCache
+from server.api.http.cache import ResponseCache
 from server.errors import ApiError
 from server.models import Event
 from server.services import event_admin
@@ -25,7 +25,7 @@ async def upcoming(database, *, starts_in: timedelta, **kw) -> Event:
     async with database.session() as db:
         event = factories.event(
             db,
-            f"Kickoff test {datetime.now().timestamp()}",
+            f"Kickoff test {clock.now().timestamp()}",
             status="upcoming",
             when=clock.now() + starts_in,
             sport_type="football",
@@ -116,9 +116,9 @@ async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_t
     assert len(cache) == 0
 
 
-def test_an_interval_of_zero_turns_the_kickoff_job_off(database_url):
+def test_an_interval_of_zero_turns_the_kickoff_job_off(database_url, database):
     settings = Settings(environment="test", database_url=database_url, kickoff_interval_seconds=0)
-    assert "kickoff" not in jobs.jobs_for(settings, None)
+    assert "kickoff" not in jobs.jobs_for(settings, database)
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_each_sport_plays_its_own_sample():
 
 
 def test_dates_are_read_as_utc():
-    noon = datetime(2026, 11, 21, 18, tzinfo=timezone.utc)
+    noon = datetime(2026, 11, 21, 18, tzinfo=UTC)
     assert event_admin.parse_time("2026-11-21T18:00:00Z", "event_date") == noon
     assert event_admin.parse_time("2026-11-21T19:00:00+01:00", "event_date") == noon
     assert event_admin.parse_time("2026-11-21T18:00:00", "event_date") == noon  # no offset: UTC
@@ -161,4 +161,5 @@ def test_dates_are_read_as_utc():
 def test_a_date_that_is_no_instant_is_a_400_naming_its_field(value):
     with pytest.raises(ApiError) as refused:
         event_admin.parse_time(value, "gameStartDate")
-    assert refused.value.status == 400 and refused.value.details[0]["field"] == "gameStartDate"
+    details = refused.value.details
+    assert refused.value.status == 400 and details is not None and details[0]["field"] == "gameStartDate"

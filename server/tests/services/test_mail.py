@@ -6,20 +6,21 @@ import email.policy
 import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 import yaml
-from pydantic import SecretStr
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from pydantic import SecretStr
 
 from server.app import create_api
 from server.models import OutboxMail
 from server.services import mail
 from server.settings import PROJECT_ROOT
 from server.tests.accounts import PASSWORD, sign_up
-from server.tests.mailbox import call_and_look_when_answered, client_at, mails_to, reset_link
 from server.tests.conftest import with_state
+from server.tests.mailbox import call_and_look_when_answered, client_at, mails_to, reset_link
 
 SMTP_USER, SMTP_PASSWORD = "touchline", "smtp secret"
 
@@ -65,7 +66,9 @@ def _authenticate(server, session, envelope, mechanism, auth_data):
 @contextmanager
 def smtp_server(*, with_login: bool = False):
     inbox = Inbox(free_port())
-    options = {"authenticator": _authenticate, "auth_required": True, "auth_require_tls": False} if with_login else {}
+    options: dict[str, Any] = (
+        {"authenticator": _authenticate, "auth_required": True, "auth_require_tls": False} if with_login else {}
+    )
     controller = Controller(inbox, hostname="127.0.0.1", port=inbox.port, **options)
     controller.start()
     try:
@@ -154,7 +157,7 @@ async def test_the_smtp_login_uses_the_configured_credentials(database, settings
     assert len(server.received) == 1 and server.received[0][3] is True
     assert (await reload(database, accepted.id)).status == "sent"
     failed = await reload(database, refused.id)
-    assert failed.status == "failed" and "535" in failed.error
+    assert failed.status == "failed" and failed.error is not None and "535" in failed.error
     assert "not it" not in failed.error
 
 
@@ -165,7 +168,7 @@ async def test_a_mail_the_smtp_server_refuses_is_marked_failed_and_kept(database
     await mail.deliver(database, configured, [written.id])
     failed = await reload(database, written.id)
     assert failed.status == "failed" and failed.sent_at is None
-    assert "No such mailbox" in failed.error
+    assert failed.error is not None and "No such mailbox" in failed.error
     assert failed.text == "Plain text, with ünïcödé.\n", "the mail itself stays in the outbox"
 
 
@@ -183,7 +186,7 @@ async def test_starttls_is_required_unless_turned_off(database, settings, inbox)
     await mail.deliver(database, configured, [written.id])
     assert inbox.received == []
     failed = await reload(database, written.id)
-    assert failed.status == "failed" and "STARTTLS" in failed.error.upper()
+    assert failed.status == "failed" and failed.error is not None and "STARTTLS" in failed.error.upper()
 
 
 def test_the_mail_kinds_are_the_contracts():
@@ -196,7 +199,7 @@ def test_the_mail_kinds_are_the_contracts():
 
 async def test_a_reset_link_arrives_through_smtp(database, settings, inbox):
     configured = smtp_settings(settings, inbox.port)
-    api, _ = create_api(configured)
+    api = create_api(configured)
     async with client_at(api, database, configured) as http:
         account = await sign_up(http)
         assert (await http.post("/api/user/password/forgot", json={"email": account["email"]})).status_code == 200
@@ -211,7 +214,7 @@ async def test_a_reset_link_arrives_through_smtp(database, settings, inbox):
 
 async def test_the_answer_does_not_wait_for_smtp_and_the_mail_is_committed_first(database, settings, inbox):
     configured = smtp_settings(settings, inbox.port)
-    api, _ = create_api(configured)
+    api = create_api(configured)
     app = with_state(api, {"database": database, "settings": configured})
     async with client_at(api, database, configured) as http:
         account = await sign_up(http)

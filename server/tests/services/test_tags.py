@@ -1,13 +1,13 @@
 """How far into its video a tag may reach (server/services/tags.py video_length)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from server.models import Event
 from server.seed.fixtures import FIXTURES_DIR
 from server.services.tags import sample_length_ms, video_length
 
 MEDIA = FIXTURES_DIR / "media"
-NOW = datetime(2026, 11, 23, 20, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
 
 
 def event(status: str, **columns) -> Event:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ...accounts import sign_up
+from server.tests.accounts import sign_up
 
 
 @pytest.fixture

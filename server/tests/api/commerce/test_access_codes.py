@@ -10,10 +10,9 @@ import pytest
 from server import clock
 from server.models import new_id
 from server.tests.accounts import sign_up
+from server.tests.api.commerce.shop import event_for
 from server.tests.commerce import paid_event, product
 from server.tests.mailbox import staff_headers
-
-from .shop import event_for
 
 NOBODY = "f" * 24
 GROUPS = r"[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}-[23456789A-HJ-NP-Z]{4}"

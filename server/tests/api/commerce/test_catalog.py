@@ -3,10 +3,9 @@
 from datetime import timedelta
 
 from server import clock
-
-from ...commerce import paid_event, product
-from ...mailbox import staff_headers
-from .shop import buy_ppv
+from server.tests.api.commerce.shop import buy_ppv
+from server.tests.commerce import paid_event, product
+from server.tests.mailbox import staff_headers
 
 
 async def test_commerce_options_list_the_products_that_unlock_an_event_cheapest_first(

@@ -7,10 +7,8 @@ from datetime import timedelta
 import pytest
 
 from server import clock
-
-from ...accounts import sign_up
-from ...commerce import paid_event, product
-from .shop import (
+from server.tests.accounts import sign_up
+from server.tests.api.commerce.shop import (
     ACTION_THEN_DECLINE,
     ACTION_THEN_SUCCESS,
     DECLINED,
@@ -22,6 +20,7 @@ from .shop import (
     event_for,
     new_key,
 )
+from server.tests.commerce import paid_event, product
 
 
 @pytest.fixture

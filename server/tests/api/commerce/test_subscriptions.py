@@ -6,11 +6,10 @@ from datetime import timedelta
 import pytest
 
 from server import clock
-
-from ...accounts import sign_up
-from ...commerce import paid_event, product
-from . import shop
-from .shop import DECLINED, event_for, new_key, subscribe
+from server.tests.accounts import sign_up
+from server.tests.api.commerce import shop
+from server.tests.api.commerce.shop import DECLINED, event_for, new_key, subscribe
+from server.tests.commerce import paid_event, product
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from server import clock
 from server.errors import ApiError
 from server.models import AccessCode, AccessCodeRedemption, Contract, Purchase, User, new_id
+from server.seed.catalogue import table_of
 from server.services.access import Viewer, decide
 from server.services.commerce import access_codes, holdings
 from server.services.commerce.access_codes import ALPHABET, Filters
@@ -145,6 +146,7 @@ async def test_issuing_refuses_a_past_expiry_a_bad_prefix_or_count(database, mat
     if kw.get("expires_at") == "past":
         kw = {"expires_at": clock.now() - timedelta(seconds=1)}
     error = await refused(access_codes.issue(database, product_id=ppv.id, **{"count": 1, **kw}))
+    assert error.details is not None
     assert (error.status, error.details[0]["field"]) == (400, field)
 
 
@@ -160,13 +162,14 @@ async def test_a_pay_per_view_code_creates_a_free_purchase_that_unlocks_the_even
 
     assert redeemed.code == code and redeemed.contract is None
     bought = redeemed.purchase
+    assert bought is not None
     assert (bought.status, bought.payment_action, bought.price_minor, bought.access_code) == (
         "success",
         "redeemAccessCode",
         0,
         code,
     )
-    assert bought.valid_until > clock.now()
+    assert bought.valid_until is not None and bought.valid_until > clock.now()
     async with database.session() as db:
         held = await holdings.load(db, viewer, clock.now())
     access = decide(
@@ -188,6 +191,7 @@ async def test_a_subscription_code_gives_an_active_contract_that_does_not_renew(
     redeemed = await access_codes.redeem(database, viewer, await one_code(database, granted.id))
     contract = redeemed.contract
     assert redeemed.purchase is None
+    assert contract is not None
     assert (contract.status, contract.payment_status, contract.auto_renew, contract.price_minor) == (
         "active",
         "success",
@@ -346,7 +350,8 @@ async def test_the_list_computes_each_codes_status(database, match):
     async with database.session() as db:
         await access_codes.revoke(db, revoked.id)
         await db.execute(
-            AccessCode.__table__.update()
+            table_of(AccessCode)
+            .update()
             .where(AccessCode.id == expired.id)
             .values(expires_at=clock.now() - timedelta(seconds=1))
         )

@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from server import clock
-from server.services.commerce.holdings import EMPTY, HoldingsCache, Holdings
+from server.services.commerce.holdings import EMPTY, Holdings, HoldingsCache
 
 USER = "a" * 24
 

@@ -6,7 +6,7 @@ The tests run on a database of their own (emptied of contracts after each test),
 of a run are exactly what the test set up."""
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete, update
@@ -14,13 +14,13 @@ from sqlalchemy import delete, update
 from server import clock
 from server.errors import ApiError
 from server.models import CardHandle, Contract, StoredCard
-from server.realtime import emitter
 from server.services.commerce import holdings, periods, renewals, settlement
 from server.tests.billing import (
     ACTION_DELAY,
     ACTION_THEN_DECLINE,
     ACTION_THEN_SUCCESS,
     DECLINED,
+    UnexpectedCalls,
     active_contract,
     contract,
     new_viewer,
@@ -29,13 +29,14 @@ from server.tests.billing import (
     renewal_charges,
     sandbox,
     store_card,
+    told_here,
 )
 from server.tests.commerce import product
-from server.tests.mailbox import recording_socket
 
 
 def to_period_end(c: Contract) -> None:
     """Move the clock a minute past the contract's period end."""
+    assert c.period_end is not None
     clock.advance(c.period_end - clock.now() + timedelta(minutes=1))
 
 
@@ -69,6 +70,7 @@ async def subscriber(db, provider, number: str | None = "4242424242424242", **co
 
 
 async def access_now(db, c: Contract) -> bool:
+    assert c.user_id is not None
     async with db.session() as session:
         return (await holdings.load(session, c.user_id, clock.now())).holds(c.product_id)
 
@@ -79,8 +81,8 @@ async def access_now(db, c: Contract) -> bool:
 async def test_successful_renewal_extends_the_period_by_one_calendar_month_and_tells_the_viewer(db, provider):
     c = await subscriber(db, provider)
     to_period_end(c)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
 
     assert (report.due, report.renewed, report.past_due, report.expired, report.processing) == (1, 1, 0, 0, 0)
     renewed = await contract(db, c.id)
@@ -90,14 +92,14 @@ async def test_successful_renewal_extends_the_period_by_one_calendar_month_and_t
     [charge] = await renewal_charges(db, c.id)
     assert (charge.reference, charge.amount_minor, charge.status) == (f"renewal:{c.id}:1", 1499, "succeeded")
     assert renewed.charge_id == charge.id
-    assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
+    assert purchase_messages(told, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
 
 
 async def test_a_period_ending_on_the_31st_is_renewed_to_the_end_of_the_next_month(db, provider):
-    end = datetime(clock.now().year - 1, 1, 31, 12, 0, tzinfo=timezone.utc)
+    end = datetime(clock.now().year - 1, 1, 31, 12, 0, tzinfo=UTC)
     c = await subscriber(db, provider, start_date=end - timedelta(days=31), period_end=end)
     await renewals.run(db, provider)
-    assert (await contract(db, c.id)).period_end == datetime(end.year, 2, 28, 12, 0, tzinfo=timezone.utc)
+    assert (await contract(db, c.id)).period_end == datetime(end.year, 2, 28, 12, 0, tzinfo=UTC)
 
 
 async def test_a_contract_not_yet_at_its_period_end_is_left_alone(db, provider):
@@ -113,23 +115,23 @@ async def test_a_contract_not_yet_at_its_period_end_is_left_alone(db, provider):
 async def test_failed_renewal_marks_contract_past_due_then_expired(db, provider):
     c = await subscriber(db, provider, DECLINED)
     to_period_end(c)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
     assert (report.due, report.renewed, report.past_due) == (1, 0, 1)
     due = await contract(db, c.id)
     assert (due.status, due.payment_status) == ("past_due", "error")
     assert due.grace_until == c.period_end + periods.RENEWAL_GRACE
     assert await access_now(db, due)  # the grace period keeps access while the card is fixed
-    assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "error", "productId": c.product_id}]
+    assert purchase_messages(told, c.id) == [{"purchaseId": c.id, "status": "error", "productId": c.product_id}]
 
     # Within the grace period: tried again once a day, quietly.
     clock.advance(timedelta(hours=1))
     assert (await renewals.run(db, provider)).due == 0
     clock.advance(renewals.RETRY_EVERY)
-    with recording_socket() as socket:
-        retry = await renewals.run(db, provider)
+    with told_here() as told:
+        retry = told(await renewals.run(db, provider))
     assert (retry.due, retry.past_due) == (1, 1)
-    assert len(await renewal_charges(db, c.id)) == 2 and not purchase_messages(socket, c.id)
+    assert len(await renewal_charges(db, c.id)) == 2 and not purchase_messages(told, c.id)
     assert (await contract(db, c.id)).grace_until == due.grace_until  # the grace period does not grow
 
     clock.advance(periods.RENEWAL_GRACE)
@@ -151,13 +153,13 @@ async def test_a_past_due_contract_is_renewed_by_the_daily_retry_once_the_card_w
     await store_card(db, provider, c.user_id)
 
     clock.advance(renewals.RETRY_EVERY)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
     assert report.renewed == 1
     renewed = await contract(db, c.id)
     assert (renewed.status, renewed.renewals, renewed.grace_until) == ("active", 1, None)
     assert renewed.period_end == periods.add_duration(c.period_end, 1, "months")  # from the old end
-    assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
+    assert purchase_messages(told, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
 
 
 async def test_renewal_without_a_stored_card_is_past_due_without_a_charge(db, provider):
@@ -174,13 +176,13 @@ async def test_without_a_card_the_daily_retry_changes_nothing_but_its_time(db, p
     await renewals.run(db, provider)
     first = await contract(db, c.id)
     clock.advance(renewals.RETRY_EVERY)
-    with recording_socket() as socket:
-        retry = await renewals.run(db, provider)
-        again = await renewals.run(db, provider)
+    with told_here() as told:
+        retry = told(await renewals.run(db, provider))
+        again = told(await renewals.run(db, provider))
     assert (retry.due, retry.past_due, again.due) == (1, 1, 0)
     retried = await contract(db, c.id)
     assert (retried.status, retried.grace_until) == ("past_due", first.grace_until)
-    assert retried.updated > first.updated and not await renewal_charges(db, c.id) and not socket.sent
+    assert retried.updated > first.updated and not await renewal_charges(db, c.id) and not told.sent
 
 
 async def test_a_stored_card_the_provider_no_longer_knows_makes_the_renewal_past_due(db, provider):
@@ -213,11 +215,11 @@ async def test_a_contract_that_does_not_renew_expires_at_period_end_without_a_ch
     assert await access_now(db, await contract(db, c.id))
 
     to_period_end(c)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
     assert (report.due, report.expired, report.renewed) == (1, 1, 0)
     assert (await contract(db, c.id)).status == "expired"
-    assert not await renewal_charges(db, c.id) and not purchase_messages(socket, c.id)
+    assert not await renewal_charges(db, c.id) and not purchase_messages(told, c.id)
 
 
 async def test_an_erased_accounts_contract_expires_without_a_charge(db, provider):
@@ -226,11 +228,11 @@ async def test_an_erased_accounts_contract_expires_without_a_charge(db, provider
         await session.execute(update(Contract).where(Contract.id == c.id).values(user_id=None))
         await session.commit()
     to_period_end(c)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
     assert report.expired == 1
     assert (await contract(db, c.id)).status == "expired"
-    assert not await renewal_charges(db, c.id) and not socket.sent
+    assert not await renewal_charges(db, c.id) and not told.sent
 
 
 async def test_a_bundle_past_its_end_date_expires_instead_of_renewing(db, provider):
@@ -252,21 +254,21 @@ async def test_a_bundle_past_its_end_date_expires_instead_of_renewing(db, provid
 async def test_a_renewal_that_requires_action_is_processing_until_settlement_renews_it(db, provider):
     c = await subscriber(db, provider, ACTION_THEN_SUCCESS)
     to_period_end(c)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider))
         assert (report.due, report.processing, report.renewed) == (1, 1, 0)
         waiting = await contract(db, c.id)
         assert (waiting.status, waiting.payment_status) == ("active", "in progress")
-        assert (await renewals.run(db, provider)).due == 0  # settlement's turn, not charged again
+        assert (told(await renewals.run(db, provider))).due == 0  # settlement's turn, not charged again
 
         clock.advance(ACTION_DELAY)
-        await settlement.settle_due(db, provider)
-        await settlement.settle_due(db, provider)
+        told(await settlement.settle_due(db, provider))
+        told(await settlement.settle_due(db, provider))
     renewed = await contract(db, c.id)
     assert (renewed.status, renewed.payment_status, renewed.renewals) == ("active", "success", 1)
     assert renewed.period_end == periods.add_duration(c.period_end, 1, "months")
     assert len(await renewal_charges(db, c.id)) == 1
-    assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
+    assert purchase_messages(told, c.id) == [{"purchaseId": c.id, "status": "success", "productId": c.product_id}]
 
 
 async def test_a_renewal_that_requires_action_and_is_declined_makes_the_contract_past_due(db, provider):
@@ -274,15 +276,15 @@ async def test_a_renewal_that_requires_action_and_is_declined_makes_the_contract
     to_period_end(c)
     await renewals.run(db, provider)
     clock.advance(ACTION_DELAY)
-    with recording_socket() as socket:
-        assert await settlement.settle_contract(db, provider, c.id)
+    with told_here() as told:
+        assert told(await settlement.settle_contract(db, provider, c.id))
     due = await contract(db, c.id)
     assert (due.status, due.payment_status, due.grace_until) == (
         "past_due",
         "error",
         c.period_end + periods.RENEWAL_GRACE,
     )
-    assert purchase_messages(socket, c.id) == [{"purchaseId": c.id, "status": "error", "productId": c.product_id}]
+    assert purchase_messages(told, c.id) == [{"purchaseId": c.id, "status": "error", "productId": c.product_id}]
 
 
 # --- never twice ----------------------------------------------------------------------------------
@@ -321,14 +323,16 @@ async def test_concurrent_runs_in_two_processes_charge_each_period_once(db, prov
     to_period_end(contracts[-1])
     # Each process has its own run lock, so their runs meet only in the database and at the
     # provider: three runs of the job itself, each in the state a process would be in.
-    with recording_socket() as socket:
-        runs = [renewals._Run(db, provider, clock.now(), False, emitter.default) for _ in range(3)]
+    with told_here() as told:
+        runs = [renewals._Run(db, provider, clock.now(), False) for _ in range(3)]
         await asyncio.gather(*(run.all(renewals.BATCH_SIZE) for run in runs))
+        for run in runs:
+            told(run.report)
     reports = [run.report for run in runs]
     assert sum(r.renewed for r in reports) == 4 and sum(r.past_due for r in reports) == 1
     for c in contracts:
         assert len(await renewal_charges(db, c.id)) == 1
-        assert len(purchase_messages(socket, c.id)) == 1
+        assert len(purchase_messages(told, c.id)) == 1
     assert [(await contract(db, c.id)).status for c in contracts] == ["active"] * 4 + ["past_due"]
     assert [(await contract(db, c.id)).renewals for c in contracts] == [1] * 4 + [0]
 
@@ -338,7 +342,7 @@ async def test_a_second_run_while_one_is_in_progress_is_refused_with_409(db, pro
     to_period_end(c)
     release = asyncio.Event()
 
-    class SlowProvider:
+    class SlowProvider(UnexpectedCalls):
         name = provider.name
 
         async def charge(self, *args, **kwargs):
@@ -369,11 +373,11 @@ async def test_dry_run_charges_nothing_and_changes_nothing_but_counts_what_would
     no_card = await subscriber(db, provider, number=None)
     canceled = await subscriber(db, provider, canceled_at=clock.now(), auto_renew=False)
     to_period_end(canceled)
-    with recording_socket() as socket:
-        report = await renewals.run(db, provider, dry_run=True)
+    with told_here() as told:
+        report = told(await renewals.run(db, provider, dry_run=True))
     assert report.as_contract() == {"dryRun": True, "due": 3, "renewed": 1, "pastDue": 1, "expired": 1, "processing": 0}
     for c in (renewing, no_card, canceled):
         unchanged = await contract(db, c.id)
         assert (unchanged.status, unchanged.period_end, unchanged.renewals) == ("active", c.period_end, 0)
         assert not await renewal_charges(db, c.id)
-    assert not socket.sent
+    assert not told.sent

@@ -1,0 +1,1 @@
+"""Handlers of the `admin` tag: staff operations (staff tokens only)."""

@@ -1,0 +1,89 @@
+"""Staff operations on events: create and edit one, start it, finish it, switch its stream.
+
+The rules (status machine, what going live and finishing set, the room messages) are in
+server/services/event_admin.py. Each write empties this process's anonymous catalogue cache, so
+lists and pages show the new state at once here (other processes within their cache's TTL).
+
+The answer is the event as the staff member would see it as a viewer, except its stream URLs:
+staff get the stored URLs they set (`/media/live/<sample>.m3u8`...), which serve nothing by
+themselves; viewers get URLs signed for them from the catalogue operations.
+"""
+
+import logging
+
+from ...realtime.announcements import announce_change
+from ...services import event_admin
+from ...services.events import EventView
+from ..http.context import bind_viewer, staff, state
+from ..http.database import db_write_session
+from ..http.envelope import ok
+from ..presenters.catalogue import event_presenter
+
+log = logging.getLogger(__name__)
+
+STORED_STREAMS = {"HLSStream": "hls_stream", "PanoStream": "pano_stream", "MezzanineVideo": "mezzanine_video"}
+
+
+async def _present(view: EventView) -> dict:
+    body = event_presenter(await bind_viewer())(view)
+    body["content"].update({wire: getattr(view.event, column) for wire, column in STORED_STREAMS.items()})
+    return body
+
+
+def _catalogue_changed() -> None:
+    cache = state("cache")
+    if cache is not None:
+        cache.clear()
+
+
+async def _changed(view: EventView, change: event_admin.Change) -> dict:
+    _catalogue_changed()
+    await announce_change(change)
+    return ok(await _present(view))
+
+
+async def create_event(body: dict):
+    principal = await staff()
+    async with db_write_session() as db:
+        view = await event_admin.create(db, body)
+    _catalogue_changed()
+    log.info(
+        "staff %s created event %s (%s, %s)",
+        principal.user_id,
+        view.event.id,
+        view.event.external_id,
+        view.event.status,
+    )
+    return ok(await _present(view))
+
+
+async def update_event(id_: str, body: dict):
+    principal = await staff()
+    async with db_write_session() as db:
+        view, change = await event_admin.update(db, id_, body)
+    log.info("staff %s changed event %s: %s", principal.user_id, id_, sorted(body))
+    return await _changed(view, change)
+
+
+async def go_live(id_: str):
+    principal = await staff()
+    async with db_write_session() as db:
+        view, change = await event_admin.go_live(db, id_)
+    log.info("staff %s started event %s", principal.user_id, id_)
+    return await _changed(view, change)
+
+
+async def finish_event(id_: str):
+    principal = await staff()
+    async with db_write_session() as db:
+        view, change = await event_admin.finish(db, id_)
+    log.info("staff %s finished event %s", principal.user_id, id_)
+    return await _changed(view, change)
+
+
+async def set_stream_url(id_: str, body: dict):
+    principal = await staff()
+    async with db_write_session() as db:
+        view, change = await event_admin.set_stream(db, id_, body["url"])
+    log.info("staff %s switched the stream of event %s to %s", principal.user_id, id_, body["url"])
+    return await _changed(view, change)

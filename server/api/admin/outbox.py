@@ -1,0 +1,28 @@
+"""The mail outbox, for staff: every mail the server wrote, newest first."""
+
+from ...models import OutboxMail
+from ...services import mail
+from ...services.paging import PageQuery
+from ..http.context import staff
+from ..http.database import db_session
+from ..http.envelope import iso, page_of
+
+
+def present(m: OutboxMail) -> dict:
+    return {
+        "_id": m.id,
+        "to": m.to_address,
+        "subject": m.subject,
+        "kind": m.kind,
+        "text": m.text,
+        "status": m.status,
+        "added": iso(m.created),
+        "sentAt": iso(m.sent_at),
+    }
+
+
+async def list_outbox(to: str | None = None, kind: str | None = None, page: int = 0, size: int = 10):
+    await staff()
+    async with db_session() as db:
+        result = await mail.list_outbox(db, to=to, kind=kind, query=PageQuery(page, size))
+    return page_of(result, present)

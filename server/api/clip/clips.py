@@ -1,0 +1,36 @@
+"""Highlights and clips of events, public to everyone who may see the event (the viewer's own
+clips are in user_clips.py)."""
+
+from ...services import events as events_service
+from ...services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
+from ..http.cache import cached_for_anonymous
+from ..http.context import viewer
+from ..http.database import db_session
+from ..http.envelope import ok, page_of, page_query
+from ..presenters.catalogue import event_presenter
+
+CLIP_LOOKUP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
+
+
+@cached_for_anonymous
+async def list_clips(body: dict):
+    filters = EventFilters(
+        media_types=body.get("media_type") or CLIP_MEDIA_TYPES,
+        parent_event_ids=body.get("event_id") or (),
+        highlight_kinds=body.get("type") or (),
+    )
+    sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
+    async with db_session() as db:
+        result = await events_service.list_events(db, filters, sort, page_query(body))
+    return page_of(result, event_presenter())
+
+
+@cached_for_anonymous
+async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
+    media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
+    async with db_session() as db:
+        # A user clip or highlight answers only to its owner (anonymous viewers own none).
+        view = await events_service.get_event(
+            db, id_, id_type=id_type, media_types=media_types, owner_id=viewer().user_id
+        )
+    return ok(event_presenter()(view))

@@ -1,0 +1,2 @@
+"""Handlers of the `event` tag: events (live, upcoming, archived, channels), their stats,
+programme, commerce options and search."""

@@ -1,0 +1,52 @@
+"""Events: lists with filters, search, one event, and the live counts by sport."""
+
+from ...services import events as events_service
+from ...services.events import EventFilters, Sort, parse_date_range
+from ...services.paging import PageQuery
+from ..http.cache import cached_for_anonymous
+from ..http.database import db_session
+from ..http.envelope import ok, page_of, page_query
+from ..presenters.catalogue import event_presenter
+
+
+@cached_for_anonymous
+async def list_events(body: dict):
+    raw = body.get("filters") or {}
+    date_from, date_to = parse_date_range(raw.get("event_date"))
+    filters = EventFilters(
+        identity_ids=raw.get("identities.id") or (),
+        identity_type=raw.get("identities.type"),
+        media_types=raw.get("media_type") or ("event",),
+        team_ids=raw.get("search.teams.id") or (),
+        external_ids=raw.get("event_id") or (),
+        sport_types=raw.get("sportType") or (),
+        date_from=date_from,
+        date_to=date_to,
+        statuses=raw.get("status") or (),
+    )
+    sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
+    async with db_session() as db:
+        result = await events_service.list_events(db, filters, sort, page_query(body))
+    return page_of(result, event_presenter())
+
+
+@cached_for_anonymous
+async def search_events(q: str, page: int = 0, size: int = 10, status: list | None = None):
+    async with db_session() as db:
+        result = await events_service.search_events(db, q, status or (), PageQuery(page, size, next=True))
+    return page_of(result, event_presenter())
+
+
+@cached_for_anonymous
+async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
+    async with db_session() as db:
+        view = await events_service.get_event(db, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
+    return ok(event_presenter()(view))
+
+
+@cached_for_anonymous
+async def grouped_sport_count(status: list | None = None):
+    async with db_session() as db:
+        counts = await events_service.grouped_sport_count(db, status or ("live",))
+    entries = [{"sportType": c.sport_type, "title": c.title, "count": c.count} for c in counts]
+    return ok({"entries": entries, "totalCount": sum(c.count for c in counts)})

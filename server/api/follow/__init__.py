@@ -1,0 +1,1 @@
+"""Handlers of the `follow` tag: followed leagues, sports and teams."""

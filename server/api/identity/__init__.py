@@ -1,0 +1,1 @@
+"""Handlers of the `identity` tag: sports, leagues and teams."""

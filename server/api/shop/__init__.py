@@ -1,1 +1,0 @@
-"""Handlers of the viewer's commerce calls (the `commerce` tag re-exports them)."""

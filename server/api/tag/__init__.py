@@ -1,0 +1,1 @@
+"""Handlers of the `tag` tag: timeline tags on moments of a video."""

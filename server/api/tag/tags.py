@@ -1,0 +1,66 @@
+"""Handlers for the `tag` tag: tags on moments of a video (server/services/tags.py has the rules).
+
+Requests send times in seconds; the tags stored and answered carry milliseconds."""
+
+from ...services import tags
+from ...services.paging import PageQuery
+from ..http.context import settings, signed_in
+from ..http.database import db_session, db_write_session
+from ..http.envelope import ok, page_of
+from ..presenters.tag import tag as present
+
+TAG_LIST_SIZE = 999  # the client loads a video's tags at once (spec section 9)
+
+
+def _columns(body: dict) -> dict:
+    """The tag columns a save or update request sets (times converted to milliseconds)."""
+    values = {}
+    for field, column in (("startTime", "start_ms"), ("endTime", "end_ms")):
+        if field in body:
+            values[column] = tags.to_ms(body[field])
+    for column, field in tags.WIRE_NAMES.items():
+        if column not in values and field in body:
+            values[column] = body[field]
+    return values
+
+
+def _media_root():
+    return settings().fixtures_dir / "media"
+
+
+async def list_tags(body: dict):
+    principal = await signed_in()
+    query = PageQuery(
+        body.get("page", 0), body.get("size", TAG_LIST_SIZE), bool(body.get("next")), bool(body.get("count"))
+    )
+    async with db_session() as db:
+        result = await tags.list_tags(db, principal.user_id, body["targetId"], bool(body.get("global", False)), query)
+    return page_of(result, present)
+
+
+async def save_tag(body: dict):
+    principal = await signed_in()
+    async with db_write_session() as db:
+        saved = await tags.save_tag(
+            db,
+            principal.user_id,
+            body["targetId"],
+            _columns(body),
+            media_root=_media_root(),
+            limit=tags.save_limit(settings()),
+        )
+    return ok(present(saved))
+
+
+async def update_tag(body: dict):
+    principal = await signed_in()
+    async with db_write_session() as db:
+        updated = await tags.update_tag(db, principal.user_id, body["_id"], _columns(body), media_root=_media_root())
+    return ok(present(updated))
+
+
+async def remove_tags(body: dict):
+    principal = await signed_in()
+    async with db_write_session() as db:
+        removed = await tags.remove_tags(db, principal.user_id, body["ids"])
+    return ok({"removed": len(removed), "ids": removed})

@@ -1,0 +1,143 @@
+"""Sign-up, sign-in (with the device limit and its ticket), sign-out and devices."""
+
+import contextlib
+
+from ... import clock
+from ...auth.tokens import verify_limit_ticket
+from ...errors import ApiError, Unauthorized
+from ...realtime import emitter
+from ...services import accounts, ratelimit, sessions
+from ...services.sessions import DeviceIn
+from ..http.context import client_address, passwords, session_policy, settings, signed_in
+from ..http.database import db_session, db_write_session
+from ..http.envelope import ok
+from ..presenters.account import device as present_device
+from ..presenters.account import login_response
+
+CREDENTIALS = "credentials"
+REGISTRATION_PROFILE_FIELDS = (
+    "countryName",
+    "phone",
+    "postalCode",
+    "city",
+    "gender",
+    "dateOfBirth",
+    "identity",
+    "identityItem",
+    "clubList",
+)
+
+
+def _limits():
+    return ratelimit.signin_limits(settings())
+
+
+def _device(body: dict) -> DeviceIn:
+    return DeviceIn(device_id=body["device_id"], device_name=body["device_name"])
+
+
+def _invalid_credentials() -> Unauthorized:
+    return Unauthorized("Wrong username or password", code="invalid_credentials")
+
+
+async def register_user(body: dict):
+    email = body["email"].strip().lower()
+    display_name = body["displayName"].strip()
+    if not display_name:
+        raise ApiError("displayName must not be blank", code="validation_error")
+    by_address, _ = _limits()
+    async with db_session() as db:
+        await ratelimit.hit(db, by_address, client_address() or "unknown")
+        await accounts.ensure_email_free(db, email)
+    password_hash = await passwords().hash(body["password"])
+    # The optional profile fields go through the profile rules (trimming, references, dates).
+    profile = {key: body[key] for key in REGISTRATION_PROFILE_FIELDS if key in body}
+    async with db_write_session() as db:
+        user = await accounts.create_account(
+            db, email=email, password_hash=password_hash, display_name=display_name, profile=profile, now=clock.now()
+        )
+        result = await sessions.sign_in(
+            db,
+            user.id,
+            _device(body),
+            policy=session_policy(),
+            provider=CREDENTIALS,
+            is_register=True,
+            client_address=client_address(),
+        )
+    return login_response(result)
+
+
+async def login_user(body: dict):
+    email = body["username"].strip().lower()
+    by_address, failures = _limits()
+    async with db_session() as db:
+        await ratelimit.hit(db, by_address, client_address() or "unknown")
+        await ratelimit.check(db, failures, email)
+        user = await accounts.find_for_sign_in(db, email)
+    # Unknown users are verified against a dummy hash: the same time and the same answer.
+    verified = await passwords().verify(user.password_hash if user else None, body["password"])
+    if user is None or not verified:
+        async with db_session() as db:
+            # This attempt still gets its 401; the next one is refused before hashing.
+            with contextlib.suppress(ratelimit.TooManyRequests):
+                await ratelimit.hit(db, failures, email)
+        raise _invalid_credentials()
+    async with db_write_session() as db:
+        await ratelimit.forget(db, failures, email)
+        result = await sessions.sign_in(
+            db, user.id, _device(body), policy=session_policy(), provider=CREDENTIALS, client_address=client_address()
+        )
+    return login_response(result)
+
+
+async def complete_login(body: dict):
+    claims = verify_limit_ticket(body["limit_ticket"], secret=settings().secret_key)
+    if claims is None:
+        raise sessions.LimitTicketInvalid()
+    by_address, _ = _limits()
+    async with db_session() as db:
+        await ratelimit.hit(db, by_address, client_address() or "unknown")
+    async with db_write_session() as db:
+        result = await sessions.complete_with_ticket(
+            db,
+            claims.ticket_id,
+            claims.user_id,
+            _device(body),
+            policy=session_policy(),
+            client_address=client_address(),
+        )
+    return login_response(result)
+
+
+async def logout_user():
+    principal = await signed_in()
+    async with db_session() as db:
+        await sessions.sign_out(db, principal.session_id)
+    return ok(None)
+
+
+async def check_current_device(body: dict):
+    principal = await signed_in()
+    register = body.get("register_new") == "register"
+    async with db_write_session() as db:
+        enabled, devices = await sessions.check_device(
+            db, principal.user_id, _device(body), register=register, policy=session_policy()
+        )
+    return ok({"devices": [present_device(d) for d in devices], "enabled": enabled, "limit": settings().device_limit})
+
+
+async def get_devices():
+    principal = await signed_in()
+    async with db_session() as db:
+        devices = await sessions.list_devices(db, principal.user_id)
+    return ok({"devices": [present_device(d) for d in devices], "limit": settings().device_limit})
+
+
+async def delete_device(body: dict):
+    # The device-limit page sends its limit ticket as the bearer token instead of an access token.
+    principal = await signed_in(allow_limit_ticket=True)
+    async with db_write_session() as db:
+        removed, devices = await sessions.remove_own_device(db, principal.user_id, body["deviceId"])
+    await emitter.emit_remove_user_device(principal.user_id, removed.device_id)
+    return ok({"devices": [present_device(d) for d in devices], "limit": settings().device_limit})

@@ -1,0 +1,1 @@
+"""Handlers of the `vod` tag: related videos."""
