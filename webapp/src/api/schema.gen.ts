@@ -1383,9 +1383,11 @@ export interface paths {
         put?: never;
         /**
          * Run the renewal job now (charge stored cards of contracts at period end)
-         * @description The same job the server runs on its schedule (`touchline billing renew`). A failed renewal
-         *     marks the contract `past_due`, and `expired` once the grace period ends. With `dry_run`
-         *     nothing is charged and the counts say what would happen.
+         * @description The same job the server runs on its schedule (`touchline billing renew` calls this). A failed
+         *     renewal marks the contract `past_due`, and `expired` once the grace period ends. Viewers whose
+         *     renewal was paid or refused are told with `user-purchase-status` through this server's socket
+         *     (every process's, when they share Redis). With `dry_run` nothing is charged and the counts say
+         *     what would happen.
          */
         post: operations["run_renewals"];
         delete?: never;
@@ -2896,7 +2898,12 @@ export interface components {
                 renewed: number;
                 pastDue: number;
                 expired: number;
+                /** @description Renewal charges that require action; settlement finishes them. */
                 processing: number;
+                /** @description Contracts that could not be handled now (logged); the next run tries again. */
+                errors?: number;
+                /** @description `user-purchase-status` messages sent to the viewers' rooms. */
+                announced?: number;
             };
         };
         /** @description Exactly one of `product_id` and `event_id` (400 otherwise). */
@@ -9283,7 +9290,9 @@ export interface operations {
                      *         "renewed": 2,
                      *         "pastDue": 1,
                      *         "expired": 0,
-                     *         "processing": 0
+                     *         "processing": 0,
+                     *         "errors": 0,
+                     *         "announced": 3
                      *       },
                      *       "error": false,
                      *       "message": ""
