@@ -2,12 +2,13 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, matchRoutes } from "react-router";
-import { appConfigQuery, type AppConfig } from "@/app/config";
-import type { RouteHandle } from "@/app/routes";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
+import type { RouteHandle } from "@/lib/routeTypes";
+import { authorizeApiCalls } from "@/session/authorization";
 import { sessionStore } from "@/session/store";
-import { queryClient } from "@/app/queryClient";
+import { queryClient } from "@/lib/queryClient";
 import { appRoutes, createAppRouter } from "@/app/router";
-import { registerNavigator } from "@/app/navigation";
+import { registerNavigator } from "@/lib/navigation";
 import { initI18n } from "@/i18n";
 import { splitLocalePath } from "@/i18n/locales";
 import { applyTheme, effectiveTheme, readStoredTheme } from "@/ui/theme";
@@ -39,6 +40,8 @@ function reportLoadFailure(part: string): (error: unknown) => void {
 }
 
 async function start() {
+  // Every call from here on carries the session's token (the HTTP client does not know the session).
+  authorizeApiCalls();
   // Before anyone can sign in or out (here or in another tab), so no viewer sees another's cached
   // answers. Its own chunk (socket.io's loads it too): it need not hold back the first paint.
   void import("@/session/auth")
@@ -64,7 +67,10 @@ async function start() {
       .catch(reportLoadFailure("the session check"));
   }
 
-  createRoot(document.getElementById("root")!).render(
+  // index.html carries it; without it nothing can render, and the failure is logged like any other.
+  const container = document.getElementById("root");
+  if (!container) throw new Error("The page has no #root element");
+  createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <Suspense fallback={<PageSkeleton />}>

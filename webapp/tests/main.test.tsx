@@ -3,7 +3,8 @@ import { act, screen } from "@testing-library/react";
 import { createMemoryRouter } from "react-router";
 import { QueryClient } from "@tanstack/react-query";
 import i18n from "i18next";
-import { fakeServer, ok } from "./session/fakeServer";
+import type * as I18nModule from "@/i18n";
+import { API_PROFILE, fakeServer, ok, signIn } from "./session/fakeServer";
 
 const CONFIG = { name_short: "Touchline", app_config: { socket_base: "/" }, options: {}, enable_white_theme: false };
 
@@ -26,7 +27,7 @@ beforeEach(() => {
     createAppRouter: () => createMemoryRouter([{ path: "*", element: <p>app</p> }]),
   }));
   // Failures are answers here, not glitches to retry for seconds.
-  vi.doMock("@/app/queryClient", () => ({
+  vi.doMock("@/lib/queryClient", () => ({
     queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   }));
   consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -34,7 +35,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.doUnmock("@/app/router");
-  vi.doUnmock("@/app/queryClient");
+  vi.doUnmock("@/lib/queryClient");
   vi.doUnmock("@/i18n");
   vi.doUnmock("@/realtime/socket");
   vi.unstubAllGlobals();
@@ -56,7 +57,7 @@ describe("start-up", () => {
 
   it("shows the error screen in English when the translations cannot load", async () => {
     vi.doMock("@/i18n", async (importOriginal) => ({
-      ...(await importOriginal<typeof import("@/i18n")>()),
+      ...(await importOriginal<typeof I18nModule>()),
       initI18n: () => Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
     }));
     // i18next is one instance for the whole file: as if it had never come up in this page.
@@ -67,6 +68,25 @@ describe("start-up", () => {
       await screen.findByRole("heading", { name: "This page could not be loaded" }, { timeout: 10_000 }),
     ).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+
+  it("signs a stored session's calls with its token", async () => {
+    vi.doMock("@/realtime/socket", () => ({ startRealtime: () => undefined }));
+    signIn();
+    const server = fakeServer({
+      "GET /config": () => ok(CONFIG),
+      "POST /user/check_current_device": () => ok({ devices: [], enabled: true, limit: 5 }),
+      "GET /user/get_profile": () => ok(API_PROFILE),
+      "GET /follow/list_by_user": () => ok({ entries: [] }),
+      "GET /user/get_watchlist_ids": () => ok({ selected: [] }),
+    });
+    await boot();
+    // The start-up session check (spec §4) goes out with the stored token; /config is public.
+    await vi.waitFor(() => expect(server.callsTo("/user/get_watchlist_ids")).toHaveLength(1), { timeout: 10_000 });
+    expect(server.callsTo("/config")).toEqual([expect.objectContaining({ authorization: null })]);
+    expect(server.calls.filter((call) => call.path !== "/config").map((call) => call.authorization)).toEqual(
+      Array(4).fill("Bearer access-1"),
+    );
   });
 
   it("logs a failed download of the realtime code instead of leaving it unhandled", async () => {

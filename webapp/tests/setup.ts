@@ -1,5 +1,9 @@
 import { afterEach } from "vitest";
 import { cleanup, configure } from "@testing-library/react";
+import { authorizeApiCalls } from "@/session/authorization";
+
+// As the app's start-up does (main.tsx): the session signs every call.
+authorizeApiCalls();
 
 // findBy*/waitFor give up after 1 s by default: too short on a busy two-core CI machine.
 configure({ asyncUtilTimeout: 5000 });

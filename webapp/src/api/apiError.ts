@@ -52,7 +52,7 @@ function fieldErrors(details: unknown): Record<string, string> | undefined {
   for (const detail of details) {
     if (!detail || typeof detail.field !== "string" || !detail.field || typeof detail.message !== "string") continue;
     fields[detail.field] ??= detail.message;
-    const leaf = detail.field.split(".").pop()!;
+    const leaf = detail.field.slice(detail.field.lastIndexOf(".") + 1);
     fields[leaf] ??= detail.message;
   }
   return Object.keys(fields).length ? fields : undefined;

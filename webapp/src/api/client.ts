@@ -1,11 +1,6 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError } from "./apiError";
-import { sessionStore } from "@/session/store";
-
-// The token code (refresh, cross-tab locks, session expiry) loads only once there is a session:
-// anonymous visitors never download it.
-const tokens = () => import("@/session/refresh");
 
 /**
  * The one HTTP client: every call of the webapp goes through it (ARCHITECTURE: one
@@ -22,8 +17,9 @@ export const api = createClient<paths>({
  * The operations the contract declares without `security`: they carry no authorisation header
  * (spec §7), so they never wait for a token refresh nor retry after a 401. Start-up (/config)
  * and the sign-in page (/oauth2/providers) must not depend on a refresh that may fail, and a
- * sign-in call must not send the session it replaces. tests/api/client.test.ts keeps this list
- * equal to openapi.yaml's.
+ * sign-in call must not send the session it replaces. The session's middleware
+ * (src/session/authorization.ts) leaves them alone; tests/api/client.test.ts keeps this list equal to
+ * openapi.yaml's.
  */
 export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   "/config",
@@ -43,55 +39,33 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   "/user/password/reset",
 ]);
 
-/** Copies of authorised requests, kept until their answer, for the one retry after a 401. */
-const retryable = new Map<string, { request: Request; token: string }>();
-
 /**
- * Spec §7 general behaviour: the session's bearer token (refreshed first once 80 % of its
- * lifetime has passed), one retry after a 401 with a forced refresh, and a body with
- * `error: true` fails the call even with a 2xx status. A caller's own Authorization header
- * (delete_device with a limit ticket, logout) is sent as is and never retried.
+ * Spec §7 general behaviour of every call: a body with `error: true` fails the call even with a
+ * 2xx status, and a call that got no answer fails with network_error. The session adds its
+ * bearer token and the retry after a 401 with its own middleware (src/session/authorization.ts),
+ * installed after this one: it runs first on an answer, so this one checks the final answer.
  */
-export const sessionMiddleware: Middleware = {
-  async onRequest({ request, schemaPath, id }) {
-    if (PUBLIC_OPERATIONS.has(schemaPath) || request.headers.has("Authorization")) return undefined;
-    if (!sessionStore.getState().token) return undefined;
-    const token = await (await tokens()).validAccessToken();
-    if (!token) return undefined;
-    request.headers.set("Authorization", `Bearer ${token}`);
-    retryable.set(id, { request: request.clone(), token });
-    return request;
-  },
-
-  async onResponse({ response, id, options }) {
-    const retry = retryable.get(id);
-    retryable.delete(id);
-    let answer = response;
-    if (response.status === 401 && retry) {
-      const token = await (await tokens()).tokenAfterRejection(retry.token);
-      retry.request.headers.set("Authorization", `Bearer ${token}`);
-      answer = await options.fetch(retry.request);
-    }
-    if (answer.ok && (answer.headers.get("Content-Type") ?? "").includes("json")) {
-      const body: unknown = await answer
+export const envelopeMiddleware: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok && (response.headers.get("Content-Type") ?? "").includes("json")) {
+      const body: unknown = await response
         .clone()
         .json()
         .catch(() => undefined);
       if (body && typeof body === "object" && (body as { error?: unknown }).error === true)
-        throw new ApiError(answer.status, body);
+        throw new ApiError(response.status, body);
     }
-    return answer === response ? undefined : answer;
+    return undefined;
   },
 
-  onError({ error, id }) {
-    retryable.delete(id);
+  onError({ error }) {
     if (error instanceof ApiError || (error instanceof DOMException && error.name === "AbortError"))
       return error as Error;
     return ApiError.network(error);
   },
 };
 
-api.use(sessionMiddleware);
+api.use(envelopeMiddleware);
 
 /**
  * The data of a call, or an ApiError built from its error envelope (ARCHITECTURE example 7).

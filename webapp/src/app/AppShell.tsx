@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useRef, type ReactNode } from "react";
 import { Outlet, ScrollRestoration, useLocation, useMatches } from "react-router";
-import type { LayoutName, RouteHandle } from "./routes";
+import type { LayoutName, RouteHandle } from "@/lib/routeTypes";
 import { HomeLayout } from "./layouts/HomeLayout";
 import { DefaultLayout } from "./layouts/DefaultLayout";
 import { AuthLayout } from "./layouts/AuthLayout";

@@ -1,6 +1,6 @@
 import { Suspense, lazy } from "react";
 import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
-import { NotFoundError, pageNotFound } from "./errors";
+import { NotFoundError, pageNotFound } from "@/lib/errors";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 
 // Error screens are rare: their code (and the error messages) load when one is shown.

@@ -1,14 +1,17 @@
 import { redirect, type LoaderFunction } from "react-router";
-import { appConfigQuery } from "./config";
-import { pageNotFound } from "./errors";
+import { appConfigQuery } from "@/lib/config";
+import { pageNotFound } from "@/lib/errors";
 import { allowedStoreUrl, runGuards } from "./guards";
-import { queryClient } from "./queryClient";
-import type { RouteHandle } from "./routes";
+import { queryClient } from "@/lib/queryClient";
+import type { RouteHandle } from "@/lib/routeTypes";
 import { localizePath, splitLocalePath } from "@/i18n/locales";
 import { sessionStore } from "@/session/store";
 
 /** Never settles: the page is being left for another site, nothing should render meanwhile. */
-const leaving = () => new Promise<never>(() => {});
+const leaving = () =>
+  new Promise<never>(() => {
+    // Neither resolved nor rejected: the browser is on its way to the other site.
+  });
 
 /** The loader of every page: the storeUrl redirect on the root, then the guards and middleware. */
 export function guardLoader(handle: RouteHandle): LoaderFunction {

@@ -1,5 +1,5 @@
-import type { AppConfig } from "./config";
-import type { Middleware } from "./routes";
+import type { AppConfig } from "@/lib/config";
+import type { Middleware } from "@/lib/routeTypes";
 
 /**
  * What runs before every page (spec §2), in the spec's order: the favourite-club guard, the

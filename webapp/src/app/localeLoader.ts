@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunction } from "react-router";
-import { pageNotFound } from "./errors";
+import { pageNotFound } from "@/lib/errors";
 import { DEFAULT_LOCALE, isLocale } from "@/i18n/locales";
 
 /** "/:locale/..." must name one of the locales; "/en/x" is "/x" (English has no prefix). */

@@ -1,30 +1,15 @@
 import type { RouteObject } from "react-router";
 import { RouteErrorScreen } from "./RouteErrorScreen";
 import { guardLoader, unmatchedLoader } from "./guardLoader";
-import type { AppConfig } from "./config";
-import { queryClient } from "./queryClient";
+import { queryClient } from "@/lib/queryClient";
 import { prefetchHomeRails } from "@/features/catalog/homeRails";
 import { loadNamespace } from "@/i18n";
 import type { Namespace } from "@/i18n/locales";
+import type { LayoutName, Middleware, Prefetch, RouteHandle } from "@/lib/routeTypes";
 
-/**
- * Every route of spec §2. `handle` carries the route's name (used by the survey's
- * suppression list), its layout and its named middleware.
- */
-export type Middleware = "auth" | "disable-team-page";
-export type LayoutName = "home" | "default" | "auth";
-export interface RouteHandle {
-  name: string;
-  layout: LayoutName;
-  middleware?: Middleware[];
-  /** Starts fetching the page's public data early: from its loader, and at start-up for the first page. */
-  prefetch?: Prefetch;
+interface PageModule {
+  default: React.ComponentType;
 }
-
-/** Public data a page can ask for before its code has arrived (duplicate calls are deduplicated). */
-export type Prefetch = (config: AppConfig, isAuthenticated: boolean) => void;
-
-type PageModule = { default: React.ComponentType };
 /**
  * A lazily loaded page and the translations it shows, fetched together: a page that suspended
  * for its messages after rendering would wait out React's 300 ms reveal throttle as well.
@@ -111,7 +96,10 @@ function followingRoutes(prefix: string, namePrefix: string): RouteObject[] {
   ];
 }
 
-/** The app's pages, without locale prefix; mounted once at "/" and once under "/:locale". */
+/**
+ * Every route of spec §2, each with its handle (src/lib/routeTypes.ts): the app's pages, without
+ * locale prefix; mounted once at "/" and once under "/:locale".
+ */
 export function pageRoutes(): RouteObject[] {
   return [
     index(),

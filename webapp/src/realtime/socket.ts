@@ -1,9 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent } from "react";
 import { io, type Socket } from "socket.io-client";
 import type { QueryClient } from "@tanstack/react-query";
 import { isApiError } from "@/api/apiError";
-import { appConfigQuery, type AppConfig } from "@/app/config";
-import { endSessionOnRemovedDevice, expireSession } from "@/session/auth";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
+import { endSessionOnRemovedDevice, expireSession } from "@/session/expiry";
 import { currentDevice } from "@/session/device";
 import { REFRESH_FAILED, tokenAfterRejection } from "@/session/refresh";
 import { sessionStore, type SessionState } from "@/session/store";
@@ -253,14 +253,8 @@ export function leaveEventRoom(eventId: string): Promise<RoomAck> {
 
 /** Listens to a server message while mounted; the handler may change between renders. */
 export function useSocketEvent<N extends ServerEvent>(name: N, handler: ServerToClientEvents[N]): void {
-  const latest = useRef(handler);
-  latest.current = handler;
-  useEffect(
-    () =>
-      onSocketEvent(name, ((payload: never) =>
-        (latest.current as (payload: never) => void)(payload)) as ServerToClientEvents[N]),
-    [name],
-  );
+  const handle = useEffectEvent((payload: never) => (handler as (payload: never) => void)(payload));
+  useEffect(() => onSocketEvent(name, ((payload: never) => handle(payload)) as ServerToClientEvents[N]), [name]);
 }
 
 /** Listens to a server message outside React; returns the function that stops listening. */

@@ -3,24 +3,21 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { components } from "@/api/schema.gen";
 import { api, unwrap } from "@/api/client";
 import { errorText } from "@/api/errors";
-import { appConfigQuery, type AppConfig } from "@/app/config";
-import { navigateTo } from "@/app/navigation";
-import { queryClient } from "@/app/queryClient";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
+import { queryClient } from "@/lib/queryClient";
 import { mapDevices } from "@/entities/device";
 import { mapFollowEntries } from "@/entities/followed";
 import { mapUserProfile } from "@/entities/user";
-import { notify } from "@/ui/notify";
+import { notify } from "@/lib/notify";
 import { currentDevice } from "./device";
 import { tokenDataFrom, validAccessToken } from "./refresh";
-import { emptySession, isAuthenticated, sessionStore, type SignInProvider } from "./store";
+import { clearSession, endSessionOnRemovedDevice } from "./expiry";
+import { isAuthenticated, sessionStore, type SignInProvider } from "./store";
 
 type ApiProfile = components["schemas"]["Profile"];
 type ApiTokenData = components["schemas"]["TokenData"];
 type ApiDevice = components["schemas"]["Device"];
 
-/** Where the viewer goes when the session ends by itself (spec §2, §4). */
-export const SESSION_EXPIRED_PATH = "/auth/login/?sessionExpired=true";
-export const DEVICE_NOT_ALLOWED_PATH = "/auth/login/?deviceNoLongerAllowedError=true";
 /** Follow list page size at start-up (spec §9). */
 export const FOLLOW_LIST_SIZE = 150;
 
@@ -61,7 +58,7 @@ export function storeProfile(profile: ApiProfile): void {
  */
 export async function logout({ revokeToken = true }: { revokeToken?: boolean } = {}): Promise<void> {
   const token = revokeToken ? await revocableToken() : null;
-  sessionStore.setState({ ...emptySession() });
+  clearSession();
   if (!token) return;
   try {
     await api.POST("/user/logout", { headers: { Authorization: `Bearer ${token}` } });
@@ -99,25 +96,6 @@ export function watchViewerChanges(client: QueryClient): () => void {
     client.removeQueries({ predicate: (query) => query.queryKey[0] !== configKey });
     if (userId) void Promise.all([loadFollowed(), loadSelected()]);
   });
-}
-
-/**
- * The session ended by itself (refresh failed): log out without revocation and go to the
- * login page with the session-expired flag, or home for the federated sports sign-on when
- * the login page is skipped. Does nothing when there is no session left to expire.
- */
-export async function expireSession(): Promise<void> {
-  const { token, user, userTokenData } = sessionStore.getState();
-  if (!token && !user) return;
-  const skipLogin = userTokenData?.provider === "ifa" && !!appConfig()?.options?.skip_login;
-  await logout({ revokeToken: false });
-  navigateTo(skipLogin ? "/" : SESSION_EXPIRED_PATH, { replace: true });
-}
-
-/** This device was removed from the account (another device, or the device check). */
-export async function endSessionOnRemovedDevice(): Promise<void> {
-  await logout({ revokeToken: false });
-  navigateTo(DEVICE_NOT_ALLOWED_PATH, { replace: true });
 }
 
 /**

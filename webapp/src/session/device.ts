@@ -10,7 +10,7 @@ export interface CurrentDevice {
 }
 
 // Order matters: iOS and Android strings also mention "Mac OS X" and "Linux".
-const SYSTEMS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
+const SYSTEMS: readonly (readonly [name: string, pattern: RegExp])[] = [
   ["Windows", /Windows NT ([\d.]+)/],
   ["iOS", /(?:iPhone|iPad|iPod).*? OS ([\d_]+)/],
   ["Android", /Android ([\d.]+)/],

@@ -2,7 +2,7 @@ import { api } from "@/api/client";
 import { ApiError } from "@/api/apiError";
 import { version as appVersion } from "../../package.json";
 import { currentDevice } from "./device";
-import { expireSession } from "./auth";
+import { expireSession } from "./expiry";
 import { readPersistedSession, sessionStore, type UserTokenData } from "./store";
 
 /** Refresh once this share of the token's lifetime has passed (spec §9). */

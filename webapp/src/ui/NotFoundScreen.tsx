@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { NotFoundError } from "@/app/errors";
+import type { NotFoundError } from "@/lib/errors";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useDocumentTitle } from "./useDocumentTitle";
 import "./StatusScreen.css";

@@ -2,7 +2,7 @@ import { Toaster } from "sonner";
 import { useTranslation } from "react-i18next";
 import { directionOf, isLocale, DEFAULT_LOCALE } from "@/i18n/locales";
 import { useTheme } from "./theme";
-import { TOAST_DURATION_MS } from "./notify";
+import { TOAST_DURATION_MS } from "@/lib/notify";
 import "./Toaster.css";
 
 /**

@@ -1,5 +1,7 @@
 /** Small line icons (24 px grid, currentColor); always decorative, the control carries the label. */
-type IconProps = { size?: number };
+interface IconProps {
+  size?: number;
+}
 
 function Icon({ size = 20, children }: IconProps & { children: React.ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import Cookies from "js-cookie";
-import type { AppConfig } from "@/app/config";
+import type { AppConfig } from "@/lib/config";
 
 /**
  * Rules of the smart app banner (spec §2, §4, §9): mobile browsers other than Safari (Safari

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 
 /** The two themes of the product (spec §3); dark is the default and is forced without the white theme. */
 export type Theme = "dark" | "light";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { appConfigQuery } from "@/app/config";
+import { appConfigQuery } from "@/lib/config";
 
 /**
  * Sets `document.title` to "{title} · {tenant name}". Reads the configuration from the cache

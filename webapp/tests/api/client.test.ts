@@ -3,63 +3,14 @@ import { resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { api, unwrap, ApiError, PUBLIC_OPERATIONS } from "@/api/client";
-import { failure, fakeServer, json, ok, signIn, signOutQuietly } from "../session/fakeServer";
+import { fakeServer, json, ok, signIn, signOutQuietly } from "../session/fakeServer";
 
-vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
+vi.mock("@/lib/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
 
 beforeEach(() => signOutQuietly());
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the authorisation header", () => {
-  it("carries the session's bearer token when signed in", async () => {
-    signIn();
-    const server = fakeServer({ "GET /user/get_devices": () => ok({ devices: [], limit: 5 }) });
-    await unwrap(api.GET("/user/get_devices"));
-    expect(server.calls[0].authorization).toBe("Bearer access-1");
-  });
-
-  it("is absent for a signed-out visitor", async () => {
-    const server = fakeServer({ "GET /event/grouped_sport_count": () => ok([]) });
-    await unwrap(api.GET("/event/grouped_sport_count"));
-    expect(server.calls[0].authorization).toBeNull();
-  });
-
-  it.each([
-    ["/user/login", { username: "ada@example.com", password: "secret", device_id: "d", device_name: "d" }],
-    [
-      "/user/register",
-      { email: "ada@example.com", password: "long enough", displayName: "Ada", device_id: "d", device_name: "d" },
-    ],
-    [
-      "/oauth2/token",
-      {
-        grant_type: "token-exchange",
-        subject_token: "x",
-        subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
-      },
-    ],
-  ] as const)("is never sent to %s", async (path, body) => {
-    signIn();
-    const server = fakeServer({ [`POST ${path}`]: () => ok({}) });
-    await api.POST(path as "/user/login", { body: body as never });
-    expect(server.calls[0].authorization).toBeNull();
-  });
-
-  it("is never sent to public start-up calls, which do not wait for a due refresh", async () => {
-    signIn({ ageShare: 0.95 });
-    const server = fakeServer({
-      "GET /config": () => ok({}),
-      "GET /oauth2/providers": () => ok([]),
-      "POST /oauth2/token": () => failure(503, "database_unavailable"),
-    });
-    await unwrap(api.GET("/config"));
-    await unwrap(api.GET("/oauth2/providers"));
-    expect(server.calls.map((call) => `${call.path} ${call.authorization}`)).toEqual([
-      "/config null",
-      "/oauth2/providers null",
-    ]);
-  });
-
   it("is left out of exactly the operations the contract declares without security", () => {
     const contract = parse(readFileSync(resolve(__dirname, "../../../openapi/openapi.yaml"), "utf8")) as {
       paths: Record<string, Record<string, object>>;
@@ -76,18 +27,6 @@ describe("the authorisation header", () => {
     expect([...PUBLIC_OPERATIONS].sort()).toEqual([...publicPaths].sort());
     // The middleware knows paths, not methods: a path must not mix public and secured operations.
     expect(operations.filter((operation) => !operation.isPublic && publicPaths.has(operation.path))).toEqual([]);
-  });
-
-  it("is the caller's own when the call brings one (delete_device with a limit ticket)", async () => {
-    signIn();
-    const server = fakeServer({ "POST /user/delete_device": () => failure(401, "unauthorized") });
-    const call = api.POST("/user/delete_device", {
-      body: { deviceId: "phone" },
-      headers: { Authorization: "Bearer lt_ticket" },
-    });
-    await expect(unwrap(call)).rejects.toMatchObject({ status: 401 });
-    // Sent as given, and not retried with the session's token.
-    expect(server.calls.map((c) => c.authorization)).toEqual(["Bearer lt_ticket"]);
   });
 });
 

@@ -3,7 +3,7 @@ import { act, render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { AppShell } from "@/app/AppShell";
-import { appConfigQuery } from "@/app/config";
+import { appConfigQuery } from "@/lib/config";
 import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import { setUpI18n, testConfig } from "../ui/renderWithApp";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { localeLoader } from "@/app/localeLoader";
-import { NotFoundError } from "@/app/errors";
+import { NotFoundError } from "@/lib/errors";
 
 function load(path: string, locale: string): unknown {
   try {

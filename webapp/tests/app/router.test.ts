@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryRouter } from "react-router";
-import { appConfigQuery } from "@/app/config";
-import { NotFoundError } from "@/app/errors";
-import { queryClient } from "@/app/queryClient";
+import { appConfigQuery } from "@/lib/config";
+import { NotFoundError } from "@/lib/errors";
+import { queryClient } from "@/lib/queryClient";
 import { appRoutes } from "@/app/router";
 import { initI18n } from "@/i18n";
 import { testConfig } from "../ui/renderWithApp";

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderHook } from "@testing-library/react";
 import { QueryClient } from "@tanstack/react-query";
 import { io } from "socket.io-client";
-import { appConfigQuery } from "@/app/config";
-import { navigateTo } from "@/app/navigation";
+import { appConfigQuery } from "@/lib/config";
+import { navigateTo } from "@/lib/navigation";
 import {
   joinEventRoom,
   leaveEventRoom,
@@ -15,7 +15,7 @@ import {
 import { sessionStore } from "@/session/store";
 import { failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "../session/fakeServer";
 
-vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
+vi.mock("@/lib/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
 
 type Listener = (...args: unknown[]) => void;
 type AckCallback = (error: Error | null, raw?: unknown) => void;
@@ -23,8 +23,8 @@ type AckCallback = (error: Error | null, raw?: unknown) => void;
 /** Enough of a socket.io-client Socket to play the server's part. */
 class FakeSocket {
   connected = false;
-  emitted: Array<{ name: string; payload: unknown }> = [];
-  handshakes: Array<Record<string, unknown>> = [];
+  emitted: { name: string; payload: unknown }[] = [];
+  handshakes: Record<string, unknown>[] = [];
   ackWith: (name: string, payload: unknown) => string = (name, payload) =>
     JSON.stringify({
       ok: true,

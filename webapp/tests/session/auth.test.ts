@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
-import { navigateTo } from "@/app/navigation";
-import { appConfigQuery } from "@/app/config";
-import { queryClient } from "@/app/queryClient";
-import { completeSignIn, expireSession, loadSessionOnStartup, logout, watchViewerChanges } from "@/session/auth";
+import { navigateTo } from "@/lib/navigation";
+import { appConfigQuery } from "@/lib/config";
+import { queryClient } from "@/lib/queryClient";
+import { completeSignIn, loadSessionOnStartup, logout, watchViewerChanges } from "@/session/auth";
 import { sessionStore, STORAGE_KEY } from "@/session/store";
-import { notify } from "@/ui/notify";
+import { notify } from "@/lib/notify";
 import { API_PROFILE, failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly, USER } from "./fakeServer";
 
-vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
-vi.mock("@/ui/notify", () => ({ notify: { success: vi.fn(), danger: vi.fn(), dismiss: vi.fn() } }));
+vi.mock("@/lib/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
+vi.mock("@/lib/notify", () => ({ notify: { success: vi.fn(), danger: vi.fn(), dismiss: vi.fn() } }));
 
 const THIS_DEVICE = {
   _id: "9b1c0a8e2b3d4c5e6f7a8ba3",
@@ -141,32 +141,6 @@ describe("logout", () => {
     );
     await expect(logout()).resolves.toBeUndefined();
     expect(sessionStore.getState().user).toBeNull();
-  });
-});
-
-describe("expireSession", () => {
-  it("logs out without revocation and goes to the session-expired login", async () => {
-    signIn();
-    const server = fakeServer({});
-    await expireSession();
-    expect(server.calls).toHaveLength(0);
-    expect(sessionStore.getState().token).toBeNull();
-    expect(navigateTo).toHaveBeenCalledWith("/auth/login/?sessionExpired=true", { replace: true });
-  });
-
-  it("goes home for an ifa session when the login page is skipped, to the login page otherwise", async () => {
-    setConfig({ skip_login: true });
-    signIn({ provider: "ifa" });
-    await expireSession();
-    expect(navigateTo).toHaveBeenLastCalledWith("/", { replace: true });
-    signIn({ provider: "google" });
-    await expireSession();
-    expect(navigateTo).toHaveBeenLastCalledWith("/auth/login/?sessionExpired=true", { replace: true });
-  });
-
-  it("does nothing without a session", async () => {
-    await expireSession();
-    expect(navigateTo).not.toHaveBeenCalled();
   });
 });
 

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api, unwrap } from "@/api/client";
 import { ApiError } from "@/api/apiError";
-import { navigateTo } from "@/app/navigation";
-import { appConfigQuery } from "@/app/config";
-import { queryClient } from "@/app/queryClient";
+import { navigateTo } from "@/lib/navigation";
+import { appConfigQuery } from "@/lib/config";
+import { queryClient } from "@/lib/queryClient";
 import { refreshAccessToken, tokenNeedsRefresh, REFRESH_THRESHOLD } from "@/session/refresh";
 import { sessionStore, STORAGE_KEY } from "@/session/store";
 import { failure, fakeServer, ok, refreshAnswer, signIn, signOutQuietly } from "./fakeServer";
 
-vi.mock("@/app/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
+vi.mock("@/lib/navigation", () => ({ navigateTo: vi.fn(), registerNavigator: vi.fn() }));
 
 const PROFILE = "/user/get_profile";
 const TOKEN = "/oauth2/token";

@@ -1,4 +1,4 @@
-import type { AppConfig } from "@/app/config";
+import type { AppConfig } from "@/lib/config";
 
 type Patch = Partial<Omit<AppConfig, "options" | "app_config">> & {
   options?: Partial<AppConfig["options"]>;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { act, screen } from "@testing-library/react";
 import i18n from "i18next";
-import { NotFoundError, pageNotFound } from "@/app/errors";
+import { NotFoundError, pageNotFound } from "@/lib/errors";
 import { NotFoundScreen } from "@/ui/NotFoundScreen";
 import { ERROR_TEXTS, renderWithApp, setUpI18n } from "./renderWithApp";
 

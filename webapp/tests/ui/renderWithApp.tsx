@@ -4,8 +4,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
-import { appConfigQuery, type AppConfig } from "@/app/config";
-import type { RouteHandle } from "@/app/routes";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
+import type { RouteHandle } from "@/lib/routeTypes";
 import { appConfigFixture } from "../support/appConfig";
 
 // The English texts of the chrome's namespaces, as the app ships them.

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { act, renderHook } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { appConfigQuery } from "@/app/config";
+import { appConfigQuery } from "@/lib/config";
 import { THEME_STORAGE_KEY, applyTheme, effectiveTheme, readStoredTheme, useTheme } from "@/ui/theme";
 import { testConfig } from "./renderWithApp";
 

@@ -1,6 +1,6 @@
 import { Link, useMatches, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { RouteHandle } from "@/app/routes";
+import type { RouteHandle } from "@/lib/routeTypes";
 import type { UserProfile } from "@/entities/user";
 import { useLocale, useLocalePath } from "@/i18n/useLocalePath";
 import { logout } from "@/session/auth";

@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { AppConfig } from "@/app/config";
+import type { AppConfig } from "@/lib/config";
 import { eventListQueryOptions, type EventListParams } from "./api/listEvents";
 import { clipListQueryOptions, type ClipListParams } from "./api/listClips";
 import { identityListQueryOptions, type IdentityListParams } from "./api/listIdentities";

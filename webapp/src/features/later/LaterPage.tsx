@@ -1,6 +1,6 @@
 import { Link, useMatches } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { RouteHandle } from "@/app/routes";
+import type { RouteHandle } from "@/lib/routeTypes";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { laterTitleKey } from "./routeTitle";

@@ -24,13 +24,16 @@ export function Header() {
   const { t } = useTranslation("common");
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
+  // A followed link (or any navigation) closes the panel, in the render that shows the new page.
+  const [shownPathname, setShownPathname] = useState(pathname);
+  if (shownPathname !== pathname) {
+    setShownPathname(pathname);
+    setOpen(false);
+  }
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   useDismiss(open, close, menuRef, buttonRef);
-
-  // A followed link (or any navigation) closes the panel.
-  useEffect(close, [pathname, close]);
 
   // Opening moves focus into the panel so keyboard users continue where the links are.
   useEffect(() => {

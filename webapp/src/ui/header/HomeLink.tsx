@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { LogoMark } from "../LogoMark";
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useLocalePath } from "@/i18n/useLocalePath";
@@ -13,7 +13,11 @@ export function SearchForm() {
   const urlQuery = params.get("q") ?? "";
   const [query, setQuery] = useState(urlQuery);
   // The header outlives pages: show the query of the search page being viewed.
-  useEffect(() => setQuery(urlQuery), [urlQuery]);
+  const [shownUrlQuery, setShownUrlQuery] = useState(urlQuery);
+  if (shownUrlQuery !== urlQuery) {
+    setShownUrlQuery(urlQuery);
+    setQuery(urlQuery);
+  }
   const inputId = useId();
 
   const submit = (event: FormEvent) => {

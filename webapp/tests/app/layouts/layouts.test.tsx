@@ -8,7 +8,7 @@ import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import type { UserProfile } from "@/entities/user";
 import { renderWithApp, setUpI18n, testConfig } from "../../ui/renderWithApp";
 
-const logout = vi.hoisted(() => vi.fn(async () => {}));
+const logout = vi.hoisted(() => vi.fn(() => Promise.resolve()));
 vi.mock("@/session/auth", () => ({ logout }));
 
 const viewer = {
@@ -95,6 +95,30 @@ describe("DefaultLayout", () => {
     fireEvent.focusOut(button, { relatedTarget: screen.getByRole("main") });
     expect(menu.dataset.open).toBe("false");
     expect(button.getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("closes the mobile menu when the page changes", async () => {
+    const { router } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live" });
+    const button = screen.getByRole("button", { name: "Open the menu" });
+    fireEvent.click(button);
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    await act(() => router.navigate("/archive"));
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(document.getElementById(button.getAttribute("aria-controls")!)!.dataset.open).toBe("false");
+  });
+
+  it("shows the query of the search page being viewed in the header's search field", async () => {
+    const { router } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/search?q=derby" });
+    const field = screen.getByRole<HTMLInputElement>("searchbox", { name: "Search events, teams and leagues" });
+    expect(field.value).toBe("derby");
+    await act(() => router.navigate("/search?q=cup%20final"));
+    expect(field.value).toBe("cup final");
+    // What the viewer types stays until the URL's query changes.
+    fireEvent.change(field, { target: { value: "harbor" } });
+    await act(() => router.navigate("/search?q=cup%20final#results"));
+    expect(field.value).toBe("harbor");
+    await act(() => router.navigate("/live"));
+    expect(field.value).toBe("");
   });
 
   it("shows the theme toggle only when the tenant enables the white theme", () => {

@@ -6,7 +6,7 @@ import { emptySession, sessionStore } from "@/session/store";
 import type { UserProfile } from "@/entities/user";
 import { renderWithApp, setUpI18n } from "../../ui/renderWithApp";
 
-const logout = vi.hoisted(() => vi.fn(async () => {}));
+const logout = vi.hoisted(() => vi.fn(() => Promise.resolve()));
 vi.mock("@/session/auth", () => ({ logout }));
 
 const viewer = {

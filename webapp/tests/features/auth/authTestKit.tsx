@@ -5,7 +5,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { vi } from "vitest";
 import type { ComponentType } from "react";
-import { appConfigQuery, type AppConfig } from "@/app/config";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
 import type { components } from "@/api/schema.gen";
 import { emptySession, sessionStore } from "@/session/store";
 import { appConfigFixture } from "../../support/appConfig";

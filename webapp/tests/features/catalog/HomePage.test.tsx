@@ -5,14 +5,14 @@ import { HOME_RAILS } from "@/features/catalog/homeRails";
 import { apiEvent, apiLeague, pageOf } from "./fixtures";
 import { renderPage } from "./renderPage";
 
-type Answers = {
+interface Answers {
   live?: unknown[];
   upcoming?: unknown[];
   latest?: unknown[];
   channels?: unknown[];
   highlights?: unknown[];
   leagues?: unknown[];
-};
+}
 
 /** Answers the home page's five calls like the server would, by endpoint and status filter. */
 function stubApi(answers: Answers) {

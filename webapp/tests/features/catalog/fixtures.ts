@@ -1,5 +1,5 @@
 import type { components } from "@/api/schema.gen";
-import type { AppConfig } from "@/app/config";
+import type { AppConfig } from "@/lib/config";
 import { appConfigFixture } from "../../support/appConfig";
 
 type ApiEvent = components["schemas"]["Event"];

@@ -5,8 +5,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider, useRouteError } from "react-router";
 import { createInstance } from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { appConfigQuery, type AppConfig } from "@/app/config";
-import { NotFoundError } from "@/app/errors";
+import { appConfigQuery, type AppConfig } from "@/lib/config";
+import { NotFoundError } from "@/lib/errors";
 import catalog from "@/i18n/locales/en/catalog.json";
 import { testConfig } from "./fixtures";
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
-import { useAppConfig, type AppConfig } from "@/app/config";
+import { useAppConfig, type AppConfig } from "@/lib/config";
 import type { FederatedProvider, ProviderEntry } from "./types";
 
 /** GET /oauth2/providers: the sign-on providers the server has configured and how to start them. */

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocale } from "@/i18n/useLocalePath";
 import type { FederatedProvider, ProviderEntry } from "../api/types";
@@ -74,8 +74,8 @@ function GoogleSignInButton({
   const locale = useLocale();
   const container = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
-  const onIdTokenRef = useRef(onIdToken);
-  onIdTokenRef.current = onIdToken;
+  // Google calls back long after the effect ran: with the latest handler, without redrawing its button.
+  const handleIdToken = useEffectEvent((idToken: string | undefined) => onIdToken(idToken));
 
   useEffect(() => {
     let active = true;
@@ -83,7 +83,7 @@ function GoogleSignInButton({
     renderGoogleButton(container.current, {
       clientId: entry.client_id,
       locale,
-      onIdToken: (idToken) => onIdTokenRef.current(idToken),
+      onIdToken: (idToken) => handleIdToken(idToken),
     }).then(
       () => active && setState("ready"),
       () => active && setState("failed"),

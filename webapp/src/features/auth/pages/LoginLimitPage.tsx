@@ -57,8 +57,7 @@ function DeviceLimit({ data }: { data: LimitData }) {
   const mustRemove = !!pageState && pageState.devices.length >= pageState.limit;
 
   /** Keeps what a still-limited answer brings: the new ticket in the URL, the devices in history state. */
-  const stayAtLimit = (response: LoginResponse) => {
-    const deviceError = response.content.device_error!;
+  const stayAtLimit = (response: LoginResponse, deviceError: NonNullable<LoginResponse["content"]["device_error"]>) => {
     const next = encodeLimitData({ ...data, token: deviceError.limit_ticket });
     const state: LimitPageState = { devices: response.content.devices, limit: deviceError.limit };
     navigate(
@@ -71,7 +70,7 @@ function DeviceLimit({ data }: { data: LimitData }) {
   const complete = async () => {
     const response = await completeLogin(data.token);
     if (response.content.device_error) {
-      stayAtLimit(response);
+      stayAtLimit(response, response.content.device_error);
       return false;
     }
     await finishSignIn(response, { username: data.username });

@@ -1,11 +1,12 @@
 import { useCallback } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { notify } from "@/ui/notify";
-import { useAppConfig } from "@/app/config";
+import { notify } from "@/lib/notify";
+import { useAppConfig } from "@/lib/config";
 import { localizePath } from "@/i18n/locales";
 import { useLocale } from "@/i18n/useLocalePath";
-import { completeSignIn, DEVICE_NOT_ALLOWED_PATH, logout } from "@/session/auth";
+import { completeSignIn, logout } from "@/session/auth";
+import { DEVICE_NOT_ALLOWED_PATH } from "@/session/expiry";
 import type { LoginResponse } from "../api/types";
 import { encodeLimitData } from "./limitData";
 import { redirectQuery, signedInTarget } from "./redirectTarget";

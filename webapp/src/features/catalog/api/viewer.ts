@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useAppConfig, type AppConfig } from "@/app/config";
+import { useAppConfig, type AppConfig } from "@/lib/config";
 import { useIsAuthenticated } from "@/session/store";
 import type { EventMapOptions } from "@/entities/event";
 import type { IdentityMapOptions } from "@/entities/identity";

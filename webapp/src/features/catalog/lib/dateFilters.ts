@@ -10,7 +10,7 @@ export function isDateFilter(value: string | null | undefined): value is DateFil
 
 const SECOND_MS = 1000;
 const DAY_MS = 86_400_000;
-const PAST_DAYS: Partial<Record<DateFilter, number>> = { past_7_days: 7, past_30_days: 30, past_90_days: 90 };
+const PAST_DAYS = { past_7_days: 7, past_30_days: 30, past_90_days: 90 } satisfies Partial<Record<DateFilter, number>>;
 
 /**
  * Spec §9: date filters are rounded down to the minute, plus one second. Every bound derives from
@@ -44,7 +44,7 @@ export function eventDateRange(filter: DateFilter, now: number): string | undefi
     case "yesterday":
       return `${startOfLocalDay(now, 1) + SECOND_MS}~${startOfLocalDay(now)}`;
     default:
-      return `${now - PAST_DAYS[filter]! * DAY_MS}~${now}`;
+      return `${now - PAST_DAYS[filter] * DAY_MS}~${now}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { ApiError } from "@/api/client";
-import { NotFoundError } from "@/app/errors";
+import { NotFoundError } from "@/lib/errors";
 
 /**
  * Turns "the server has no such thing" (404, or an entity of another kind) into the route's

@@ -1,6 +1,6 @@
 import { Link, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import { isClipMediaType, type CatalogEvent } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { FallbackImage } from "@/ui/images/FallbackImage";

@@ -1,7 +1,7 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "@/api/client";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import type { CatalogEvent } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";

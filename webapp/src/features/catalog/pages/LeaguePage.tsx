@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import type { Identity, SubCategory } from "@/entities/identity";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useIdentity } from "../api/getIdentity";

@@ -71,7 +71,6 @@ export default function SearchPage() {
           placeholder={t("search.placeholder")}
           autoComplete="off"
           enterKeyHint="search"
-          autoFocus
           onChange={(event) => setText(event.target.value)}
         />
         <button type="submit" className="btn btn--primary">

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { ChevronDownIcon } from "@/ui/icons";
 import { FAQ_GROUPS, type FaqGroup } from "../documents";

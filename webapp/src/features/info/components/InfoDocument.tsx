@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { useAppConfig } from "@/app/config";
+import { useAppConfig } from "@/lib/config";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { INFO_DOCUMENTS, type DocumentType } from "../documents";
 import { Paragraphs } from "./Paragraphs";

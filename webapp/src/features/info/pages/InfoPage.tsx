@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { NotFoundError } from "@/app/errors";
+import { NotFoundError } from "@/lib/errors";
 import { NotFoundScreen } from "@/ui/NotFoundScreen";
 import { FaqAccordion } from "../components/FaqAccordion";
 import { InfoDocument } from "../components/InfoDocument";

@@ -9,7 +9,7 @@ export class NotFoundError extends Error {
   /** The requested path of an unmatched route: the not-found screen shows it, translated. */
   path?: string;
   constructor(
-    readonly context: string = "page",
+    readonly context = "page",
     message = "Page Not Found",
     readonly danger?: string,
   ) {

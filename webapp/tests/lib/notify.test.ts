@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { toast } from "sonner";
-import { TOAST_DURATION_MS, notify, toToastOptions } from "@/ui/notify";
+import { TOAST_DURATION_MS, notify, toToastOptions } from "@/lib/notify";
 
 describe("toast options", () => {
   it("last 4000 ms and can be dismissed by default", () => {
