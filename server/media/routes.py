@@ -33,6 +33,7 @@ from starlette.types import Receive, Scope, Send
 from .. import clock
 from ..auth.tokens import verify_access_token
 from ..settings import Settings
+from .credentials import viewer_token
 from .live import LiveSample, load_vod_playlist
 from .signing import StreamDenied, StreamGrant, covers, verify
 from .urls import live_segment_prefix
@@ -109,10 +110,8 @@ class SignedMedia:
         if not covers(grant.stream, media_path):
             raise StreamDenied("This stream link is for another stream")
         if grant.user_id is not None:
-            bearer = _header(scope, b"authorization")
-            kind, _, token = bearer.partition(" ")
-            token = token.strip()
-            claims = verify_access_token(token, secret=self.secret) if kind.lower() == "bearer" and token else None
+            token = viewer_token(scope)
+            claims = verify_access_token(token, secret=self.secret) if token else None
             if claims is None or claims.user_id != grant.user_id:
                 raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
         return grant
