@@ -60,17 +60,17 @@ async def _prepare_database(url: str) -> dict:
     try:
         await seed(database.engine, reset=True)
         demo_users = load_demo_users(PROJECT_ROOT / "fixtures")
-        async with database.session() as session:
-            await seed_demo_users(session, demo_users, Passwords.from_settings(Settings()))
-        async with database.session() as session:
+        async with database.session() as db:
+            await seed_demo_users(db, demo_users, Passwords.from_settings(Settings()))
+        async with database.session() as db:
 
             async def first(*where, order=None):
                 order = Event.event_date.desc() if order is None else order
-                return (await session.execute(select(Event.id).where(*where).order_by(order).limit(1))).scalar_one()
+                return (await db.execute(select(Event.id).where(*where).order_by(order).limit(1))).scalar_one()
 
             game = await first(Event.media_type == "event", Event.status.in_(("live", "archived")))
             with_stats = (
-                await session.execute(
+                await db.execute(
                     select(Event.id).join(EventStats, EventStats.event_id == Event.id).order_by(Event.id).limit(1)
                 )
             ).scalar_one()
@@ -79,10 +79,10 @@ async def _prepare_database(url: str) -> dict:
             admin_event = await first(Event.media_type == "event", Event.status == "upcoming")
             clip = await first(Event.media_type != "event", Event.parent_event_id.is_not(None))
             identity = (
-                await session.execute(select(Identity.id).where(Identity.media_type == "identity_item").limit(1))
+                await db.execute(select(Identity.id).where(Identity.media_type == "identity_item").limit(1))
             ).scalar_one()
             viewer_email = next(u.email for u in demo_users if u.role != "staff")
-            viewer = (await session.execute(select(User.id).where(User.email == viewer_email))).scalar_one()
+            viewer = (await db.execute(select(User.id).where(User.email == viewer_email))).scalar_one()
     finally:
         await database.dispose()
     return {

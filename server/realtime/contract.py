@@ -102,7 +102,7 @@ def payload_schemas() -> dict[str, dict[str, Any]]:
 
 def _field(error: ValidationError) -> str:
     path = [str(p) for p in error.absolute_path]
-    if error.validator == "required":
+    if error.validator == "required" and isinstance(error.validator_value, list):
         # The path points at the object; name the missing property instead.
         path += [p for p in error.validator_value if error.message.startswith(repr(p))][:1]
     return ".".join(path)

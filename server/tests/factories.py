@@ -24,16 +24,16 @@ def sport(title: str, sport_type: str, order: int) -> Identity:
     return Identity(id=new_id(), media_type="identity", title=title, sport_type=sport_type, order=order)
 
 
-def league(session: AsyncSession, title: str, parent: Identity, position: int, **kw) -> Identity:
+def league(db: AsyncSession, title: str, parent: Identity, position: int, **kw) -> Identity:
     item = Identity(
         id=new_id(), media_type="identity_item", title=title, sport_type=parent.sport_type, order=position, **kw
     )
-    session.add(item)
-    session.add(IdentityParent(child_id=item.id, parent_id=parent.id, position=position))
+    db.add(item)
+    db.add(IdentityParent(child_id=item.id, parent_id=parent.id, position=position))
     return item
 
 
-def team(session: AsyncSession, name: str, short: str, color: str, *leagues: Identity) -> Team:
+def team(db: AsyncSession, name: str, short: str, color: str, *leagues: Identity) -> Team:
     t = Team(
         id=new_id(),
         name=name,
@@ -42,14 +42,14 @@ def team(session: AsyncSession, name: str, short: str, color: str, *leagues: Ide
         sport_type=leagues[0].sport_type,
         logo=f"/media/logos/{short.lower()}.svg",
     )
-    session.add(t)
+    db.add(t)
     for parent in leagues:
-        session.add(TeamIdentity(team_id=t.id, identity_id=parent.id))
+        db.add(TeamIdentity(team_id=t.id, identity_id=parent.id))
     return t
 
 
 def event(
-    session: AsyncSession,
+    db: AsyncSession,
     title: str,
     *,
     status: str,
@@ -80,11 +80,11 @@ def event(
         game_type="game" if home else "other",
         **kw,
     )
-    session.add(e)
+    db.add(e)
     if league_ is not None:
-        session.add(EventIdentity(event_id=e.id, identity_id=league_.id, identity_type="identity_item"))
+        db.add(EventIdentity(event_id=e.id, identity_id=league_.id, identity_type="identity_item"))
     if category is not None:
-        session.add(EventIdentity(event_id=e.id, identity_id=category.id, identity_type="identity"))
+        db.add(EventIdentity(event_id=e.id, identity_id=category.id, identity_type="identity"))
     return e
 
 
@@ -97,24 +97,24 @@ class Catalogue:
         return self.ids[key]
 
 
-async def build_catalogue(session: AsyncSession) -> Catalogue:
+async def build_catalogue(db: AsyncSession) -> Catalogue:
     now = datetime.now(UTC).replace(microsecond=0)
     football, basketball = sport("Football", "football", 1), sport("Basketball", "basketball", 2)
-    session.add_all([football, basketball])
-    await session.flush()
-    npd = league(session, "Northern Premier Division", football, 2, short_title="NPD")
-    cup = league(session, "Coastal Cup", football, 1)
-    cbl = league(session, "Coastal Basketball League", basketball, 1, gender="female")
-    old = league(session, "Old Winter League", football, 3, archived=True)
-    await session.flush()
-    mariners = team(session, "Harbor City Mariners", "HCM", "#0b3d91", npd, football)
-    rovers = team(session, "Riverside Rovers", "RIV", "#c8102e", npd, football)
-    hawks = team(session, "Eastfield Hawks", "EFH", "#2e7d32", npd, cup, football)
-    tigers = team(session, "Bayview Tigers", "BAY", "#ff8f00", cbl, basketball)
-    bears = team(session, "Summit Bears", "SUM", "#4e342e", cbl, basketball)
-    await session.flush()
+    db.add_all([football, basketball])
+    await db.flush()
+    npd = league(db, "Northern Premier Division", football, 2, short_title="NPD")
+    cup = league(db, "Coastal Cup", football, 1)
+    cbl = league(db, "Coastal Basketball League", basketball, 1, gender="female")
+    old = league(db, "Old Winter League", football, 3, archived=True)
+    await db.flush()
+    mariners = team(db, "Harbor City Mariners", "HCM", "#0b3d91", npd, football)
+    rovers = team(db, "Riverside Rovers", "RIV", "#c8102e", npd, football)
+    hawks = team(db, "Eastfield Hawks", "EFH", "#2e7d32", npd, cup, football)
+    tigers = team(db, "Bayview Tigers", "BAY", "#ff8f00", cbl, basketball)
+    bears = team(db, "Summit Bears", "SUM", "#4e342e", cbl, basketball)
+    await db.flush()
     live = event(
-        session,
+        db,
         "Harbor City Mariners vs Riverside Rovers",
         status="live",
         when=now - timedelta(minutes=30),
@@ -125,7 +125,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         hls_stream="/media/live/football.m3u8",
     )
     upcoming = event(
-        session,
+        db,
         "Riverside Rovers vs Eastfield Hawks",
         status="upcoming",
         when=now + timedelta(days=2),
@@ -137,7 +137,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         commerce_modes=["ppv"],
     )
     archived = event(
-        session,
+        db,
         "Eastfield Hawks vs Harbor City Mariners",
         status="archived",
         when=now - timedelta(days=3),
@@ -150,7 +150,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         hls_stream="/media/vod/football/index.m3u8",
     )
     hoops = event(
-        session,
+        db,
         "Bayview Tigers vs Summit Bears",
         status="archived",
         when=now - timedelta(days=10),
@@ -163,7 +163,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         hls_stream="/media/vod/basketball/index.m3u8",
     )
     channel = event(
-        session,
+        db,
         "Touchline Sports 24",
         status="channel",
         when=now - timedelta(days=30),
@@ -172,16 +172,16 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         hls_stream="/media/live/football.m3u8",
     )
     training = event(
-        session,
+        db,
         "Mariners open training",
         status="upcoming",
         when=now + timedelta(days=5),
         category=football,
         event_type="training",
     )
-    await session.flush()
+    await db.flush()
     recap = event(
-        session,
+        db,
         "Recap: Hawks vs Mariners",
         status="archived",
         when=now - timedelta(days=3),
@@ -193,7 +193,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         sport_type="football",
     )
     goal = event(
-        session,
+        db,
         "Goal: Mariners equalise",
         status="archived",
         when=now - timedelta(days=3, minutes=-1),
@@ -205,7 +205,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         sport_type="football",
     )
     dunk = event(
-        session,
+        db,
         "Dunk of the night",
         status="archived",
         when=now - timedelta(days=10),
@@ -214,7 +214,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
         highlight_kind="auto",
         sport_type="basketball",
     )
-    session.add(
+    db.add(
         EventStats(
             event_id=archived.id,
             scores={
@@ -241,7 +241,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
     )
     for hour in range(-3, 4):
         start = now.replace(minute=0, second=0) + timedelta(hours=hour)
-        session.add(
+        db.add(
             EpgProgramme(
                 channel_id=channel.id,
                 starts_at=start,
@@ -250,7 +250,7 @@ async def build_catalogue(session: AsyncSession) -> Catalogue:
                 related_event_id=archived.id if hour == 0 else None,
             )
         )
-    await session.commit()
+    await db.commit()
     ids = {
         "football": football.id,
         "basketball": basketball.id,

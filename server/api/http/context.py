@@ -58,15 +58,15 @@ async def signed_in(*, allow_limit_ticket: bool = False) -> Principal:
     if info.get("kind") == LIMIT_TICKET:
         if not allow_limit_ticket:
             raise Unauthorized("Authentication required")
-        async with db_session() as session:
-            ticket = await sessions_service.live_limit_ticket(session, info["ticket_id"], info["sub"])
+        async with db_session() as db:
+            ticket = await sessions_service.live_limit_ticket(db, info["ticket_id"], info["sub"])
         if ticket is None:
             raise Unauthorized("The sign-in ticket has expired, please sign in again", code="limit_ticket_invalid")
         return Principal(info["sub"], None, "viewer", None)
     if info.get("kind") != ACCESS:
         raise Unauthorized("Authentication required")
-    async with db_session() as session:
-        alive = await sessions_service.session_alive(session, info["sub"], info.get("sid"))
+    async with db_session() as db:
+        alive = await sessions_service.session_alive(db, info["sub"], info.get("sid"))
     if alive is None:
         raise Unauthorized("Your session has ended, please sign in again", code="unauthorized")
     return Principal(info["sub"], info.get("sid"), alive.role, alive.device_ref)
@@ -114,13 +114,13 @@ async def bind_viewer(*, refresh: bool = False) -> Viewer:
     if info and info.get("kind") == ACCESS:
         user_id = info["sub"]
         cache: holdings.HoldingsCache | None = state("holdings_cache")
-        async with db_session() as session:
-            alive = await sessions_service.session_alive(session, user_id, info.get("sid"))
+        async with db_session() as db:
+            alive = await sessions_service.session_alive(db, user_id, info.get("sid"))
             if alive is None:
                 raise Unauthorized("Your session has ended, please sign in again", code="unauthorized")
             held = None if refresh or cache is None else cache.get(user_id)
             if held is None:
-                held = await holdings.load(session, user_id, clock.now())
+                held = await holdings.load(db, user_id, clock.now())
                 if cache is not None:
                     cache.put(user_id, held)
         current = Viewer(user_id, held, region)

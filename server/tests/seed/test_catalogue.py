@@ -9,6 +9,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from server.media.live import live_playlist, load_vod_playlist
+from server.media.playlists import load_stream
+from server.media.urls import DEFAULT_VAST_URL, live_url, vod_url
 from server.models import (
     Base,
     EpgProgramme,
@@ -58,8 +60,8 @@ async def count(engine, model, *where) -> int:
 
 
 async def rows(engine, stmt):
-    async with async_sessionmaker(engine)() as session:
-        return list(await session.scalars(stmt))
+    async with async_sessionmaker(engine)() as db:
+        return list(await db.scalars(stmt))
 
 
 async def test_seed_has_three_sports_fifteen_leagues_sixty_teams(seeded):
@@ -348,7 +350,7 @@ def test_catalogue_content_covers_the_product():
     free = [e for e in games if e["commerce_type"] == "commerce_free_media"]
     assert len(free) > len(games) / 2 and all(e["commerce_modes"] == [] for e in free)
     assert {tuple(e["commerce_modes"]) for e in games} >= {("ppv",), ("svod",), ("svod", "cvod"), ("ppv", "svod")}
-    assert all(e["vast_url"] is None or e["vast_url"].startswith("https://example.com/") for e in data.events)
+    assert all(e["vast_url"] in (None, DEFAULT_VAST_URL) for e in data.events)  # this server's test ad
     assert any(e["vast_url"] for e in games)
     kinds = {e["event_type"] for e in data.events}
     assert {"game", "training", "other", "externalContent", "channel"} <= kinds
@@ -362,6 +364,71 @@ def test_catalogue_content_covers_the_product():
     for link in data.event_identities:
         links.setdefault(link["event_id"], set()).add(link["identity_type"])
     assert all(links[e["id"]] == {"identity", "identity_item"} for e in games)
+
+
+def test_a_few_live_and_archived_games_carry_this_servers_test_ad():
+    data = build_catalogue(NOW)
+    games = [e for e in data.events if e["media_type"] == "event" and e["game_type"] == "game"]
+    with_ads = [e for e in data.events if e["vast_url"]]
+    assert with_ads and all(e["vast_url"] == DEFAULT_VAST_URL for e in with_ads)
+    assert all(e in games and e["status"] in ("live", "archived") for e in with_ads)
+    assert len(with_ads) < len(games) / 5  # a few
+    for status in ("live", "archived"):
+        # Every viewer, signed in or not, has a live game and a finished one with an ad to watch.
+        free = [e for e in with_ads if e["status"] == status and e["commerce_type"] == "commerce_free_media"]
+        assert any(e["available_in_region"] for e in free), status
+
+
+def test_the_ad_tag_is_the_one_given_and_none_turns_ads_off():
+    default, custom = build_catalogue(NOW), build_catalogue(NOW, vast_url="https://ads.example/vast.xml")
+    assert [e["id"] for e in default.events if e["vast_url"]] == [e["id"] for e in custom.events if e["vast_url"]]
+    assert {e["vast_url"] for e in custom.events} == {None, "https://ads.example/vast.xml"}
+    for off in (None, ""):
+        assert all(e["vast_url"] is None for e in build_catalogue(NOW, vast_url=off).events)
+    # Ads decide nothing else: the same rows either way.
+    strip = lambda d: [{k: v for k, v in e.items() if k != "vast_url"} for e in d.events]  # noqa: E731
+    assert strip(build_catalogue(NOW, vast_url=None)) == strip(default)
+
+
+async def test_seeding_stores_the_configured_ad_tag_and_a_reseed_follows_it(engine):
+    await seed(engine, now=NOW, vast_url="https://ads.example/vast.xml")
+    custom = await count(engine, Event, Event.vast_url == "https://ads.example/vast.xml")
+    assert custom >= 2
+    await seed(engine, now=NOW)
+    assert await count(engine, Event, Event.vast_url == DEFAULT_VAST_URL) == custom
+    assert await count(engine, Event, Event.vast_url == "https://ads.example/vast.xml") == 0
+
+
+def test_some_live_and_archived_football_games_offer_the_panoramic_view():
+    data = build_catalogue(NOW)
+    pano = [e for e in data.events if e["pano_stream"]]
+    assert pano
+    for e in pano:
+        assert e["media_type"] == "event" and e["sport_type"] == "football"
+        expected = {"live": live_url("football-pano"), "archived": vod_url("football-pano")}[e["status"]]
+        assert e["pano_stream"] == expected
+    football = [e for e in data.events if e["sport_type"] == "football" and e["status"] in ("live", "archived")]
+    assert len(pano) < len(football) / 2  # some
+    for status in ("live", "archived"):
+        free = [e for e in pano if e["status"] == status and e["commerce_type"] == "commerce_free_media"]
+        assert any(e["available_in_region"] for e in free), status
+    assert not any(e["pano_stream"] for e in data.events if e["parent_event_id"])  # edited packages have none
+    later = build_catalogue(NOW + timedelta(days=3, minutes=17))
+    assert [e["id"] for e in later.events if e["pano_stream"]] == [e["id"] for e in pano]
+
+
+def test_the_panoramic_sample_is_served_and_keeps_time_with_the_broadcast():
+    pano, broadcast = (
+        load_stream(FIXTURES_DIR / "media", "football-pano"),
+        load_stream(FIXTURES_DIR / "media", "football"),
+    )
+    assert pano is not None and broadcast is not None
+    assert len(pano.renditions) >= 2
+    # Same segments, so its live loop and the broadcast's turn together (one kickoff, one clock).
+    assert [s.duration for s in pano.timeline.segments] == [s.duration for s in broadcast.timeline.segments]
+    for variant in pano.ladder.variants:
+        width, height = map(int, (variant.attribute("RESOLUTION") or "0x0").split("x"))
+        assert width >= 2 * height  # a wide view: 32:9
 
 
 def test_channels_have_a_programme_guide():

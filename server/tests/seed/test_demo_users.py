@@ -10,10 +10,10 @@ async def test_demo_accounts_are_added_once_and_sign_in(database, client, settin
     users = load_demo_users(PROJECT_ROOT / "fixtures")
     assert {u.role for u in users} == {"viewer", "staff"}
     passwords = Passwords.from_settings(settings)
-    async with database.session() as session:
-        first = await seed_demo_users(session, users, passwords)
-    async with database.session() as session:
-        again = await seed_demo_users(session, users, passwords)
+    async with database.session() as db:
+        first = await seed_demo_users(db, users, passwords)
+    async with database.session() as db:
+        again = await seed_demo_users(db, users, passwords)
     assert (first, again) == (len(users), 0)
     staff = next(u for u in users if u.role == "staff")
     answer = await sign_in(client, staff.email, staff.password)

@@ -173,13 +173,13 @@ async def test_concurrent_follows_of_the_same_item_keep_one_follow(client, catal
 async def test_follows_of_items_gone_from_the_catalogue_are_neither_listed_nor_counted(
     client, catalogue, database, user, monkeypatch
 ):
-    async with database.session() as session:  # a follow whose team has since been deleted
-        session.add(
+    async with database.session() as db:  # a follow whose team has since been deleted
+        db.add(
             Follow(
                 id=new_id(), user_id=user["profile"]["userId"], type="team", reference_id=NOBODY, created=clock.now()
             )
         )
-        await session.commit()
+        await db.commit()
     monkeypatch.setattr(follows_service, "FOLLOW_LIMIT", 1)
     assert (await listed(client, user))["entries"] == []
     assert (await save(client, user, catalogue["bears"], "team")).status_code == 200
