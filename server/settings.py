@@ -153,6 +153,10 @@ class Settings(BaseSettings):
     # Live playlists (server/media/live.py) list this many seconds of the stream behind the live
     # edge, so viewers can seek back and jump to live again; never from before the kickoff.
     live_rewind_seconds: int = Field(default=1800, ge=6, le=6 * 3600)
+    # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
+    # by default this server's own test ad (server/media/ads.py; server.media.urls.DEFAULT_VAST_URL);
+    # empty: the seed gives no event an ad.
+    ads_vast_url: str = "/media/ads/preroll.xml"
     # Regions (ISO 3166 alpha-2): the request header a CDN or proxy sets with the viewer's
     # country (e.g. CloudFront-Viewer-Country); without one, everyone is in the default region.
     region_header: str | None = None

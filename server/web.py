@@ -98,7 +98,8 @@ def static_app(settings: Settings) -> Starlette:
 
 def media_router(settings: Settings) -> Router:
     """Streams only through signed paths (server.media.signing); /media/vod and /media/live,
-    the stored addresses, serve nothing. Artwork is public."""
+    the stored addresses, serve nothing. Artwork and the test ads (server.media.ads) are public."""
+    from .media.ads import ads_routes
     from .media.clips import CLIP_PATH, clip_media_route
     from .media.routes import signed_media_route
 
@@ -109,6 +110,7 @@ def media_router(settings: Settings) -> Router:
             # Before the other signed paths: a clip's playlist is made, not a file (server.media.clips).
             Route(CLIP_PATH, clip_media_route(signed, fixtures / "media"), methods=["GET", "HEAD"]),
             Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
+            *ads_routes(settings, fixtures / "media"),
             Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
             Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),
         ],

@@ -7,6 +7,7 @@ straight into Redis, where every server process picks it up.
 
 import asyncio
 import json
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from cli.tests.conftest import PASSWORD, server_settings, threaded_server
+from server.realtime.socket import REDIS_CHANNEL
 from server.tests.realtime.support import RedisServer, redis_server_binary
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -198,6 +200,13 @@ def redis_server():
 @pytest.fixture(scope="module")
 def redis_live_server(accounts_db, redis_server):
     with threaded_server(server_settings(accounts_db.url, redis_server.url)) as url:
+        # The server subscribes to Redis as it starts, which may finish after it accepts HTTP.
+        deadline = time.monotonic() + TIMEOUT_S
+        redis = redis_server.client()
+        while redis.pubsub_numsub(REDIS_CHANNEL)[0][1] < 1:
+            assert time.monotonic() < deadline, "the server did not subscribe to Redis"
+            time.sleep(0.05)
+        redis.close()
         yield SimpleNamespace(url=url)
 
 

@@ -97,6 +97,17 @@ def _stream_url(base_url: str, event_id: str) -> str:
     return url
 
 
+def _first_rendition(path: str) -> str:
+    """The first rendition's live playlist under a live master's signed path (what players poll)."""
+    from server.media.playlists import load_stream
+
+    prefix, _, name = path.rpartition("/live/")
+    sample = name.removesuffix(".m3u8")
+    stream = load_stream(Path(__file__).resolve().parents[2] / "fixtures" / "media", sample)
+    assert stream is not None, f"no sample {sample}"
+    return f"{prefix}/vod/{sample}/{stream.renditions[0].name}/live.m3u8"
+
+
 def _tokens(url: str, count: int) -> list[str]:
     """`count` more valid URLs for the same stream and kickoff, each with its own token."""
     import jwt
@@ -204,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     env = {"DATABASE_URL": url, "TOUCHLINE_SECRET_KEY": SECRET, "TOUCHLINE_RESPONSE_VALIDATION": "false"}
     results: list[LoadResult] = []
     with run_server("server.bench.servers:touchline_app", env) as server:
-        path = _stream_url(server.base_url, event_id)
+        master = _stream_url(server.base_url, event_id)
+        path = _first_rendition(master)
         status, headers, body = _get(server.base_url, path, GZIP)
         if status != 200 or headers.get("content-type") != "application/vnd.apple.mpegurl":
             raise RuntimeError(f"live playlist answered {status} {headers}: {body[:300]!r}")
@@ -246,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(
             _run_wrk_paths(
                 server.base_url,
-                _tokens(path, 10_000),
+                [_first_rendition(u) for u in _tokens(master, 10_000)],
                 "live playlist, new token each",
                 headers=GZIP,
                 duration=args.duration,

@@ -2,14 +2,22 @@
 
     /media/s/<token>/vod/<sample>/clip-<startMs>-<endMs>.m3u8
 
-is a VOD media playlist (EXT-X-ENDLIST) of the sample's segments that cover [start, end) of the
-stream's timeline, in milliseconds: the first listed segment contains the start, the last one
-contains the end, and EXT-X-START points the player at the start within the first segment. Its
-segment URIs are the sample's own file names (`index5.ts`), which resolve to
-/media/s/<token>/vod/<sample>/index5.ts: the parent's segments, under the same token. A clip's
-stored URL (server.media.urls.clip_url) lies inside its stream's VOD directory, so a token for
-the stream opens its clips and a clip's token opens its stream's segments, with no change to the
-token's scope (server.media.signing.covers); the token is issued for the parent event (`evt`).
+is a master playlist: the sample's own variants (the same EXT-X-STREAM-INF attributes), each
+pointing at its rendition's clip, `<rendition>/clip-<startMs>-<endMs>.m3u8`, and the clip's
+EXT-X-START. A rendition's clip,
+
+    /media/s/<token>/vod/<sample>/<rendition>/clip-<startMs>-<endMs>.m3u8
+
+is a VOD media playlist (EXT-X-ENDLIST) of the rendition's segments that cover [start, end) of
+the stream's timeline, in milliseconds: the first listed segment contains the start, the last
+one contains the end, and EXT-X-START points the player at the start within the first segment.
+Its segment URIs are the rendition's own file names (`index5.ts`), which resolve to
+/media/s/<token>/vod/<sample>/<rendition>/index5.ts: the parent's segments, under the same
+token. The renditions are aligned (server.media.playlists), so every rendition's clip lists the
+same segment numbers with the same durations. A clip's stored URL (server.media.urls.clip_url)
+lies inside its stream's VOD directory, so a token for the stream opens its clips and a clip's
+token opens its stream's segments, with no change to the token's scope
+(server.media.signing.covers); the token is issued for the parent event (`evt`).
 
 Timeline. Clip URLs name positions on the sample's own endless timeline (milliseconds; the
 sample loops): absolute segment j plays file j mod N. For an archived stream that is the sample
@@ -39,7 +47,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import clock
-from .live import Segment, VodPlaylist, load_vod_playlist
+from .playlists import (
+    MASTER_PLAYLIST,
+    Ladder,
+    Segment,
+    VodPlaylist,
+    load_stream,
+    load_vod_playlist,
+    parse_vod_playlist,
+)
 from .routes import SignedMedia
 from .signing import StreamDenied
 from .urls import clip_file
@@ -95,21 +111,25 @@ def clip_segments(timeline: Timeline, start_ms: int, end_ms: int) -> range:
     return range(timeline.segment_at(start_ms), timeline.segment_at(end_ms - 1) + 1)
 
 
+def _start(timeline: Timeline, numbers: range, start_ms: int) -> str:
+    """Whole segments are listed; the player starts at the clip's own first moment."""
+    offset = (start_ms - timeline.starts_at(numbers[0])) / 1000
+    return f"#EXT-X-START:TIME-OFFSET={offset:.3f},PRECISE=YES"
+
+
 def clip_playlist(vod: VodPlaylist, start_ms: int, end_ms: int) -> str:
     """The VOD media playlist of a clip over `vod` (segment URIs as in the sample's playlist)."""
     timeline = Timeline.of(vod)
     numbers = clip_segments(timeline, start_ms, end_ms)
     n = len(vod.segments)
     target = max(vod.target_duration, math.ceil(max(s.duration for s in vod.segments) - 1e-6))
-    offset = (start_ms - timeline.starts_at(numbers[0])) / 1000
     out = [
         "#EXTM3U",
         "#EXT-X-VERSION:3",
         f"#EXT-X-TARGETDURATION:{target}",
         "#EXT-X-MEDIA-SEQUENCE:0",
         "#EXT-X-PLAYLIST-TYPE:VOD",
-        # Whole segments are listed; the player starts at the clip's own first moment.
-        f"#EXT-X-START:TIME-OFFSET={offset:.3f},PRECISE=YES",
+        _start(timeline, numbers, start_ms),
     ]
     for j in numbers:
         if j != numbers[0] and j % n == 0:
@@ -121,18 +141,39 @@ def clip_playlist(vod: VodPlaylist, start_ms: int, end_ms: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def clip_master(ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int) -> str:
+    """The master playlist of a clip: the sample's variants, each at its rendition's clip
+    playlist, with the clip's EXT-X-START (the same as in each rendition's: RFC 8216 4.3.5)."""
+    numbers = clip_segments(Timeline.of(timeline), start_ms, end_ms)
+    name = clip_file(start_ms, end_ms)
+    start = _start(Timeline.of(timeline), numbers, start_ms)
+    return ladder.render(lambda variant: f"{variant.rendition}/{name}", extra=(start,))
+
+
 @lru_cache(maxsize=32)
 def _load(path: Path) -> VodPlaylist | None:
     return load_vod_playlist(path) if path.is_file() else None
 
 
-def load_sample(media_root: Path, stream: str) -> VodPlaylist | None:
-    """The VOD playlist of a stream (a directory under `media_root`), or None if there is none."""
+@lru_cache(maxsize=64)
+def _load_media(path: Path) -> VodPlaylist | None:
+    try:
+        return parse_vod_playlist(path.read_text()) if path.is_file() else None
+    except ValueError:
+        return None  # a master: not one rendition
+
+
+def _below(media_root: Path, stream: str) -> Path | None:
     root = Path(media_root).resolve()
-    path = (root / stream / "index.m3u8").resolve()
-    if not path.is_relative_to(root):
-        return None
-    return _load(path)
+    path = (root / stream / MASTER_PLAYLIST).resolve()
+    return path if path.is_relative_to(root) else None
+
+
+def load_sample(media_root: Path, stream: str) -> VodPlaylist | None:
+    """The timeline of a stream (a directory under `media_root`): its playlist, or for a ladder
+    its first rendition's (every rendition has the same segments). None if it has none."""
+    path = _below(media_root, stream)
+    return _load(path) if path is not None else None
 
 
 def _error(status: int, message: str, code: str, head: bool) -> Response:
@@ -158,10 +199,18 @@ def clip_media_route(media: SignedMedia, media_root: Path) -> Callable[[Request]
             grant = media.check(request.scope, f"vod/{stream}/{clip_file(start_ms, end_ms)}", now)
         except StreamDenied as refusal:
             return _error(403, refusal.message, refusal.code, head)
-        vod = load_sample(media_root, stream)
-        if vod is None or not 0 <= start_ms < end_ms <= start_ms + MAX_CLIP_MS:
+        if not 0 <= start_ms < end_ms <= start_ms + MAX_CLIP_MS:
             return _error(404, "Clip not found", "not_found", head)
-        body = clip_playlist(vod, start_ms, end_ms).encode()
+        # A sample (a master over its renditions) gets the clip's master; a rendition, its clip.
+        ladder = load_stream(media_root, stream)
+        if ladder is not None:
+            body = clip_master(ladder.ladder, ladder.timeline, start_ms, end_ms).encode()
+        else:
+            path = _below(media_root, stream)
+            vod = _load_media(path) if path is not None else None
+            if vod is None:
+                return _error(404, "Clip not found", "not_found", head)
+            body = clip_playlist(vod, start_ms, end_ms).encode()
         scope = "public" if grant.user_id is None else "private"
         max_age = max(0, min(MAX_AGE, int(grant.expires_at - now)))
         return Response(

@@ -26,9 +26,15 @@ that began before the stream's kickoff:
 A stream whose kickoff is ahead, or so recent that no segment has finished since, has no
 playlist yet (`LiveSample.window` answers None).
 
-URLs: see server.media.urls. The live playlist is served at /media/s/<token>/live/<sample>.m3u8
-and its segment URIs are `../vod/<sample>/index<N>.ts` (`uri_prefix=live_segment_prefix(name)`),
-which resolve under the same token (server.media.signing).
+Renditions. A sample is a ladder of aligned renditions (server.media.playlists): the same
+segment durations in each, so one instant gives every rendition the same window, and the live
+playlists of all renditions carry the same media sequence, discontinuity sequence and program
+date-times: players switch renditions at any segment and keep their timeline (`LiveStream`).
+
+URLs: see server.media.urls. The live master is served at /media/s/<token>/live/<sample>.m3u8
+and lists the sample's variants as `../vod/<sample>/<rendition>/live.m3u8`; each of those is a
+rendition's live playlist, whose segment URIs are the rendition's files beside it, `index<N>.ts`,
+all under the same token (server.media.signing).
 """
 
 from __future__ import annotations
@@ -36,10 +42,16 @@ from __future__ import annotations
 import gzip
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import accumulate
-from pathlib import Path
+
+# Playlist parsing lives in server.media.playlists; these names stay importable from here.
+from .playlists import Segment as Segment
+from .playlists import Stream
+from .playlists import VodPlaylist as VodPlaylist
+from .playlists import load_vod_playlist as load_vod_playlist
+from .playlists import parse_vod_playlist as parse_vod_playlist
+from .urls import live_variant_uri
 
 # Float durations (2.000000) summed over many loops: treat "almost finished" as finished.
 _EPSILON = 1e-6
@@ -49,55 +61,6 @@ DEFAULT_REWIND_SECONDS = 1800
 # Rendered playlists kept per sample: one per window position in use (events of one sample that
 # kicked off less than a rewind window ago each have their own first segment).
 _RENDERED_ENTRIES = 64
-
-
-@dataclass(frozen=True)
-class Segment:
-    uri: str
-    duration: float
-
-
-@dataclass(frozen=True)
-class VodPlaylist:
-    segments: tuple[Segment, ...]
-    target_duration: int
-
-    @property
-    def duration(self) -> float:
-        return sum(s.duration for s in self.segments)
-
-
-def parse_vod_playlist(text: str) -> VodPlaylist:
-    """Parse a media playlist (as ffmpeg writes for VOD). Raises ValueError if it is not one."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines or lines[0] != "#EXTM3U":
-        raise ValueError("not an HLS playlist: missing #EXTM3U")
-    segments: list[Segment] = []
-    target: int | None = None
-    pending: float | None = None
-    for line in lines[1:]:
-        if line.startswith("#EXT-X-STREAM-INF"):
-            raise ValueError("a master playlist, not a media playlist")
-        if line.startswith("#EXT-X-TARGETDURATION:"):
-            target = int(line.split(":", 1)[1])
-        elif line.startswith("#EXTINF:"):
-            pending = float(line.split(":", 1)[1].split(",", 1)[0])
-        elif not line.startswith("#"):
-            if pending is None:
-                raise ValueError(f"segment {line!r} has no #EXTINF")
-            segments.append(Segment(line, pending))
-            pending = None
-    if not segments:
-        raise ValueError("playlist has no segments")
-    if any(s.duration <= 0 for s in segments):
-        raise ValueError("a segment has no duration")
-    if target is None:
-        target = math.ceil(max(s.duration for s in segments))
-    return VodPlaylist(tuple(segments), target)
-
-
-def load_vod_playlist(path: Path) -> VodPlaylist:
-    return parse_vod_playlist(Path(path).read_text())
 
 
 def program_date_time(timestamp: float) -> str:
@@ -213,6 +176,30 @@ class LiveSample:
             body = gzip.compress(plain, compresslevel=6, mtime=0) if compressed else plain
             cache[key] = body
         return body
+
+
+class LiveStream:
+    """A sample's live ladder: a LiveSample per rendition (segment URIs as in the rendition's own
+    playlist: served beside it) and the live master listing them. Every rendition has the same
+    segment durations (server.media.playlists.read_stream checks it), so `window` is theirs all."""
+
+    def __init__(self, stream: Stream, name: str, *, anchor: float = ANCHOR):
+        self.renditions = {r.name: LiveSample(r.playlist, anchor=anchor) for r in stream.renditions}
+        self.timeline = self.renditions[stream.renditions[0].name]
+        self.master = stream.ladder.render(lambda variant: live_variant_uri(name, variant.rendition)).encode()
+        self.master_compressed = gzip.compress(self.master, compresslevel=6, mtime=0)
+
+    def window(
+        self, now: float, *, rewind_seconds: float = DEFAULT_REWIND_SECONDS, kickoff: float | None = None
+    ) -> tuple[int, int] | None:
+        """The window every rendition lists at `now` (LiveSample.window)."""
+        return self.timeline.window(now, rewind_seconds=rewind_seconds, kickoff=kickoff)
+
+    def available_at(self, kickoff: float) -> float:
+        return self.timeline.available_at(kickoff)
+
+    def master_playlist(self, *, compressed: bool = False) -> bytes:
+        return self.master_compressed if compressed else self.master
 
 
 def live_playlist(

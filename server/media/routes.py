@@ -1,4 +1,5 @@
 """HTTP route for stream media: /media/s/<token>/live/<sample>.m3u8 and /media/s/<token>/vod/...
+(the layout: server.media.urls).
 
 Every playlist and segment request is checked (server.media.signing): the token's signature
 and expiry, that the path lies within the token's stream, and for a token issued to a viewer,
@@ -6,16 +7,19 @@ that the request bears that viewer's access token. Refusals are 403 in the error
 
 Live playlists (server.media.live) list the last `live_rewind_seconds` of the sample's endless
 timeline, cut at the event's kickoff, which the token carries (`start`, set when the event
-answer signed the URL): no database on this path. Before kickoff the answer is 409
-`stream_not_started` with Retry-After. The hot path is a dictionary hit for the token (verified
-once per process), arithmetic for the window and a playlist rendered once per segment period.
+answer signed the URL): no database on this path. The live master (`live/<sample>.m3u8`) lists
+one live playlist per rendition (`vod/<sample>/<rendition>/live.m3u8`); all answer 409
+`stream_not_started` with Retry-After before kickoff. The hot path is a dictionary hit for the
+token (verified once per process), arithmetic for the window and a playlist rendered once per
+segment period and rendition.
 
 Caching. Everything here is addressed by a URL holding its token, so a shared cache keyed by
 URL (a CDN) serves an answer only to holders of that URL. That is enough for tokens issued to
 anyone (free events: `public`). A token issued to a viewer also needs that viewer's bearer,
 which a shared cache cannot check: those answers are `private` (the viewer's browser only).
-Lifetimes: live playlists 1 s (they change every segment, ~2 s); VOD playlists and segments
-never change, so up to an hour, never past the token's expiry. Refusals are `no-store`.
+Lifetimes: live playlists, masters included, 1 s (they change every segment, ~2 s); VOD
+playlists and segments never change, so up to an hour, never past the token's expiry. Refusals
+are `no-store`.
 """
 
 import math
@@ -34,9 +38,10 @@ from .. import clock
 from ..auth.tokens import verify_access_token
 from ..settings import Settings
 from .credentials import viewer_token
-from .live import LiveSample, load_vod_playlist
+from .live import LiveStream
+from .playlists import load_stream
 from .signing import StreamDenied, StreamGrant, covers, verify
-from .urls import live_segment_prefix
+from .urls import LIVE_VARIANT
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -84,14 +89,15 @@ class SignedMedia:
         self.rewind = settings.live_rewind_seconds
         self.root = media_root.resolve()
         self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
-        self.live_sample = lru_cache(maxsize=32)(self._load_live_sample)
+        self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
 
-    def _load_live_sample(self, name: str) -> LiveSample | None:
-        path = self.root / name / "index.m3u8"
-        if not SAMPLE_NAME.match(name) or not path.is_file():
+    def _load_live_stream(self, name: str) -> LiveStream | None:
+        if not SAMPLE_NAME.match(name):
             return None
-        # Served at .../<token>/live/<name>.m3u8: `../vod/<name>/` resolves under the same token.
-        return LiveSample(load_vod_playlist(path), uri_prefix=live_segment_prefix(name))
+        stream = load_stream(self.root, name)
+        # The master is served at .../<token>/live/<name>.m3u8, each rendition's live playlist at
+        # .../<token>/vod/<name>/<rendition>/live.m3u8, beside its segments: one token for all.
+        return LiveStream(stream, name) if stream is not None else None
 
     def grant(self, token: str, now: float) -> StreamGrant:
         """The token's grant, verified once per process; raises StreamDenied."""
@@ -126,20 +132,29 @@ class SignedMedia:
             await _error(send, 403, refusal.message, refusal.code, head)
             return
         kind, _, rest = media_path.partition("/")
-        if kind == "live":
-            await self.live(scope, send, rest[: -len(".m3u8")], grant, now, head)
+        if kind == "live":  # the live master
+            await self.live(scope, send, rest[: -len(".m3u8")], None, grant, now, head)
+            return
+        sample, _, below = rest.partition("/")
+        rendition, _, name = below.partition("/")
+        if name == LIVE_VARIANT:  # a rendition's live playlist
+            await self.live(scope, send, sample, rendition, grant, now, head)
         else:
             await self.vod_file(scope, receive, send, rest, grant, now)
 
-    async def live(self, scope: Scope, send: Send, name: str, grant: StreamGrant, now: float, head: bool) -> None:
-        sample = self.live_sample(name)
-        if sample is None:
+    async def live(
+        self, scope: Scope, send: Send, name: str, rendition: str | None, grant: StreamGrant, now: float, head: bool
+    ) -> None:
+        """The live master (`rendition` None) or one rendition's live playlist of sample `name`."""
+        stream = self.live_stream(name)
+        sample = stream.renditions.get(rendition) if stream is not None and rendition is not None else None
+        if stream is None or (rendition is not None and sample is None):
             await _error(send, 404, "Stream not found", "stream_not_found", head)
             return
-        span = sample.window(now, rewind_seconds=self.rewind, kickoff=grant.starts_at)
+        span = stream.window(now, rewind_seconds=self.rewind, kickoff=grant.starts_at)
         if span is None:
             kickoff = grant.starts_at if grant.starts_at is not None else now
-            wait = max(1, math.ceil(sample.available_at(kickoff) - now))
+            wait = max(1, math.ceil(stream.available_at(kickoff) - now))
             await _error(
                 send,
                 409,
@@ -150,7 +165,10 @@ class SignedMedia:
             )
             return
         compressed = b"gzip" in _header(scope, b"accept-encoding").encode()
-        body = sample.encoded(*span, compressed=compressed)
+        if sample is None:
+            body = stream.master_playlist(compressed=compressed)
+        else:
+            body = sample.encoded(*span, compressed=compressed)
         headers = [
             (b"content-type", PLAYLIST_TYPE.encode()),
             (b"cache-control", f"{_scope(grant)}, max-age={LIVE_MAX_AGE}".encode()),

@@ -4,13 +4,15 @@ Events store plain media URLs (`/media/vod/<sample>/index.m3u8`, `/media/live/<s
 The event presenter turns them, for a viewer allowed to watch (server.services.access), into
 `/media/s/<token>/vod/...` or `/media/s/<token>/live/...`, and only those paths serve video
 (server.media.routes). The token sits in the path, not the query, so the playlists' relative
-segment URIs (`index3.ts`, `../vod/<sample>/index3.ts`) carry it without rewriting anything.
+URIs (a master's `360p/index.m3u8` or `../vod/<sample>/360p/live.m3u8`, a rendition's
+`index3.ts`) carry it without rewriting anything (the layout: server.media.urls).
 
 The token is an HS256 JWT (PyJWT's JWS) under a key derived from `secret_key` for media only (an
 access token is never a stream token, nor the reverse), audience `touchline-media`, with claims:
 
     stream  the stream it opens: a VOD directory under /media/vod, which a live sample shares
-            (a token for live sample X also opens vod/X/..., where its segments are)
+            (a token for live sample X also opens vod/X/..., where its renditions' live
+            playlists and segments are), with every rendition below it
     evt     the event it was issued for (the parent event for clips)
     sub     the viewer it was issued to; absent for events anyone may watch (free ones)
     start   live streams only: the event's kickoff (epoch seconds), where its live playlist

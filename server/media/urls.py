@@ -2,30 +2,53 @@
 
 What events store (and the catalogue seeds):
 
-    /media/vod/<sample>/index.m3u8   fixtures/media/<sample>/index.m3u8 (+ index<N>.ts)
-    /media/live/<sample>.m3u8        made per request by server.media.live.live_playlist
+    /media/vod/<sample>/index.m3u8   fixtures/media/<sample>/index.m3u8, a master playlist
+    /media/live/<sample>.m3u8        made per request by server.media.routes (server.media.live)
 
-What viewers get (server.media.signing signs the stored URL for them) and the server serves:
+A sample is a ladder of aligned renditions (server.media.sample_video; server.media.playlists):
+each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
+`football-pano`: `360p`, `180p`), with the same segments at the same times.
 
-    /media/s/<token>/vod/<sample>/index.m3u8   the VOD playlist; its `index<N>.ts` resolve to
-    /media/s/<token>/vod/<sample>/index<N>.ts  the segments, under the same token
-    /media/s/<token>/live/<sample>.m3u8        the live playlist; its `../vod/<sample>/index<N>.ts`
-                                               resolve to the same token's VOD segments
-    /media/s/<token>/vod/<sample>/clip-<from>-<to>.m3u8
-                                               a user clip (stored as /media/vod/<sample>/clip-...):
-                                               the sample's segments from <from> to <to> ms, made
-                                               per request (server.media.clips); its `index<N>.ts`
-                                               resolve to the same token's VOD segments
+What viewers get (server.media.signing signs the stored URL for them) and the server serves,
+everything under one token's directory, `/media/s/<token>/`:
 
-The unsigned /media/vod and /media/live paths serve nothing: a stored URL is only a name.
-Artwork stays public:
+    vod/<sample>/index.m3u8                 the VOD master: EXT-X-STREAM-INF per rendition, URIs
+                                            `<rendition>/index.m3u8`
+    vod/<sample>/<rendition>/index.m3u8     a rendition's VOD media playlist; its `index<N>.ts`
+    vod/<sample>/<rendition>/index<N>.ts    resolve to its segments
+    live/<sample>.m3u8                      the live master (made): the VOD master's variants, URIs
+                                            `../vod/<sample>/<rendition>/live.m3u8`
+    vod/<sample>/<rendition>/live.m3u8      a rendition's live media playlist (made): the rewind
+                                            window; its `index<N>.ts` are the rendition's segments
+    vod/<sample>/clip-<from>-<to>.m3u8      a user clip (stored as /media/vod/<sample>/clip-...): a
+                                            master (made) whose URIs are
+    vod/<sample>/<rendition>/clip-<from>-<to>.m3u8
+                                            the rendition's clip playlist (made): its segments from
+                                            <from> to <to> ms (server.media.clips), `index<N>.ts`
+
+A token names a stream, `<sample>`, and opens exactly `live/<sample>.m3u8` and what lies below
+`vod/<sample>/` (server.media.signing.covers): every rendition of its own sample, nothing of
+another's (`football-pano` is not below `football/`). The unsigned /media/vod and /media/live
+paths serve nothing: a stored URL is only a name.
+
+Public, unsigned:
 
     /media/posters/<slug>.svg        fixtures/posters/<slug>.svg, static
     /media/logos/<team-slug>.svg     fixtures/logos/<team-slug>.svg, static
+    /media/ads/preroll.xml           the test VAST (server.media.ads), `?case=` variants
+    /media/ads/preroll.mp4           fixtures/media/ads/preroll.mp4, its video
+    /media/ads/track                 its tracking URLs; /media/ads/track/hits counts them
 """
 
 MEDIA_PREFIX = "/media"
 SIGNED_PREFIX = f"{MEDIA_PREFIX}/s"
+LIVE_VARIANT = "live.m3u8"  # a rendition's live media playlist, in the rendition's directory
+ADS_DIR = "ads"
+AD_VAST = "preroll.xml"
+AD_VIDEO = "preroll.mp4"
+AD_MISSING_VIDEO = "missing-preroll.mp4"  # answers 404: the `missing-media` case's MediaFile
+AD_TRACK = "track"
+AD_TRACK_HITS = "track/hits"
 
 
 def vod_url(sample: str) -> str:
@@ -37,12 +60,19 @@ def live_url(sample: str) -> str:
 
 
 def live_segment_prefix(sample: str) -> str:
-    """Segment URI prefix used inside a live playlist (served one directory below the token)."""
+    """The sample's VOD directory as a URI inside a live master (served one directory below the
+    token): `../vod/<sample>/`, followed by `<rendition>/live.m3u8`."""
     return f"../vod/{sample}/"
 
 
+def live_variant_uri(sample: str, rendition: str) -> str:
+    """A live master's URI for one rendition's live playlist."""
+    return f"{live_segment_prefix(sample)}{rendition}/{LIVE_VARIANT}"
+
+
 def clip_file(start_ms: int, end_ms: int) -> str:
-    """A clip playlist's name within its sample's VOD directory (server.media.clips)."""
+    """A clip playlist's name within its sample's VOD directory (server.media.clips), and within
+    each rendition's directory."""
     return f"clip-{start_ms}-{end_ms}.m3u8"
 
 
@@ -61,3 +91,11 @@ def poster_url(slug: str) -> str:
 
 def logo_url(slug: str) -> str:
     return f"{MEDIA_PREFIX}/logos/{slug}.svg"
+
+
+def ads_url(name: str) -> str:
+    """A path of the test ads (server.media.ads): `ads_url(AD_VAST)` is the default VAST URL."""
+    return f"{MEDIA_PREFIX}/{ADS_DIR}/{name}"
+
+
+DEFAULT_VAST_URL = ads_url(AD_VAST)

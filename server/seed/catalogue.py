@@ -5,6 +5,13 @@ insert order. Everything is drawn from `random.Random(SEED)` and the draws never
 `now`, so every run makes the same rows with the same ids (derived from slugs and external
 ids); only the dates (and what is live at that moment: live scores, the programme guide)
 move with `now`. That is what lets the loader upsert instead of duplicating.
+
+Media: live games play their sport's live sample, archived ones its VOD (server.media.urls);
+football games that are live or archived offer the panoramic view too (`pano_stream`, the
+`football-pano` sample) when `offers_pano` says so, and a few live and archived games carry the
+VAST ad tag given to `build_catalogue` (`vast_url`: by default this server's test ad,
+server.media.ads; None gives no game an ad). In both cases the first free live game and the first
+free archived game always do, so every kind of viewer has one to watch.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Table
 
-from ..media.urls import live_url, logo_url, poster_url, vod_url
+from ..media.urls import DEFAULT_VAST_URL, live_url, logo_url, poster_url, vod_url
 from ..models import (
     Base,
     BundleItem,
@@ -42,7 +49,12 @@ SOON_GAMES = 14  # upcoming within the next 24 hours
 UPCOMING_GAMES = 70  # including the soon ones, up to 30 days ahead
 ARCHIVED_GAMES = 262  # up to 120 days back
 HIGHLIGHT_KINDS = ("auto", "recap", "condensed", "clip", "highlight")
-VAST_URL = "https://example.com/vast/preroll.xml"
+FREE = "commerce_free_media"
+# Shares of live and of archived games with an ad, besides the first free ones.
+LIVE_AD_SHARE, ARCHIVED_AD_SHARE = 0.3, 0.1
+# Samples with a panoramic view of the same play (server.media.sample_video): sample -> its pano.
+PANO_SAMPLES = {"football": "football-pano"}
+PANO_SHARE = 3  # one game in PANO_SHARE (by its external id), besides the first free ones
 # (commerce_type, weight, possible commerce_modes)
 COMMERCE: tuple[tuple[str, int, tuple[list[str], ...]], ...] = (
     ("commerce_free_media", 56, ([],)),
@@ -164,10 +176,18 @@ def _search_text(title: str, *teams: TeamSpec | None) -> str:
     return " ".join(parts).lower()
 
 
+def offers_pano(external_id: str) -> bool:
+    """Whether a live or archived game of a sport with a panoramic sample offers it (about one in
+    PANO_SHARE, decided by its external id: no draw, so no other row moves)."""
+    return int(stable_id("pano", external_id), 16) % PANO_SHARE == 0
+
+
 class _Builder:
-    def __init__(self, spec: CatalogueSpec, now: datetime):
+    def __init__(self, spec: CatalogueSpec, now: datetime, vast_url: str | None = DEFAULT_VAST_URL):
         self.spec = spec
         self.now = now
+        self.vast_url = vast_url or None
+        self.firsts: dict[tuple[str, str], str] = {}  # (feature, status) -> the first free game's id
         self.rng = random.Random(SEED)
         self.data = SeedData(now)
         self.midnight = now.replace(hour=0, minute=0, second=0)
@@ -413,7 +433,7 @@ class _Builder:
         kickoff = event_date + timedelta(minutes=delay)
         status = "upcoming" if kind == "soon" else kind
         commerce_type, modes = self._commerce()
-        vast = rng.random() < 0.25
+        vast = rng.random() < (LIVE_AD_SHARE if kind == "live" else ARCHIVED_AD_SHARE)
         blocked = rng.random() < 0.05
         title = f"{home.name} vs {away.name}"
         row = self._event(
@@ -442,9 +462,7 @@ class _Builder:
                 sport.sport_type, stats_rng, (home.name, home.short_name), (away.name, away.short_name), played
             )
             self.data.event_stats.append({"event_id": row["id"], "scores": scores, "overview": overview})
-            row.update(
-                stats_enabled=True, data_partner_id=f"vs-{self.event_no:06d}", vast_url=VAST_URL if vast else None
-            )
+            row.update(stats_enabled=True, data_partner_id=f"vs-{self.event_no:06d}")
         if status == "live":
             row["hls_stream"] = live_url(sport.sample)
         elif status == "archived":
@@ -456,9 +474,22 @@ class _Builder:
                 # A few old games are region-locked, so that rule has data to act on.
                 available_in_region=not (blocked and day < -60),
             )
+        if status in ("live", "archived"):
+            if self.vast_url and (self._first_free("ads", row) or vast):
+                row["vast_url"] = self.vast_url
+            pano = PANO_SAMPLES.get(sport.sample)
+            if pano and (self._first_free("pano", row) or offers_pano(row["external_id"])):
+                row["pano_stream"] = live_url(pano) if status == "live" else vod_url(pano)
         self._link(row["id"], league, sport.slug)
         self.game_rows.append(row)
         self.meta[row["id"]] = (league, home, away)
+
+    def _first_free(self, feature: str, row: dict) -> bool:
+        """True for the first free game of its status to ask for `feature` (then for it alone)."""
+        if row["commerce_type"] != FREE or not row["available_in_region"]:
+            return False
+        key = (feature, row["status"])
+        return self.firsts.setdefault(key, row["id"]) == row["id"]
 
     def specials(self) -> None:
         for special in self.spec.specials:
@@ -552,6 +583,7 @@ class _Builder:
             commerce_type="commerce_free_media",
             commerce_modes=[],
             vast_url=None,
+            pano_stream=None,  # an edited package: no panoramic camera of its own
             stats_enabled=False,
             data_partner_id=None,
             parent_event_id=game["id"],
@@ -622,9 +654,12 @@ def _extended(poster: str, target: str) -> dict:
     return {"PosterF": [{"url": poster, "targetUrl": target, "target": "_self"}], "MobilePosterF": []}
 
 
-def build_catalogue(now: datetime | None = None, spec: CatalogueSpec | None = None) -> SeedData:
-    """The whole demo catalogue as row dicts, deterministic for a given `now`."""
-    builder = _Builder(spec or load_catalogue(), _utc(now))
+def build_catalogue(
+    now: datetime | None = None, spec: CatalogueSpec | None = None, *, vast_url: str | None = DEFAULT_VAST_URL
+) -> SeedData:
+    """The whole demo catalogue as row dicts, deterministic for a given `now` (and `vast_url`:
+    the ad tag of the games that carry ads; None or empty: no ads)."""
+    builder = _Builder(spec or load_catalogue(), _utc(now), vast_url)
     builder.identities_and_teams()
     builder.channels()
     builder.games()

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from ..media.urls import DEFAULT_VAST_URL
 from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity
 from .catalogue import SeedData, build_catalogue, table_of
 from .fixtures import CatalogueSpec
@@ -131,14 +132,16 @@ async def seed(
     reset: bool = False,
     update_existing: bool = True,
     spec: CatalogueSpec | None = None,
+    vast_url: str | None = DEFAULT_VAST_URL,
 ) -> SeedReport:
     """Seed the demo catalogue in one transaction.
 
     `target` is an AsyncEngine, an async_sessionmaker, or anything with an `.engine` AsyncEngine
     (server.db.Database). `now` (tz-aware, default: the current time) anchors every date.
     `update_existing=False` only inserts what is missing and leaves existing rows untouched.
+    `vast_url` is the ad tag of the games that carry ads (TOUCHLINE_ADS_VAST_URL; empty: none).
     """
-    data = build_catalogue(now, spec)
+    data = build_catalogue(now, spec, vast_url=vast_url)
     kwargs = {"reset": reset, "update_existing": update_existing}
     if isinstance(getattr(target, "engine", None), AsyncEngine):
         target = target.engine

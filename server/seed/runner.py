@@ -1,7 +1,7 @@
 """Seed a database the way `touchline seed` does: migrate it to the newest schema, load the
 fixtures catalogue (server.seed.loader.seed: sports, leagues, teams, events, highlights, stats,
-programmes, official match tags) and, outside production, the demo accounts of
-fixtures/users.yaml. Idempotent: a second run inserts nothing.
+programmes, official match tags; the games with ads get TOUCHLINE_ADS_VAST_URL) and, outside
+production, the demo accounts of fixtures/users.yaml. Idempotent: a second run inserts nothing.
 
 The CLI calls `seed_database` instead of opening the database itself (it reaches the database
 only through the server's own modules)."""
@@ -36,12 +36,12 @@ def seed_database(settings: Settings, *, reset: bool = False) -> Seeded:
 async def _seed(settings: Settings, *, reset: bool) -> Seeded:
     database = Database(settings.database_url)
     try:
-        report = await seed(database.engine, reset=reset)
+        report = await seed(database.engine, reset=reset, vast_url=settings.ads_vast_url)
         demo_users = 0
         if settings.environment != "production":
-            async with database.session() as session:
+            async with database.session() as db:
                 demo_users = await seed_demo_users(
-                    session, load_demo_users(settings.fixtures_dir), Passwords.from_settings(settings)
+                    db, load_demo_users(settings.fixtures_dir), Passwords.from_settings(settings)
                 )
         return Seeded(report, demo_users)
     finally:

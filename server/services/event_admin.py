@@ -233,7 +233,13 @@ def _go_live(event: Event, now: datetime, *, stream_given: bool = False) -> None
 
 
 def _finish(
-    event: Event, now: datetime, *, stream_given: bool = False, end_given: bool = False, duration_given: bool = False
+    event: Event,
+    now: datetime,
+    *,
+    stream_given: bool = False,
+    pano_given: bool = False,
+    end_given: bool = False,
+    duration_given: bool = False,
 ) -> None:
     event.status = ARCHIVED
     if not end_given:
@@ -244,6 +250,8 @@ def _finish(
         event.duration_s = min(max(seconds, 0), MAX_DURATION_S)
     if not stream_given:
         event.hls_stream = vod_of(event.hls_stream, event.sport_type)
+    if event.pano_stream and not pano_given:  # the panoramic view's live loop becomes its VOD too
+        event.pano_stream = vod_of(event.pano_stream, event.sport_type)
 
 
 def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) -> None:
@@ -259,6 +267,7 @@ def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) ->
             event,
             now,
             stream_given="hls_stream" in given,
+            pano_given="pano_stream" in given,
             end_given="end_date" in given,
             duration_given="duration_s" in given,
         )

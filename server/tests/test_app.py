@@ -42,8 +42,10 @@ async def test_live_playlist_is_served_with_the_hls_content_type(app_client, app
 async def test_vod_playlist_and_segments_are_served(app_client, app_settings):
     url = free_stream(vod_url("football"), app_settings)
     playlist = await app_client.get(url)
-    assert playlist.status_code == 200 and "#EXT-X-ENDLIST" in playlist.text
-    segment = await app_client.get(url.replace("index.m3u8", "index0.ts"))
+    assert playlist.status_code == 200 and "#EXT-X-STREAM-INF:" in playlist.text  # a master over the renditions
+    variant = await app_client.get(url.replace("index.m3u8", "360p/index.m3u8"))
+    assert variant.status_code == 200 and "#EXT-X-ENDLIST" in variant.text
+    segment = await app_client.get(url.replace("index.m3u8", "360p/index0.ts"))
     assert segment.headers["content-type"] == "video/mp2t" and len(segment.content) > 1000
 
 

@@ -101,3 +101,94 @@ def read_media_playlist(text: str) -> MediaPlaylist:
     if "EXT-X-PLAYLIST-TYPE" in playlist.tags:
         assert playlist.tags["EXT-X-PLAYLIST-TYPE"] in ("VOD", "EVENT")
     return playlist
+
+
+# --- master playlists ---------------------------------------------------------------------------------
+
+_MEDIA_TAGS = (
+    "EXTINF",
+    "EXT-X-TARGETDURATION",
+    "EXT-X-MEDIA-SEQUENCE",
+    "EXT-X-DISCONTINUITY-SEQUENCE",
+    "EXT-X-PLAYLIST-TYPE",
+    "EXT-X-ENDLIST",
+    "EXT-X-DISCONTINUITY",
+    "EXT-X-PROGRAM-DATE-TIME",
+    "EXT-X-BYTERANGE",
+)
+_ATTRIBUTE = re.compile(r'([A-Z0-9-]+)=("[^"\n]*"|[^",\n]*)(?:,|$)')
+
+
+def attribute_list(text: str) -> dict[str, str]:
+    """RFC 8216 4.2: NAME=value pairs, quoted strings kept without their quotes; no name twice."""
+    attributes: dict[str, str] = {}
+    at = 0
+    while at < len(text):
+        found = _ATTRIBUTE.match(text, at)
+        assert found, f"malformed attribute list at {text[at:]!r}"
+        name, value = found.groups()
+        assert name not in attributes, f"{name} twice"
+        attributes[name] = value[1:-1] if value.startswith('"') else value
+        at = found.end()
+    return attributes
+
+
+@dataclass
+class VariantStream:
+    attributes: dict[str, str]
+    uri: str
+
+    @property
+    def bandwidth(self) -> int:
+        return int(self.attributes["BANDWIDTH"])
+
+    @property
+    def resolution(self) -> tuple[int, int]:
+        width, height = self.attributes["RESOLUTION"].split("x")
+        return int(width), int(height)
+
+
+@dataclass
+class MasterPlaylist:
+    tags: dict[str, str]
+    variants: list[VariantStream]
+
+    @property
+    def uris(self) -> list[str]:
+        return [v.uri for v in self.variants]
+
+
+def is_master(text: str) -> bool:
+    return "#EXT-X-STREAM-INF:" in text
+
+
+def read_master_playlist(text: str) -> MasterPlaylist:
+    """Parse and check a master playlist: every variant has its EXT-X-STREAM-INF with a BANDWIDTH,
+    and no media playlist tag appears (RFC 8216 4.1: a playlist is one or the other)."""
+    lines = text.split("\n")
+    assert lines[0] == "#EXTM3U", "a playlist begins with #EXTM3U"
+    assert text.endswith("\n"), "the last line ends"
+    master = MasterPlaylist(tags={}, variants=[])
+    pending: dict[str, str] | None = None
+    for line in lines[1:]:
+        if not line:
+            continue
+        assert line == line.strip(), f"stray whitespace in {line!r}"
+        if line.startswith("#"):
+            name, _, value = line[1:].partition(":")
+            assert name not in _MEDIA_TAGS, f"{name} in a master playlist"
+            if name == "EXT-X-STREAM-INF":
+                assert pending is None, "two EXT-X-STREAM-INF for one URI"
+                pending = attribute_list(value)
+                assert int(pending["BANDWIDTH"]) > 0
+            else:
+                assert name.startswith("EXT"), f"unknown line {line!r}"
+                assert name not in master.tags, f"{name} twice"
+                master.tags[name] = value
+            continue
+        assert pending is not None, f"variant {line!r} has no EXT-X-STREAM-INF"
+        master.variants.append(VariantStream(pending, line))
+        pending = None
+    assert pending is None, "EXT-X-STREAM-INF without a URI"
+    assert master.variants, "no variants"
+    return master

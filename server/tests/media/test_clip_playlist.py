@@ -21,6 +21,8 @@ from server.tests.accounts import sign_up
 from server.tests.commerce import paid_event, product
 from server.web import static_app
 
+from .hls import read_master_playlist
+
 BASE = "http://touchline.test"
 VOD_TEXT = (
     "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
@@ -181,15 +183,23 @@ async def test_a_clips_url_plays_its_range_of_the_parents_segments(client, media
     assert playlist.headers["content-type"].startswith("application/vnd.apple.mpegurl")
     cache = playlist.headers["cache-control"]
     assert cache.startswith("public, max-age=") and 0 < int(cache.split("=")[1]) <= settings.stream_token_seconds
-    # 3 s is in index1 (2-4 s), 9.5 s in index4 (8-10 s) of the 2 s football sample.
-    assert entries(playlist.text) == [(2.0, f"index{i}.ts") for i in range(1, 5)]
-    assert start_offset(playlist.text) == pytest.approx(1.0) and playlist.text.endswith("#EXT-X-ENDLIST\n")
-    # The segments are the parent's own files, under the same token.
+    # A master over the sample's renditions, each its own clip playlist, starting where the clip does.
+    master = read_master_playlist(playlist.text)
+    assert master.uris == [f"{r}/clip-3000-9500.m3u8" for r in ("360p", "234p", "720p")]
+    assert start_offset(playlist.text) == pytest.approx(1.0)
     parent_dir = url.rsplit("/", 1)[0]
-    segment = await media.get(urljoin(str(playlist.url), "index1.ts"))
-    assert str(segment.url) == f"{BASE}{parent_dir}/index1.ts"
-    assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
-    assert segment.content == (settings.fixtures_dir / "media" / "football" / "index1.ts").read_bytes()
+    for uri in master.uris:
+        variant = await media.get(urljoin(str(playlist.url), uri))
+        assert variant.status_code == 200 and variant.headers["cache-control"] == cache
+        # 3 s is in index1 (2-4 s), 9.5 s in index4 (8-10 s) of the 2 s football sample.
+        assert entries(variant.text) == [(2.0, f"index{i}.ts") for i in range(1, 5)]
+        assert start_offset(variant.text) == pytest.approx(1.0) and variant.text.endswith("#EXT-X-ENDLIST\n")
+        # The segments are the parent's own files, under the same token.
+        rendition = uri.split("/")[0]
+        segment = await media.get(urljoin(str(variant.url), "index1.ts"))
+        assert str(segment.url) == f"{BASE}{parent_dir}/{rendition}/index1.ts"
+        assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
+        assert segment.content == (settings.fixtures_dir / "media" / "football" / rendition / "index1.ts").read_bytes()
 
 
 async def test_a_live_games_clip_plays_the_segments_its_viewers_saw_live(client, database, media, settings):
@@ -213,7 +223,9 @@ async def test_a_live_games_clip_plays_the_segments_its_viewers_saw_live(client,
     sample = LiveSample(load_vod_playlist(settings.fixtures_dir / "media" / "football" / "index.m3u8"))
     assert from_ms - 60_000 == round(sample.start_of(sample.first_starting_at(kickoff.timestamp())) * 1000)
     playlist = await media.get(clip["content"]["HLSStream"])
-    assert playlist.status_code == 200 and len(entries(playlist.text)) in (8, 9)
+    assert playlist.status_code == 200
+    variant = await media.get(urljoin(str(playlist.url), read_master_playlist(playlist.text).uris[0]))
+    assert variant.status_code == 200 and len(entries(variant.text)) in (8, 9)
 
 
 async def test_a_paid_clip_plays_only_with_its_owners_bearer(client, media, bought_clip):
@@ -221,11 +233,15 @@ async def test_a_paid_clip_plays_only_with_its_owners_bearer(client, media, boug
     url = clip["content"]["HLSStream"]
     playlist = await media.get(url, headers=fan["headers"])
     assert playlist.status_code == 200 and playlist.headers["cache-control"].startswith("private, max-age=")
-    assert (await media.get(urljoin(str(playlist.url), "index2.ts"), headers=fan["headers"])).status_code == 200
+    assert (await media.get(urljoin(str(playlist.url), "360p/index2.ts"), headers=fan["headers"])).status_code == 200
+    variant = url.replace("clip-3000-9500.m3u8", "720p/clip-3000-9500.m3u8")
+    assert (await media.get(variant, headers=fan["headers"])).status_code == 200
     assert refused(await media.get(url))
+    assert refused(await media.get(variant))
     rival = await sign_up(client)
     assert refused(await media.get(url, headers=rival["headers"]))
-    assert refused(await media.get(url.replace("clip-3000-9500.m3u8", "index2.ts"), headers=rival["headers"]))
+    assert refused(await media.get(variant, headers=rival["headers"]))
+    assert refused(await media.get(url.replace("clip-3000-9500.m3u8", "360p/index2.ts"), headers=rival["headers"]))
 
 
 async def test_a_clip_playlist_is_refused_without_a_valid_token(client, media, settings, catalogue):

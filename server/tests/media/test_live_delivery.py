@@ -22,7 +22,7 @@ from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.web import static_app
 
-from .hls import read_media_playlist
+from .hls import read_master_playlist, read_media_playlist
 
 BASE = "http://touchline.test"
 FOOTBALL_SEGMENTS = 12
@@ -58,10 +58,22 @@ async def live_event(
     )
 
 
-async def playlist(media, url: str, headers: dict | None = None):
+async def playlist(media, url: str, headers: dict | None = None, rendition: int = 0):
+    """A stream as a player opens it: its master, then one rendition's media playlist (the first
+    listed, where players start): (that playlist's response, the playlist)."""
     response = await media.get(url, headers=headers or {})
     assert response.status_code == 200, response.text
+    master = read_master_playlist(response.text)
+    response = await media.get(urljoin(str(response.url), master.uris[rendition]), headers=headers or {})
+    assert response.status_code == 200, response.text
     return response, read_media_playlist(response.text)
+
+
+async def variant_url(media, url: str, rendition: int = 0) -> str:
+    """The URL of one rendition's playlist of a stream (its master's URI, resolved)."""
+    response = await media.get(url)
+    assert response.status_code == 200, response.text
+    return urljoin(str(response.url), read_master_playlist(response.text).uris[rendition])
 
 
 def claims_of(url: str) -> dict:
@@ -170,7 +182,7 @@ async def test_the_sample_loops_with_a_discontinuity_and_a_wall_clock_date_each_
     _, live = await playlist(media, await stream_of(client, catalogue["channel"]))
     loops = [s for s in live.segments if s.discontinuity_before]
     assert len(loops) >= 1800 // 24 - 1
-    assert all(s.uri.endswith("/index0.ts") and s.date is not None for s in loops)
+    assert all(s.uri == "index0.ts" and s.date is not None for s in loops)
     assert live.segments[0].date is not None
     for a, b in itertools.pairwise(loops):
         assert b.sequence - a.sequence == FOOTBALL_SEGMENTS
@@ -180,12 +192,13 @@ async def test_the_sample_loops_with_a_discontinuity_and_a_wall_clock_date_each_
 async def test_every_segment_of_the_live_playlist_resolves_to_a_sample_file(settings, client, media, catalogue):
     url = await stream_of(client, catalogue["live"])
     response, live = await playlist(media, url)
-    files = settings.fixtures_dir / "media" / "football"
+    rendition = str(response.url).rsplit("/", 2)[1]  # .../vod/football/<rendition>/live.m3u8
+    files = settings.fixtures_dir / "media" / "football" / rendition
     for uri in sorted(set(live.uris)):
         segment = await media.get(urljoin(str(response.url), uri))
         assert segment.status_code == 200, uri
         assert segment.headers["content-type"] == "video/mp2t"
-        assert segment.content == (files / uri.rsplit("/", 1)[1]).read_bytes()
+        assert segment.content == (files / uri).read_bytes()
     assert len(set(live.uris)) == FOOTBALL_SEGMENTS
 
 
@@ -209,14 +222,14 @@ async def test_playlists_and_segments_have_the_hls_content_types(client, media, 
     live = await media.get(await stream_of(client, catalogue["live"]))
     vod_url_ = await stream_of(client, catalogue["archived"])
     vod = await media.get(vod_url_)
-    segment = await media.get(vod_url_.replace("index.m3u8", "index3.ts"))
+    segment = await media.get(vod_url_.replace("index.m3u8", "360p/index3.ts"))
     assert live.headers["content-type"] == "application/vnd.apple.mpegurl"
     assert vod.headers["content-type"] == "application/vnd.apple.mpegurl"
     assert segment.headers["content-type"] == "video/mp2t"
 
 
 async def test_live_playlists_are_gzipped_for_players_that_accept_it(client, media, catalogue):
-    url = await stream_of(client, catalogue["channel"])
+    url = await variant_url(media, await stream_of(client, catalogue["channel"]))
     packed = await media.get(url, headers={"Accept-Encoding": "gzip"})
     plain = await media.get(url, headers={"Accept-Encoding": "identity"})
     assert packed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
@@ -227,7 +240,8 @@ async def test_live_playlists_are_gzipped_for_players_that_accept_it(client, med
 
 
 async def test_head_of_a_live_playlist_gives_its_headers_without_a_body(client, media, catalogue):
-    response = await media.head(await stream_of(client, catalogue["channel"]), headers={"Accept-Encoding": "identity"})
+    url = await variant_url(media, await stream_of(client, catalogue["channel"]))
+    response = await media.head(url, headers={"Accept-Encoding": "identity"})
     assert response.status_code == 200 and response.content == b""
     assert int(response.headers["content-length"]) > 10_000
     assert response.headers["content-type"] == "application/vnd.apple.mpegurl"
@@ -236,7 +250,8 @@ async def test_head_of_a_live_playlist_gives_its_headers_without_a_body(client, 
 async def test_a_range_request_on_a_live_segment_gets_206_and_exactly_those_bytes(settings, client, media, catalogue):
     response, live = await playlist(media, await stream_of(client, catalogue["live"]))
     uri = live.uris[-1]
-    whole = (settings.fixtures_dir / "media" / "football" / uri.rsplit("/", 1)[1]).read_bytes()
+    rendition = str(response.url).rsplit("/", 2)[1]
+    whole = (settings.fixtures_dir / "media" / "football" / rendition / uri).read_bytes()
     part = await media.get(urljoin(str(response.url), uri), headers={"Range": "bytes=376-751"})
     assert part.status_code == 206 and part.content == whole[376:752]
     assert part.headers["content-range"] == f"bytes 376-751/{len(whole)}"
@@ -262,12 +277,12 @@ async def test_free_vod_playlists_and_segments_may_be_kept_by_a_cdn_until_the_to
     settings, client, media, catalogue
 ):
     url = await stream_of(client, catalogue["archived"])
-    for path in (url, url.replace("index.m3u8", "index0.ts")):
+    for path in (url, url.replace("index.m3u8", "360p/index0.ts")):
         response = await media.get(path)
         assert response.headers["cache-control"].startswith("public, max-age=")
         assert 3500 < max_age(response) <= min(3600, settings.stream_token_seconds)
     clock.advance(timedelta(seconds=settings.stream_token_seconds - 100))
-    assert max_age(await media.get(url.replace("index.m3u8", "index0.ts"))) <= 100  # never past the token
+    assert max_age(await media.get(url.replace("index.m3u8", "360p/index0.ts"))) <= 100  # never past the token
 
 
 async def test_a_paid_streams_answers_stay_in_the_viewers_own_browser(client, database, media):
@@ -350,7 +365,7 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
         assert url is not None
         for _ in range(5):
             assert (await media.get(url)).status_code == 200
-        assert (await media.get(url.replace("/live/football.m3u8", "/vod/football/index0.ts"))).status_code == 200
+        assert (await media.get(url.replace("/live/football.m3u8", "/vod/football/360p/index0.ts"))).status_code == 200
         assert len(calls) == 1
         for n in range(5):  # more tokens than the process keeps: the oldest go
             other = sign_stream(

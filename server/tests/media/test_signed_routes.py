@@ -22,6 +22,8 @@ from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.web import static_app
 
+from .hls import read_master_playlist, read_media_playlist
+
 BASE = "http://touchline.test"
 
 
@@ -43,8 +45,13 @@ def segment_uris(playlist: str) -> list[str]:
 
 
 async def first_segment(media, playlist: httpx.Response, headers: dict | None = None) -> httpx.Response:
-    """The first segment, fetched as a player does: its URI resolved against the playlist's URL."""
+    """The first segment, fetched as a player does: its URI resolved against the playlist's URL
+    (through the first variant of a master playlist)."""
     uri = segment_uris(playlist.text)[0]
+    if "#EXT-X-STREAM-INF:" in playlist.text:
+        playlist = await media.get(urljoin(str(playlist.url), uri), headers=headers or {})
+        assert playlist.status_code == 200, playlist.text
+        uri = segment_uris(playlist.text)[0]
     return await media.get(urljoin(str(playlist.url), uri), headers=headers or {})
 
 
@@ -149,7 +156,11 @@ async def test_the_buyers_url_plays_with_their_bearer_playlist_and_segments(medi
     # Bound to the buyer's bearer, so no shared cache; never kept past the token's life.
     cache = playlist.headers["cache-control"]
     assert cache.startswith("private, max-age=") and 0 < int(cache.split("=")[1]) <= 3600
-    assert "#EXT-X-ENDLIST" in playlist.text
+    variant = await media.get(
+        urljoin(str(playlist.url), read_master_playlist(playlist.text).uris[0]), headers=buyer["headers"]
+    )
+    assert variant.status_code == 200 and variant.headers["cache-control"].startswith("private, max-age=")
+    assert read_media_playlist(variant.text).ended
     segment = await first_segment(media, playlist, buyer["headers"])
     assert segment.status_code == 200
     assert str(segment.url).startswith(f"{BASE}{bought_stream.rsplit('/', 1)[0]}/")  # same token
@@ -162,13 +173,13 @@ async def test_the_buyers_url_plays_with_their_bearer_playlist_and_segments(medi
 async def test_the_same_url_with_another_viewers_bearer_is_refused(client, media, buyer, bought_stream):
     rival = await sign_up(client)
     assert refused(await media.get(bought_stream, headers=rival["headers"]))
-    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    segment = bought_stream.replace("index.m3u8", "360p/index0.ts")
     assert refused(await media.get(segment, headers=rival["headers"]))
 
 
 async def test_the_same_url_without_a_bearer_is_refused(media, bought_stream):
     assert refused(await media.get(bought_stream))
-    assert refused(await media.get(bought_stream.replace("index.m3u8", "index0.ts")))
+    assert refused(await media.get(bought_stream.replace("index.m3u8", "360p/index0.ts")))
 
 
 @pytest.mark.parametrize("authorization", ["Bearer not-a-token", "Basic Zm9vOmJhcg==", "Bearer "])
@@ -185,7 +196,7 @@ async def test_the_url_expires_after_stream_token_seconds(media, settings, buyer
     assert (await media.get(bought_stream, headers=buyer["headers"])).status_code == 200
     clock.advance(timedelta(seconds=settings.stream_token_seconds + 1))
     assert refused(await media.get(bought_stream, headers=buyer["headers"]), "stream_token_expired")
-    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    segment = bought_stream.replace("index.m3u8", "360p/index0.ts")
     assert refused(await media.get(segment, headers=buyer["headers"]), "stream_token_expired")
 
 
@@ -206,6 +217,15 @@ async def test_a_tampered_token_is_refused(media, buyer, bought_stream, part):
         "live/hockey.m3u8",
         "vod/footballer/index.m3u8",
         "vod/football/%2e%2e/basketball/index0.ts",
+        # every rendition of another sample, and the panoramic view beside this one
+        "vod/basketball/360p/index.m3u8",
+        "vod/basketball/720p/index0.ts",
+        "vod/basketball/234p/live.m3u8",
+        "vod/basketball/360p/clip-0-4000.m3u8",
+        "vod/football-pano/360p/index.m3u8",
+        "vod/football-pano/180p/live.m3u8",
+        "live/football-pano.m3u8",
+        "vod/football/360p/%2e%2e/%2e%2e/hockey/360p/index0.ts",
     ],
 )
 async def test_a_token_for_one_stream_opens_no_other(media, buyer, bought_stream, elsewhere):
@@ -228,8 +248,9 @@ async def test_a_free_live_events_url_plays_without_a_bearer(client, media, cata
     assert playlist.status_code == 200, playlist.text
     # Anyone's token: a CDN may keep it for the URL, for less than a segment (it moves).
     assert playlist.headers["cache-control"] == "public, max-age=1" and "#EXT-X-ENDLIST" not in playlist.text
-    # The live playlist's `../vod/football/indexN.ts` resolves under the same token.
-    assert segment_uris(playlist.text)[0].startswith("../vod/football/index")
+    # The live master's `../vod/football/<rendition>/live.m3u8` resolves under the same token,
+    # and so do that playlist's `indexN.ts`.
+    assert all(uri.startswith("../vod/football/") for uri in segment_uris(playlist.text))
     segment = await first_segment(media, playlist)
     assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
     assert str(segment.url).startswith(f"{BASE}{url.split('/live/')[0]}/vod/football/")
@@ -269,8 +290,8 @@ async def test_artwork_stays_public(media, path):
 
 
 async def test_a_range_request_on_a_segment_gets_206_and_exactly_those_bytes(media, settings, buyer, bought_stream):
-    whole = (settings.fixtures_dir / "media" / "football" / "index0.ts").read_bytes()
-    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    whole = (settings.fixtures_dir / "media" / "football" / "360p" / "index0.ts").read_bytes()
+    segment = bought_stream.replace("index.m3u8", "360p/index0.ts")
     response = await media.get(segment, headers={**buyer["headers"], "Range": "bytes=188-1127"})
     assert response.status_code == 206
     assert response.content == whole[188:1128]
@@ -283,13 +304,13 @@ async def test_a_range_request_on_a_segment_gets_206_and_exactly_those_bytes(med
 
 
 async def test_a_range_request_without_the_bearer_is_still_refused(media, bought_stream):
-    segment = bought_stream.replace("index.m3u8", "index0.ts")
+    segment = bought_stream.replace("index.m3u8", "360p/index0.ts")
     assert refused(await media.get(segment, headers={"Range": "bytes=0-99"}))
 
 
 async def test_head_is_checked_like_get(media, buyer, bought_stream):
     assert (await media.head(bought_stream)).status_code == 403
-    response = await media.head(bought_stream.replace("index.m3u8", "index0.ts"), headers=buyer["headers"])
+    response = await media.head(bought_stream.replace("index.m3u8", "360p/index0.ts"), headers=buyer["headers"])
     assert response.status_code == 200 and response.content == b"" and int(response.headers["content-length"]) > 1000
 
 

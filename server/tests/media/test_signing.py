@@ -174,6 +174,11 @@ def test_the_stream_of_a_stored_path(path, stream):
         ("vod/football/index.m3u8", True),
         ("vod/football/index7.ts", True),  # a live sample's segments are its VOD segments
         ("vod/football/hd/index7.ts", True),  # variants below the stream's directory
+        ("vod/football/360p/live.m3u8", True),  # a rendition's live playlist
+        ("vod/football/720p/clip-0-4000.m3u8", True),  # a rendition's clip
+        ("vod/football-pano/360p/index0.ts", False),  # another stream whose name begins alike
+        ("live/football-pano.m3u8", False),
+        ("live/football/360p.m3u8", False),
         ("live/hockey.m3u8", False),
         ("vod/hockey/index0.ts", False),
         ("vod/footballer/index0.ts", False),  # a prefix of the name is not the stream

@@ -404,6 +404,13 @@ async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_s
     ]
 
 
+async def test_finishing_turns_the_panoramic_views_live_loop_into_its_vod_too(client, database, staff):
+    event = await live_event(client, database, staff, content={"PanoStream": "/media/live/football-pano.m3u8"})
+    archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
+    assert archived["content"]["PanoStream"] == "/media/vod/football-pano/index.m3u8"
+    assert archived["content"]["HLSStream"] == VOD_FOOTBALL
+
+
 async def test_finishing_keeps_another_hosts_stream(client, database, staff):
     event = await live_event(client, database, staff, content={"HLSStream": "https://cdn.example/live/npd.m3u8"})
     archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
