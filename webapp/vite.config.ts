@@ -9,7 +9,9 @@ const server = process.env.TOUCHLINE_SERVER ?? `http://127.0.0.1:${process.env.P
 /**
  * The app's stylesheet must not hold back the first paint: index.html carries the few inline
  * styles of its loading frame, and the stylesheet always arrives before the (larger) scripts
- * that render anything it styles.
+ * that render anything it styles. Each becomes a stylesheet once loaded, by index.html's inline
+ * script (`data-stylesheet`): an `onload` attribute would be inline code, which the server's
+ * Content-Security-Policy refuses.
  */
 function nonBlockingStylesheet(): Plugin {
   return {
@@ -21,7 +23,7 @@ function nonBlockingStylesheet(): Plugin {
         html.replace(
           /<link rel="stylesheet" crossorigin href="([^"]+)">/g,
           (_tag, href: string) =>
-            `<link rel="preload" as="style" crossorigin href="${href}" onload="this.onload=null;this.rel='stylesheet'">` +
+            `<link rel="preload" as="style" crossorigin href="${href}" data-stylesheet>` +
             `<noscript><link rel="stylesheet" crossorigin href="${href}"></noscript>`,
         ),
     },

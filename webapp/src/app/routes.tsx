@@ -3,6 +3,8 @@ import { RouteErrorScreen } from "./RouteErrorScreen";
 import { guardLoader, unmatchedLoader } from "./guardLoader";
 import { queryClient } from "@/lib/queryClient";
 import { prefetchHomeRails } from "@/features/catalog/homeRails";
+// The module itself, not @/ui/player: the router must not pull the player into the first load.
+import { preloadPlayer } from "@/ui/player/load";
 import { loadNamespace } from "@/i18n";
 import type { Namespace } from "@/i18n/locales";
 import type { LayoutName, Middleware, Prefetch, RouteHandle } from "@/lib/routeTypes";
@@ -37,7 +39,17 @@ const catalog = {
   team: page(() => import("@/features/catalog/pages/TeamPage"), "catalog"),
   channel: page(() => import("@/features/catalog/pages/ChannelPage"), "catalog"),
   eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog"),
-  event: page(() => import("@/features/catalog/pages/EventPage"), "catalog"),
+  // The player's code (hls.js, media-chrome) starts loading with the page, not after it.
+  event: page(
+    () => {
+      preloadPlayer();
+      return import("@/features/catalog/pages/EventPage");
+    },
+    "catalog",
+    "event",
+    "errors",
+    "player",
+  ),
   redirectEvent: page(() => import("@/features/catalog/pages/RedirectEventPage"), "catalog"),
 };
 const info = {

@@ -90,6 +90,10 @@ export interface CatalogEvent {
   epgUrl: string | null;
   /** The stream address (signed for viewers who may watch). */
   streamUrl: string | null;
+  /** The panoramic view's stream address, when the event has one (signed like streamUrl). */
+  panoStreamUrl: string | null;
+  /** The VAST document of the pre-roll ad played before the video, when the event has one. */
+  vastUrl: string | null;
 }
 
 export const NO_TITLE = "NO TITLE";
@@ -163,6 +167,8 @@ export function mapEvent(api: ApiEvent, options: EventMapOptions = DEFAULT_EVENT
     statsEnabled: api.integrations.vidswap.enabled,
     epgUrl: api.content.EPG ?? null,
     streamUrl: api.content.HLSStream ?? null,
+    panoStreamUrl: api.content.PanoStream ?? null,
+    vastUrl: api.advertisements.link.vast ?? null,
   };
 }
 

@@ -8,6 +8,8 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { appConfigQuery, type AppConfig } from "@/lib/config";
 import { NotFoundError } from "@/lib/errors";
 import catalog from "@/i18n/locales/en/catalog.json";
+import errors from "@/i18n/locales/en/errors.json";
+import event from "@/i18n/locales/en/event.json";
 import { testConfig } from "./fixtures";
 
 /** Stands in for the app's route error screen: says which not-found context was thrown. */
@@ -18,7 +20,7 @@ function RouteError() {
   );
 }
 
-/** A router, a fresh query cache with the given config, and the English catalogue texts. */
+/** A router, a fresh query cache with the given config, and the English texts of the catalogue pages. */
 export async function renderPage(
   element: ReactNode,
   { path = "/", route = "/", config = testConfig() }: { path?: string; route?: string; config?: AppConfig } = {},
@@ -26,9 +28,9 @@ export async function renderPage(
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: "en",
-    ns: ["catalog"],
+    ns: ["catalog", "event", "errors"],
     defaultNS: "catalog",
-    resources: { en: { catalog } },
+    resources: { en: { catalog, event, errors } },
     interpolation: { escapeValue: false },
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });

@@ -1,137 +1,228 @@
-import { Link, useParams, useSearchParams } from "react-router";
+import { useMemo, useReducer, useRef, useState, type Dispatch } from "react";
+import { useParams, useSearchParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { isApiError } from "@/api/apiError";
 import { useAppConfig } from "@/lib/config";
-import { isClipMediaType, type CatalogEvent } from "@/entities/event";
-import { useLocalePath } from "@/i18n/useLocalePath";
-import { FallbackImage } from "@/ui/images/FallbackImage";
+import type { UserClip } from "@/entities/clip";
+import { accessOf, isClipMediaType, type CatalogEvent, type MediaType } from "@/entities/event";
+import { useIsAuthenticated } from "@/session/store";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
-import { useEvent } from "../api/getEvent";
-import { useRelatedVideos } from "../api/getRelatedVideos";
-import { EventAvailability } from "../components/EventAvailability";
-import { EventCard, EventCardSkeleton } from "../components/EventCard";
+import { eventQueryOptions, fetchEvent, type EventLookup } from "../api/getEvent";
+import { eventStatsQueryOptions } from "../api/getEventStats";
+import { useTags } from "../api/listTags";
+import { useUserClips } from "../api/listUserClips";
+import { useAudience, useEventMapOptions } from "../api/viewer";
+import { ChannelProgramme } from "../components/ChannelProgramme";
 import { EventPageSkeleton } from "../components/EventPageSkeleton";
-import { EventStatus } from "../components/EventStatus";
-import { EventTeams } from "../components/EventTeams";
-import { Rail } from "../components/Rail";
 import { ErrorState, LoadingNote } from "../components/States";
+import { EventDetails } from "../event/EventDetails";
+import { EventLists } from "../event/EventLists";
+import type { EventPlayerHandle } from "../event/EventPlayer";
+import { EventStage } from "../event/EventStage";
+import { EventStatsPanel } from "../event/EventStatsPanel";
+import { MomentsPanel } from "../event/MomentsPanel";
+import { MyClipsPanel } from "../event/MyClipsPanel";
+import { PlayerControlsContext, type PlayerControls } from "../event/playerControls";
+import { PlayerToolbar } from "../event/PlayerToolbar";
+import { PurchaseNotice } from "../event/PurchaseNotice";
+import { eventPageReducer, initialEventPageState, type EventPageAction, type EventPageState } from "../event/realtime";
+import { parseStartAt } from "../event/share";
+import { statsRefreshInterval } from "../event/statsView";
+import { createStreamClock } from "../event/streamClock";
+import { useEventRealtime } from "../event/useEventRealtime";
 import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
 import { useLogFailure } from "../lib/useLogFailure";
+import "../event/EventView.css";
 import "./EventPage.css";
 
-const eventKey = (event: CatalogEvent) => event.id;
+/** Once kick-off time has passed, how often an upcoming event is asked whether it is live yet. */
+const STARTING_SOON_POLL_MS = 5000;
 
-function RelatedVideos({ event }: { event: CatalogEvent }) {
-  const { t } = useTranslation("catalog");
-  const related = useRelatedVideos(event.id, !event.isChannel);
-  const now = new Date();
-  useLogFailure(related.error, "Related videos");
-  if (related.isError) return null;
+function scrollIntoViewGently(element: HTMLElement | null) {
+  const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  element?.scrollIntoView?.({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+}
+
+function ClipBanner({ clip, onBack }: { clip: UserClip; onBack: () => void }) {
+  const { t } = useTranslation("event");
   return (
-    <Rail
-      title={t("event.related")}
-      query={related}
-      items={related.data?.filter((item) => item.id !== event.id)}
-      itemKey={eventKey}
-      renderItem={(item) => <EventCard event={item} now={now} />}
-      skeleton={<EventCardSkeleton />}
-    />
+    <div className="event-clip-banner">
+      <p dir="auto">{t("clips.now_playing", { title: clip.title })}</p>
+      <button type="button" className="btn" onClick={onBack}>
+        {t("clips.back_to_event")}
+      </button>
+    </div>
   );
 }
 
-function EventDetails({ event }: { event: CatalogEvent }) {
-  const { t } = useTranslation("catalog");
-  const localePath = useLocalePath();
+function EventView({
+  event,
+  state,
+  dispatch,
+  startAt,
+  onRetryStream,
+}: {
+  event: CatalogEvent;
+  state: EventPageState;
+  dispatch: Dispatch<EventPageAction>;
+  startAt: number | null;
+  onRetryStream: () => void;
+}) {
+  const { t } = useTranslation("event");
   const config = useAppConfig();
+  const mapOptions = useEventMapOptions();
+  const signedIn = useIsAuthenticated();
   useDocumentTitle(event.title);
-  const showStats = event.statsEnabled && config.options.match_stats && !!event.teams;
+
+  const player = useRef<EventPlayerHandle>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const [clock] = useState(createStreamClock);
+  const [playingClip, setPlayingClip] = useState<UserClip | null>(null);
+
+  const available = accessOf(event).kind === "available";
+  // Spec §4 and §6: tags and clips only for signed-in viewers, never for channels.
+  const personal = signedIn && !event.isChannel;
+  const tags = useTags(event.id, personal);
+  const clips = useUserClips(event.id, personal && !event.isClip);
+  useLogFailure(clips.error, "User clips");
+
+  const statsOffered = config.options.match_stats && event.statsEnabled && !!event.teams;
+  const stats = useQuery({
+    ...eventStatsQueryOptions(event.id),
+    enabled: statsOffered,
+    refetchInterval: statsRefreshInterval(event),
+  });
+  // A game without partner data answers 404: nothing to show, nothing went wrong.
+  useLogFailure(isApiError(stats.error, "stats_not_found") ? null : stats.error, "Stats");
+
+  const markers = useMemo(
+    () =>
+      playingClip ? [] : tags.tags.map((tag) => ({ id: tag.id, time: tag.time, label: tag.title, global: tag.global })),
+    [tags.tags, playingClip],
+  );
+
+  const backToEvent = () => {
+    player.current?.playClip(null);
+    setPlayingClip(null);
+  };
+  const controls: PlayerControls = {
+    currentTime: () => (playingClip ? null : (player.current?.streamTime() ?? null)),
+    seek: (seconds) => {
+      const handle = player.current;
+      if (!handle) return;
+      if (playingClip) backToEvent();
+      handle.seekTo(seconds);
+      void handle.play().catch(() => undefined);
+      scrollIntoViewGently(stage.current);
+    },
+    playClip: (clip) => {
+      if (!clip.streamUrl || !player.current) return;
+      // A clip's address is signed like the event's: a fresh answer renews it before it expires.
+      const renew = async () => (await fetchEvent({ id: clip.id, mediaType: clip.mediaType }, mapOptions)).streamUrl;
+      player.current.playClip({ url: clip.streamUrl, title: clip.title, renew });
+      setPlayingClip(clip);
+      scrollIntoViewGently(stage.current);
+    },
+    backToEvent,
+    playingClipId: playingClip?.id ?? null,
+    clock,
+  };
 
   return (
-    <article className="event-page">
-      <div className="event-page__hero">
-        <FallbackImage
-          className="event-page__poster"
-          src={event.posterUrl}
-          alt=""
-          fallback="banner"
-          width={1280}
-          height={720}
-          loading="eager"
-        />
-      </div>
-      <div className="event-page__main">
-        <p className="event-page__meta">
-          {event.league && (
-            <Link to={localePath(`/league/${encodeURIComponent(event.league.id)}`)} dir="auto">
-              {event.league.title}
-            </Link>
-          )}
-          {event.league && event.category && " · "}
-          {event.category && (
-            <Link to={localePath(`/category/${encodeURIComponent(event.category.id)}`)} dir="auto">
-              {event.category.title}
-            </Link>
-          )}
-          {event.gender && <span className="event-page__chip">{t(`gender.${event.gender}`)}</span>}
-        </p>
-        <h1 className="event-page__title" dir="auto">
-          {event.title}
-        </h1>
-        <EventStatus event={event} />
-        {event.teams && <EventTeams teams={event.teams} />}
-        {event.description && (
-          <p className="event-page__description" dir="auto">
-            {event.description}
-          </p>
+    <PlayerControlsContext.Provider value={controls}>
+      <article className="event-page">
+        <div className="event-page__stage" ref={stage}>
+          <EventStage
+            event={event}
+            state={state}
+            dispatch={dispatch}
+            playerRef={player}
+            markers={markers}
+            startAt={startAt}
+            onStreamTimeChange={clock.set}
+            onRetryStream={onRetryStream}
+          />
+          {playingClip && <ClipBanner clip={playingClip} onBack={backToEvent} />}
+          <PurchaseNotice notice={state.purchase} dispatch={dispatch} />
+          <PlayerToolbar event={event} playable={available && !!event.streamUrl} />
+        </div>
+        <div className="event-page__main">
+          <EventDetails event={event} stats={stats.data} statsOffered={statsOffered} />
+          {statsOffered && <EventStatsPanel event={event} stats={stats.data} />}
+        </div>
+        {!event.isChannel && (
+          <div className="event-page__panels">
+            <MomentsPanel tags={personal ? tags : null} />
+            {personal && !event.isClip && <MyClipsPanel clips={clips.data ?? []} isPending={clips.isLoading} />}
+          </div>
         )}
-        <EventAvailability event={event} />
-        {(showStats || event.isChannel || event.isClip) && (
-          <nav className="event-page__links" aria-label={t("event.more")}>
-            {showStats && (
-              <Link className="btn" to={localePath(`/events/stats/${encodeURIComponent(event.id)}`)}>
-                {t("event.match_stats")}
-              </Link>
-            )}
-            {event.isChannel && (
-              <Link className="btn" to={localePath(`/channels/${encodeURIComponent(event.id)}`)}>
-                {t("channel.programme")}
-              </Link>
-            )}
-            {event.isClip && (
-              <Link className="btn" to={localePath(`/events/${encodeURIComponent(event.eventId)}`)}>
-                {t("event.full_game")}
-              </Link>
-            )}
-          </nav>
+        {event.isChannel && (
+          <section className="event-panel event-page__wide" aria-labelledby="event-programme">
+            <h2 id="event-programme" className="event-panel__title">
+              {t("programme.title")}
+            </h2>
+            <ChannelProgramme channel={event} />
+          </section>
         )}
-      </div>
-      <RelatedVideos event={event} />
-    </article>
+        <EventLists event={event} />
+      </article>
+    </PlayerControlsContext.Provider>
+  );
+}
+
+function EventScreen({
+  eventId,
+  mediaType,
+  startAt,
+}: {
+  eventId: string;
+  mediaType: MediaType | undefined;
+  startAt: number | null;
+}) {
+  const lookup = useMemo<EventLookup>(() => ({ id: eventId, mediaType }), [eventId, mediaType]);
+  const [state, dispatch] = useReducer(eventPageReducer, initialEventPageState);
+  const eventQuery = useQuery({
+    ...eventQueryOptions(lookup, useAudience(), useEventMapOptions()),
+    // Kick-off time has passed: ask until the event is live (the socket usually says so first).
+    refetchInterval: (query) =>
+      state.startingSoon && query.state.data?.status === "upcoming" ? STARTING_SOON_POLL_MS : false,
+  });
+  const query = useEntityOrNotFound(eventQuery, mediaType ? "clip" : "event");
+  const { reloadStream } = useEventRealtime(lookup, query.data, dispatch);
+
+  // A failed reload keeps the event on screen (the stage says what failed); only a first load
+  // that fails has nothing to show.
+  if (query.data) {
+    return (
+      <EventView event={query.data} state={state} dispatch={dispatch} startAt={startAt} onRetryStream={reloadStream} />
+    );
+  }
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return (
+    <>
+      <LoadingNote />
+      <EventPageSkeleton />
+    </>
   );
 }
 
 /**
- * /events/:eventId (?media_type=highlight for highlights and clips): poster, title, teams,
- * kick-off or live status, league, description and whether the viewer may watch.
+ * /events/:eventId (?media_type=highlight for highlights and clips; ?t= to start at a moment):
+ * the player, or the countdown before kick-off, or the paywall; the event's details and stats,
+ * its moments (timeline tags) and the viewer's clips, highlights and related videos, kept live
+ * by the event room (spec §4). An unknown event shows the not-found screen with context event.
  */
 export default function EventPage() {
   const { eventId = "" } = useParams();
   const [search] = useSearchParams();
   const requested = search.get("media_type");
   const mediaType = isClipMediaType(requested) ? requested : undefined;
-  const query = useEntityOrNotFound(useEvent({ id: eventId, mediaType }), mediaType ? "clip" : "event");
-
+  const startAt = parseStartAt(search.get("t"));
   return (
     <div className="page">
-      {query.isPending ? (
-        <>
-          <LoadingNote />
-          <EventPageSkeleton />
-        </>
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <EventDetails event={query.data} />
-      )}
+      {/* A new event is a new page: its state, room and player start afresh. */}
+      <EventScreen key={`${eventId}|${mediaType ?? ""}`} eventId={eventId} mediaType={mediaType} startAt={startAt} />
     </div>
   );
 }

@@ -1,0 +1,69 @@
+import { expect, test, type Page } from "@playwright/test";
+import { adHits, expectPlaying, findEvent, firstFrameAt, withPreroll } from "./player-support";
+
+/** An ad id of this test's own, so the server counts its tracking hits apart. */
+const adId = (name: string) => `e2e-${name}-${Date.now().toString(36)}`;
+const adBreak = (page: Page) => page.getByRole("region", { name: "Advertisement" });
+
+test.describe("pre-roll ads", () => {
+  test("an ad plays, labelled as an ad, then the match; its impression and quartiles are tracked", async ({
+    page,
+    request,
+  }) => {
+    const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
+    const ad = adId("complete");
+    await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
+    await page.goto(`/events/${event._id}`);
+
+    await expect(adBreak(page)).toBeVisible();
+    await expect(adBreak(page).getByText("Ad", { exact: true })).toBeVisible();
+    await expect(adBreak(page).getByRole("status")).toHaveText(/advertisement is playing/i);
+    // The match waits under the ad.
+    await expect(page.locator("media-controller")).toHaveAttribute("inert", "");
+    // Skippable after the VAST's skipoffset (3 s): first a countdown, then the button.
+    await expect(adBreak(page).getByText(/^Skip in \d$/)).toBeVisible();
+    await expect(adBreak(page).getByRole("button", { name: "Skip ad" })).toBeVisible({ timeout: 6_000 });
+
+    // Played to its end (6 s), the ad gives way to the match.
+    await expect(adBreak(page)).toBeHidden({ timeout: 10_000 });
+    await expectPlaying(page, 1);
+    await expect
+      .poll(() => adHits(request, ad))
+      .toMatchObject({ impression: 1, start: 1, firstQuartile: 1, midpoint: 1, thirdQuartile: 1, complete: 1 });
+    expect((await adHits(request, ad)).skip).toBeUndefined();
+  });
+
+  test("a viewer skips the ad once the VAST allows it, and the skip is tracked", async ({ page, request }) => {
+    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+    const ad = adId("skip");
+    await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
+    await page.goto(`/events/${event._id}`);
+    const skip = adBreak(page).getByRole("button", { name: "Skip ad" });
+    await expect(skip).toBeVisible({ timeout: 8_000 });
+    await skip.focus();
+    await page.keyboard.press("Enter");
+    await expect(adBreak(page)).toBeHidden();
+    await expectPlaying(page, 1);
+    await expect.poll(() => adHits(request, ad)).toMatchObject({ impression: 1, start: 1, skip: 1 });
+    expect((await adHits(request, ad)).complete).toBeUndefined();
+  });
+
+  for (const [name, what, errorCode] of [
+    ["empty", "a VAST without an ad", "303"],
+    ["broken", "malformed VAST", null],
+    ["slow", "a VAST that answers after 10 s", null],
+    ["missing-media", "an ad whose video is missing", "405"],
+  ] as const) {
+    test(`${what} starts the match within 3.5 s`, async ({ page, request }) => {
+      const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
+      const ad = adId(name);
+      await withPreroll(page, `/media/ads/preroll.xml?case=${name}&ad=${ad}`);
+      await page.goto(`/events/${event._id}`);
+      expect(await firstFrameAt(page)).toBeLessThan(3_500);
+      await expectPlaying(page, 1);
+      await expect(adBreak(page)).toBeHidden();
+      if (errorCode) await expect.poll(() => adHits(request, ad)).toMatchObject({ [`error:${errorCode}`]: 1 });
+      expect((await adHits(request, ad)).impression).toBeUndefined();
+    });
+  }
+});

@@ -1,0 +1,167 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/** An event as the list answers it (the fields the player tests read). */
+export interface ListedEvent {
+  _id: string;
+  title: string;
+  status: string;
+  commerce_type: string;
+  availableForUser: boolean;
+  content: { HLSStream: string | null; PanoStream: string | null };
+  advertisements: { link: { vast: string | null } };
+}
+
+interface EventQuery {
+  status: "live" | "archived";
+  /** Only events anyone may watch (free), or only those for signed-in viewers (members). */
+  commerce?: "commerce_free_media" | "commerce_members_media";
+  /** Leave out events with a pre-roll (default), or ask for them. */
+  withAd?: boolean;
+  bearer?: string;
+}
+
+/** Seeded events matching `query`, newest first, with the fields the player tests need. */
+export async function findEvents(request: APIRequestContext, query: EventQuery, base = ""): Promise<ListedEvent[]> {
+  const answer = await request.post(`${base}/api/event/list`, {
+    data: { page: 0, size: 100, sort: "event_date", order: "desc", filters: { status: [query.status] } },
+    headers: query.bearer ? { Authorization: `Bearer ${query.bearer}` } : {},
+  });
+  expect(answer.ok()).toBe(true);
+  const entries = ((await answer.json()) as { content: { entries: ListedEvent[] } }).content.entries;
+  return entries.filter(
+    (event) =>
+      (!query.commerce || event.commerce_type === query.commerce) &&
+      (query.withAd ?? false) === !!event.advertisements.link.vast &&
+      event.content.HLSStream !== null,
+  );
+}
+
+export async function findEvent(request: APIRequestContext, query: EventQuery, base = ""): Promise<ListedEvent> {
+  const [event] = await findEvents(request, query, base);
+  expect(event, `a seeded ${query.status} event (${query.commerce ?? "any access"})`).toBeDefined();
+  return event;
+}
+
+/** The player's <video> (the main one, not an ad's). */
+export const playerVideo = (page: Page) => page.locator("media-controller video");
+
+export interface VideoState {
+  currentTime: number;
+  paused: boolean;
+  readyState: number;
+  videoHeight: number;
+  /** The seekable range: [start, end] of its last part; null when nothing is seekable. */
+  seekable: [number, number] | null;
+  duration: number;
+}
+
+export async function videoState(page: Page): Promise<VideoState> {
+  return playerVideo(page).evaluate((video: HTMLVideoElement) => {
+    const ranges = video.seekable;
+    return {
+      currentTime: video.currentTime,
+      paused: video.paused,
+      readyState: video.readyState,
+      videoHeight: video.videoHeight,
+      seekable: ranges.length ? [ranges.start(0), ranges.end(ranges.length - 1)] : null,
+      duration: video.duration,
+    } satisfies VideoState;
+  });
+}
+
+/** Waits until the main video plays: not paused, and its time moves on by `seconds`. */
+export async function expectPlaying(page: Page, seconds = 1, timeout = 15_000): Promise<void> {
+  await expect(playerVideo(page)).toHaveCount(1, { timeout });
+  const start = await videoState(page);
+  await expect
+    .poll(
+      async () => {
+        const now = await videoState(page);
+        return !now.paused && now.currentTime - start.currentTime >= seconds;
+      },
+      { timeout, intervals: [250] },
+    )
+    .toBe(true);
+}
+
+/** Milliseconds from navigation to the player's first frame (its `player:first-frame` mark). */
+export async function firstFrameAt(page: Page, timeout = 15_000): Promise<number> {
+  const handle = await page.waitForFunction(
+    () => performance.getEntriesByName("player:first-frame")[0]?.startTime,
+    null,
+    { timeout, polling: 50 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/**
+ * Serves the event answers of this page with `vast` as the event's pre-roll (the server's test VAST
+ * with a case and an ad id of the test's own, so its tracking hits can be counted apart).
+ */
+export async function withPreroll(page: Page, vast: string): Promise<void> {
+  await page.route("**/api/event/get_by_id/id/**", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { content: ListedEvent };
+    body.content.advertisements = { link: { vast } };
+    await route.fulfill({ response, json: body });
+  });
+}
+
+/** The test VAST's tracking hits for one ad id: `{ impression: 1, start: 1, ... }`. */
+export async function adHits(request: APIRequestContext, ad: string): Promise<Record<string, number>> {
+  const answer = await request.get(`/media/ads/track/hits?ad=${ad}`);
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { hits: Record<string, Record<string, number>> }).hits[ad] ?? {};
+}
+
+/** The stream token of a signed media address. */
+export function tokenOf(url: string): string | null {
+  return /\/media\/s\/([^/]+)\//.exec(url)?.[1] ?? null;
+}
+
+/** A JWT's `exp` (epoch seconds). */
+export function expiryOf(token: string): number {
+  const payload = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return (JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as { exp: number }).exp;
+}
+
+export interface ExtraServer {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second seeded server of the tests' own, with `env` on top (e.g. a short stream-token lifetime),
+ * built from the same webapp bundle. It points the ifa sign-on at the main test server's provider
+ * rather than starting a second one on the same port.
+ */
+export async function startServer(port: number, env: Record<string, string>): Promise<ExtraServer> {
+  const script = fileURLToPath(new URL("./serve.sh", import.meta.url));
+  const child: ChildProcess = spawn("bash", [script], {
+    env: { ...process.env, E2E_PORT: String(port), TOUCHLINE_IFA_ISSUER: "http://127.0.0.1:9400", ...env },
+    stdio: "ignore",
+    detached: true,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`the server on ${port} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return {
+    base,
+    async stop() {
+      if (child.pid && child.exitCode === null) {
+        process.kill(-child.pid, "SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+    },
+  };
+}

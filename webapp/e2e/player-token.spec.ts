@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import {
+  expectPlaying,
+  expiryOf,
+  findEvent,
+  startServer,
+  tokenOf,
+  videoState,
+  type ExtraServer,
+} from "./player-support";
+
+// Stream tokens here live 30 s (the server's minimum): playback must outlast several of them.
+const TOKEN_SECONDS = 30;
+const PORT = Number(process.env.E2E_TOKEN_PORT ?? 18781);
+
+let server: ExtraServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer(PORT, { TOUCHLINE_STREAM_TOKEN_SECONDS: String(TOKEN_SECONDS) });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+interface MediaRequest {
+  at: number;
+  token: string | null;
+  bearer: boolean;
+  status?: number;
+}
+
+test("playback of a viewer-bound live stream goes on past its token's expiry, on renewed tokens", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  await page.goto(`${server.base}/auth/login`);
+  await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
+  await page.getByLabel(/password/i).fill("touchline-fan-2026");
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  const bearer = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem("ott-data") ?? "{}") as { token?: string }).token,
+  );
+  expect(bearer).toBeTruthy();
+  // A members-only game: its token names the viewer, so every media request needs their bearer.
+  const event = await findEvent(request, { status: "live", commerce: "commerce_members_media", bearer }, server.base);
+
+  const media: MediaRequest[] = [];
+  const byRequest = new Map<object, MediaRequest>();
+  page.on("request", (sent) => {
+    if (!sent.url().includes("/media/s/")) return;
+    const entry = {
+      at: Date.now() / 1000,
+      token: tokenOf(sent.url()),
+      bearer: /^Bearer /.test(sent.headers().authorization ?? ""),
+    };
+    media.push(entry);
+    byRequest.set(sent, entry);
+  });
+  page.on("response", (answer) => {
+    const entry = byRequest.get(answer.request());
+    if (entry) entry.status = answer.status();
+  });
+
+  await page.goto(`${server.base}/events/${event._id}`);
+  await expectPlaying(page, 1);
+  const first = media[0].token!;
+  const expiry = expiryOf(first);
+  const started = await videoState(page);
+
+  // Play until well past the first token's expiry (and into the second's life).
+  const until = expiry + 8;
+  while (Date.now() / 1000 < until) {
+    await expectPlaying(page, 1);
+    await expect(page.locator(".player").getByRole("alert")).toHaveCount(0);
+  }
+  const ended = await videoState(page);
+  const watched = ended.currentTime - started.currentTime;
+  expect(watched).toBeGreaterThan(TOKEN_SECONDS - 8);
+
+  const afterExpiry = media.filter((entry) => entry.at > expiry);
+  expect(afterExpiry.length).toBeGreaterThan(3);
+  expect(afterExpiry.every((entry) => entry.token !== first)).toBe(true);
+  expect(new Set(media.map((entry) => entry.token)).size).toBeGreaterThan(1);
+  expect(media.filter((entry) => entry.status !== undefined && entry.status >= 400)).toEqual([]);
+  expect(media.every((entry) => entry.bearer)).toBe(true);
+});

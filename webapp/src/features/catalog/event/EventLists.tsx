@@ -1,0 +1,113 @@
+import { useTranslation } from "react-i18next";
+import { useAppConfig } from "@/lib/config";
+import type { CatalogEvent } from "@/entities/event";
+import { useClipList, type ClipListParams } from "../api/listClips";
+import { useRelatedVideos } from "../api/getRelatedVideos";
+import { EventCard, EventCardSkeleton } from "../components/EventCard";
+import { Rail } from "../components/Rail";
+import { useLogFailure } from "../lib/useLogFailure";
+
+type HighlightKind = NonNullable<ClipListParams["type"]>[number];
+
+/** Spec §9: the event page loads 24 items per media list. */
+export const EVENT_PAGE_LIST_SIZE = 24;
+
+/**
+ * Game highlights are the game's own summaries; player highlights are the single moments cut
+ * from it (the `clip` kind: a goal, a save, a dunk of one player).
+ */
+export const GAME_HIGHLIGHT_KINDS: HighlightKind[] = ["highlight", "recap", "condensed", "auto"];
+export const PLAYER_HIGHLIGHT_KINDS: HighlightKind[] = ["clip"];
+
+const eventKey = (event: CatalogEvent) => event.id;
+
+interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data?: CatalogEvent[];
+  refetch: () => unknown;
+}
+
+/** One list of the page; a list that fails to load is logged and left out (spec §8). */
+function EventRail({
+  title,
+  query,
+  exclude,
+  what,
+}: {
+  title: string;
+  query: ListQuery;
+  exclude: string;
+  what: string;
+}) {
+  useLogFailure(query.error, what);
+  if (query.isError) return null;
+  const now = new Date();
+  return (
+    <Rail
+      title={title}
+      query={query}
+      items={query.data?.filter((item) => item.id !== exclude)}
+      itemKey={eventKey}
+      renderItem={(item) => <EventCard event={item} now={now} />}
+      skeleton={<EventCardSkeleton />}
+    />
+  );
+}
+
+function HighlightRail({
+  title,
+  gameId,
+  kinds,
+  exclude,
+  what,
+}: {
+  title: string;
+  gameId: string;
+  kinds: HighlightKind[];
+  exclude: string;
+  what: string;
+}) {
+  const query = useClipList({ eventIds: [gameId], type: kinds, order: "desc", size: EVENT_PAGE_LIST_SIZE });
+  const list = { ...query, data: query.data?.entries };
+  return <EventRail title={title} query={list} exclude={exclude} what={what} />;
+}
+
+function RelatedRail({ event }: { event: CatalogEvent }) {
+  const { t } = useTranslation("event");
+  const query = useRelatedVideos(event.id);
+  return <EventRail title={t("lists.related")} query={query} exclude={event.id} what="Related videos" />;
+}
+
+/** Game highlights, player highlights (each where the configuration offers them) and related videos. */
+export function EventLists({ event }: { event: CatalogEvent }) {
+  const { t } = useTranslation("event");
+  const { options } = useAppConfig();
+  if (event.isChannel) return null;
+  // A highlight's lists are its game's.
+  const gameId = event.isClip ? event.eventId : event.id;
+  return (
+    <>
+      {options.game_highlights && (
+        <HighlightRail
+          title={t("lists.game_highlights")}
+          gameId={gameId}
+          kinds={GAME_HIGHLIGHT_KINDS}
+          exclude={event.id}
+          what="Game highlights"
+        />
+      )}
+      {options.player_highlights && (
+        <HighlightRail
+          title={t("lists.player_highlights")}
+          gameId={gameId}
+          kinds={PLAYER_HIGHLIGHT_KINDS}
+          exclude={event.id}
+          what="Player highlights"
+        />
+      )}
+      <RelatedRail event={event} />
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useRef, type Dispatch } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { CatalogEvent, EventStatus } from "@/entities/event";
+import { joinEventRoom, leaveEventRoom, useSocketEvent } from "@/realtime/socket";
+import { eventQueryOptions, type EventLookup } from "../api/getEvent";
+import { commerceOptionsQueryOptions } from "../api/getCommerceOptions";
+import { useAudience, useEventMapOptions } from "../api/viewer";
+import { applyUpdateEvent, purchaseConcerns, sameStream, withEventUrlChange, type EventPageAction } from "./realtime";
+
+const ROOM_STATUSES: readonly EventStatus[] = ["live", "upcoming"];
+
+/**
+ * Spec §4: the page joins the event room when the event's status is live or upcoming, once per
+ * status change, and leaves it when the eventId route parameter changes (or the page goes).
+ * socket.ts counts joins per room, so every join made here is matched by one leave.
+ */
+export function useEventRoom(eventId: string, status: EventStatus | undefined): void {
+  const joins = useRef({ eventId, count: 0 });
+  const wantsRoom = status !== undefined && ROOM_STATUSES.includes(status);
+
+  useEffect(() => {
+    if (!wantsRoom) return;
+    if (joins.current.eventId !== eventId) joins.current = { eventId, count: 0 };
+    joins.current.count += 1;
+    void joinEventRoom(eventId).then((ack) => {
+      // Not connected (yet): socket.ts joins the room as soon as it is. Anything else is worth a note.
+      if (!ack.ok && ack.messageErrorCode !== "service_unavailable")
+        console.warn(`Live updates of event ${eventId} are unavailable: ${ack.message}`);
+    });
+  }, [eventId, status, wantsRoom]);
+
+  useEffect(
+    () => () => {
+      const { eventId: joined, count } = joins.current;
+      if (joined !== eventId) return;
+      joins.current = { eventId, count: 0 };
+      for (let i = 0; i < count; i += 1) void leaveEventRoom(joined);
+    },
+    [eventId],
+  );
+}
+
+/**
+ * The event page's realtime behaviour (spec §4): the room, and what event-url-change,
+ * update-event and user-purchase-status do to the cached event and to the page's state.
+ */
+export function useEventRealtime(
+  lookup: EventLookup,
+  event: CatalogEvent | undefined,
+  dispatch: Dispatch<EventPageAction>,
+): { reloadStream: () => void } {
+  const queryClient = useQueryClient();
+  const audience = useAudience();
+  const mapOptions = useEventMapOptions();
+  const options = eventQueryOptions(lookup, audience, mapOptions);
+  const roomId = event?.id ?? lookup.id;
+
+  useEventRoom(roomId, event?.status);
+
+  /** Loads the event again for the stream signed for this viewer; the player starts afresh. */
+  const reloadStream = () => {
+    const before = queryClient.getQueryData(options.queryKey)?.streamUrl ?? null;
+    queryClient.fetchQuery({ ...options, staleTime: 0 }).then(
+      (fresh) => dispatch({ type: "stream-reloaded", sameStream: sameStream(before, fresh.streamUrl) }),
+      (error: unknown) => dispatch({ type: "stream-failed", error }),
+    );
+  };
+
+  useSocketEvent("event-url-change", (payload) => {
+    if (payload.eventId !== roomId) return;
+    dispatch({ type: "event-url-change" });
+    queryClient.setQueryData(options.queryKey, (current) => current && withEventUrlChange(current));
+    // The message names the stored address, which plays for nobody: reload the event for the one
+    // signed for this viewer (and load it at all when none is loaded yet).
+    reloadStream();
+  });
+
+  useSocketEvent("update-event", (payload) => {
+    if (payload.eventId !== roomId) return;
+    queryClient.setQueryData(options.queryKey, (current) => current && applyUpdateEvent(current, payload, mapOptions));
+    void queryClient.invalidateQueries({ queryKey: options.queryKey, exact: true });
+    if (payload.commerce_type !== undefined)
+      void queryClient.invalidateQueries({ queryKey: commerceOptionsQueryOptions(roomId, audience).queryKey });
+  });
+
+  useSocketEvent("user-purchase-status", (payload) => {
+    if (!event) return;
+    const commerceKey = commerceOptionsQueryOptions(event.id, audience).queryKey;
+    const productIds = queryClient.getQueryData(commerceKey)?.products.map((product) => product.id) ?? [];
+    const concerns = purchaseConcerns(payload, event.id, productIds);
+    if (concerns) dispatch({ type: "purchase-status", status: payload.status });
+    // A completed purchase may unlock the event (a subscription bought elsewhere too): reload it,
+    // and the player starts with the stream the viewer now gets.
+    if (payload.status === "success" && (concerns || !event.isAvailableForUser)) {
+      void queryClient.invalidateQueries({ queryKey: commerceKey });
+      void queryClient.invalidateQueries({ queryKey: options.queryKey, exact: true });
+    }
+  });
+
+  return { reloadStream };
+}

@@ -1,0 +1,546 @@
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  MediaControlBar,
+  MediaController,
+  MediaFullscreenButton,
+  MediaLoadingIndicator,
+  MediaMuteButton,
+  MediaPipButton,
+  MediaPlayButton,
+  MediaPlaybackRateMenu,
+  MediaPlaybackRateMenuButton,
+  MediaRenditionMenu,
+  MediaRenditionMenuButton,
+  MediaSeekBackwardButton,
+  MediaSeekForwardButton,
+  MediaTimeDisplay,
+  MediaTimeRange,
+  MediaVolumeRange,
+  type MediaControllerElement,
+} from "./chrome";
+import { AdBreak } from "./AdBreak";
+import { loadPreroll, type PrerollAd } from "./ads";
+import { applyChromeLanguage } from "./chromeStrings";
+import { fractionOf, isAtLive, secondsBehindLive, toStreamTime } from "./dvr";
+import { createEngine, type EngineError, type PlaybackEngine } from "./engine";
+import { HelpDialog } from "./HelpDialog";
+import { LiveControl } from "./LiveControl";
+import { renewalDelay, retryDelay } from "./schedule";
+import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
+import type { PlayerHandle, PlayerProps } from "./types";
+
+/** Seconds the keyboard and the skip buttons move by. */
+const SEEK_STEP = 10;
+/** Playback that wants to play but has not moved for this long is reported, never left spinning. */
+const STALL_MS = 15_000;
+/** The stream-time callback fires at most this often. */
+const TIME_EVENT_MS = 250;
+/** Consecutive token renewals are at least this far apart (a skewed clock must not make a loop). */
+const MIN_RENEWAL_GAP_MS = 5_000;
+/** A stream that has not started is tried again after this long when the server does not say. */
+const NOT_STARTED_RETRY_S = 10;
+const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+type AdPhase = "loading" | "playing" | "done";
+type PlayerError = EngineError | { kind: "stalled"; retryAfterSeconds: null };
+
+/** The live control's and the markers' view of playback, refreshed a few times a second. */
+interface Progress {
+  behind: number | null;
+  atLive: boolean;
+  /** The seekable span in stream seconds (live: the window; VOD: 0..duration). */
+  span: { start: number; end: number } | null;
+}
+
+const NO_PROGRESS: Progress = { behind: null, atLive: true, span: null };
+
+/** A DOM id from React's (which holds colons, not allowed in the `#id` selectors media-chrome uses). */
+function domId(prefix: string): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function markFirstFrame(video: HTMLVideoElement): void {
+  const mark = () => performance.mark("player:first-frame");
+  if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(() => mark());
+  else mark();
+}
+
+/** Resolves once `video` has its first frame's metadata (at once when it has). */
+function metadataOf(video: HTMLVideoElement): Promise<void> {
+  if (video.readyState >= HTMLMediaElement.HAVE_METADATA) return Promise.resolve();
+  return new Promise((resolve) => video.addEventListener("loadedmetadata", () => resolve(), { once: true }));
+}
+
+/**
+ * Plays, muted if the browser refuses sound without a gesture; resolves either way. A play() that
+ * came before the source (the engine attaching its MediaSource) or that a new source interrupted
+ * is tried again once the media has its metadata.
+ */
+async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<void> {
+  try {
+    await video.play();
+  } catch (error) {
+    if (!(error instanceof DOMException)) return;
+    if (error.name === "NotAllowedError") {
+      video.muted = true;
+      await video.play().catch(() => undefined);
+    } else if (attempt < 2) {
+      await metadataOf(video);
+      return playWithFallback(video, attempt + 1);
+    }
+  }
+}
+
+const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
+  const { source, poster, vastUrl, markers, extraControls } = props;
+  const { t, i18n } = useTranslation("player");
+  applyChromeLanguage(i18n.language, t);
+
+  const controller = useRef<MediaControllerElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const [video] = useState(() => {
+    const element = document.createElement("video");
+    element.slot = "media";
+    element.playsInline = true;
+    element.preload = "auto";
+    element.setAttribute("tabindex", "-1");
+    return element;
+  });
+  const [ids] = useState(() => ({ quality: domId("quality-menu"), rate: domId("rate-menu") }));
+  const engineRef = useRef<PlaybackEngine | null>(null);
+  const [engineKind, setEngineKind] = useState<PlaybackEngine["kind"] | null>(null);
+  const engineReady = engineKind !== null;
+  const [started, setStarted] = useState(false);
+  const [error, setError] = useState<PlayerError | null>(null);
+  // The pre-roll is the one the player started with: an ad never interrupts a match under way.
+  const [prerollUrl] = useState(vastUrl ?? null);
+  const [adPhase, setAdPhase] = useState<AdPhase>(prerollUrl ? "loading" : "done");
+  const [ad, setAd] = useState<PrerollAd | null>(null);
+  const [progress, setProgress] = useState<Progress>(NO_PROGRESS);
+  const [mutedByBrowser, setMutedByBrowser] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [loadedUrl, setLoadedUrl] = useState<string | null>(null);
+  /** Counts the streams loaded (a token swap is not a new one). */
+  const [loads, setLoads] = useState(0);
+
+  // The latest props, for callbacks that outlive a render (before any other effect reads them).
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  /** The address playing now (its token may be newer than the prop's). */
+  const currentUrl = useRef<string | null>(null);
+  const renewing = useRef<Promise<void> | null>(null);
+  const lastRenewal = useRef(0);
+
+  // --- the engine -------------------------------------------------------------------------------
+
+  const renewNow = useCallback((): Promise<void> => {
+    if (renewing.current) return renewing.current;
+    const renew = latest.current.renewSource;
+    const playing = currentUrl.current;
+    if (!renew || !playing) return Promise.resolve();
+    lastRenewal.current = Date.now();
+    const attempt = renew()
+      .then((url) => {
+        if (currentUrl.current !== playing) return; // another stream meanwhile
+        // Nothing newer (a cached answer, the stream gone): a failure, tried again later.
+        if (!url || !sameStream(url, playing) || !isNewer(url, playing)) throw new Error("no newer stream address");
+        currentUrl.current = url;
+        engineRef.current?.swapToken(url);
+        setLoadedUrl(url);
+      })
+      .finally(() => {
+        renewing.current = null;
+      });
+    renewing.current = attempt;
+    return attempt;
+  }, []);
+
+  // Layout effects: the stream starts loading in the commit that shows the player, not a frame or
+  // more later (every millisecond here is one before the first frame).
+  useLayoutEffect(() => {
+    const host = controller.current;
+    if (!host) return;
+    host.prepend(video);
+    // Fullscreen shows the whole frame: the controls, and the ad, help and errors over them.
+    if (frame.current) host.fullscreenElement = frame.current;
+    const engine = createEngine(video, {
+      bearer: () => latest.current.accessToken?.() ?? Promise.resolve(null),
+      onUpdate: () => refresh(),
+      onError: (next) => setError(next),
+      onTokenRefused: () => void renewNow().catch(() => undefined),
+    });
+    engineRef.current = engine;
+    if (engine) setEngineKind(engine.kind);
+    else setError({ kind: "unsupported", retryAfterSeconds: null });
+    return () => {
+      engine?.destroy();
+      engineRef.current = null;
+      currentUrl.current = null;
+      setEngineKind(null);
+      video.remove();
+    };
+    // `refresh` only reads refs and the element.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refresh is stable in behaviour (reads refs only)
+  }, [video, renewNow]);
+
+  // A new source: the same stream under a new token swaps it in; another stream starts over.
+  const sourceUrl = source?.url ?? null;
+  useLayoutEffect(() => {
+    const engine = engineRef.current;
+    const next = latest.current.source;
+    if (!engineReady || !engine || !next) return;
+    if (currentUrl.current && sameStream(currentUrl.current, next.url)) {
+      if (next.url !== currentUrl.current && isNewer(next.url, currentUrl.current)) {
+        currentUrl.current = next.url;
+        engine.swapToken(next.url);
+        setLoadedUrl(next.url);
+      }
+      return;
+    }
+    currentUrl.current = next.url;
+    setError(null);
+    setProgress(NO_PROGRESS);
+    setLoadedUrl(next.url);
+    setLoads((count) => count + 1);
+    engine.load(
+      { url: next.url, live: next.live, originMs: next.originMs ?? streamOrigin(next.url) },
+      latest.current.startAt ?? null,
+    );
+  }, [engineReady, sourceUrl]);
+
+  // Renew the stream token before it expires (and again after each renewal).
+  useEffect(() => {
+    if (!loadedUrl || !latest.current.renewSource) return;
+    const exp = streamClaims(loadedUrl)?.exp;
+    if (!exp || !parseSignedUrl(loadedUrl)) return;
+    const receivedAt = Date.now();
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const schedule = (delay: number) => {
+      timer = setTimeout(run, Math.max(delay, lastRenewal.current + MIN_RENEWAL_GAP_MS - Date.now()));
+    };
+    const run = () => {
+      renewNow().catch(() => {
+        const wait = retryDelay(++failures, exp * 1000, Date.now());
+        if (wait !== null) schedule(wait);
+      });
+    };
+    schedule(renewalDelay(exp * 1000, receivedAt, receivedAt));
+    return () => clearTimeout(timer);
+  }, [loadedUrl, renewNow]);
+
+  // --- the pre-roll -----------------------------------------------------------------------------
+
+  useEffect(() => {
+    if (!prerollUrl) return;
+    let cancelled = false;
+    const canPlay = (type: string) => document.createElement("video").canPlayType(type) !== "";
+    void loadPreroll(prerollUrl, canPlay).then((found) => {
+      if (cancelled) return;
+      setAd(found);
+      setAdPhase(found ? "playing" : "done");
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [prerollUrl]);
+
+  // The match plays once there is no ad (left) to play.
+  useEffect(() => {
+    if (adPhase !== "done" || loads === 0) return;
+    const engine = engineRef.current;
+    // A live stream buffered under an ad starts at live, not where it was when the ad began.
+    const window = engine?.liveWindow();
+    const live = engine?.livePosition();
+    if (window && live != null && secondsBehindLive(video.currentTime, live) > window.targetDuration * 2)
+      engine?.seekToLive();
+    void playWithFallback(video).then(() => setMutedByBrowser(video.muted && !video.paused));
+  }, [adPhase, loads, video]);
+
+  // --- what the controls show -------------------------------------------------------------------
+
+  const lastTimeEvent = useRef(0);
+  const lastMoved = useRef({ at: Date.now(), time: 0 });
+
+  function refresh() {
+    const engine = engineRef.current;
+    if (!engine) return;
+    const timeline = engine.timeline();
+    let next: Progress;
+    if (timeline.kind === "live") {
+      const window = engine.liveWindow();
+      const live = engine.livePosition();
+      const behind = live === null ? null : secondsBehindLive(video.currentTime, live);
+      const start = window ? toStreamTime(window.start, timeline) : null;
+      const end = window ? toStreamTime(window.end, timeline) : null;
+      next = {
+        behind,
+        atLive: behind === null || !window ? true : isAtLive(behind, window.targetDuration),
+        span: start !== null && end !== null ? { start, end } : null,
+      };
+    } else {
+      const duration = video.duration;
+      next = { behind: null, atLive: true, span: Number.isFinite(duration) ? { start: 0, end: duration } : null };
+    }
+    setProgress((previous) =>
+      previous.atLive === next.atLive &&
+      Math.round(previous.behind ?? -1) === Math.round(next.behind ?? -1) &&
+      Math.round(previous.span?.start ?? -1) === Math.round(next.span?.start ?? -1) &&
+      Math.round(previous.span?.end ?? -1) === Math.round(next.span?.end ?? -1)
+        ? previous
+        : next,
+    );
+  }
+
+  useEffect(() => {
+    const onTime = () => {
+      const now = Date.now();
+      if (video.currentTime !== lastMoved.current.time) lastMoved.current = { at: now, time: video.currentTime };
+      refresh();
+      const engine = engineRef.current;
+      const report = latest.current.onStreamTimeChange;
+      if (!engine || !report || now - lastTimeEvent.current < TIME_EVENT_MS) return;
+      const seconds = toStreamTime(video.currentTime, engine.timeline());
+      if (seconds !== null) {
+        lastTimeEvent.current = now;
+        report(seconds);
+      }
+    };
+    const onPlaying = () => {
+      lastMoved.current = { at: Date.now(), time: video.currentTime };
+      setError((current) => (current?.kind === "stalled" ? null : current));
+      if (!video.dataset.played) {
+        video.dataset.played = "true";
+        markFirstFrame(video);
+        setStarted(true);
+      }
+    };
+    const onVolume = () => {
+      if (!video.muted) setMutedByBrowser(false);
+    };
+    const onWaiting = () => {
+      lastMoved.current = { at: Date.now(), time: video.currentTime };
+    };
+    const listeners: [string, () => void][] = [
+      ["timeupdate", onTime],
+      ["seeked", onTime],
+      ["durationchange", onTime],
+      ["progress", onTime],
+      ["playing", onPlaying],
+      ["play", onWaiting],
+      ["volumechange", onVolume],
+    ];
+    for (const [type, listener] of listeners) video.addEventListener(type, listener);
+    // The watchdog: wanting to play without moving for STALL_MS is an error with a retry.
+    const watchdog = setInterval(() => {
+      if (video.paused || video.ended || !currentUrl.current) {
+        lastMoved.current = { at: Date.now(), time: video.currentTime };
+        return;
+      }
+      if (Date.now() - lastMoved.current.at > STALL_MS)
+        setError((current) => current ?? { kind: "stalled", retryAfterSeconds: null });
+    }, 1_000);
+    return () => {
+      for (const [type, listener] of listeners) video.removeEventListener(type, listener);
+      clearInterval(watchdog);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refresh reads refs and the element only
+  }, [video]);
+
+  const retry = useCallback(() => {
+    const engine = engineRef.current;
+    if (!engine) return;
+    lastMoved.current = { at: Date.now(), time: video.currentTime };
+    const restart = () => {
+      setError(null);
+      engine.retry();
+      void playWithFallback(video);
+    };
+    if (error?.kind === "forbidden") void renewNow().then(restart, restart);
+    else restart();
+  }, [error, renewNow, video]);
+
+  // A stream that has not started yet is tried again by itself, when the server said it would be.
+  useEffect(() => {
+    if (error?.kind !== "not-started") return;
+    const timer = setTimeout(retry, (error.retryAfterSeconds ?? NOT_STARTED_RETRY_S) * 1000);
+    return () => clearTimeout(timer);
+  }, [error, retry]);
+
+  // --- the handle -------------------------------------------------------------------------------
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      streamTime() {
+        const engine = engineRef.current;
+        if (!engine || video.readyState === HTMLMediaElement.HAVE_NOTHING) return null;
+        return toStreamTime(video.currentTime, engine.timeline());
+      },
+      streamEnd() {
+        const engine = engineRef.current;
+        if (!engine) return null;
+        const timeline = engine.timeline();
+        if (timeline.kind === "vod") return Number.isFinite(video.duration) ? video.duration : null;
+        const window = engine.liveWindow();
+        return window ? toStreamTime(window.end, timeline) : null;
+      },
+      seekTo(streamSeconds) {
+        engineRef.current?.seekStream(streamSeconds);
+      },
+      play: () => playWithFallback(video),
+      pause: () => video.pause(),
+    }),
+    [video],
+  );
+
+  // --- keyboard help ------------------------------------------------------------------------------
+
+  useEffect(() => {
+    const host = controller.current;
+    if (!host) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "?" || (event.key === "/" && event.shiftKey)) {
+        event.preventDefault();
+        setHelpOpen(true);
+      }
+    };
+    host.addEventListener("keydown", onKey);
+    return () => host.removeEventListener("keydown", onKey);
+  }, []);
+
+  const live = source?.live ?? false;
+  const span = progress.span;
+  const adShowing = adPhase !== "done";
+
+  return (
+    <div ref={frame} className="player__frame" data-ad={adShowing || undefined}>
+      <MediaController
+        ref={controller}
+        className="player__controller"
+        hotkeys="noshift+/"
+        defaultStreamType={live ? "live" : "on-demand"}
+        noAutoSeekToLive
+        lang={i18n.language}
+        tabIndex={0}
+        inert={adShowing || undefined}
+        data-engine={engineKind ?? undefined}
+      >
+        {poster && !started && <img slot="poster" className="player__poster" src={poster} alt="" decoding="async" />}
+        <MediaLoadingIndicator slot="centered-chrome" noAutohide loadingDelay={300} />
+        {mutedByBrowser && (
+          <button
+            slot="top-chrome"
+            type="button"
+            className="player__unmute"
+            onClick={() => {
+              video.muted = false;
+              setMutedByBrowser(false);
+            }}
+          >
+            {t("unmute")}
+          </button>
+        )}
+        <MediaRenditionMenu id={ids.quality} hidden anchor="auto" />
+        {!live && <MediaPlaybackRateMenu id={ids.rate} hidden anchor="auto" rates={RATES} />}
+        <div className="player__timeline">
+          <MediaTimeRange className="player__range" />
+          {!!markers?.length && span && (
+            <div className="player__markers" aria-hidden="true">
+              {markers.map((marker) => {
+                const at = fractionOf(marker.time, span.start, span.end);
+                return at === null ? null : (
+                  <span
+                    key={marker.id}
+                    className="player__marker"
+                    style={{ insetInlineStart: `${at * 100}%` }}
+                    title={marker.label}
+                  />
+                );
+              })}
+            </div>
+          )}
+        </div>
+        <MediaControlBar className="player__bar">
+          <MediaPlayButton />
+          <MediaSeekBackwardButton seekOffset={SEEK_STEP} />
+          <MediaSeekForwardButton seekOffset={SEEK_STEP} />
+          <MediaMuteButton />
+          <MediaVolumeRange />
+          {live ? (
+            <LiveControl
+              behind={progress.behind}
+              atLive={progress.atLive}
+              onGoLive={() => {
+                engineRef.current?.seekToLive();
+                void playWithFallback(video);
+              }}
+            />
+          ) : (
+            <MediaTimeDisplay showDuration />
+          )}
+          <span className="player__spacer" />
+          {extraControls}
+          <button
+            type="button"
+            className="player__button player__help-button"
+            aria-label={t("help.open")}
+            title={t("help.open")}
+            aria-haspopup="dialog"
+            onClick={() => setHelpOpen(true)}
+          >
+            ?
+          </button>
+          <MediaRenditionMenuButton invokeTarget={ids.quality} />
+          {!live && <MediaPlaybackRateMenuButton invokeTarget={ids.rate} />}
+          <MediaPipButton />
+          <MediaFullscreenButton />
+        </MediaControlBar>
+        {error && (
+          <div slot="centered-chrome" className="player__error" role="alert">
+            <p>{t(`error.${error.kind === "not-started" ? "not_started" : error.kind}`)}</p>
+            {error.kind !== "unsupported" && (
+              <button type="button" className="btn" onClick={retry}>
+                {t("retry")}
+              </button>
+            )}
+          </div>
+        )}
+      </MediaController>
+      {helpOpen && (
+        <HelpDialog
+          live={live}
+          onClose={() => {
+            setHelpOpen(false);
+            controller.current?.focus();
+          }}
+        />
+      )}
+      {adPhase === "playing" && ad && <AdBreak ad={ad} onDone={() => setAdPhase("done")} />}
+      {adPhase === "loading" && (
+        <div className="player__placeholder player__overlay" role="status">
+          <span className="player__spinner" aria-hidden="true" />
+          <span className="visually-hidden">{t("ad.loading")}</span>
+        </div>
+      )}
+    </div>
+  );
+});
+
+/** Whether `url`'s token outlives `than`'s (an address without a token is never newer). */
+function isNewer(url: string, than: string): boolean {
+  const next = streamClaims(url)?.exp;
+  const current = streamClaims(than)?.exp;
+  return next != null && (current == null || next > current);
+}
+
+/** Live streams count from the token's `start` claim (the kickoff the server cut the stream at). */
+function streamOrigin(url: string): number | null {
+  const start = streamClaims(url)?.start;
+  return start ? start * 1000 : null;
+}
+
+export default PlayerView;

@@ -1,0 +1,611 @@
+/*
+ * The playback engine: hls.js over Media Source Extensions (or ManagedMediaSource) wherever
+ * `Hls.isSupported()`, else the browser's own HLS. It plays one source at a time on one <video>,
+ * keeps the stream token current without interrupting playback, and tells the player what the
+ * stream looks like (live window, program date-times, renditions) and what went wrong.
+ *
+ * This module is loaded only with the player (hls.js is most of its weight): never import it
+ * statically from anything a first page load needs.
+ */
+import HlsJs, {
+  ErrorTypes,
+  Events,
+  type ErrorData,
+  type HlsConfig,
+  type LevelDetails,
+  type Loader,
+  type LoaderCallbacks,
+  type LoaderConfiguration,
+  type LoaderResponse,
+  type PlaylistLoaderContext,
+  type PlaylistLoaderConstructor,
+  type LoadPolicy,
+  type RetryConfig,
+} from "hls.js/light";
+import { clampSeek, toMediaTime, toStreamTime, type LiveWindow, type TimeAnchor, type Timeline } from "./dvr";
+import { setMediaCookie } from "./mediaCookie";
+import { discontinuityRebaser } from "./playlists";
+import { RenditionList } from "./renditions";
+import { renewalDelay, retryDelay } from "./schedule";
+import { parseSignedUrl, streamClaims } from "./streamUrl";
+
+export interface PlaybackSource {
+  /** A playlist address, signed (`/media/s/<token>/...`) or not. */
+  url: string;
+  live: boolean;
+  /** Live streams: stream time 0, epoch ms (the event's kickoff). */
+  originMs: number | null;
+}
+
+export type EngineErrorKind = "network" | "media" | "unsupported" | "not-started" | "forbidden";
+
+export interface EngineError {
+  kind: EngineErrorKind;
+  /** `not-started`: when to try again (the server's Retry-After). */
+  retryAfterSeconds: number | null;
+}
+
+export interface EngineOptions {
+  /** The viewer's access token, for streams whose token names a viewer; null when signed out. */
+  bearer: () => Promise<string | null>;
+  /** The stream's shape changed (live window, anchors, renditions, level). */
+  onUpdate: () => void;
+  /** A fatal error (null: it went away: recovered, or a retry started). */
+  onError: (error: EngineError | null) => void;
+  /** The server refused the stream token (expired while the tab slept): a new address is needed now. */
+  onTokenRefused: () => void;
+}
+
+export interface PlaybackEngine {
+  readonly kind: "hls" | "native";
+  readonly renditions: RenditionList;
+  /** Plays `source` from its start (VOD), its live position (live), or `startAt` stream seconds. */
+  load(source: PlaybackSource, startAt?: number | null): void;
+  /** The same stream under a new token: later requests use it; nothing reloads when avoidable. */
+  swapToken(url: string): void;
+  timeline(): Timeline;
+  /** Live streams: the seekable window (media seconds); null for VOD or before it is known. */
+  liveWindow(): LiveWindow | null;
+  /** Live streams: where "live" plays (a few segments behind the newest), media seconds. */
+  livePosition(): number | null;
+  /** The height of the rendition playing, if known. */
+  playingHeight(): number | null;
+  seekToLive(): void;
+  /** Seeks to a stream time; false when the stream's clock is not known yet (it is kept for later). */
+  seekStream(streamSeconds: number): boolean;
+  /** Starts over after a fatal error, where playback was. */
+  retry(): void;
+  destroy(): void;
+}
+
+/** Fatal media errors recovered in place before giving up, within this window. */
+const MEDIA_RECOVERIES = 3;
+const MEDIA_RECOVERY_WINDOW_MS = 30_000;
+/** Recoveries closer together than this also swap the audio codec (hls.js's advice). */
+const MEDIA_RECOVERY_SWAP_MS = 3_000;
+/** Back buffer kept behind the playhead (a viewer who rewinds further loads it again). */
+const BACK_BUFFER_SECONDS = 90;
+
+/** The token of a signed address and whether a bearer must go with it. */
+function tokenOf(url: string): { token: string | null; needsBearer: boolean } {
+  const token = parseSignedUrl(url)?.token ?? null;
+  return { token, needsBearer: !!streamClaims(url)?.sub };
+}
+
+function retryAfter(data: ErrorData): number | null {
+  const xhr = data.networkDetails as XMLHttpRequest | undefined;
+  const header = typeof xhr?.getResponseHeader === "function" ? xhr.getResponseHeader("Retry-After") : null;
+  const seconds = header ? Number(header) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/** hls.js's load policy with a 403 made retryable: the retry goes out with the renewed token. */
+function withTokenRetry(policy: LoadPolicy, onForbidden: () => void): LoadPolicy {
+  const errorRetry = policy.default.errorRetry;
+  const shouldRetry: RetryConfig["shouldRetry"] = (
+    config,
+    count,
+    _timeout,
+    response?: LoaderResponse,
+    retry = false,
+  ) => {
+    if (response?.code === 403 && config && count < Math.min(2, config.maxNumRetry)) {
+      onForbidden();
+      return true;
+    }
+    return retry;
+  };
+  return { default: { ...policy.default, errorRetry: errorRetry && { ...errorRetry, shouldRetry } } };
+}
+
+/** Anchors of a live playlist: its first segment and every one after a discontinuity, with their PDT. */
+function anchorsOf(details: LevelDetails): TimeAnchor[] {
+  const anchors: TimeAnchor[] = [];
+  let cc = NaN;
+  for (const fragment of details.fragments) {
+    const pdt = fragment.programDateTime;
+    if (pdt !== null && Number.isFinite(pdt) && fragment.cc !== cc) {
+      anchors.push({ mediaTime: fragment.start, wallClockMs: pdt });
+      cc = fragment.cc;
+    }
+  }
+  return anchors;
+}
+
+/**
+ * hls.js's playlist loader with every playlist's text passed through `rewrite` before hls.js
+ * parses it (one loader class per stream: the rewrite keeps state).
+ */
+function rewritingPlaylistLoader(rewrite: (text: string) => string): PlaylistLoaderConstructor {
+  const Base = HlsJs.DefaultConfig.loader as unknown as new (config: HlsConfig) => Loader<PlaylistLoaderContext>;
+  class RewritingLoader extends Base {
+    load(
+      context: PlaylistLoaderContext,
+      config: LoaderConfiguration,
+      callbacks: LoaderCallbacks<PlaylistLoaderContext>,
+    ): void {
+      const onSuccess = callbacks.onSuccess;
+      super.load(context, config, {
+        ...callbacks,
+        onSuccess: (response, stats, loaded, details) => {
+          if (typeof response.data === "string") response.data = rewrite(response.data);
+          onSuccess(response, stats, loaded, details);
+        },
+      });
+    }
+  }
+  return RewritingLoader as unknown as PlaylistLoaderConstructor;
+}
+
+/**
+ * Gives a <video> what media-chrome reads from a media element beyond the standard ones: the
+ * stream type, the live window, where "live" begins and the renditions; and keeps seeks on a live
+ * stream off the window's first target duration (hls.js #4870).
+ */
+function instrument(video: HTMLVideoElement, engine: () => PlaybackEngine | null, renditions: RenditionList): void {
+  const { get: getTime, set: setTime } =
+    Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, "currentTime") ?? {};
+  Object.defineProperties(video, {
+    streamType: {
+      configurable: true,
+      get: () => {
+        const current = engine();
+        if (!current) return "unknown";
+        return current.timeline().kind === "live" ? "live" : "on-demand";
+      },
+    },
+    // Every live stream here can be rewound: an infinite target window means "DVR" to media-chrome.
+    targetLiveWindow: { configurable: true, get: () => (engine()?.timeline().kind === "live" ? Infinity : NaN) },
+    liveEdgeStart: {
+      configurable: true,
+      get: () => {
+        const window = engine()?.liveWindow();
+        const live = engine()?.livePosition();
+        return window && live != null ? live - Math.max(3, window.targetDuration * 1.5) : NaN;
+      },
+    },
+    videoRenditions: { configurable: true, value: renditions },
+  });
+  if (!getTime || !setTime) return;
+  Object.defineProperty(video, "currentTime", {
+    configurable: true,
+    get(this: HTMLVideoElement) {
+      return getTime.call(this) as number;
+    },
+    set(this: HTMLVideoElement, value: number) {
+      const window = engine()?.liveWindow();
+      setTime.call(this, window ? clampSeek(value, window) : value);
+    },
+  });
+}
+
+/** Announces the stream's new shape to media-chrome (which listens to these on the media). */
+function announceShape(video: HTMLVideoElement): void {
+  for (const type of ["streamtypechange", "targetlivewindowchange", "seekablechange"])
+    video.dispatchEvent(new Event(type));
+}
+
+class HlsEngine implements PlaybackEngine {
+  readonly kind = "hls" as const;
+  readonly renditions = new RenditionList();
+  #hls: HlsJs | null = null;
+  #source: PlaybackSource | null = null;
+  #token: string | null = null;
+  #needsBearer = false;
+  #details: LevelDetails | null = null;
+  #anchors: TimeAnchor[] = [];
+  #pendingStart: number | null = null;
+  #recoveries: number[] = [];
+  readonly #video: HTMLVideoElement;
+  readonly #options: EngineOptions;
+
+  constructor(video: HTMLVideoElement, options: EngineOptions) {
+    this.#video = video;
+    this.#options = options;
+    this.renditions.onSelect = (index) => {
+      const hls = this.#hls;
+      if (!hls) return;
+      // A chosen rendition plays at once (hls.js flushes what is buffered); automatic lets ABR pick.
+      if (index < 0) hls.nextLevel = -1;
+      else hls.currentLevel = index;
+    };
+  }
+
+  #config(startPosition: number): Partial<HlsConfig> {
+    const forbidden = () => this.#options.onTokenRefused();
+    return {
+      // The ESM build bundles no transmux worker; segments here are small: main thread it is.
+      enableWorker: false,
+      // The lowest rendition first (the smallest first segment, so the first frame comes soonest),
+      // then ABR climbs; never above what the player's size shows.
+      startLevel: 0,
+      // ...and played: no bandwidth-test fragment thrown away first.
+      testBandwidth: false,
+      capLevelToPlayerSize: true,
+      startPosition,
+      // The seekable range is the live window (MediaSource.setLiveSeekableRange), not 0..duration.
+      liveDurationInfinity: true,
+      // DVR: no liveMaxLatencyDuration(Count) and no maxLiveSyncPlaybackRate (hls.js #6934): both
+      // would pull a viewer who rewound back to live.
+      backBufferLength: BACK_BUFFER_SECONDS,
+      lowLatencyMode: false,
+      playlistLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.playlistLoadPolicy, forbidden),
+      fragLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.fragLoadPolicy, forbidden),
+      xhrSetup: (xhr, url) => this.#openRequest(xhr, url),
+      // Live playlists count discontinuities since 1970: small numbers keep hls.js fast.
+      pLoader: rewritingPlaylistLoader(discontinuityRebaser()),
+    };
+  }
+
+  /** Every playlist and segment request: the current token in its path, the bearer when needed. */
+  #openRequest(xhr: XMLHttpRequest, url: string): Promise<void> | void {
+    const signed = parseSignedUrl(url);
+    const target = signed && this.#token ? `${signed.prefix}${this.#token}/${signed.path}` : url;
+    if (!this.#needsBearer || !signed) {
+      xhr.open("GET", target, true);
+      return;
+    }
+    return this.#options.bearer().then(
+      (token) => {
+        xhr.open("GET", target, true);
+        if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+      },
+      () => xhr.open("GET", target, true),
+    );
+  }
+
+  load(source: PlaybackSource, startAt: number | null = null): void {
+    this.#teardown();
+    this.#source = source;
+    ({ token: this.#token, needsBearer: this.#needsBearer } = tokenOf(source.url));
+    this.#pendingStart = source.live ? startAt : null;
+    const hls = new HlsJs(this.#config(!source.live && startAt != null ? Math.max(0, startAt) : -1));
+    this.#hls = hls;
+    hls.on(Events.MANIFEST_PARSED, (_event, data) => {
+      this.renditions.replace(
+        data.levels.map((level, index) => ({
+          id: `level-${index}`,
+          width: level.width,
+          height: level.height,
+          bitrate: level.bitrate,
+        })),
+      );
+      this.#options.onUpdate();
+    });
+    hls.on(Events.LEVEL_UPDATED, (_event, data) => this.#onDetails(data.details));
+    hls.on(Events.LEVEL_SWITCHED, () => this.#options.onUpdate());
+    hls.on(Events.FRAG_BUFFERED, () => {
+      if (this.#recoveries.length) this.#options.onError(null);
+    });
+    hls.on(Events.ERROR, (_event, data) => this.#onError(data));
+    hls.loadSource(source.url);
+    hls.attachMedia(this.#video);
+    announceShape(this.#video);
+  }
+
+  #onDetails(details: LevelDetails): void {
+    this.#details = details;
+    if (details.live) {
+      this.#anchors = anchorsOf(details);
+      const pending = this.#pendingStart;
+      if (pending !== null && this.#anchors.length) {
+        this.#pendingStart = null;
+        const target = toMediaTime(pending, this.timeline());
+        const window = this.liveWindow();
+        if (target !== null && window) this.#hls?.startLoad(clampSeek(target, window));
+      }
+    }
+    announceShape(this.#video);
+    this.#options.onUpdate();
+  }
+
+  #onError(data: ErrorData): void {
+    const hls = this.#hls;
+    if (!data.fatal || !hls) return;
+    if (data.type === ErrorTypes.MEDIA_ERROR) {
+      const now = Date.now();
+      this.#recoveries = this.#recoveries.filter((at) => now - at < MEDIA_RECOVERY_WINDOW_MS);
+      if (this.#recoveries.length < MEDIA_RECOVERIES) {
+        const last = this.#recoveries.at(-1);
+        this.#recoveries.push(now);
+        if (last !== undefined && now - last < MEDIA_RECOVERY_SWAP_MS) hls.swapAudioCodec();
+        hls.recoverMediaError();
+        return;
+      }
+      this.#options.onError({ kind: "media", retryAfterSeconds: null });
+      return;
+    }
+    if (data.type === ErrorTypes.NETWORK_ERROR) {
+      const status = data.response?.code;
+      if (status === 409) this.#options.onError({ kind: "not-started", retryAfterSeconds: retryAfter(data) });
+      else if (status === 403 || status === 401) this.#options.onError({ kind: "forbidden", retryAfterSeconds: null });
+      else this.#options.onError({ kind: "network", retryAfterSeconds: null });
+      return;
+    }
+    this.#options.onError({ kind: "media", retryAfterSeconds: null });
+  }
+
+  swapToken(url: string): void {
+    if (!this.#source) return;
+    this.#source = { ...this.#source, url };
+    ({ token: this.#token, needsBearer: this.#needsBearer } = tokenOf(url));
+  }
+
+  timeline(): Timeline {
+    const source = this.#source;
+    if (!source?.live) return { kind: "vod" };
+    return { kind: "live", originMs: source.originMs ?? 0, anchors: this.#anchors };
+  }
+
+  liveWindow(): LiveWindow | null {
+    const details = this.#details;
+    if (!this.#source?.live || !details?.live || !details.fragments.length) return null;
+    return { start: details.fragmentStart, end: details.edge, targetDuration: details.targetduration };
+  }
+
+  livePosition(): number | null {
+    if (!this.#source?.live) return null;
+    return this.#hls?.liveSyncPosition ?? null;
+  }
+
+  playingHeight(): number | null {
+    const hls = this.#hls;
+    const level = hls && hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : null;
+    return level?.height || null;
+  }
+
+  seekToLive(): void {
+    const live = this.livePosition();
+    if (live !== null) this.#video.currentTime = live;
+  }
+
+  seekStream(streamSeconds: number): boolean {
+    const target = toMediaTime(streamSeconds, this.timeline());
+    if (target === null) {
+      this.#pendingStart = streamSeconds;
+      return false;
+    }
+    this.#video.currentTime = target;
+    return true;
+  }
+
+  retry(): void {
+    const source = this.#source;
+    if (!source) return;
+    const at = this.#currentStreamTime();
+    this.#options.onError(null);
+    this.load(source, at);
+  }
+
+  #currentStreamTime(): number | null {
+    const time = this.#video.currentTime;
+    return time > 0 ? toStreamTime(time, this.timeline()) : null;
+  }
+
+  #teardown(): void {
+    this.#hls?.destroy();
+    this.#hls = null;
+    this.#details = null;
+    this.#anchors = [];
+    this.#recoveries = [];
+    this.renditions.replace([]);
+  }
+
+  destroy(): void {
+    this.#teardown();
+    this.#source = null;
+  }
+}
+
+/**
+ * The browser's own HLS (Safari before ManagedMediaSource): no request hooks, so a viewer-bound
+ * stream plays on the media cookie, set before playback and renewed before it expires; a new token
+ * means a new `src`, resumed where it was.
+ */
+class NativeEngine implements PlaybackEngine {
+  readonly kind = "native" as const;
+  readonly renditions = new RenditionList();
+  #source: PlaybackSource | null = null;
+  #cookieTimer: ReturnType<typeof setTimeout> | undefined;
+  #cookieFailures = 0;
+  #generation = 0;
+  #pendingStart: number | null = null;
+  #recoveries: number[] = [];
+  readonly #video: HTMLVideoElement;
+  readonly #options: EngineOptions;
+
+  constructor(video: HTMLVideoElement, options: EngineOptions) {
+    this.#video = video;
+    this.#options = options;
+    video.addEventListener("error", this.#onMediaError);
+    video.addEventListener("loadedmetadata", this.#onMetadata);
+    video.addEventListener("durationchange", this.#onShape);
+  }
+
+  #onShape = () => {
+    announceShape(this.#video);
+    this.#options.onUpdate();
+  };
+
+  #onMetadata = () => {
+    const pending = this.#pendingStart;
+    this.#pendingStart = null;
+    if (pending !== null) this.seekStream(pending);
+    this.#onShape();
+  };
+
+  #onMediaError = () => {
+    const error = this.#video.error;
+    if (!error || !this.#source) return;
+    if (error.code === MediaError.MEDIA_ERR_DECODE) {
+      const now = Date.now();
+      this.#recoveries = this.#recoveries.filter((at) => now - at < MEDIA_RECOVERY_WINDOW_MS);
+      if (this.#recoveries.length < MEDIA_RECOVERIES) {
+        this.#recoveries.push(now);
+        this.#resume(this.#source.url);
+        return;
+      }
+      this.#options.onError({ kind: "media", retryAfterSeconds: null });
+    } else if (error.code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED) {
+      this.#options.onError({ kind: "unsupported", retryAfterSeconds: null });
+    } else {
+      this.#options.onError({ kind: "network", retryAfterSeconds: null });
+    }
+  };
+
+  load(source: PlaybackSource, startAt: number | null = null): void {
+    const generation = ++this.#generation;
+    this.#source = source;
+    this.#pendingStart = startAt;
+    clearTimeout(this.#cookieTimer);
+    const play = () => {
+      if (generation !== this.#generation) return;
+      this.#video.src = source.url;
+      this.#onShape();
+    };
+    if (streamClaims(source.url)?.sub) void this.#renewCookie(generation).then(play);
+    else play();
+  }
+
+  /** Sets the media cookie now and schedules its renewal; resolves either way (a failure shows later). */
+  async #renewCookie(generation: number): Promise<void> {
+    const now = Date.now();
+    try {
+      const expires = await setMediaCookie();
+      this.#cookieFailures = 0;
+      if (generation !== this.#generation) return;
+      this.#cookieTimer = setTimeout(() => void this.#renewCookie(generation), renewalDelay(expires, now, Date.now()));
+    } catch {
+      if (generation !== this.#generation) return;
+      const wait = retryDelay(++this.#cookieFailures, now + 60_000, Date.now());
+      if (wait !== null) this.#cookieTimer = setTimeout(() => void this.#renewCookie(generation), wait);
+    }
+  }
+
+  /** A new `src` (new token, or after a decode error), resumed where playback was. */
+  #resume(url: string): void {
+    if (!this.#source) return;
+    const wasPlaying = !this.#video.paused;
+    const at = this.#streamTime();
+    this.#source = { ...this.#source, url };
+    this.#pendingStart = at;
+    this.#video.src = url;
+    if (wasPlaying) void this.#video.play().catch(() => undefined);
+  }
+
+  #streamTime(): number | null {
+    const time = this.#video.currentTime;
+    return time > 0 ? toStreamTime(time, this.timeline()) : null;
+  }
+
+  #startDate(): number | null {
+    const video = this.#video as HTMLVideoElement & { getStartDate?: () => Date };
+    const start = video.getStartDate?.().getTime();
+    return start !== undefined && Number.isFinite(start) ? start : null;
+  }
+
+  swapToken(url: string): void {
+    if (!this.#source || url === this.#source.url) return;
+    // The browser asks for playlists by itself, with the address it was given: a new one means a new src.
+    this.#resume(url);
+  }
+
+  timeline(): Timeline {
+    const source = this.#source;
+    if (!source?.live) return { kind: "vod" };
+    const start = this.#startDate();
+    return {
+      kind: "live",
+      originMs: source.originMs ?? 0,
+      anchors: start === null ? [] : [{ mediaTime: 0, wallClockMs: start }],
+    };
+  }
+
+  liveWindow(): LiveWindow | null {
+    const seekable = this.#video.seekable;
+    if (!this.#source?.live || !seekable.length) return null;
+    // The browser does not tell the target duration: the server's segments are 2 s, 6 s is safe.
+    return { start: seekable.start(0), end: seekable.end(seekable.length - 1), targetDuration: 6 };
+  }
+
+  livePosition(): number | null {
+    const window = this.liveWindow();
+    return window ? Math.max(window.start, window.end - 3 * 2) : null;
+  }
+
+  playingHeight(): number | null {
+    return this.#video.videoHeight || null;
+  }
+
+  seekToLive(): void {
+    const live = this.livePosition();
+    if (live !== null) this.#video.currentTime = live;
+  }
+
+  seekStream(streamSeconds: number): boolean {
+    if (!this.#source) return false;
+    const target = toMediaTime(streamSeconds, this.timeline());
+    if (target === null || this.#video.readyState === HTMLMediaElement.HAVE_NOTHING) {
+      this.#pendingStart = streamSeconds;
+      return false;
+    }
+    this.#video.currentTime = target;
+    return true;
+  }
+
+  retry(): void {
+    if (!this.#source) return;
+    this.#options.onError(null);
+    this.load(this.#source, this.#streamTime());
+  }
+
+  destroy(): void {
+    ++this.#generation;
+    clearTimeout(this.#cookieTimer);
+    this.#video.removeEventListener("error", this.#onMediaError);
+    this.#video.removeEventListener("loadedmetadata", this.#onMetadata);
+    this.#video.removeEventListener("durationchange", this.#onShape);
+    this.#video.removeAttribute("src");
+    this.#video.load();
+    this.#source = null;
+  }
+}
+
+/** Which engine this browser gets: hls.js wherever it works (Chromium also claims native HLS). */
+export function engineKind(video: HTMLVideoElement): "hls" | "native" | null {
+  if (HlsJs.isSupported()) return "hls";
+  if (video.canPlayType("application/vnd.apple.mpegurl")) return "native";
+  return null;
+}
+
+/**
+ * An engine for `video`, with the properties media-chrome reads installed on it; null when this
+ * browser plays HLS in no way at all.
+ */
+export function createEngine(video: HTMLVideoElement, options: EngineOptions): PlaybackEngine | null {
+  const kind = engineKind(video);
+  if (!kind) return null;
+  const engine = kind === "hls" ? new HlsEngine(video, options) : new NativeEngine(video, options);
+  instrument(video, () => engine, engine.renditions);
+  return engine;
+}

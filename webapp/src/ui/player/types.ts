@@ -1,0 +1,51 @@
+import type { ReactNode } from "react";
+
+/** What the player plays. */
+export interface PlayerSource {
+  /** A master or media playlist: a signed address (`/media/s/<token>/...`) or any other. */
+  url: string;
+  live: boolean;
+  /** Live streams: the moment stream time counts from (the event's kickoff), epoch ms. */
+  originMs?: number | null;
+  /** Names the video for assistive technology ("Video player: <title>"). */
+  title: string;
+}
+
+/** A moment on the timeline, in stream seconds (shown as a tick on the seek bar). */
+export interface PlayerMarker {
+  id: string;
+  time: number;
+  label: string;
+}
+
+export interface PlayerProps {
+  /** null: nothing to play yet (the poster stays). */
+  source: PlayerSource | null;
+  poster?: string | null;
+  /** A VAST pre-roll played before the source (once per player). */
+  vastUrl?: string | null;
+  /** Stream seconds to begin at when a source (a different stream) is loaded. */
+  startAt?: number | null;
+  markers?: readonly PlayerMarker[];
+  /** The viewer's access token, sent with viewer-bound streams; resolves to null when signed out. */
+  accessToken?: () => Promise<string | null>;
+  /**
+   * A fresh address for the source playing now (a new token for the same stream), asked for before
+   * its token expires and when the server refuses it; null when there is none.
+   */
+  renewSource?: () => Promise<string | null>;
+  /** Stream seconds as playback advances, at most about four times a second. */
+  onStreamTimeChange?: (seconds: number) => void;
+  /** More controls for the control bar (e.g. a choice of view). */
+  extraControls?: ReactNode;
+}
+
+export interface PlayerHandle {
+  /** Stream seconds where playback is (VOD: media time; live: since the origin); null before playback. */
+  streamTime(): number | null;
+  /** Live: the live edge in stream seconds; VOD: the duration; null while unknown. */
+  streamEnd(): number | null;
+  seekTo(streamSeconds: number): void;
+  play(): Promise<void>;
+  pause(): void;
+}

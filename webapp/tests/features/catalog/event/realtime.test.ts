@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { mapEvent } from "@/entities/event";
+import {
+  applyUpdateEvent,
+  eventPageReducer,
+  initialEventPageState,
+  purchaseConcerns,
+  sameStream,
+  streamPath,
+  withEventUrlChange,
+  type EventPageState,
+} from "@/features/catalog/event/realtime";
+import { apiEvent } from "../fixtures";
+
+const upcoming = () =>
+  mapEvent(
+    apiEvent({
+      status: "upcoming",
+      event_date: "2026-12-01T18:00:00Z",
+      gameStartDate: null,
+      content: { ...apiEvent().content, HLSStream: null },
+    }),
+    { realKickoff: true, teamsShortName: false, leaguesView: false, genderClassification: false },
+  );
+
+describe("the event page's state", () => {
+  it("raises the starting-soon flag when kick-off time passes, once", () => {
+    const soon = eventPageReducer(initialEventPageState, { type: "kickoff-passed" });
+    expect(soon.startingSoon).toBe(true);
+    expect(eventPageReducer(soon, { type: "kickoff-passed" })).toBe(soon);
+  });
+
+  it("clears the starting-soon flag and the stream error on event-url-change (spec §4)", () => {
+    const before: EventPageState = {
+      ...initialEventPageState,
+      startingSoon: true,
+      streamError: new Error("gone"),
+    };
+    const after = eventPageReducer(before, { type: "event-url-change" });
+    expect(after.startingSoon).toBe(false);
+    expect(after.streamError).toBeNull();
+  });
+
+  it("starts the player afresh when the reloaded event plays the same stream, and not for a new one", () => {
+    const same = eventPageReducer(initialEventPageState, { type: "stream-reloaded", sameStream: true });
+    expect(same.playerResets).toBe(1);
+    // A new stream resets the player by itself: no extra start.
+    const other = eventPageReducer(same, { type: "stream-reloaded", sameStream: false });
+    expect(other.playerResets).toBe(1);
+  });
+
+  it("keeps the failure of a stream reload until the next stream arrives", () => {
+    const failed = eventPageReducer(initialEventPageState, { type: "stream-failed", error: "offline" });
+    expect(failed.streamError).toBe("offline");
+    expect(eventPageReducer(failed, { type: "stream-reloaded", sameStream: false }).streamError).toBeNull();
+  });
+
+  it.each([
+    ["init", "processing"],
+    ["in progress", "processing"],
+    ["success", "completed"],
+    ["error", "failed"],
+  ] as const)("tells a purchase in state %s as %s, until dismissed", (status, notice) => {
+    const told = eventPageReducer(initialEventPageState, { type: "purchase-status", status });
+    expect(told.purchase).toBe(notice);
+    expect(eventPageReducer(told, { type: "purchase-notice-dismissed" }).purchase).toBeNull();
+  });
+});
+
+describe("withEventUrlChange", () => {
+  it("sets the status to live and keeps the viewer's own stream address until the reload", () => {
+    const event = upcoming();
+    const live = withEventUrlChange(event);
+    expect(live.status).toBe("live");
+    expect(live.isLive).toBe(true);
+    // The message's address is the stored one, which plays for nobody: never put in.
+    expect(live.streamUrl).toBeNull();
+    expect(event.status).toBe("upcoming");
+  });
+});
+
+describe("applyUpdateEvent", () => {
+  const options = { realKickoff: true };
+
+  it("changes only the fields the message names", () => {
+    const event = upcoming();
+    const updated = applyUpdateEvent(event, { eventId: event.id, title: "Derby day" }, options);
+    expect(updated.title).toBe("Derby day");
+    expect(updated.status).toBe("upcoming");
+    expect(updated.startsAt).toEqual(event.startsAt);
+    expect(updated.description).toBe(event.description);
+  });
+
+  it("makes a status change live and moves the kick-off to the real one", () => {
+    const event = upcoming();
+    const updated = applyUpdateEvent(
+      event,
+      { eventId: event.id, status: "live", gameStartDate: "2026-12-01T18:03:00Z" },
+      options,
+    );
+    expect(updated.isLive).toBe(true);
+    expect(updated.startsAt.toISOString()).toBe("2026-12-01T18:03:00.000Z");
+  });
+
+  it("uses the scheduled date when the real kick-off is not shown", () => {
+    const event = upcoming();
+    const updated = applyUpdateEvent(
+      event,
+      { eventId: event.id, event_date: "2026-12-02T20:00:00Z", gameStartDate: "2026-12-02T20:02:00Z" },
+      { realKickoff: false },
+    );
+    expect(updated.startsAt.toISOString()).toBe("2026-12-02T20:00:00.000Z");
+  });
+
+  it("gives an emptied title its default and never takes a stream address from the message", () => {
+    const event = upcoming();
+    const updated = applyUpdateEvent(
+      event,
+      { eventId: event.id, title: "", content: { HLSStream: "/media/live/football.m3u8", PosterH: "/p.svg" } },
+      options,
+    );
+    expect(updated.title).toBe("NO TITLE");
+    expect(updated.posterUrl).toBe("/p.svg");
+    expect(updated.streamUrl).toBeNull();
+  });
+});
+
+describe("purchaseConcerns", () => {
+  it("is this event's purchase when it names the event or a product that unlocks it", () => {
+    expect(purchaseConcerns({ eventId: "e1", productId: "p9" }, "e1", [])).toBe(true);
+    expect(purchaseConcerns({ productId: "p2" }, "e1", ["p1", "p2"])).toBe(true);
+    expect(purchaseConcerns({ eventId: "e2", productId: "p9" }, "e1", ["p1"])).toBe(false);
+  });
+});
+
+describe("sameStream", () => {
+  const signed = (token: string, path: string) => `/media/s/${token}/${path}`;
+
+  it("tells a new token of the same stream from a new stream", () => {
+    expect(streamPath(signed("aaa.bbb.ccc", "live/football.m3u8"))).toBe("live/football.m3u8");
+    expect(sameStream(signed("t1", "live/football.m3u8"), signed("t2", "live/football.m3u8"))).toBe(true);
+    expect(sameStream(signed("t1", "live/football.m3u8"), signed("t1", "live/hockey.m3u8"))).toBe(false);
+  });
+
+  it("compares addresses on other hosts as they are, and nothing with no stream", () => {
+    expect(sameStream("https://cdn.example/a.m3u8", "https://cdn.example/a.m3u8")).toBe(true);
+    expect(sameStream(null, null)).toBe(false);
+    expect(sameStream(null, signed("t", "live/x.m3u8"))).toBe(false);
+  });
+});
