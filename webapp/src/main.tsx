@@ -21,7 +21,9 @@ import "@/ui/theme.css";
  * is there, instead of after the router has loaded both in turn.
  */
 function preloadFirstPage(config: Promise<AppConfig>): void {
-  const route = (matchRoutes(appRoutes, window.location) ?? []).at(-1)?.route;
+  const match = (matchRoutes(appRoutes, window.location) ?? []).at(-1);
+  const route = match?.route;
+  const target = { params: match?.params ?? {}, url: new URL(window.location.href) };
   const lazy = route?.lazy;
   // The router loads it again and reports failures; this only starts the download sooner.
   if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
@@ -29,7 +31,7 @@ function preloadFirstPage(config: Promise<AppConfig>): void {
   const { token, user } = sessionStore.getState();
   if (prefetch)
     void config.then(
-      (loaded) => prefetch(loaded, Boolean(token && user)),
+      (loaded) => prefetch(loaded, Boolean(token && user), target),
       () => undefined,
     );
 }

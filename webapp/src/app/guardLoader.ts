@@ -15,7 +15,7 @@ const leaving = () =>
 
 /** The loader of every page: the storeUrl redirect on the root, then the guards and middleware. */
 export function guardLoader(handle: RouteHandle): LoaderFunction {
-  return async ({ request }) => {
+  return async ({ request, params }) => {
     const url = new URL(request.url);
     const { locale, path } = splitLocalePath(url.pathname);
     const config = await queryClient.ensureQueryData(appConfigQuery);
@@ -47,7 +47,7 @@ export function guardLoader(handle: RouteHandle): LoaderFunction {
       case "not-found":
         throw pageNotFound(url.pathname);
       default:
-        handle.prefetch?.(config, isAuthenticated);
+        handle.prefetch?.(config, isAuthenticated, { params, url });
         return null;
     }
   };

@@ -2,6 +2,7 @@ import type { RouteObject } from "react-router";
 import { RouteErrorScreen } from "./RouteErrorScreen";
 import { guardLoader, unmatchedLoader } from "./guardLoader";
 import { queryClient } from "@/lib/queryClient";
+import { prefetchEventAnswer } from "@/features/catalog/api/prefetchEvent";
 import { prefetchHomeRails } from "@/features/catalog/homeRails";
 // The module itself, not @/ui/player: the router must not pull the player into the first load.
 import { preloadPlayer } from "@/ui/player/load";
@@ -87,6 +88,10 @@ function r(
 const prefetchHome: Prefetch = (config, isAuthenticated) =>
   prefetchHomeRails(queryClient, config, isAuthenticated ? "viewer" : "guest");
 
+/** The event itself, with the page's code and the player's (the first frame waits on all three). */
+const prefetchEvent: Prefetch = (config, isAuthenticated, { params, url }) =>
+  prefetchEventAnswer(queryClient, config, isAuthenticated ? "viewer" : "guest", params.eventId, url);
+
 function index(): RouteObject {
   const handle: RouteHandle = { name: "index", layout: "home", prefetch: prefetchHome };
   return { index: true, lazy: catalog.home, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
@@ -131,7 +136,7 @@ export function pageRoutes(): RouteObject[] {
     r("open-app", "open-app", "default", info.openApp),
     r("info/:type", "info-type", "default", info.info),
     r("events/stats/:eventId", "events-stats-eventId", "default", catalog.eventStats),
-    r("events/:eventId", "events-eventId", "default", catalog.event),
+    r("events/:eventId", "events-eventId", "default", catalog.event, undefined, prefetchEvent),
     r("channels/:eventId", "channels-eventId", "default", catalog.channel),
     r("league/:leagueId", "league-leagueId", "default", catalog.league),
     r("category/:mainId", "category-mainId", "default", catalog.category),

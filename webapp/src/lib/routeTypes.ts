@@ -15,5 +15,11 @@ export interface RouteHandle {
   prefetch?: Prefetch;
 }
 
-/** Public data a page can ask for before its code has arrived (duplicate calls are deduplicated). */
-export type Prefetch = (config: AppConfig, isAuthenticated: boolean) => void;
+/** Where the navigation goes: the route's path parameters and the whole URL. */
+export interface PrefetchTarget {
+  params: Readonly<Record<string, string | undefined>>;
+  url: URL;
+}
+
+/** Data a page can ask for before its code has arrived (duplicate calls are deduplicated). */
+export type Prefetch = (config: AppConfig, isAuthenticated: boolean, target: PrefetchTarget) => void;
