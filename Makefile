@@ -6,13 +6,13 @@ BIN := $(VENV)/bin
 PORT ?= 8080
 export PORT
 
-.PHONY: run dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean \
+.PHONY: run cluster dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean \
 	lint lint-python lint-webapp format
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test,lint]"
+	$(BIN)/pip install --quiet -e ".[test,lint,bench]"
 	touch $@
 
 install: $(BIN)/.installed
@@ -38,6 +38,11 @@ webapp: webapp/dist/index.html
 
 run: seed webapp
 	$(BIN)/touchline serve --port $(PORT)
+
+# CLUSTER_WORKERS server processes behind HAProxy on PORT, on PostgreSQL and Redis (README).
+CLUSTER_WORKERS ?= 2
+cluster: install webapp
+	$(BIN)/touchline cluster --workers $(CLUSTER_WORKERS) --port $(PORT)
 
 # The server with auto-reload on PORT and Vite's dev server on 5173, proxying /api, /ws and /media to it.
 # The server takes Vite's address as its public one: mail links, the ifa sign-on's return address
@@ -80,6 +85,7 @@ lint-python: install
 	$(BIN)/ruff check --quiet .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/bandit --configfile pyproject.toml --recursive --quiet server cli
 
 lint-webapp: webapp/node_modules/.installed
 	cd webapp && npm run --silent lint && npx tsc -b
@@ -98,6 +104,7 @@ bench: install
 	$(BIN)/python -m server.bench.accounts
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
+	$(BIN)/python -m server.bench.kickoff
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 

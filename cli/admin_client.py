@@ -5,11 +5,19 @@
 
 `get`/`post` return the `content` of the success envelope and raise `AdminApiError` (carrying
 `messageErrorCode` and `message`) for an error envelope, a server that cannot be reached or an
-answer that is not the envelope. The client signs in with the staff account on first use
-(POST /api/user/login, device id `touchline-cli`) and once more if the token was refused (it
-expired, or the session ended). In Typer commands, `run(...)` turns AdminApiError into exit
-code 1 with the message on stderr; the commands get the URL and the staff account from the
-options of their group (cli/commands/staff_options.py).
+answer that is not the envelope. How it authenticates, first found first:
+
+- an API key (`--api-key` / TOUCHLINE_API_KEY), sent as a bearer token: for scripts;
+- a staff account's e-mail address and password (TOUCHLINE_STAFF_EMAIL / _PASSWORD): it signs in
+  on first use (POST /api/user/login, device id `touchline-cli`) and once more if the token was
+  refused (it expired, or the session ended);
+- the sign-in `touchline login` stored (cli/credentials.py): its access token, refreshed with
+  its refresh token when refused (the new pair is stored); when the refresh is refused too, the
+  error says plainly that the sign-in expired and to run `touchline login` again.
+
+In Typer commands, `run(...)` turns AdminApiError into exit code 1 with the message on stderr;
+the commands get the URL and the credentials from the options of their group
+(cli/commands/staff_options.py).
 """
 
 import asyncio
@@ -20,6 +28,8 @@ from typing import Any, TypeVar
 
 import aiohttp
 import typer
+
+from . import credentials as stored_logins
 
 DEFAULT_API_URL = "http://127.0.0.1:8080"
 DEVICE_ID = "touchline-cli"
@@ -50,20 +60,50 @@ class StaffCredentials:
     password: str
 
 
+NOT_SIGNED_IN = (
+    "Not signed in: run `touchline login`, or set TOUCHLINE_API_KEY (a key from `touchline keys create`), "
+    "or TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD"
+)
+LOGIN_EXPIRED = "Your sign-in has expired: run `touchline login` again"
+
+
 class AdminClient:
-    def __init__(self, base_url: str, credentials: StaffCredentials | None, *, timeout: float = TIMEOUT_S):
+    def __init__(
+        self,
+        base_url: str,
+        credentials: StaffCredentials | None,
+        *,
+        timeout: float = TIMEOUT_S,
+        api_key: str | None = None,
+        stored: stored_logins.StoredLogin | None = None,
+    ):
         self.base_url = base_url.rstrip("/")
         self.credentials = credentials
         self.timeout = timeout
+        self.api_key = api_key
+        self.stored = stored
         self._http: aiohttp.ClientSession | None = None
-        self._token: str | None = None
+        self._token: str | None = api_key or (stored.access_token if stored and not credentials else None)
 
     @classmethod
     def from_options(
-        cls, api_url: str | None, email: str | None, password: str | None, *, timeout: float = TIMEOUT_S
+        cls,
+        api_url: str | None,
+        email: str | None,
+        password: str | None,
+        *,
+        timeout: float = TIMEOUT_S,
+        api_key: str | None = None,
     ) -> "AdminClient":
         credentials = StaffCredentials(email, password) if email and password else None
-        return cls(api_url or DEFAULT_API_URL, credentials, timeout=timeout)
+        stored = None
+        if not api_key and credentials is None:
+            login = stored_logins.load()
+            # A sign-in is used for the server it was made on (any, when no URL is given).
+            if login is not None and (api_url is None or login.api_url.rstrip("/") == api_url.rstrip("/")):
+                stored = login
+        url = api_url or (stored.api_url if stored else None) or DEFAULT_API_URL
+        return cls(url, credentials, timeout=timeout, api_key=api_key, stored=stored)
 
     async def __aenter__(self) -> "AdminClient":
         return self
@@ -96,18 +136,48 @@ class AdminClient:
         try:
             return await self._send(method, path, body, params, signed_in)
         except AdminApiError as error:
-            if not (signed_in and error.status == 401):
-                raise
-        await self.sign_in()  # the token expired or its session ended: once more, freshly signed in
+            if not (signed_in and error.status == 401) or self.api_key:
+                raise  # a refused key is refused: its message says why (revoked, expired)
+        if self.credentials is None and self.stored is not None:
+            await self._refresh_stored()
+        else:
+            await self.sign_in()  # the token expired or its session ended: once more, freshly signed in
         return await self._send(method, path, body, params, signed_in)
 
-    async def sign_in(self) -> None:
-        if self.credentials is None:
-            raise AdminApiError(
-                "Staff credentials are needed: set TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD "
-                "(or --staff-email and --staff-password)",
-                "missing_credentials",
+    async def _refresh_stored(self) -> None:
+        """A new token pair for the stored sign-in (kept for the next command), or LOGIN_EXPIRED."""
+        stored = self.stored
+        assert stored is not None
+        if not stored.refresh_token:
+            raise AdminApiError(LOGIN_EXPIRED, "login_expired", 401)
+        try:
+            content = await self._send(
+                "POST",
+                "/oauth2/token",
+                {
+                    "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+                    "subject_token": stored.refresh_token,
+                    "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token",
+                    "subject_issuer": "touchline",
+                    "device": {"id": stored.device_id, "name": "Touchline CLI"},
+                    "strategy": "refresh",
+                },
+                None,
+                signed_in=False,
             )
+        except AdminApiError as error:
+            if error.status in (400, 401):
+                raise AdminApiError(LOGIN_EXPIRED, "login_expired", 401) from None
+            raise
+        stored.access_token = content["token"]
+        stored.refresh_token = content.get("refresh_token") or stored.refresh_token
+        stored_logins.save(stored)
+        self._token = stored.access_token
+
+    async def sign_in(self) -> dict:
+        """Sign in with the staff account's e-mail address and password; the login answer."""
+        if self.credentials is None:
+            raise AdminApiError(NOT_SIGNED_IN, "missing_credentials")
         self._token = None
         content = await self._send(
             "POST",
@@ -133,6 +203,7 @@ class AdminClient:
         if not token:
             raise AdminApiError("The sign-in answer has no access token", "unexpected_response")
         self._token = token
+        return content
 
     async def _send(self, method: str, path: str, body: Any, params: dict[str, Any] | None, signed_in: bool) -> Any:
         if self._http is None:

@@ -2,17 +2,43 @@
 
 import typer
 
-from .commands import billing, codes, db, events, seed, serve, socket, users
+from .commands import (
+    audit,
+    billing,
+    cluster,
+    codes,
+    db,
+    devices,
+    events,
+    keys,
+    login,
+    outbox,
+    seed,
+    serve,
+    sessions,
+    socket,
+    users,
+)
+from .tui.command import admin
 
 app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
 app.add_typer(db.app, name="db")
 app.command("seed")(seed.seed)
 app.command("serve")(serve.serve)
+app.command("cluster")(cluster.cluster)
 app.add_typer(socket.app, name="socket")
 app.add_typer(users.app, name="users")
+app.add_typer(sessions.app, name="sessions")
+app.add_typer(devices.app, name="devices")
+app.add_typer(outbox.app, name="outbox")
 app.add_typer(codes.app, name="codes")
 app.add_typer(billing.app, name="billing")
 app.add_typer(events.app, name="events")
+app.command("login")(login.login)
+app.command("logout")(login.logout)
+app.add_typer(keys.app, name="keys")
+app.add_typer(audit.app, name="audit")
+app.command("admin")(admin)
 
 if __name__ == "__main__":
     app()

@@ -7,13 +7,16 @@ import socketio
 from connexion import AsyncApp
 from connexion.middleware import ConnexionMiddleware
 from connexion.middleware.response_validation import ResponseValidationMiddleware
+from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import gc_policy, jobs
-from .api.http import errors
+from . import gc_policy, guards, jobs, reporting
+from .api.http import errors, staff_access
+from .api.http.audit import AuditMiddleware
 from .api.http.cache import ResponseCache
 from .api.http.jsonifier import OrjsonJsonifier
+from .api.http.limits import body_limit
 from .api.http.no_store import NoStoreMiddleware
 from .api.http.routing import TagResolver
 from .api.http.validation import VALIDATOR_MAP
@@ -71,7 +74,7 @@ def create_api(
     )
     api.add_api(
         "openapi.yaml",
-        resolver=TagResolver(),
+        resolver=TagResolver(guard=staff_access.guard),
         strict_validation=True,
         validate_responses=settings.response_validation,
         pythonic_params=True,
@@ -79,6 +82,7 @@ def create_api(
         swagger_ui_options=SwaggerUIOptions(swagger_ui=False),
     )
     errors.install(api)
+    reporting.configure(settings)
     return api
 
 
@@ -86,12 +90,26 @@ def _middlewares(settings: Settings) -> list:
     """Connexion's stack without what Touchline never uses: each layer costs every request.
 
     No Swagger UI (the contract is served as a file); response validation only when on.
-    Outermost, `Cache-Control: private, no-store` on every answer (server/api/http/no_store.py).
+    Outermost, error reporting of answers of 500 and more when a DSN is set (server/reporting.py),
+    then `Cache-Control: private, no-store` on every answer (server/api/http/no_store.py),
+    then the bound on request bodies (server/api/http/limits.py), before anything reads one.
     """
     skip = {SwaggerUIMiddleware}
     if not settings.response_validation:
         skip.add(ResponseValidationMiddleware)
-    return [NoStoreMiddleware, *(m for m in ConnexionMiddleware.default_middlewares if m not in skip)]
+    return [
+        *([reporting.ServerErrorReporting] if settings.sentry_dsn else []),
+        NoStoreMiddleware,
+        body_limit(settings.max_body_bytes),
+        *_with_audit([m for m in ConnexionMiddleware.default_middlewares if m not in skip]),
+    ]
+
+
+def _with_audit(connexion: list) -> list:
+    """The audit log's recorder right after Connexion's routing: it knows the operation, and sees
+    security's and validation's refusals (server/api/http/audit.py)."""
+    connexion.insert(connexion.index(RoutingMiddleware) + 1, AuditMiddleware)
+    return connexion
 
 
 def create_app(settings: Settings | None = None, database: Database | None = None):
@@ -118,7 +136,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     api = create_api(settings, database, state={"socket": sio}, running=running)
     emitter.bind(sio)
     static = static_app(settings)
-    return socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws")
+    # Outermost: the Host check, relative redirects and the security headers (server/guards.py).
+    return guards.guarded(socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws"), settings)
 
 
 def _dispatch(api: AsyncApp, static):
@@ -142,6 +161,8 @@ def asgi():
 
     `touchline serve` also applies the settings uvicorn owns; with uvicorn directly, pass
     `--ws wsproto --ws-per-message-deflate false` (uvicorn's defaults cost ~25 % and ~3x more
-    memory per socket; see server/bench/fanout.py).
+    memory per socket; see server/bench/fanout.py) and `--no-proxy-headers`, or
+    `--forwarded-allow-ips` with your proxies' addresses (uvicorn believes X-Forwarded-For from
+    127.0.0.1 by default, which lets local clients choose the address rate limits count).
     """
     return create_app()

@@ -8,13 +8,17 @@
   run at start-up;
 - payment housekeeping every `payment_cleanup_interval_seconds`: idempotency keys past their
   lifetime and card tokens past their expiry are deleted.
+- notices every `notices_interval_seconds`: `user-purchase-status` messages whose deciding
+  process died between its commit and its send go out (server.services.status_notices);
 - kickoff every `kickoff_interval_seconds`: upcoming events whose event_date has come go live
-  (server.services.event_admin.start_due), their rooms get `update-event`, and this process's
-  anonymous catalogue cache is emptied.
+  (server.services.event_admin.start_due), their rooms get `update-event`, and every process's
+  anonymous catalogue cache is emptied (server.realtime.signals).
 
-An interval of 0 turns that job off. Every server process runs them: each outcome is applied
-with a conditional UPDATE, so processes running the same job at once never apply (or charge)
-anything twice. A job that raises is logged and runs again after its interval; leaving the
+An interval of 0 turns that job off. Every server process schedules them, but each round runs
+in one process only: the one holding the job's lease (server.services.job_runs), which also
+records the round's outcome for the staff dashboard. Besides, each outcome is applied with a
+conditional UPDATE, so rounds that overlap (a lease taken over from a slow holder) never apply
+(or charge) anything twice. A job that raises is logged and runs again after its interval; leaving the
 block cancels the jobs and waits for them (a run cut short leaves nothing half-written: each
 outcome is one transaction, and the provider's references make a repeated charge harmless).
 """
@@ -23,11 +27,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from sqlalchemy import delete
 
 from . import clock
 from .db import Database, rows_changed
+from .services import job_runs
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -47,36 +53,61 @@ async def purge_payment_leftovers(database: Database) -> tuple[int, int]:
     return keys, rows_changed(tokens)
 
 
-async def _every(name: str, interval: float, work: Callable[[], Awaitable[object]]) -> None:
+@dataclass(frozen=True)
+class Lease:
+    """Run a job's rounds only while `holder` holds its lease in `database` (server.services.job_runs)."""
+
+    database: Database
+    holder: str
+
+
+async def _every(name: str, interval: float, work: Callable[[], Awaitable[object]], lease: Lease | None = None) -> None:
     while True:
         try:
-            await work()
+            if lease is None or await job_runs.claim(lease.database, name, lease.holder, interval):
+                await _round(name, work, lease)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("background job %s failed; it runs again in %s s", name, interval)
+        except Exception:  # the lease itself could not be asked (the database is down)
+            log.exception("background job %s could not claim its lease; it tries again in %s s", name, interval)
         await asyncio.sleep(interval)
+
+
+async def _round(name: str, work: Callable[[], Awaitable[object]], lease: Lease | None) -> None:
+    ok = True
+    try:
+        await work()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        ok = False
+        log.exception("background job %s failed; it runs again at its next round", name)
+    if lease is not None:
+        await job_runs.ran(lease.database, name, lease.holder, ok=ok)
 
 
 def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, Callable[[], Awaitable[object]]]]:
     """name -> (interval in seconds, work) of the jobs `settings` turn on."""
     from .payments import provider_for
-    from .realtime.announcements import announce_change, announce_purchase_statuses
+    from .realtime.announcements import announce_change, announce_purchase_statuses, resend_unsent_statuses
+    from .services import mail, status_notices
     from .services.commerce import renewals, settlement
 
     provider = provider_for(settings, database)
 
     async def settle() -> None:
-        report = await settlement.settle_due(database, provider)
-        await announce_purchase_statuses(report.announcements)
+        report = await settlement.settle_due(database, provider, settings=settings)
+        await announce_purchase_statuses(report.announcements, database=database)
+        await mail.deliver(database, settings, [i for a in report.announcements for i in a.mail_ids])
 
     async def renew() -> None:
         try:
-            report = await renewals.run(database, provider)
+            report = await renewals.run(database, provider, settings=settings)
         except renewals.RenewalRunInProgress:
             log.info("scheduled renewal run skipped: another run is in progress")
             return
-        await announce_purchase_statuses(report.announcements)
+        await announce_purchase_statuses(report.announcements, database=database)
+        await mail.deliver(database, settings, report.mail_ids)
         if report.due:
             log.info("renewal run: %s", report)
 
@@ -86,17 +117,22 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
             log.info("payment housekeeping: %d idempotency keys and %d card tokens deleted", keys, tokens)
 
     async def kickoff() -> None:
-        from .api.http.cache import clear_all
+        from .realtime.announcements import announce_catalogue_changed
         from .services import event_admin
 
         started = await event_admin.start_due(database)
         if started:
-            clear_all()
+            await announce_catalogue_changed()
             log.info("kickoff: %d events went live", len(started))
         for change in started:
             await announce_change(change)
 
+    async def notices() -> None:
+        await resend_unsent_statuses(database)
+        await status_notices.purge_sent(database)
+
     planned = {
+        "notices": (settings.notices_interval_seconds, notices),
         "settlement": (settings.settlement_interval_seconds, settle),
         "renewals": (settings.renewal_interval_seconds, renew),
         "payment-cleanup": (settings.payment_cleanup_interval_seconds, clean),
@@ -108,9 +144,11 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
 @contextlib.asynccontextmanager
 async def running(settings: Settings, database: Database):
     """Run the jobs for the block; they are cancelled (and awaited) when it ends."""
+    lease = Lease(database, job_runs.new_holder())
+    planned = jobs_for(settings, database)
     tasks = [
-        asyncio.create_task(_every(name, interval, work), name=f"touchline-job-{name}")
-        for name, (interval, work) in jobs_for(settings, database).items()
+        asyncio.create_task(_every(name, interval, work, lease), name=f"touchline-job-{name}")
+        for name, (interval, work) in planned.items()
     ]
     try:
         yield tasks
@@ -120,3 +158,6 @@ async def running(settings: Settings, database: Database):
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for name in planned:  # another process takes over at its next round, not a lease later
+            with contextlib.suppress(Exception):
+                await job_runs.release(database, name, lease.holder)

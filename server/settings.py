@@ -1,5 +1,6 @@
 """All runtime configuration, read once from the environment (prefix TOUCHLINE_)."""
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -10,6 +11,14 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "touchline-development-secret-change-me"
+# The built-in survey form (server/survey.py), the default TOUCHLINE_SURVEY_FORM_URL.
+SURVEY_DEFAULT_FORM_PATH = "/survey/user-experience/"
+# The alternate app flavour's survey timings (spec §9): wait, show after, ask again after.
+_ALTERNATE_SURVEY = {
+    "survey_wait_after_signup_minutes": 30,
+    "survey_show_after_seconds": 5,
+    "survey_skip_delay_minutes": 10,
+}
 
 
 class Settings(BaseSettings):
@@ -48,10 +57,25 @@ class Settings(BaseSettings):
     # off: to /auth/login/limit/ where the viewer removes a device.
     new_device_limit_flow: bool = False
     disable_team_page: bool = False
-    survey_form_url: str | None = None  # no survey without a form
+    # The user-experience survey (spec §2, §4, §9): the form the survey dialog embeds. Default:
+    # this server's own small form (server/survey.py); an absolute URL embeds another site's form
+    # (its origin joins the page's frame-src); empty: no survey.
+    survey_form_url: str | None = SURVEY_DEFAULT_FORM_PATH
+    # "alternate": the alternate app flavour's timings (30 min, 5 s, 10 min) for whichever of the
+    # three below is not set itself.
+    survey_flavour: Literal["default", "alternate"] = "default"
     survey_wait_after_signup_minutes: int = Field(default=7 * 24 * 60, ge=0)
     survey_show_after_seconds: int = Field(default=20, ge=0)
     survey_skip_delay_minutes: int = Field(default=1440, ge=0)
+    # Analytics (identify and track events, POST /api/analytics/events): the tenant every event
+    # carries, and whether the webapp sends them (unset: on everywhere but development).
+    tenant: str = Field(default="touchline", pattern=r"^[a-z0-9][a-z0-9_.-]{0,39}$")
+    analytics_enabled: bool | None = None
+    # Error reporting (Sentry): nothing is reported, and the webapp loads no SDK, without a DSN.
+    # The webapp reports to TOUCHLINE_SENTRY_WEBAPP_DSN, else to the server's DSN.
+    sentry_dsn: str | None = None
+    sentry_webapp_dsn: str | None = None
+    sentry_environment: str | None = None  # default: TOUCHLINE_ENVIRONMENT
     smart_banner_enabled: bool = True
     smart_banner_android_url: str | None = "https://play.google.com/store/apps/details?id=com.touchline.app"
     smart_banner_ios_url: str | None = "https://apps.apple.com/app/id0000000000"
@@ -138,7 +162,7 @@ class Settings(BaseSettings):
     # test-mode processor. Its "requires action" test cards stay processing this many seconds.
     payment_provider: Literal["sandbox"] = "sandbox"
     payment_sandbox_action_seconds: float = Field(default=5.0, ge=0, le=300)
-    # Background jobs of every server process (server/jobs.py), in seconds; 0 turns one off.
+    # Background jobs (server/jobs.py, each round in one process of a cluster), in seconds; 0 turns one off.
     # Settlement: "requires action" charges the provider decided reach their purchase or contract.
     settlement_interval_seconds: float = Field(default=1.0, ge=0)
     # Renewals: contracts at their period end are charged again, marked past due or expired.
@@ -147,6 +171,9 @@ class Settings(BaseSettings):
     payment_cleanup_interval_seconds: float = Field(default=3600.0, ge=0)
     # Kickoff: upcoming events whose event_date has come go live (server/services/event_admin.py).
     kickoff_interval_seconds: float = Field(default=10.0, ge=0)
+    # Notices: `user-purchase-status` a dead process decided but never sent goes out
+    # (server/services/status_notices.py); sent notices are deleted after a day.
+    notices_interval_seconds: float = Field(default=2.0, ge=0)
     # Signed stream URLs (server/media/signing.py) stop working this many seconds after the event
     # was fetched; the player fetches the event again for a fresh one.
     stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
@@ -163,6 +190,21 @@ class Settings(BaseSettings):
     # How long one process reuses what a viewer holds (0: query every request); see HoldingsCache.
     holdings_cache_seconds: float = Field(default=2.0, ge=0, le=60)
     default_region: str = Field(default="GB", pattern=r"^[A-Z]{2}$")
+    # Hardening (server/api/http/limits.py, server/guards.py, server/web.py).
+    # Request bodies larger than this answer 413 before they are read whole; no operation of the
+    # contract needs more than a few kilobytes.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024, le=64 * 1024 * 1024)
+    # Addresses of the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (uvicorn's
+    # forwarded_allow_ips: addresses or networks, comma-separated; "*" trusts anyone). None by
+    # default: the client address is the connection's, so nobody can pick the address the
+    # per-address limits count.
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = []
+    # Host names requests may name (comma-separated; "*.example.com" covers subdomains). Unset:
+    # any in development, else this server's own (the public base URL's host, localhost).
+    allowed_hosts: Annotated[list[str] | None, NoDecode] = None
+    # Origins (besides this server) the webapp may load images and streams from, for a CDN in
+    # front of artwork or media (the Content-Security-Policy of the pages; comma-separated).
+    content_origins: Annotated[list[str], NoDecode] = []
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"
     var_dir: Path = PROJECT_ROOT / "var"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"
@@ -182,12 +224,77 @@ class Settings(BaseSettings):
                     raise ValueError(f"TOUCHLINE_{name.upper()} must be an https:// URL in production")
         return self
 
+    @model_validator(mode="after")
+    def _survey_flavour(self) -> "Settings":
+        if self.survey_flavour == "alternate":
+            for name, value in _ALTERNATE_SURVEY.items():
+                if name not in self.model_fields_set:
+                    setattr(self, name, value)
+        return self
+
+    @field_validator("survey_form_url", "sentry_dsn", "sentry_webapp_dsn", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value):
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("survey_form_url")
+    @classmethod
+    def _check_survey_form_url(cls, value: str | None) -> str | None:
+        if value is None or value.startswith("/"):
+            return value
+        origin_of(value)  # an absolute http(s) URL, or a ValueError
+        return value
+
+    @field_validator("sentry_dsn", "sentry_webapp_dsn")
+    @classmethod
+    def _check_dsn(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or not parts.username:
+            raise ValueError("a Sentry DSN looks like https://<key>@<host>/<project id>")
+        return value
+
+    @property
+    def analytics_on(self) -> bool:
+        """Whether the webapp sends analytics: the setting, else anywhere but development."""
+        if self.analytics_enabled is not None:
+            return self.analytics_enabled
+        return self.environment != "development"
+
+    @property
+    def webapp_sentry_dsn(self) -> str | None:
+        return self.sentry_webapp_dsn or self.sentry_dsn
+
     @field_validator("store_url_hosts", mode="before")
     @classmethod
     def _parse_hosts(cls, value):
         if isinstance(value, str):
             return [host.strip().lower() for host in value.split(",") if host.strip()]
         return value
+
+    @field_validator("forwarded_allow_ips", "allowed_hosts", "content_origins", mode="before")
+    @classmethod
+    def _parse_list(cls, value):
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _check_hosts(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("allowed_hosts must name at least one host (unset it for the default)")
+        return [host.lower().rstrip(".") for host in value]
+
+    @field_validator("content_origins")
+    @classmethod
+    def _check_content_origins(cls, value: list[str]) -> list[str]:
+        return [normalise_origin(origin) for origin in value]
 
     @field_validator("socket_allowed_origins", mode="before")
     @classmethod
@@ -228,11 +335,31 @@ class Settings(BaseSettings):
         return list(dict.fromkeys(own))
 
     @property
+    def trusted_hosts(self) -> list[str] | None:
+        """The Host names requests may carry: the setting, else any in development (None), else
+        this server's own (its public base URL's host or the interface it listens on, localhost)."""
+        if self.allowed_hosts:
+            return list(self.allowed_hosts)
+        if self.environment == "development":
+            return None
+        own = [urlsplit(self.base_url).hostname or "", "localhost", "127.0.0.1", "::1"]
+        if _names_a_host(self.host):  # not a wildcard interface such as 0.0.0.0
+            own.append(self.host.lower())
+        return list(dict.fromkeys(host for host in own if host))
+
+    @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _names_a_host(interface: str) -> bool:
+    try:
+        return not ipaddress.ip_address(interface).is_unspecified
+    except ValueError:
+        return bool(interface)  # a name
 
 
 def normalise_origin(value: str) -> str:

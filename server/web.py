@@ -1,7 +1,11 @@
 """Static parts of the one ASGI process: sample media, artwork and the built webapp."""
 
+import base64
+import hashlib
 import mimetypes
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -10,7 +14,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
-from .settings import Settings
+from .auth.providers.registry import offered
+from .settings import Settings, origin_of
 
 # Browsers and hls.js want these exact types; Python's table lacks or varies on them.
 mimetypes.add_type("application/vnd.apple.mpegurl", ".m3u8")
@@ -22,7 +27,21 @@ mimetypes.add_type("image/svg+xml", ".svg")
 class SpaFiles(StaticFiles):
     """Serves the built webapp: client-side routes get index.html, hashed assets are cached for a
     year, and the gzip copies the build writes next to each file (webapp/scripts/compress.mjs) are
-    sent to browsers that accept them, so nothing is compressed per request."""
+    sent to browsers that accept them, so nothing is compressed per request. The page carries its
+    Content-Security-Policy (`page_policy`)."""
+
+    def __init__(self, *, directory: Path, settings: Settings):
+        super().__init__(directory=directory, html=True)
+        self._settings = settings
+        self._policy: tuple[float, str] | None = None  # (index.html's mtime, the policy for it)
+
+    def page_policy(self) -> str:
+        """The policy for the index.html on disk now (a rebuild changes its inline hashes)."""
+        index = Path(str(self.directory)) / "index.html"
+        modified = index.stat().st_mtime
+        if self._policy is None or self._policy[0] != modified:
+            self._policy = (modified, page_policy(self._settings, index.read_text(encoding="utf-8")))
+        return self._policy[1]
 
     async def get_response(self, path: str, scope):
         try:
@@ -38,6 +57,8 @@ class SpaFiles(StaticFiles):
             response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
         else:
             response.headers["Cache-Control"] = "no-cache"
+        if response.headers.get("Content-Type", "").startswith("text/html"):
+            response.headers["Content-Security-Policy"] = self.page_policy()
         return response
 
     async def _file_response(self, path: str, scope):
@@ -90,8 +111,16 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def static_app(settings: Settings) -> Starlette:
     """Media and the webapp; missing files answer in the error envelope, like the API."""
+    from .settings import SURVEY_DEFAULT_FORM_PATH
+    from .survey_form import survey_form
+
     return Starlette(
-        routes=[Mount("/media", app=media_router(settings)), Mount("/", app=webapp(settings))],
+        routes=[
+            Mount("/media", app=media_router(settings)),
+            # The built-in survey form the webapp's survey dialog frames (server/survey_form.py).
+            Route(SURVEY_DEFAULT_FORM_PATH, survey_form, methods=["GET", "HEAD"]),
+            Mount("/", app=webapp(settings)),
+        ],
         exception_handlers={HTTPException: _http_error},
     )
 
@@ -121,7 +150,7 @@ def media_router(settings: Settings) -> Router:
 def webapp(settings: Settings):
     dist: Path = settings.webapp_dist
     if (dist / "index.html").exists():
-        return SpaFiles(directory=dist, html=True)
+        return SpaFiles(directory=dist, settings=settings)
 
     async def placeholder(scope, receive, send):
         response = JSONResponse(
@@ -130,3 +159,131 @@ def webapp(settings: Settings):
         await response(scope, receive, send)
 
     return placeholder
+
+
+# --- the webapp's Content-Security-Policy ---------------------------------------------------------
+
+# What each sign-on provider's browser SDK loads (webapp/src/features/auth/federated/), from the
+# providers' own documentation. The ifa sign-on runs in a popup window, which a policy does not
+# govern, and returns to this server's callback page.
+PROVIDER_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
+    "google": {  # Google Identity Services: the script, its button's frame and styles, its calls
+        "script-src": ("https://accounts.google.com/gsi/client",),
+        "style-src": ("https://accounts.google.com/gsi/style",),
+        "frame-src": ("https://accounts.google.com/gsi/",),
+        "connect-src": ("https://accounts.google.com/gsi/",),
+    },
+    "apple": {  # Sign in with Apple JS: the script from Apple's CDN, the sign-in frame and calls
+        "script-src": ("https://appleid.cdn-apple.com",),
+        "frame-src": ("https://appleid.apple.com",),
+        "connect-src": ("https://appleid.apple.com",),
+    },
+    "facebook": {  # the Facebook JavaScript SDK: the script, its login-status frames and calls
+        "script-src": ("https://connect.facebook.net",),
+        "frame-src": ("https://www.facebook.com", "https://web.facebook.com"),
+        "connect-src": ("https://www.facebook.com", "https://web.facebook.com"),
+        "img-src": ("https://www.facebook.com",),
+    },
+}
+
+
+class _InlineScripts(HTMLParser):
+    """The text of every inline <script> of a page (what the policy allows by hash)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.scripts: list[str] = []
+        self._inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "script" and not any(name == "src" for name, _ in attrs):
+            self._inside = True
+            self.scripts.append("")
+
+    def handle_data(self, data: str) -> None:
+        if self._inside:
+            self.scripts[-1] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._inside = False
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def _origin(url: str | None) -> str | None:
+    """The origin of an absolute http(s) URL; None for a path on this server."""
+    if not url or not urlsplit(url).scheme:
+        return None
+    return origin_of(url)
+
+
+def dsn_origin(dsn: str | None) -> str | None:
+    """The origin a Sentry DSN's SDK sends its envelopes to (the DSN without key and path)."""
+    if not dsn:
+        return None
+    parts = urlsplit(dsn)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
+
+
+def page_policy(settings: Settings, index_html: str) -> str:
+    """The Content-Security-Policy of the webapp's page: exactly what the app loads.
+
+    Its own scripts (and the hashes of index.html's inline script) and styles; media, the
+    socket and the API on its own origin (`'self'` covers ws: and wss: of the same host), blob:
+    media for Media Source Extensions (hls.js), data: images (the build inlines the small
+    placeholder artwork as data: URLs; an image cannot run code); the ad server, the public base URL and the
+    content origins when they are elsewhere; the configured sign-on providers' SDKs; nothing
+    may frame the page, no plugins, no <base>, forms post only here.
+
+    Styles: the player's controls (media-chrome) style their shadow DOM with <style> elements
+    made at run time from templates, and the toasts (sonner) inject one too: dozens of contents
+    no build can hash, so style *elements* need 'unsafe-inline' (with a hash beside it, browsers
+    would ignore it). Style *attributes* stay forbidden (React and media-chrome set styles
+    through the CSSOM, which a policy does not govern), and styles cannot run code.
+    """
+    pieces = _InlineScripts()
+    pieces.feed(index_html)
+    elsewhere = [
+        origin
+        for origin in (
+            _origin(settings.public_base_url),
+            _origin(settings.ads_vast_url),
+            *settings.content_origins,
+        )
+        if origin
+    ]
+    # The survey dialog's frame (its own origin when the form is elsewhere) and the error
+    # reporting endpoint of the webapp's DSN (server/reporting.py; nothing without one).
+    survey = _origin(settings.survey_form_url)
+    reporting = dsn_origin(settings.webapp_sentry_dsn)
+    socket = _origin(settings.socket_base)
+    sockets = [socket.replace("http", "ws", 1), socket] if socket else []
+    directives: dict[str, list[str]] = {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", *(_hash(script) for script in pieces.scripts)],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'", "'unsafe-inline'"],
+        "style-src-attr": ["'none'"],
+        "img-src": ["'self'", "data:", *elsewhere],
+        "media-src": ["'self'", "blob:", *elsewhere],
+        "connect-src": ["'self'", *sockets, *elsewhere, *([reporting] if reporting else [])],
+        "font-src": ["'self'"],
+        "frame-src": ["'self'", *([survey] if survey else [])],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+    for name in offered(settings):
+        for directive, sources in PROVIDER_SOURCES.get(name, {}).items():
+            directives[directive].extend(sources)
+            if directive == "style-src":
+                directives["style-src-elem"].extend(sources)
+    return "; ".join(f"{name} {' '.join(dict.fromkeys(sources))}" for name, sources in directives.items())

@@ -11,7 +11,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // CI (.ci/run) retries a failed test once; locally a failure shows at once.
+  retries: Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
   reporter: [["list"]],
   use: {
     baseURL,

@@ -19,7 +19,7 @@ DOCUMENT = yaml.safe_load((ROOT / "asyncapi.yaml").read_text(encoding="utf-8"))
 ASYNCAPI_SCHEMA = json.loads((ROOT / "schema" / "asyncapi-2.6.0.json").read_text(encoding="utf-8"))
 
 # The product specification, section 7 "Realtime" (plus the server-side names it declares).
-CLIENT_MESSAGES = {"join-user-room", "leave-user-room", "join-event-room", "leave-event-room"}
+CLIENT_MESSAGES = {"join-user-room", "leave-user-room", "join-event-room", "leave-event-room", "watch-room"}
 SERVER_MESSAGES = {
     "event-url-change",
     "remove-user-device",

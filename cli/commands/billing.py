@@ -5,7 +5,7 @@ a run meanwhile is safe: every contract's outcome is applied once and the provid
 one period twice (a server already running one answers that it is). The server tells the viewers
 of the outcome (`user-purchase-status`) through its socket, every process's when they share
 Redis. The server and the staff account come from the group's options (staff_options.py);
-`touchline billing --json renew` prints the API's counts.
+`touchline billing --json renew` prints the API's counts. A spinner (on stderr) shows the wait.
 """
 
 from typing import Annotated
@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ..admin_client import fail
+from .progress import spinner
 from .staff_api import api_call, print_json
 from .staff_options import options_of, staff_options
 
@@ -32,9 +33,10 @@ def renew(
 
     Exit code 1 when a contract could not be handled now (run again later) or the API refused."""
     options = options_of(ctx)
-    content = api_call(
-        options, lambda api: api.post("/admin/billing/renew", {"dry_run": dry_run}), timeout=RENEW_TIMEOUT_S
-    )
+    with spinner("Dry run of the renewals…" if dry_run else "Running the renewals…"):
+        content = api_call(
+            options, lambda api: api.post("/admin/billing/renew", {"dry_run": dry_run}), timeout=RENEW_TIMEOUT_S
+        )
     if options.as_json:
         print_json(content)
         if content["errors"]:

@@ -2,26 +2,53 @@
 
 Issue a batch granting a product (or an event's pay-per-view), printed as CSV (a header row, then
 one code a row: code, batch id, product id, uses, expiry) or JSON, ready to hand out; list codes
-with their status; revoke one. The server and the staff account come from the group's options
-(staff_options.py), as does `--json` (`touchline codes --json …`).
+with their status; show one with its redemptions; revoke one. A large count is issued in several
+requests of `--batch-size` codes (each its own batch id), with a progress bar on stderr; its JSON
+is then one object with every code and `batchIds` in place of `batchId`. The server and the staff
+account come from the group's options (staff_options.py), as does `--json` (`touchline codes
+--json …`).
+
+The staff console's Access codes screen (cli/tui/codes.py) shares the checks of the expiry and
+the prefix, the issue in batches and the CSV and JSON it writes: the functions without a leading
+underscore below.
 """
 
 import csv
 import io
+import json
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, date, datetime, time
 from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
 
-from ..admin_client import fail
-from .staff_api import Page, Size, api_call, more_hint, new_console, object_id, print_json, print_rows, when
+from ..admin_client import AdminClient, fail
+from .progress import progress_bar
+from .staff_api import (
+    NONE,
+    Page,
+    Size,
+    api_call,
+    more_hint,
+    new_console,
+    object_id,
+    print_json,
+    print_rows,
+    text_or_none,
+    when,
+)
 from .staff_options import StaffOptions, options_of, staff_options
 
 app = typer.Typer(help="Access codes granting a product (staff).", no_args_is_help=True, callback=staff_options)
 
 CSV_HEADER = ["code", "batch_id", "product_id", "uses", "expires_at"]
-MAX_BATCH = 10_000
+MAX_COUNT = 100_000
+MAX_BATCH = 10_000  # the API's limit per request
+BATCH_SIZE = 500
+MAX_USES = 100_000  # the API's limit on `uses`
+PREFIX = re.compile(r"[A-Z0-9]{0,12}")  # IssueAccessCodesRequest.prefix: pattern ^[A-Z0-9]*$, maxLength 12
 
 
 class Format(StrEnum):
@@ -42,11 +69,9 @@ EventOption = Annotated[
 ]
 
 
-def _expiry(value: str | None) -> str | None:
+def parse_expiry(value: str) -> str:
     """An ISO date (the codes work until the end of that day, UTC) or date and time (UTC unless
-    it says otherwise), as the API wants it."""
-    if value is None:
-        return None
+    it says otherwise), as the API wants it; ValueError says what is wrong (after the value)."""
     text = value.strip()
     try:
         if len(text) == 10:
@@ -56,12 +81,27 @@ def _expiry(value: str | None) -> str | None:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=UTC)
     except ValueError:
-        raise fail(
-            f"--expires {value!r} is not a date (2026-12-31) or a date and time (2026-12-31T18:00:00Z)"
-        ) from None
+        raise ValueError("is not a date (2026-12-31) or a date and time (2026-12-31T18:00:00Z)") from None
     if moment <= datetime.now(UTC):
-        raise fail(f"--expires {value!r} is in the past")
+        raise ValueError("is in the past")
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def normal_prefix(value: str) -> str:
+    """The prefix as the API wants it (upper case); ValueError says what is wrong (after the value)."""
+    prefix = value.strip().upper()
+    if not PREFIX.fullmatch(prefix):
+        raise ValueError("must be at most 12 letters and digits")
+    return prefix
+
+
+def _expiry(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return parse_expiry(value)
+    except ValueError as error:
+        raise fail(f"--expires {value!r} {error}") from None
 
 
 def _target(product: str | None, event: str | None) -> dict[str, str]:
@@ -81,19 +121,59 @@ def _format(chosen: Format | None, options: StaffOptions) -> Format:
     return chosen
 
 
-def _print_csv(batch: dict) -> None:
+def csv_text(batches: list[dict]) -> str:
+    """A header row (CSV_HEADER), then one code a row."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    for code in batch["codes"]:
-        writer.writerow([code, batch["batchId"], batch["product_id"], batch["uses"], batch["expires_at"] or ""])
-    typer.echo(out.getvalue(), nl=False)
+    for batch in batches:
+        for code in batch["codes"]:
+            writer.writerow([code, batch["batchId"], batch["product_id"], batch["uses"], batch["expires_at"] or ""])
+    return out.getvalue()
+
+
+def json_text(batches: list[dict]) -> str:
+    """merged(batches) as indented JSON, one line feed at the end."""
+    return json.dumps(merged(batches), indent=2, ensure_ascii=False) + "\n"
+
+
+def merged(batches: list[dict]) -> dict:
+    """One batch as the API answered it; several as one object with every code and `batchIds`."""
+    if len(batches) == 1:
+        return batches[0]
+    first = batches[0]
+    return {
+        "batchIds": [b["batchId"] for b in batches],
+        "product_id": first["product_id"],
+        "count": sum(b["count"] for b in batches),
+        "uses": first["uses"],
+        "expires_at": first["expires_at"],
+        "codes": [code for b in batches for code in b["codes"]],
+    }
+
+
+async def issue_in_batches(
+    issue: Callable[[dict[str, Any]], Awaitable[dict]], body: dict[str, Any], count: int, batch_size: int
+) -> AsyncIterator[dict]:
+    """`count` codes as requests (`issue(body)`) of at most `batch_size` codes (the API caps a
+    request at MAX_BATCH); yields each batch as the API answered it."""
+    for start in range(0, count, batch_size):
+        yield await issue({**body, "count": min(batch_size, count - start)})
+
+
+async def _issue_all(api: AdminClient, body: dict[str, Any], count: int, batch_size: int) -> list[dict]:
+    batches: list[dict] = []
+    with progress_bar("Issuing codes", total=count, show=count > batch_size) as advance:
+        async for batch in issue_in_batches(lambda b: api.post("/admin/access_codes", b), body, count, batch_size):
+            batches.append(batch)
+            advance(batch["count"])
+    return batches
 
 
 @app.command("issue")
 def issue(
     ctx: typer.Context,
-    count: Annotated[int, typer.Option("--count", min=1, max=MAX_BATCH, help="How many codes.")],
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, help="How many codes.")],
     product: ProductOption = None,
     event: EventOption = None,
     uses: Annotated[int, typer.Option("--uses", min=1, help="How many accounts may redeem each code.")] = 1,
@@ -113,22 +193,26 @@ def issue(
             show_default=False,
         ),
     ] = None,
+    batch_size: Annotated[
+        int,
+        typer.Option(
+            "--batch-size", min=1, max=MAX_BATCH, help="Codes per request; more are issued with a progress bar."
+        ),
+    ] = BATCH_SIZE,
 ) -> None:
     """Issue a batch of codes and print them (random, unguessable; single-use unless --uses)."""
     options = options_of(ctx)
     chosen = _format(output, options)
-    body: dict[str, Any] = {**_target(product, event), "count": count, "uses": uses}
+    body: dict[str, Any] = {**_target(product, event), "uses": uses}
     if expires is not None:
         body["expires_at"] = _expiry(expires)
     if prefix:
-        body["prefix"] = prefix.strip().upper()
-        if not body["prefix"].isalnum() or not body["prefix"].isascii() or len(body["prefix"]) > 12:
-            raise fail(f"--prefix {prefix!r} must be at most 12 letters and digits")
-    batch = api_call(options, lambda api: api.post("/admin/access_codes", body))
-    if chosen is Format.json:
-        print_json(batch)
-    else:
-        _print_csv(batch)
+        try:
+            body["prefix"] = normal_prefix(prefix)
+        except ValueError as error:
+            raise fail(f"--prefix {prefix!r} {error}") from None
+    batches = api_call(options, lambda api: _issue_all(api, body, count, batch_size))
+    typer.echo(json_text(batches) if chosen is Format.json else csv_text(batches), nl=False)
 
 
 def _state(code: dict) -> str:
@@ -178,6 +262,38 @@ def list_codes(
         ],
     )
     more_hint(console, content, page)
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    code_id: Annotated[str, typer.Argument(metavar="ID", help="The code's ID (see `touchline codes list`).")],
+) -> None:
+    """One code: its state, what it grants, and who redeemed it when."""
+    options = options_of(ctx)
+    code_id = object_id(code_id, "an access code id", "it is the ID column of `touchline codes list`")
+    content = api_call(options, lambda api: api.get(f"/admin/access_codes/{code_id}"))
+    if options.as_json:
+        print_json(content)
+        return
+    console = new_console()
+    for label, value in (
+        ("ID", content["_id"]),
+        ("Code", content["code"]),
+        ("State", _state(content)),
+        ("Product", content["product_id"]),
+        ("Event", text_or_none(content.get("event_id"))),
+        ("Batch", content["batchId"]),
+        ("Expires", f"{when(content['expires_at'])} UTC" if content["expires_at"] else NONE),
+        ("Added", f"{when(content['added'])} UTC"),
+    ):
+        console.print(f"{label + ':':<9} {value}", soft_wrap=True)
+    redemptions = content["redemptions"]
+    if not redemptions:
+        console.print("Nobody has redeemed it.")
+        return
+    rows = [[text_or_none(r["userId"]), when(r["redeemedAt"])] for r in redemptions]
+    print_rows(console, "Redemptions", ["Account", "Redeemed (UTC)"], rows)
 
 
 @app.command("revoke")

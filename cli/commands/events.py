@@ -1,8 +1,9 @@
 """`touchline events …`: staff event operations, through the admin API.
 
-Create an event, change it, start it (go-live), end it (finish: it plays as VOD from then on) or
-switch its stream (set-stream: viewers in the event's room are told, and an upcoming event goes
-live). Every command prints the event as it is afterwards; `touchline events --json …` prints
+List events (`list [--status S] [--sport SPORT]`) or look at one (`show ID`), as staff see them
+(the stored stream URLs); create an event, change it, start it (go-live), end it (finish: it
+plays as VOD from then on) or switch its stream (set-stream: viewers in the event's room are told,
+and an upcoming event goes live). Every command prints the event as it is afterwards; `touchline events --json …` prints
 the API's answer (the envelope's `content`) for scripts. The server and the staff account come
 from the group's options (staff_options.py).
 """
@@ -16,7 +17,19 @@ import typer
 from rich.table import Table
 
 from ..admin_client import fail
-from .staff_api import NONE, api_call, new_console, object_id, print_json, text_or_none, when
+from .staff_api import (
+    NONE,
+    Page,
+    Size,
+    api_call,
+    more_hint,
+    new_console,
+    object_id,
+    print_json,
+    print_rows,
+    text_or_none,
+    when,
+)
 from .staff_options import StaffOptions, options_of, staff_options
 
 app = typer.Typer(
@@ -202,6 +215,54 @@ def _done(content: dict, options: StaffOptions, headline: str) -> None:
         print_json(content)
     else:
         _show(content, headline)
+
+
+@app.command("list")
+def list_events(
+    ctx: typer.Context,
+    status: StatusOption = None,
+    sport: SportOption = None,
+    page: Page = 0,
+    size: Size = 10,
+) -> None:
+    """Events (channels too), latest date first, with their state and stored stream."""
+    options = options_of(ctx)
+    params: dict[str, Any] = {"page": page, "size": size}
+    if status is not None:
+        params["status"] = status.value
+    if sport is not None and sport.strip():
+        params["sportType"] = sport.strip()
+    content = api_call(options, lambda api: api.get("/admin/events", params))
+    if options.as_json:
+        print_json(content)
+        return
+    console = new_console()
+    if not content["entries"]:
+        console.print("No event matches" + (f" on page {page}." if page else "."))
+        return
+    headers = ["ID", "Title", "Status", "Date (UTC)", "Sport", "Stream"]
+    rows = [
+        [
+            e["_id"],
+            e["title"],
+            e["status"],
+            when(e["event_date"]),
+            text_or_none(e.get("sportType")),
+            text_or_none(e["content"].get("HLSStream")),
+        ]
+        for e in content["entries"]
+    ]
+    print_rows(console, "Events", headers, rows)
+    more_hint(console, content, page)
+
+
+@app.command("show")
+def show(ctx: typer.Context, event: EventId) -> None:
+    """One event as staff see it: its state, dates, teams, how it is sold and its stored stream."""
+    options = options_of(ctx)
+    event_id = _event_id(event)
+    content = api_call(options, lambda api: api.get(f"/admin/events/{event_id}"))
+    _done(content, options, f"Event {content['_id']}")
 
 
 @app.command("create")

@@ -16,6 +16,19 @@ from server.auth.providers import local_provider
 from server.settings import Settings
 
 DEV_IFA_PORT = 9400
+# The largest websocket message uvicorn buffers for the socket, whose own limit is far lower
+# (server/realtime/socket.py refuses messages over 16 KB): uvicorn's default is 16 MiB.
+WS_MAX_BYTES = 64 * 1024
+
+
+def proxy_options(settings: Settings) -> dict:
+    """uvicorn's handling of X-Forwarded-For/-Proto: only from TOUCHLINE_FORWARDED_ALLOW_IPS.
+
+    uvicorn's own default believes them from 127.0.0.1 (and FORWARDED_ALLOW_IPS), so anyone on
+    the machine, or a local proxy that passes the header through, could choose the address that
+    the per-address limits count."""
+    allowed = settings.forwarded_allow_ips
+    return {"proxy_headers": bool(allowed), "forwarded_allow_ips": ",".join(allowed) if allowed else None}
 
 
 def serve(
@@ -55,7 +68,10 @@ def serve(
             # Off unless TOUCHLINE_SOCKET_PER_MESSAGE_DEFLATE: ~3x the memory per socket
             # (TOOLCHAIN-NOTES); uvicorn's own default is on.
             ws_per_message_deflate=settings.socket_per_message_deflate,
+            ws_max_size=WS_MAX_BYTES,
             access_log=settings.environment == "development",
+            server_header=False,  # no "server: uvicorn" on every answer
+            **proxy_options(settings),
         )
 
 

@@ -1,4 +1,5 @@
-"""`touchline socket …`: send socket messages to the clients in a room, as the server would.
+"""`touchline socket …`: send socket messages to the clients in a room, as the server would, or
+watch what a room receives.
 
 With a Redis URL (REDIS_URL, as the servers use) the message goes straight into Redis through
 a write-only manager and every server process delivers it; otherwise it goes through the admin
@@ -6,10 +7,15 @@ API of one server, with the server and staff account of the group's options (sta
 Either way it is checked against asyncapi/asyncapi.yaml first. `touchline socket --json emit …`
 prints what happened as JSON: the event, the room, `via` and the receivers (Redis) or the API's
 fan-out manager.
+
+`touchline socket watch --room event:ID|user:ID` connects to the server's socket (/ws) with the
+staff account's access token and sends `watch-room` (staff only, asyncapi/asyncapi.yaml); it then
+prints every message the room receives until interrupted (Ctrl-C ends it with exit code 0) or,
+with `--count N`, after N messages. `touchline socket --json watch …` prints one JSON object a
+line: {"event", "data", "at"}.
 """
 
 import json
-import re
 from enum import StrEnum
 from typing import Annotated
 from urllib.parse import urlsplit, urlunsplit
@@ -29,28 +35,12 @@ class Via(StrEnum):
     api = "api"
 
 
-def _server_messages() -> list[str]:
-    from server.realtime.contract import contract
-
-    return sorted(contract().names("outgoing"))
-
-
 def _redacted(url: str) -> str:
     parts = urlsplit(url)
     if parts.password is None:
         return url
     netloc = f"{parts.username or ''}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
     return urlunsplit(parts._replace(netloc=netloc))
-
-
-def _payload(data: str) -> dict:
-    try:
-        payload = json.loads(data)
-    except ValueError as exc:
-        raise fail(f"--data is not JSON: {exc}") from None
-    if not isinstance(payload, dict):
-        raise fail("--data must be a JSON object, the message's payload")
-    return payload
 
 
 @app.command("emit")
@@ -74,20 +64,15 @@ def emit(
     The room's id is added to the payload when the message carries it and --data leaves it out.
     Example: touchline socket emit event-url-change --room event:ID --data '{"eventUrl": "/media/live/x.m3u8"}'
     """
-    from server.realtime.contract import ContractError
-    from server.realtime.emitter import checked, with_room_key
+    from .. import asyncapi_messages as messages  # loads the AsyncAPI document: only for this command
 
     options = options_of(ctx)
-    if event not in _server_messages():
-        raise fail(f"'{event}' is not a message the server sends; one of: {', '.join(_server_messages())}")
-    if not re.fullmatch(r"(event|user):[0-9a-f]{24}", room):
-        raise fail(f"--room must be event:<id> or user:<id> with a 24 hex character id, not {room!r}")
-    payload = with_room_key(event, _payload(data), room)
     try:
-        checked(event, payload, room)
-    except ContractError as exc:
-        lines = [exc.message] + [f"  {d['field'] or '(payload)'}: {d['message']}" for d in exc.details]
-        raise fail("\n".join(lines)) from None
+        messages.check_event(event)
+        messages.check_room(room, "--room")
+        payload = messages.checked_payload(event, messages.parse_payload(data, "--data"), room)
+    except messages.PayloadError as exc:
+        raise fail(str(exc)) from None
 
     if via is Via.redis and not redis_url:
         raise fail("--via redis needs a Redis URL (--redis-url or REDIS_URL)")
@@ -98,13 +83,13 @@ def emit(
         else:
             typer.echo(f"Sent {event} to {room} through Redis: {receivers} server process(es) received it.")
     else:
-        content = run(_through_api(options.client(), event, payload, room))
+        client = options.client()
+        content = run(_through_api(client, event, payload, room))
         if options.as_json:
             print_json({**content, "via": "api"})
         else:
             typer.echo(
-                f"Sent {event} to {room} through the admin API at {options.api_url.rstrip('/')} "
-                f"(fan-out: {content['manager']})."
+                f"Sent {event} to {room} through the admin API at {client.base_url} (fan-out: {content['manager']})."
             )
 
 
@@ -130,3 +115,54 @@ async def _through_api(client: AdminClient, event: str, payload: dict, room: str
     """The API's answer: {event, room, manager}."""
     async with client:
         return await client.post("/admin/socket/emit", {"event": event, "room": room, "payload": payload})
+
+
+# --- watch ---------------------------------------------------------------------------------------
+
+
+@app.command("watch")
+def watch(
+    ctx: typer.Context,
+    room: Annotated[str, typer.Option("--room", help="event:<id> or user:<id>.")],
+    count: Annotated[
+        int | None, typer.Option("--count", min=1, help="Stop after this many messages (default: until Ctrl-C).")
+    ] = None,
+) -> None:
+    """Print every message --room receives until interrupted (Ctrl-C), staff only.
+
+    Needs a staff sign-in (`touchline login`, or TOUCHLINE_STAFF_EMAIL and _PASSWORD): the socket
+    takes the account's access token, not an API key.
+    Example: touchline socket watch --room event:ID
+    """
+    from ..asyncapi_messages import PayloadError, check_room
+    from ..room_watch import API_KEY_CANNOT_WATCH
+
+    options = options_of(ctx)
+    room = room.strip().lower()
+    try:
+        check_room(room, "--room")
+    except PayloadError as exc:
+        raise fail(str(exc)) from None
+    if options.api_key:
+        raise fail(API_KEY_CANNOT_WATCH)
+    client = options.client()
+    try:
+        run(_watch(client, room, count, options.as_json))
+    except KeyboardInterrupt:
+        typer.echo(f"Stopped watching {room}.", err=True)
+
+
+async def _watch(client: AdminClient, room: str, count: int | None, as_json: bool) -> None:
+    from ..room_watch import RoomWatch
+
+    async with client, RoomWatch(client, room) as messages:
+        typer.echo(f"Watching {room} on {client.base_url} (Ctrl-C to stop).", err=True)
+        seen = 0
+        async for message in messages:
+            if as_json:
+                typer.echo(json.dumps(message._asdict(), ensure_ascii=False))
+            else:
+                typer.echo(f"{message.at} {message.event} {json.dumps(message.data, ensure_ascii=False)}")
+            seen += 1
+            if count is not None and seen >= count:
+                return

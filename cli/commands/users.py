@@ -38,7 +38,8 @@ app = typer.Typer(
 
 class Role(StrEnum):
     viewer = "viewer"
-    staff = "staff"
+    support = "support"
+    admin = "admin"
 
 
 UserId = Annotated[str, typer.Argument(metavar="ID", help="The account's id (see `touchline users find`).")]
@@ -192,7 +193,7 @@ def _sessions(console: Console, entries: list[dict], title: str) -> None:
     )
 
 
-@app.command("sessions")
+@app.command("sessions", hidden=True)
 def sessions(
     ctx: typer.Context,
     user_id: UserId,
@@ -217,7 +218,7 @@ def sessions(
     more_hint(console, content, page)
 
 
-@app.command("revoke-session")
+@app.command("revoke-session", hidden=True)
 def revoke_session(
     ctx: typer.Context,
     user_id: UserId,
@@ -226,7 +227,7 @@ def revoke_session(
     """End one session of an account: its tokens stop working at once; the device stays registered."""
     options = options_of(ctx)
     user_id = _account_id(user_id)
-    session_id = object_id(session_id, "a session id", f"list them with `touchline users sessions {user_id} --all`")
+    session_id = object_id(session_id, "a session id", f"list them with `touchline sessions list {user_id} --all`")
     content = api_call(
         options,
         lambda api: api.post(f"/admin/users/{user_id}/sessions/{session_id}/revoke"),
@@ -252,7 +253,7 @@ def _devices(console: Console, content: dict, title: str) -> None:
     print_rows(console, title, headers, rows, caption=f"{len(rows)} of {content['limit']} devices")
 
 
-@app.command("devices")
+@app.command("devices", hidden=True)
 def devices(ctx: typer.Context, user_id: UserId) -> None:
     """An account's devices, last used first, and its device limit."""
     options = options_of(ctx)
@@ -268,7 +269,7 @@ def devices(ctx: typer.Context, user_id: UserId) -> None:
     _devices(console, content, f"Devices of account {user_id}")
 
 
-@app.command("revoke-device")
+@app.command("revoke-device", hidden=True)
 def revoke_device(
     ctx: typer.Context,
     user_id: UserId,
@@ -279,7 +280,7 @@ def revoke_device(
     """Remove a device from an account: its sessions end and the device is told to sign out."""
     options = options_of(ctx)
     user_id = _account_id(user_id)
-    device_id = object_id(device_id, "a device id", f"it is the ID column of `touchline users devices {user_id}`")
+    device_id = object_id(device_id, "a device id", f"it is the ID column of `touchline devices list {user_id}`")
     content = api_call(options, lambda api: api.post(f"/admin/users/{user_id}/devices/{device_id}/revoke"))
     if options.as_json:
         print_json(content)

@@ -44,6 +44,14 @@ def threaded_server(settings: Settings):
         sock.close()
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path, monkeypatch):
+    """Each test keeps `touchline login`'s sign-in in a directory of its own, never the user's."""
+    directory = tmp_path / "touchline-config"
+    monkeypatch.setenv("TOUCHLINE_CONFIG_DIR", str(directory))
+    return directory
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -55,7 +63,7 @@ async def accounts_db(tmp_path_factory):
     """A migrated SQLite database of the module's own with one staff and one viewer account:
     `url`, `staff` and `viewer` (their e-mail addresses), and `database` to prepare data on."""
     async with private_database(SQLITE, tmp_path_factory.mktemp("cli-server")) as database:
-        staff = await create_user(database, role="staff")
+        staff = await create_user(database, role="admin")
         viewer = await create_user(database, role="viewer")
         yield SimpleNamespace(url=database.url, database=database, staff=staff, viewer=viewer)
 

@@ -41,7 +41,7 @@ async def billing(tmp_path):
     """A server on a database of its own with a staff account; `database` to prepare contracts
     and read them back."""
     async with private_database(SQLITE, tmp_path) as database:
-        staff = await create_user(database, role="staff")
+        staff = await create_user(database, role="admin")
         with threaded_server(server_settings(database.url)) as url:
             yield SimpleNamespace(url=url, staff=staff, database=database)
 
@@ -142,7 +142,7 @@ async def test_the_viewer_is_told_of_the_renewal_on_the_socket(billing):
 async def test_a_viewer_account_is_refused_with_exit_code_1(billing):
     viewer = await create_user(billing.database)
     result = await touchline(billing, "renew", TOUCHLINE_STAFF_EMAIL=viewer)
-    assert result.exit_code == 1 and "(forbidden)" in result.output
+    assert result.exit_code == 1 and "(forbidden_role)" in result.output
 
 
 class RenewalsWithALeftover(http.server.BaseHTTPRequestHandler):

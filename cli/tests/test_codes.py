@@ -9,6 +9,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from cli.commands.codes import CSV_HEADER
 from cli.main import app
 from cli.tests.conftest import PASSWORD
 from cli.tests.test_users import sign_up
@@ -97,6 +98,31 @@ def test_the_groups_json_option_makes_issue_print_json(live_server, ppv):
     assert batch["product_id"] == product_id and len(batch["codes"]) == 1
 
 
+def test_a_large_count_is_issued_in_batches_with_a_progress_bar_on_stderr(live_server, ppv):
+    product_id, _ = ppv
+    result = touchline(live_server, "issue", "--product", product_id, "--count", "5", "--batch-size", "2")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0] == CSV_HEADER and len(rows) == 6 and len({r[0] for r in rows[1:]}) == 5
+    assert len({r[1] for r in rows[1:]}) == 3  # 2 + 2 + 1
+    assert "Issuing codes" in result.stderr and "5/5" in result.stderr
+
+
+def test_a_batched_issue_prints_one_json_object_with_every_code_and_batch(live_server, ppv):
+    product_id, _ = ppv
+    content = as_json(
+        touchline(live_server, "--json", "issue", "--product", product_id, "--count", "3", "--batch-size", "2")
+    )
+    assert content["count"] == 3 and len(set(content["codes"])) == 3 and len(content["batchIds"]) == 2
+    assert content["product_id"] == product_id and "batchId" not in content
+
+
+def test_one_batch_shows_no_progress_bar(live_server, ppv):
+    product_id, _ = ppv
+    result = touchline(live_server, "issue", "--product", product_id, "--count", "2")
+    assert result.exit_code == 0 and result.stderr == ""
+
+
 def test_issue_refuses_json_with_format_csv_before_anything_is_sent():
     result = touchline(None, "--json", "issue", "--product", NOBODY, "--count", "1", "--format", "csv")
     assert result.exit_code == 1, result.output
@@ -157,7 +183,7 @@ def test_a_viewer_account_cannot_issue_codes(live_server, ppv):
     result = touchline(
         live_server, "issue", "--product", ppv[0], "--count", "1", TOUCHLINE_STAFF_EMAIL=live_server.viewer
     )
-    assert result.exit_code == 1 and "(forbidden)" in result.output
+    assert result.exit_code == 1 and "(forbidden_role)" in result.output
 
 
 # --- list and revoke -----------------------------------------------------------------------------
@@ -213,6 +239,34 @@ def test_revoke_stops_a_code_and_list_shows_it_revoked(live_server, ppv):
 def test_list_says_when_nothing_matches(live_server):
     result = touchline(live_server, "list", "--batch", NOBODY)
     assert result.exit_code == 0 and "No access code matches." in result.output
+
+
+def test_show_prints_a_code_its_state_and_who_redeemed_it(live_server, ppv):
+    product_id, _ = ppv
+    batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "1", "--format", "json"))
+    [entry] = as_json(touchline(live_server, "--json", "list", "--batch", batch["batchId"]))["entries"]
+    fan = sign_up(live_server)
+    assert redeem(live_server, fan["access"], entry["code"]).status_code == 200
+
+    result = touchline(live_server, "show", entry["_id"])
+
+    assert result.exit_code == 0, result.output
+    assert f"Code:     {entry['code']}" in result.output and "used (1/1 used)" in result.output
+    [row] = [line for line in result.output.splitlines() if fan["userId"] in line]
+    assert row.strip().startswith(fan["userId"])
+
+
+def test_show_json_prints_the_code_as_the_api_answered(live_server, ppv):
+    product_id, _ = ppv
+    batch = as_json(touchline(live_server, "issue", "--product", product_id, "--count", "1", "--format", "json"))
+    [entry] = as_json(touchline(live_server, "--json", "list", "--batch", batch["batchId"]))["entries"]
+    shown = as_json(touchline(live_server, "--json", "show", entry["_id"]))
+    assert shown == entry and shown["redemptions"] == []
+
+
+def test_showing_an_unknown_code_ends_with_exit_code_1(live_server):
+    result = touchline(live_server, "show", NOBODY)
+    assert result.exit_code == 1 and "Access code not found (access_code_not_found)" in result.output
 
 
 def test_revoking_an_unknown_code_ends_with_exit_code_1(live_server):

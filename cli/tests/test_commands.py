@@ -32,6 +32,13 @@ def test_seed_twice_inserts_nothing_the_second_time(fresh_database):
     assert "events: +0" in second.output and "teams: +0" in second.output
 
 
+def test_seed_shows_its_steps_on_a_progress_bar_on_stderr_and_the_summary_on_stdout(fresh_database):
+    result = runner.invoke(app, ["seed"])
+    assert result.exit_code == 0, result.output
+    assert "Done" in result.stderr and "3/3" in result.stderr
+    assert "events: +" in result.stdout and "3/3" not in result.stdout
+
+
 def test_no_arguments_shows_help():
     result = runner.invoke(app, [])
     assert "seed" in result.output and "serve" in result.output

@@ -143,10 +143,13 @@ def test_an_event_goes_live_switches_stream_and_finishes_as_vod(live_server):
     assert f"Event {event['_id']} now streams /media/live/hockey.m3u8 (live)." in switched.output
 
     finished = as_json(touchline(live_server, "--json", "finish", event["_id"]))
-    assert (finished["status"], finished["content"]["HLSStream"]) == ("archived", "/media/vod/hockey/index.m3u8")
+    # The sample that played, looped for as long as the game lasted (here: seconds, maybe none).
+    seconds = finished["duration"]
+    vod = f"/media/vod/hockey/game-{seconds}.m3u8" if seconds else "/media/vod/hockey/index.m3u8"
+    assert (finished["status"], finished["content"]["HLSStream"]) == ("archived", vod)
     assert finished["endDate"] is not None
     played = seen_by_viewers(live_server, event["_id"])["content"]["HLSStream"]
-    assert played.startswith("/media/s/") and played.endswith("/vod/hockey/index.m3u8")  # signed for the viewer
+    assert played.startswith("/media/s/") and played.endswith(vod.removeprefix("/media"))  # signed for the viewer
 
 
 def test_set_stream_on_an_upcoming_event_puts_it_live(live_server):
@@ -238,4 +241,49 @@ def test_a_malformed_argument_ends_with_exit_code_1_before_anything_is_sent(comm
 
 def test_a_viewer_account_is_refused_with_exit_code_1(live_server):
     result = touchline(live_server, "go-live", NOBODY, TOUCHLINE_STAFF_EMAIL=live_server.viewer)
-    assert result.exit_code == 1 and "(forbidden)" in result.output
+    assert result.exit_code == 1 and "(forbidden_role)" in result.output
+
+
+# --- list and show -------------------------------------------------------------------------------
+
+
+def test_list_shows_events_with_their_state_and_stored_stream(live_server):
+    event = create(live_server, "--stream", "/media/live/football.m3u8")
+    result = touchline(live_server, "list", "--size", "100")
+    assert result.exit_code == 0, result.output
+    [row] = [line for line in result.output.splitlines() if event["_id"] in line]
+    assert "upcoming" in row and "/media/live/football.m3u8" in row and "2026-12-05 15:00" in row
+
+
+def test_list_json_filters_by_status(live_server):
+    upcoming = create(live_server)
+    live = create(live_server)
+    as_json(touchline(live_server, "--json", "go-live", live["_id"]))
+    content = as_json(touchline(live_server, "--json", "list", "--status", "live", "--size", "100"))
+    ids = {e["_id"] for e in content["entries"]}
+    assert live["_id"] in ids and upcoming["_id"] not in ids
+    assert {e["status"] for e in content["entries"]} == {"live"}
+
+
+def test_list_says_when_nothing_matches(live_server):
+    result = touchline(live_server, "list", "--sport", "no-such-sport")
+    assert result.exit_code == 0 and "No event matches." in result.output
+
+
+def test_show_prints_the_event_as_staff_see_it(live_server):
+    event = create(live_server, "--stream", "/media/live/football.m3u8")
+    result = touchline(live_server, "show", event["_id"])
+    assert result.exit_code == 0, result.output
+    assert f"Event {event['_id']}" in result.output and "/media/live/football.m3u8" in result.output
+    assert "upcoming" in result.output
+
+
+def test_show_json_prints_the_apis_answer(live_server):
+    event = create(live_server)
+    content = as_json(touchline(live_server, "--json", "show", event["_id"]))
+    assert content["_id"] == event["_id"] and content["title"] == event["title"]
+
+
+def test_showing_an_unknown_event_ends_with_exit_code_1(live_server):
+    result = touchline(live_server, "show", NOBODY)
+    assert result.exit_code == 1 and "Event not found (event_not_found)" in result.output

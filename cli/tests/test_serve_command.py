@@ -56,3 +56,19 @@ def test_the_port_option_reaches_the_apps_settings_and_the_sockets_default_origi
     [call] = uvicorn_run
     assert (call["host"], call["port"]) == ("127.0.0.1", 9123)
     assert call["settings"].socket_origins == ["http://127.0.0.1:9123", "http://localhost:9123"]
+
+
+def test_forwarded_headers_are_believed_only_from_the_configured_proxies(uvicorn_run):
+    os.environ.pop("TOUCHLINE_FORWARDED_ALLOW_IPS", None)
+    assert runner.invoke(app, ["serve"]).exit_code == 0
+    os.environ["TOUCHLINE_FORWARDED_ALLOW_IPS"] = "10.0.0.5"
+    assert runner.invoke(app, ["serve"]).exit_code == 0
+    options = [(call["proxy_headers"], call["forwarded_allow_ips"]) for call in uvicorn_run]
+    assert options == [(False, None), (True, "10.0.0.5")]
+
+
+def test_uvicorn_buffers_no_websocket_message_far_beyond_what_the_socket_accepts(uvicorn_run):
+    assert runner.invoke(app, ["serve"]).exit_code == 0
+    [call] = uvicorn_run
+    assert call["ws_max_size"] <= 64 * 1024
+    assert call["server_header"] is False

@@ -129,7 +129,7 @@ async def test_a_wrong_password_ends_with_exit_code_1_and_the_servers_message(li
 
 async def test_a_viewer_account_is_refused_with_exit_code_1(live_server):
     result = await touchline(*emit_args(), **{**staff_env(live_server), "TOUCHLINE_STAFF_EMAIL": live_server.viewer})
-    assert result.exit_code == 1 and "(forbidden)" in result.output
+    assert result.exit_code == 1 and "(forbidden_role)" in result.output
 
 
 async def test_without_credentials_the_command_says_which_variables_to_set():

@@ -75,7 +75,8 @@ def test_the_options_win_over_the_variables(live_server):
 def test_without_credentials_the_command_says_which_variables_or_options_to_set():
     result = touchline("users", "--api-url", UNREACHABLE, "find", "ada")
     assert result.exit_code == 1
-    assert "TOUCHLINE_STAFF_EMAIL" in result.output and "--staff-email" in result.output
+    assert "touchline login" in result.output and "TOUCHLINE_API_KEY" in result.output
+    assert "TOUCHLINE_STAFF_EMAIL" in result.output
 
 
 def test_a_shared_option_after_the_command_is_a_usage_error():

@@ -121,7 +121,7 @@ def test_find_json_prints_the_page_the_api_answered(live_server):
 def test_find_filters_by_role(live_server):
     content = as_json(touchline(live_server, "--json", "find", live_server.staff, "--role", "viewer"))
     assert content["entries"] == []
-    content = as_json(touchline(live_server, "--json", "find", live_server.staff, "--role", "staff"))
+    content = as_json(touchline(live_server, "--json", "find", live_server.staff, "--role", "admin"))
     assert [e["email"] for e in content["entries"]] == [live_server.staff]
 
 
@@ -266,4 +266,4 @@ def test_a_malformed_argument_ends_with_exit_code_1_before_anything_is_sent(comm
 
 def test_a_viewer_account_is_refused_with_exit_code_1(live_server):
     result = touchline(live_server, "find", "fan", TOUCHLINE_STAFF_EMAIL=live_server.viewer)
-    assert result.exit_code == 1 and "(forbidden)" in result.output
+    assert result.exit_code == 1 and "(forbidden_role)" in result.output

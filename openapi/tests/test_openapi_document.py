@@ -182,8 +182,9 @@ def test_operation_documents_the_statuses_it_can_answer(path: str, method: str, 
     if any("bearerAuth" in requirement for requirement in security):
         assert "401" in responses, "operations that take a token document 401"
     if path.startswith("/admin/"):
-        assert security == [{"bearerAuth": []}], "admin operations need a (staff) token"
-        assert "403" in responses, "admin operations document 403 for non-staff tokens"
+        assert security == [{"bearerAuth": []}, {"apiKeyAuth": []}], "admin operations need a staff token or an API key"
+        assert operation.get("x-touchline-role") in ("support", "admin"), "admin operations state their role"
+        assert "403" in responses, "admin operations document 403 (forbidden_role) for other roles"
 
 
 @pytest.mark.parametrize(("path", "method", "operation"), OPERATIONS, ids=OPERATION_IDS)

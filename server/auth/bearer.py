@@ -7,19 +7,31 @@ the secret out of module globals and lets tests build apps with their own settin
 from collections.abc import Callable
 from typing import Any
 
-from connexion.security import BearerSecurityHandler
+from connexion.security import ApiKeySecurityHandler, BearerSecurityHandler
 
 from ..settings import Settings
+from .api_keys import looks_like_key
 from .tokens import verify_access_token, verify_limit_ticket
 
 # token_info["kind"]: what the bearer token is. Only `POST /user/delete_device` accepts a limit
 # ticket (server.api.http.context.signed_in refuses it everywhere else).
 ACCESS = "access"
 LIMIT_TICKET = "limit_ticket"
+# An API key (`Authorization: Bearer tlk_...` or `X-API-Key: tlk_...`): only admin operations take
+# one, and check it against the database before the handler runs (server/api/http/staff_access.py).
+API_KEY = "api_key"
 
 
-def security_map(settings: Settings) -> dict[str, type[BearerSecurityHandler]]:
+def _api_key_info(key: str) -> dict[str, Any] | None:
+    if not looks_like_key(key):
+        return None
+    return {"sub": None, "sid": None, "role": None, "kind": API_KEY, "key": key, "scope": []}
+
+
+def security_map(settings: Settings) -> dict[str, type[BearerSecurityHandler] | type[ApiKeySecurityHandler]]:
     def token_info(token: str) -> dict[str, Any] | None:
+        if looks_like_key(token):
+            return _api_key_info(token)
         claims = verify_access_token(token, secret=settings.secret_key)
         if claims is not None:
             return {"sub": claims.user_id, "sid": claims.session_id, "role": claims.role, "kind": ACCESS, "scope": []}
@@ -39,4 +51,8 @@ def security_map(settings: Settings) -> dict[str, type[BearerSecurityHandler]]:
         def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[[str], dict[str, Any] | None]:
             return token_info
 
-    return {"bearer": TouchlineBearer}
+    class TouchlineApiKey(ApiKeySecurityHandler):
+        def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[[str], dict[str, Any] | None]:
+            return _api_key_info
+
+    return {"bearer": TouchlineBearer, "apiKey": TouchlineApiKey}

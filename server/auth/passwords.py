@@ -7,6 +7,7 @@ against a dummy hash so they cost the same time as a wrong password.
 
 import asyncio
 import os
+import weakref
 from functools import cached_property
 
 from argon2 import PasswordHasher
@@ -19,7 +20,11 @@ class Passwords:
     def __init__(self, memory_kib: int, time_cost: int, parallelism: int, *, workers: int | None = None):
         self.hasher = PasswordHasher(memory_cost=memory_kib, time_cost=time_cost, parallelism=parallelism)
         self._workers = workers or os.cpu_count() or 1
-        self._slots: asyncio.Semaphore | None = None
+        # One semaphore per event loop: a semaphore binds to the loop that first waits on it, and
+        # one process may run several loops (tests, threaded servers).
+        self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Passwords":
@@ -36,9 +41,11 @@ class Passwords:
         }
 
     def _semaphore(self) -> asyncio.Semaphore:
-        if self._slots is None:  # created lazily: it binds to the running loop
-            self._slots = asyncio.Semaphore(self._workers)
-        return self._slots
+        loop = asyncio.get_running_loop()
+        slots = self._slots.get(loop)
+        if slots is None:
+            slots = self._slots[loop] = asyncio.Semaphore(self._workers)
+        return slots
 
     @cached_property
     def _dummy_hash(self) -> str:

@@ -1,8 +1,9 @@
 """Short-lived access tokens: HS256 JWTs signed with the server's secret.
 
 Claims: `sub` (user id), `sid` (session id, so a revoked session's tokens can be refused),
-`role` (`viewer` or `staff`), `iat`, `exp`. Refresh tokens are opaque and live in the
-database; only access tokens are self-contained.
+`role` (`viewer`, `support` or `admin`), `iat`, `exp`. A token issued before the `staff` role
+was split still verifies: its `staff` claim reads as `admin` (what `staff` became). Refresh
+tokens are opaque and live in the database; only access tokens are self-contained.
 
 Limit tickets (a sign-in stopped at the device limit) are JWTs too, with `typ: limit` and a
 `jti` that the database makes single-use. Each verifier refuses the other kind, so a ticket
@@ -17,7 +18,10 @@ from jwt.types import Options
 from .. import clock
 
 ALGORITHM = "HS256"
-ROLES = ("viewer", "staff")
+ROLES = ("viewer", "support", "admin")
+# Staff roles, least powerful first: a role may do what the roles before it may.
+STAFF_ROLES = ("support", "admin")
+LEGACY_ROLES = {"staff": "admin"}
 DEFAULT_LIFETIME_S = 15 * 60
 
 
@@ -68,11 +72,17 @@ _OWN_TIME_CHECKS: Options = {"verify_exp": False, "verify_iat": False, "verify_n
 
 
 def _within_lifetime(claims: dict, leeway: int) -> bool:
-    issued, expires = claims.get("iat"), claims.get("exp")
-    if not isinstance(issued, (int, float)) or not isinstance(expires, (int, float)):
+    """Issued, not yet expired and (when it says so) already valid, on server.clock. Our tokens
+    carry no `nbf` and no `iss`: a token naming an issuer was made for, or by, someone else."""
+    issued, expires, not_before = claims.get("iat"), claims.get("exp"), claims.get("nbf", 0)
+    if not (
+        isinstance(issued, (int, float)) and isinstance(expires, (int, float)) and isinstance(not_before, (int, float))
+    ):
+        return False
+    if "iss" in claims:
         return False
     now = clock.timestamp()
-    return issued - leeway <= now < expires + leeway
+    return issued - leeway <= now < expires + leeway and now >= not_before - leeway
 
 
 def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
@@ -108,6 +118,7 @@ def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenCla
     if "typ" in claims:  # a limit ticket (or anything else that is not an access token)
         return None
     role = claims.get("role", "viewer")
+    role = LEGACY_ROLES.get(role, role) if isinstance(role, str) else role
     if role not in ROLES or not isinstance(claims["sub"], str):
         return None
     return TokenClaims(claims["sub"], claims.get("sid"), role, int(claims["exp"]))

@@ -270,7 +270,7 @@ def prepare_database(directory: Path) -> tuple[str, str]:
                     email=STAFF_EMAIL,
                     password_hash=None,
                     display_name="Bench",
-                    role="staff",
+                    role="admin",
                     club_list=[],
                     options={},
                 )

@@ -3,7 +3,9 @@
 Dredd proves every documented transaction of every operation happens (each
 documented status, produced by the hooks in openapi/dredd/hooks.js with real seed ids);
 Schemathesis proves conformance (`--checks all`, a bounded run with a fixed seed) over every
-operation.
+operation. A second Schemathesis run checks authorization with two real viewers: an operation
+that declares a bearer must refuse requests without one (`ignored_auth`), and what one viewer
+created must not be readable by the other (`object_level_authorization`).
 
 The server runs in its own process with response validation on, exactly as `make run` starts
 it, on a database of its own under var/contract (or `--database-url`).
@@ -78,10 +80,17 @@ async def _prepare_database(url: str) -> dict:
             # Staff event operations change the event they are given: one nobody else looks up.
             admin_event = await first(Event.media_type == "event", Event.status == "upcoming")
             clip = await first(Event.media_type != "event", Event.parent_event_id.is_not(None))
+            # One any viewer may cut clips of (the authorization run's viewers make some).
+            free_archived = await first(
+                Event.media_type == "event",
+                Event.status == "archived",
+                Event.commerce_type == "commerce_free_media",
+                Event.hls_stream.is_not(None),
+            )
             identity = (
                 await db.execute(select(Identity.id).where(Identity.media_type == "identity_item").limit(1))
             ).scalar_one()
-            viewer_email = next(u.email for u in demo_users if u.role != "staff")
+            viewer_email = next(u.email for u in demo_users if u.role == "viewer")
             viewer = (await db.execute(select(User.id).where(User.email == viewer_email))).scalar_one()
     finally:
         await database.dispose()
@@ -94,6 +103,7 @@ async def _prepare_database(url: str) -> dict:
         "viewer": viewer,
         "allAccess": stable_id("product", "svod:all-access"),
         "adminEvent": admin_event,
+        "freeArchived": free_archived,
     }
 
 
@@ -139,6 +149,9 @@ def running_server(database_url: str, secret: str, log_path: Path, providers: di
         "--no-access-log",
         "--ws-per-message-deflate",
         "false",
+        # As `touchline serve`: X-Forwarded-For from nobody (uvicorn believes 127.0.0.1 by default).
+        "--no-proxy-headers",
+        "--no-server-header",
     ]
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -204,6 +217,9 @@ SCHEMATHESIS_IDS = {
     "get_user": "viewer",
     "list_user_sessions": "viewer",
     "list_user_devices": "viewer",
+    "list_user_purchases": "viewer",
+    "list_user_contracts": "viewer",
+    "list_user_follows": "viewer",
     # A seeded upcoming game, which they start, finish and edit (after Dredd, which makes its own).
     "update_event": "adminEvent",
     "go_live": "adminEvent",
@@ -221,6 +237,8 @@ ACCEPTED_REFUSALS = {
     "at home and away, or a date no datetime holds is a 400",
     "get_channel_programme": "a window whose `from` is after its `to` is a 400",
     "list_events": "an `event_date` range whose start is after its end is a 400",
+    "record_analytics_events": "a property name that is not 1 to 40 letters, digits, '_', '.' or '-', or a "
+    "timestamp no datetime holds, is a 400",
     "redeem_access_code": "redemption attempts are limited per account: the demo viewer's many attempts get 429; "
     "a used-up code is a 409, an expired one a 410",
     "exchange_token": "an unknown or disabled sign-on provider is a 400 (provider_not_supported)",
@@ -260,12 +278,10 @@ def schemathesis_config(ids: dict) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, work: Path) -> int:
-    checked = sorted(op["operationId"] for op in index.values())
-    seed = os.environ.get("CONTRACT_SEED", str(DEFAULT_SEED))
-    config = work / "schemathesis.toml"
-    config.write_text(schemathesis_config(ids))
-    # One worker: hypothesis describes strategies with ast.parse, which is not thread-safe on 3.11.
+def schemathesis_command(config: Path, base: str, *, checks: str, examples: int, phases: str, seed: str) -> list[str]:
+    """`st run` over the contract against `base` with `config`, a JUnit report and (unless
+    `seed` is "random") a fixed seed. One worker: hypothesis describes strategies with
+    ast.parse, which is not thread-safe on 3.11."""
     command = [
         str(Path(sys.executable).with_name("st")),
         "--config-file",
@@ -275,23 +291,31 @@ def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, wor
         "--url",
         f"{base}/api",
         "--checks",
-        "all",
+        checks,
         "--max-examples",
-        str(MAX_EXAMPLES),
+        str(examples),
         "--workers",
         "1",
         "--phases",
-        "examples,coverage,fuzzing",
+        phases,
         "--generation-database",
         "none",
         "--no-color",
         "--report",
         "junit",
-        "--report-dir",
-        str(work / "schemathesis"),
     ]
-    if seed != "random":
-        command += ["--seed", seed]
+    return command + (["--seed", seed] if seed != "random" else [])
+
+
+def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, work: Path) -> int:
+    checked = sorted(op["operationId"] for op in index.values())
+    seed = os.environ.get("CONTRACT_SEED", str(DEFAULT_SEED))
+    config = work / "schemathesis.toml"
+    config.write_text(schemathesis_config(ids))
+    command = schemathesis_command(
+        config, base, checks="all", examples=MAX_EXAMPLES, phases="examples,coverage,fuzzing", seed=seed
+    )
+    command += ["--report-dir", str(work / "schemathesis")]
     for operation_id in checked:
         command += ["--include-operation-id", operation_id]
     print(f"\n== Schemathesis: {len(checked)} operations, --checks all", flush=True)
@@ -302,6 +326,132 @@ def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, wor
         "TOUCHLINE_CONTRACT_FIXTURES": str(fixtures_path),
         "SCHEMATHESIS_HOOKS": "server.checks.schemathesis_hooks",
     }
+    return subprocess.run(command, cwd=PROJECT_ROOT, env=env).returncode
+
+
+# Operations the authorization run leaves out: staff operations (the viewers are refused them,
+# and the conformance run covers them with the staff account) and those that end or change the
+# caller's session or account, which would sign a peer out for the rest of the run.
+AUTHORIZATION_EXCLUDED = (
+    "logout_user",
+    "end_other_sessions",
+    "delete_account",
+    "change_password",
+    "delete_device",
+)
+PEERS = ("viewer-a", "viewer-b")
+PEER_PASSWORD = "authorization peer password"
+
+
+def _call(base: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    """One API call that must succeed; its `content`."""
+    headers = {"Content-Type": "application/json", "Idempotency-Key": secrets.token_hex(16)}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{base}/api{path}", data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        return json.loads(answer.read())["content"]
+
+
+def _test_card(base: str, token: str) -> dict:
+    """A card token for the sandbox's card that always pays."""
+    card = {"number": "4242424242424242", "exp_month": 12, "exp_year": 2040, "cvc": "123", "holder": "Peer"}
+    return {"token": _call(base, "POST", "/commerce/card/tokenize", card, token)["token"]}
+
+
+def register_peers(base: str) -> list[dict]:
+    """Two fresh viewers (not the demo viewer, whom the conformance run uses), each with the
+    sandbox's paying test card stored, so the run's purchases and subscriptions go through and
+    give each of them things of their own, which the other must not read."""
+    peers = []
+    for name in PEERS:
+        email = f"{name}-{secrets.token_hex(4)}@example.com"
+        device = f"schemathesis-{name}"
+        account = {"email": email, "password": PEER_PASSWORD, "device_id": device, "device_name": device}
+        token = _call(base, "POST", "/user/register", {**account, "displayName": name})["tokenData"]["access_token"]
+        _call(base, "POST", "/commerce/card/update", {"card": _test_card(base, token)}, token)
+        peers.append({"name": name, "email": email})
+    return peers
+
+
+def wfc_document(base: str, peers: list[dict]) -> dict:
+    """A Web Fuzzing Commons auth document: each peer signs in through POST /api/user/login
+    (again every few minutes, before its access token expires) and sends its bearer."""
+    return {
+        "auth": [
+            {
+                "name": peer["name"],
+                "loginEndpointAuth": {
+                    "externalEndpointURL": f"{base}/api/user/login",
+                    "verb": "POST",
+                    "contentType": "application/json",
+                    "payloadRaw": json.dumps(
+                        {
+                            "username": peer["email"],
+                            "password": PEER_PASSWORD,
+                            "device_id": f"schemathesis-{peer['name']}",
+                            "device_name": f"schemathesis-{peer['name']}",
+                        }
+                    ),
+                    "token": {
+                        "extractFrom": "body",
+                        "extractSelector": "/content/tokenData/access_token",
+                        "sendIn": "header",
+                        "sendName": "Authorization",
+                        "sendTemplate": "Bearer {token}",
+                    },
+                },
+            }
+            for peer in peers
+        ]
+    }
+
+
+def authorization_config(document: Path, ids: dict, ppv: dict) -> str:
+    """The run's configuration: the peers, and request bodies that succeed, so each viewer makes
+    things of their own (a clip of a free archived game, a pay-per-view purchase and an All Access
+    subscription with the stored card) whose reads are then replayed as the other viewer."""
+    bodies = {
+        "create_clip": {
+            "body.event_id": ids["freeArchived"],
+            "body.title": "A goal",
+            "body.startTime": 2,
+            "body.endTime": 8,
+        },
+        "purchase_ppv_by_stored_cc": {"body.event_id": ppv["event_id"], "body.product_id": ppv["_id"]},
+        "subscribe_by_stored_cc": {"body.subscription_id": ids["allAccess"]},
+    }
+    blocks = [
+        # Every request as the first viewer; the check replays its reads as the other.
+        f"[auth.wfc]\npath = {json.dumps(str(document))}\nuser = {json.dumps(PEERS[0])}\nrefresh_interval = 300\n"
+        f"peers = {json.dumps(list(PEERS))}\n"
+    ]
+    for operation_id, parameters in bodies.items():
+        values = ", ".join(f"{json.dumps(key)} = {json.dumps(value)}" for key, value in parameters.items())
+        blocks.append(f'[[operations]]\ninclude-operation-id = "{operation_id}"\nparameters = {{ {values} }}\n')
+    return "\n".join(blocks)
+
+
+def run_authorization(base: str, work: Path, ids: dict, staff_token: str) -> int:
+    document = work / "peers.wfc.json"
+    document.write_text(json.dumps(wfc_document(base, register_peers(base)), indent=2))
+    [ppv] = _call(base, "GET", "/admin/products?type=ppv&size=1", token=staff_token)["entries"]
+    config = work / "authorization.toml"
+    config.write_text(authorization_config(document, ids, ppv))
+    command = schemathesis_command(
+        config,
+        base,
+        checks="not_a_server_error,ignored_auth,object_level_authorization",
+        examples=max(10, MAX_EXAMPLES // 4),
+        phases="examples,coverage,fuzzing,stateful",
+        seed=os.environ.get("CONTRACT_SEED", str(DEFAULT_SEED)),
+    )
+    command += ["--exclude-path-regex", "^/admin/", "--report-dir", str(work / "schemathesis-authorization")]
+    for operation_id in AUTHORIZATION_EXCLUDED:
+        command += ["--exclude-operation-id", operation_id]
+    print(f"\n== Schemathesis: authorization with two viewers ({', '.join(PEERS)})", flush=True)
+    env = {key: value for key, value in os.environ.items() if key != "SCHEMATHESIS_HOOKS"}
     return subprocess.run(command, cwd=PROJECT_ROOT, env=env).returncode
 
 
@@ -319,10 +469,11 @@ def _providers(ifa_issuer: str | None) -> dict[str, str]:
 
 
 def sign_in_demo_accounts(base: str) -> dict:
-    """Sign the demo viewer and staff accounts in through the API: their access tokens and details."""
+    """Sign the demo accounts in through the API: their access tokens and details, as `viewer`,
+    `staff` (the admin account: every admin operation) and `support`."""
     accounts = {}
     for demo in load_demo_users(PROJECT_ROOT / "fixtures"):
-        key = "staff" if demo.role == "staff" else "viewer"
+        key = {"admin": "staff", "support": "support"}.get(demo.role, "viewer")
         if key in accounts:
             continue
         body = json.dumps(
@@ -351,7 +502,9 @@ def sign_in_demo_accounts(base: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", help="Run against this database instead of a fresh SQLite file.")
-    parser.add_argument("--only", choices=("dredd", "schemathesis"), help="Run one of the two tools.")
+    parser.add_argument(
+        "--only", choices=("dredd", "schemathesis", "authorization"), help="Run one of the three checks."
+    )
     args = parser.parse_args(argv)
 
     work = PROJECT_ROOT / "var" / "contract"
@@ -388,6 +541,8 @@ def main(argv: list[str] | None = None) -> int:
             results["Dredd"] = run_dredd(base, fixtures_path)
         if args.only in (None, "schemathesis"):
             results["Schemathesis"] = run_schemathesis(base, index, fixtures_path, ids, work)
+        if args.only in (None, "authorization"):
+            results["Schemathesis authorization"] = run_authorization(base, work, ids, accounts["staff"]["token"])
 
     print(f"\n{len(index)} operations checked")
     for tool, code in results.items():

@@ -1,72 +1,65 @@
-"""Clip playlists: a clip plays its parent stream's own segments; no video is ever copied.
+"""Playlists made per request over a sample's endless timeline: archived games and clips. No video
+is ever copied: they list the sample's own segments under the names of the timeline.
 
-    /media/s/<token>/vod/<sample>/clip-<startMs>-<endMs>.m3u8
+Timeline. Positions on a sample's timeline are milliseconds; the sample loops: absolute segment
+j plays file j mod N of the sample (N segments). A live stream plays the same timeline on the
+wall clock, anchored as the live playlists are (server.media.live.ANCHOR), so a clip of a live
+stream names the very segments its live playlist listed. An archived game is the timeline from 0
+for the game's length: a game of two hours plays its 24 s sample 300 times over.
 
-is a master playlist: the sample's own variants (the same EXT-X-STREAM-INF attributes), each
-pointing at its rendition's clip, `<rendition>/clip-<startMs>-<endMs>.m3u8`, and the clip's
-EXT-X-START. A rendition's clip,
+Made playlists (the URL layout: server.media.urls), under a token's directory:
 
-    /media/s/<token>/vod/<sample>/<rendition>/clip-<startMs>-<endMs>.m3u8
+    vod/<sample>/game-<seconds>.m3u8                 master: the sample's own variants (the same
+                                                     EXT-X-STREAM-INF attributes), each at
+    vod/<sample>/<rendition>/game-<seconds>.m3u8     the rendition's game: the segments that cover
+                                                     [0, seconds) of the timeline
+    vod/<sample>/clip-<from>-<to>.m3u8               master with the clip's EXT-X-START, at
+    vod/<sample>/<rendition>/clip-<from>-<to>.m3u8   the segments that cover [from, to) ms: the first
+                                                     listed contains the start, the last the end,
+                                                     and EXT-X-START points the player at the start
 
-is a VOD media playlist (EXT-X-ENDLIST) of the rendition's segments that cover [start, end) of
-the stream's timeline, in milliseconds: the first listed segment contains the start, the last
-one contains the end, and EXT-X-START points the player at the start within the first segment.
-Its segment URIs are the rendition's own file names (`index5.ts`), which resolve to
-/media/s/<token>/vod/<sample>/<rendition>/index5.ts: the parent's segments, under the same
-token. The renditions are aligned (server.media.playlists), so every rendition's clip lists the
-same segment numbers with the same durations. A clip's stored URL (server.media.urls.clip_url)
-lies inside its stream's VOD directory, so a token for the stream opens its clips and a clip's
-token opens its stream's segments, with no change to the token's scope
-(server.media.signing.covers); the token is issued for the parent event (`evt`).
+Each media playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST) whose segment URIs
+are `seg-<j>.ts`, segment j of the timeline, beside it; the media route serves it as the
+rendition's file j mod N, under the same token. Naming segments by their place on the timeline,
+not by their file, is what lets a clip's token open its own segments and no others
+(server.media.routes). Whenever the sample starts over (j mod N == 0, not the first listed) the
+segment carries EXT-X-DISCONTINUITY: its timestamps jump back, as in the live playlists. The
+renditions are aligned (server.media.playlists), so every rendition's playlist is the same text.
 
-Timeline. Clip URLs name positions on the sample's own endless timeline (milliseconds; the
-sample loops): absolute segment j plays file j mod N. For an archived stream that is the sample
-itself, from 0 to its duration (server.services.user_clips keeps clips of such streams within
-it). A live stream plays the same timeline on the wall clock, anchored as the live playlists are
-(server.media.live.ANCHOR), so a clip of a live stream names the very segments its live
-playlist listed. A range that crosses the end of the sample goes on at its start, after
-EXT-X-DISCONTINUITY, as the live playlist does.
+Stored URLs lie inside the stream's VOD directory, so a token for the stream opens its games and
+clips with no change to what a token covers (server.media.signing.covers); a clip's token carries
+its range and opens only the clip.
 
-Every request is checked like any stream request (server.media.routes): the token's signature
-and expiry, that the clip lies within the token's stream, and for a token issued to a viewer,
-that the request bears that viewer's access token. Refusals are 403 in the error envelope.
+Bounds. A game lasts at most MAX_GAME_SECONDS (7 days: the contract's bound on an event's
+duration; server.services.event_admin), a range at most MAX_RANGE_MS (an hour: more than any
+highlight the seed makes; a viewer's own clip is at most 10 minutes, server.services.user_clips).
+Rendered playlists are kept per process in a cache bounded in bytes (PlaylistCache), each with its
+gzip copy, made when a player first accepts it.
 """
 
 from __future__ import annotations
 
+import gzip
 import math
 from bisect import bisect_right
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
+from typing import Protocol
 
-import orjson
-from starlette.requests import Request
-from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 
-from .. import clock
-from .playlists import (
-    MASTER_PLAYLIST,
-    Ladder,
-    Segment,
-    VodPlaylist,
-    load_stream,
-    load_vod_playlist,
-    parse_vod_playlist,
-)
-from .routes import SignedMedia
-from .signing import StreamDenied
-from .urls import clip_file
+from .playlists import MASTER_PLAYLIST, Ladder, Segment, VodPlaylist, load_vod_playlist, parse_vod_playlist
+from .urls import CLIP_NAME, GAME_NAME, clip_file, game_file, segment_file
 
-# The longest clip a playlist is made for (the API refuses longer ones: server.services.user_clips).
-MAX_CLIP_MS = 10 * 60 * 1000
+MAX_GAME_SECONDS = 7 * 24 * 3600
+MAX_RANGE_MS = 60 * 60 * 1000
 CLIP_PATH = "/s/{token}/vod/{stream:path}/clip-{start:int}-{end:int}.m3u8"
-PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
-# A clip playlist never changes: cached like a VOD playlist (server.media.routes), at most this
-# long and never past the token's expiry; `private` when the token is bound to a viewer.
-MAX_AGE = 3600
+# Rendered playlists kept per process: a 7-day game is about 10 MB of text, a 2-hour one 120 kB.
+CACHE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -117,28 +110,38 @@ def _start(timeline: Timeline, numbers: range, start_ms: int) -> str:
     return f"#EXT-X-START:TIME-OFFSET={offset:.3f},PRECISE=YES"
 
 
-def clip_playlist(vod: VodPlaylist, start_ms: int, end_ms: int) -> str:
-    """The VOD media playlist of a clip over `vod` (segment URIs as in the sample's playlist)."""
+def range_playlist(vod: VodPlaylist, start_ms: int, end_ms: int, *, start_tag: bool = True) -> str:
+    """The VOD media playlist of [start_ms, end_ms) of `vod`'s timeline: `seg-<j>.ts` URIs, a
+    discontinuity wherever the sample starts over, and (`start_tag`) the range's EXT-X-START."""
     timeline = Timeline.of(vod)
     numbers = clip_segments(timeline, start_ms, end_ms)
     n = len(vod.segments)
     target = max(vod.target_duration, math.ceil(max(s.duration for s in vod.segments) - 1e-6))
-    out = [
-        "#EXTM3U",
-        "#EXT-X-VERSION:3",
-        f"#EXT-X-TARGETDURATION:{target}",
-        "#EXT-X-MEDIA-SEQUENCE:0",
-        "#EXT-X-PLAYLIST-TYPE:VOD",
-        _start(timeline, numbers, start_ms),
+    head = [
+        "#EXTM3U\n#EXT-X-VERSION:3\n",
+        f"#EXT-X-TARGETDURATION:{target}\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n",
     ]
+    if start_tag:
+        head.append(_start(timeline, numbers, start_ms) + "\n")
+    extinf = [f"#EXTINF:{s.duration:.6f},\n" for s in vod.segments]
+    out = head
     for j in numbers:
-        if j != numbers[0] and j % n == 0:
-            out.append("#EXT-X-DISCONTINUITY")  # the sample starts over: timestamps jump back
-        segment = timeline.segment(j)
-        out.append(f"#EXTINF:{segment.duration:.6f},")
-        out.append(segment.uri)
-    out.append("#EXT-X-ENDLIST")
-    return "\n".join(out) + "\n"
+        if j % n == 0 and j != numbers[0]:
+            out.append("#EXT-X-DISCONTINUITY\n")  # the sample starts over: timestamps jump back
+        out.append(extinf[j % n])
+        out.append(f"{segment_file(j)}\n")
+    out.append("#EXT-X-ENDLIST\n")
+    return "".join(out)
+
+
+def clip_playlist(vod: VodPlaylist, start_ms: int, end_ms: int) -> str:
+    """A rendition's clip playlist: [start_ms, end_ms) of the timeline, starting at start_ms."""
+    return range_playlist(vod, start_ms, end_ms)
+
+
+def game_playlist(vod: VodPlaylist, seconds: int) -> str:
+    """A rendition's game playlist: the timeline from 0 for `seconds`, within one segment."""
+    return range_playlist(vod, 0, seconds * 1000, start_tag=False)
 
 
 def clip_master(ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int) -> str:
@@ -148,6 +151,79 @@ def clip_master(ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: in
     name = clip_file(start_ms, end_ms)
     start = _start(Timeline.of(timeline), numbers, start_ms)
     return ladder.render(lambda variant: f"{variant.rendition}/{name}", extra=(start,))
+
+
+def game_master(ladder: Ladder, seconds: int) -> str:
+    """The master playlist of a game: the sample's variants, each at its rendition's game."""
+    name = game_file(seconds)
+    return ladder.render(lambda variant: f"{variant.rendition}/{name}")
+
+
+@dataclass(frozen=True)
+class Made:
+    """A made playlist's name read: the range of the timeline it plays, and whether it is a clip
+    (which starts at `start_ms` exactly) or a game (from 0)."""
+
+    start_ms: int
+    end_ms: int
+    clip: bool
+
+    def media_playlist(self, vod: VodPlaylist) -> str:
+        return range_playlist(vod, self.start_ms, self.end_ms, start_tag=self.clip)
+
+    def master(self, ladder: Ladder, timeline: VodPlaylist) -> str:
+        if self.clip:
+            return clip_master(ladder, timeline, self.start_ms, self.end_ms)
+        return game_master(ladder, self.end_ms // 1000)
+
+
+def made(name: str) -> Made | None:
+    """The made playlist a file name asks for (`clip-<from>-<to>.m3u8`, `game-<seconds>.m3u8`)
+    within the bounds, else None (not one, or out of bounds: the route answers 404)."""
+    clip = CLIP_NAME.fullmatch(name)
+    if clip is not None:
+        start, end = int(clip[1]), int(clip[2])
+        return Made(start, end, True) if 0 <= start < end <= start + MAX_RANGE_MS else None
+    game = GAME_NAME.fullmatch(name)
+    if game is not None:
+        seconds = int(game[1])
+        return Made(0, seconds * 1000, False) if 0 < seconds <= MAX_GAME_SECONDS else None
+    return None
+
+
+def is_made_name(name: str) -> bool:
+    """Whether `name` has the shape of a made playlist (whatever its bounds)."""
+    return CLIP_NAME.fullmatch(name) is not None or GAME_NAME.fullmatch(name) is not None
+
+
+class PlaylistCache:
+    """Rendered playlists by key, as UTF-8 bytes and (on first demand) gzip: the least recently
+    used go first once their sizes pass `budget` bytes. The renditions of a sample share one entry
+    per range (their playlists are the same text)."""
+
+    def __init__(self, budget: int = CACHE_BYTES):
+        self.budget = budget
+        self.size = 0
+        self._entries: OrderedDict[Hashable, dict[bool, bytes]] = OrderedDict()
+
+    def get(self, key: Hashable, render: Callable[[], str], *, compressed: bool) -> bytes:
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = {False: render().encode()}
+            self._entries[key] = entry
+            self.size += len(entry[False])
+        self._entries.move_to_end(key)
+        if compressed and True not in entry:
+            entry[True] = gzip.compress(entry[False], compresslevel=6, mtime=0)
+            self.size += len(entry[True])
+        body = entry[compressed]
+        while self.size > self.budget and len(self._entries) > 1:
+            _old, dropped = self._entries.popitem(last=False)
+            self.size -= sum(len(b) for b in dropped.values())
+        return body
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 @lru_cache(maxsize=32)
@@ -176,47 +252,38 @@ def load_sample(media_root: Path, stream: str) -> VodPlaylist | None:
     return _load(path) if path is not None else None
 
 
-def _error(status: int, message: str, code: str, head: bool) -> Response:
-    body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
-    return Response(
-        b"" if head else body,
-        status_code=status,
-        media_type="application/json",
-        headers={"Cache-Control": "no-store", "Content-Length": str(len(body))},
-    )
+def load_media(media_root: Path, stream: str) -> VodPlaylist | None:
+    """The media playlist of a stream directory that is one rendition (no master), else None."""
+    path = _below(media_root, stream)
+    return _load_media(path) if path is not None else None
 
 
-def clip_media_route(media: SignedMedia, media_root: Path) -> Callable[[Request], Awaitable[Response]]:
-    """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths). Tokens
-    and bearers are checked by the signed media route's own check (and its grant cache)."""
+@lru_cache(maxsize=64)
+def timeline_of(media_root: Path, stream: str) -> Timeline | None:
+    vod = load_sample(media_root, stream)
+    return Timeline.of(vod) if vod is not None else None
 
-    async def endpoint(request: Request) -> Response:
-        params = request.path_params
-        stream, start_ms, end_ms = params["stream"], params["start"], params["end"]
-        now = clock.timestamp()
-        head = request.method == "HEAD"
-        try:
-            grant = media.check(request.scope, f"vod/{stream}/{clip_file(start_ms, end_ms)}", now)
-        except StreamDenied as refusal:
-            return _error(403, refusal.message, refusal.code, head)
-        if not 0 <= start_ms < end_ms <= start_ms + MAX_CLIP_MS:
-            return _error(404, "Clip not found", "not_found", head)
-        # A sample (a master over its renditions) gets the clip's master; a rendition, its clip.
-        ladder = load_stream(media_root, stream)
-        if ladder is not None:
-            body = clip_master(ladder.ladder, ladder.timeline, start_ms, end_ms).encode()
-        else:
-            path = _below(media_root, stream)
-            vod = _load_media(path) if path is not None else None
-            if vod is None:
-                return _error(404, "Clip not found", "not_found", head)
-            body = clip_playlist(vod, start_ms, end_ms).encode()
-        scope = "public" if grant.user_id is None else "private"
-        max_age = max(0, min(MAX_AGE, int(grant.expires_at - now)))
-        return Response(
-            b"" if head else body,
-            media_type=PLAYLIST_TYPE,
-            headers={"Cache-Control": f"{scope}, max-age={max_age}", "Content-Length": str(len(body))},
-        )
 
-    return endpoint
+class MediaServer(Protocol):
+    """What the clip route hands its requests to (server.media.routes.SignedMedia)."""
+
+    async def serve(self, scope: Scope, receive: Receive, send: Send, media_path: str) -> None: ...
+
+
+class ClipRoute:
+    """The ASGI endpoint for CLIP_PATH: the signed media route serves every made playlist (games
+    and clips alike), so this one only hands it the path. (server.web mounts it before the other
+    signed paths; the route at `/s/{token}/{path:path}` would serve these paths by itself.)"""
+
+    def __init__(self, media: MediaServer):
+        self.media = media
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        params = scope["path_params"]
+        media_path = f"vod/{params['stream']}/{clip_file(params['start'], params['end'])}"
+        await self.media.serve(scope, receive, send, media_path)
+
+
+def clip_media_route(media: MediaServer, media_root: Path) -> ClipRoute:
+    """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths)."""
+    return ClipRoute(media)

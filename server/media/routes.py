@@ -1,17 +1,33 @@
 """HTTP route for stream media: /media/s/<token>/live/<sample>.m3u8 and /media/s/<token>/vod/...
 (the layout: server.media.urls).
 
-Every playlist and segment request is checked (server.media.signing): the token's signature
-and expiry, that the path lies within the token's stream, and for a token issued to a viewer,
-that the request bears that viewer's access token. Refusals are 403 in the error envelope.
+Every playlist and segment request is checked (server.media.signing), in this order:
+- the token's signature and expiry, and that the path lies within the token's stream;
+- a clip's token (`range`): that the path is that clip's master or rendition playlist, or one of
+  the segments of its range (`seg-<j>.ts` with j among the segments covering it): a free
+  highlight of a paid game opens the highlight, not the game;
+- a token issued to a viewer: that the request bears that viewer's access token (the bearer
+  header, else the media cookie: server.media.credentials), of the session named by the token's
+  `sid` when it has one, and that this session still stands (server.auth.standing: a per-process
+  cache, STANDING_SECONDS at most behind the database, told at once when a session ends);
+- a token bound to regions (`reg`): that the viewer's region (server.viewer_region, as the API
+  reads it) is one of them.
+Refusals are 403 in the error envelope: `stream_token_expired`, `stream_session_ended`,
+`stream_region_denied`, else `stream_access_denied`. When the database cannot say whether a
+session stands: 503 `service_unavailable` with Retry-After (the player tries again).
 
 Live playlists (server.media.live) list the last `live_rewind_seconds` of the sample's endless
 timeline, cut at the event's kickoff, which the token carries (`start`, set when the event
-answer signed the URL): no database on this path. The live master (`live/<sample>.m3u8`) lists
-one live playlist per rendition (`vod/<sample>/<rendition>/live.m3u8`); all answer 409
-`stream_not_started` with Retry-After before kickoff. The hot path is a dictionary hit for the
-token (verified once per process), arithmetic for the window and a playlist rendered once per
-segment period and rendition.
+answer signed the URL): no database on this path for tokens issued to anyone. The live master
+(`live/<sample>.m3u8`) lists one live playlist per rendition (`vod/<sample>/<rendition>/live.m3u8`);
+all answer 409 `stream_not_started` with Retry-After before kickoff. The hot path is a dictionary
+hit for the token (verified once per process), arithmetic for the window and a playlist rendered
+once per segment period and rendition.
+
+Made VOD playlists (server.media.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
+sample's directory (the master) or a rendition's (its media playlist), rendered once per process
+and range (a bounded cache) and gzipped for players that accept it; their segments,
+`<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
 
 Caching. Everything here is addressed by a URL holding its token, so a shared cache keyed by
 URL (a CDN) serves an answer only to holders of that URL. That is enough for tokens issued to
@@ -19,7 +35,8 @@ anyone (free events: `public`). A token issued to a viewer also needs that viewe
 which a shared cache cannot check: those answers are `private` (the viewer's browser only).
 Lifetimes: live playlists, masters included, 1 s (they change every segment, ~2 s); VOD
 playlists and segments never change, so up to an hour, never past the token's expiry. Refusals
-are `no-store`.
+are `no-store`. (A region-bound token's answers are cached like any other: a CDN in front keys
+them by URL, and the region a URL plays in is the CDN's own header.)
 """
 
 import math
@@ -35,13 +52,16 @@ from starlette.responses import FileResponse
 from starlette.types import Receive, Scope, Send
 
 from .. import clock
+from ..auth import standing
 from ..auth.tokens import verify_access_token
 from ..settings import Settings
+from ..viewer_region import viewer_region
+from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
 from .credentials import viewer_token
 from .live import LiveStream
-from .playlists import load_stream
-from .signing import StreamDenied, StreamGrant, covers, verify
-from .urls import LIVE_VARIANT
+from .playlists import Stream, VodPlaylist, load_stream
+from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, covers, verify
+from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -53,8 +73,13 @@ LIVE_MAX_AGE = 1
 # VOD playlists and segments never change; capped by what the token has left.
 SEGMENT_MAX_AGE = 3600
 NOT_STARTED = "stream_not_started"
+UNAVAILABLE = "service_unavailable"
 # Verified tokens kept per process (a viewer polls with the same one for its whole life).
 GRANT_CACHE_ENTRIES = 8192
+
+
+class SessionsUnknown(Exception):
+    """Whether the viewer's session stands cannot be told now (the database does not answer)."""
 
 
 def _scope(grant: StreamGrant) -> str:
@@ -80,16 +105,31 @@ async def _error(
     await _send(send, status, headers, body, head)
 
 
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    return b"gzip" in _header(scope, b"accept-encoding").encode()
+
+
 class SignedMedia:
     """The ASGI endpoint of `/s/{token}/{path:path}` (raw ASGI: no Request/Response objects on
-    the live path)."""
+    the live path). Whether a viewer's session stands is asked of the database the app's lifespan
+    shares with the API (`scope["state"]["database"]`); without one, streams issued to viewers are
+    refused."""
 
     def __init__(self, settings: Settings, media_root: Path):
+        self.settings = settings
         self.secret = settings.secret_key
         self.rewind = settings.live_rewind_seconds
         self.root = media_root.resolve()
         self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
+        self.playlists = PlaylistCache()
 
     def _load_live_stream(self, name: str) -> LiveStream | None:
         if not SAMPLE_NAME.match(name):
@@ -98,6 +138,8 @@ class SignedMedia:
         # The master is served at .../<token>/live/<name>.m3u8, each rendition's live playlist at
         # .../<token>/vod/<name>/<rendition>/live.m3u8, beside its segments: one token for all.
         return LiveStream(stream, name) if stream is not None else None
+
+    # --- who may have what -----------------------------------------------------------------
 
     def grant(self, token: str, now: float) -> StreamGrant:
         """The token's grant, verified once per process; raises StreamDenied."""
@@ -111,34 +153,87 @@ class SignedMedia:
         self.grants[token] = grant
         return grant
 
-    def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
+    async def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
+        """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
         grant = self.grant(scope["path_params"]["token"], now)
         if not covers(grant.stream, media_path):
             raise StreamDenied("This stream link is for another stream")
+        if grant.clip is not None and not self.in_clip(grant, media_path):
+            raise StreamDenied("This stream link is for a clip: it opens that clip alone")
         if grant.user_id is not None:
-            token = viewer_token(scope)
-            claims = verify_access_token(token, secret=self.secret) if token else None
-            if claims is None or claims.user_id != grant.user_id:
-                raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
+            await self.check_viewer(scope, grant)
+        if grant.regions is not None:
+            region = viewer_region(self.settings, lambda name: _header(scope, name.lower().encode()) or None)
+            if region not in grant.regions:
+                raise StreamDenied("This stream is not available in your region", REGION_DENIED)
         return grant
 
+    def in_clip(self, grant: StreamGrant, media_path: str) -> bool:
+        """Whether a clip's token opens `media_path`: the clip's playlists, its range's segments."""
+        assert grant.clip is not None
+        start_ms, end_ms = grant.clip
+        below = media_path.removeprefix(f"vod/{grant.stream}/")
+        if below == media_path:
+            return False  # the live master
+        directory, _, name = below.rpartition("/")
+        if "/" in directory:
+            return False
+        if name == clip_file(start_ms, end_ms):
+            return True
+        segment = SEGMENT_NAME.fullmatch(name)
+        if segment is None:
+            return False
+        timeline = timeline_of(self.root, grant.stream)
+        return timeline is not None and int(segment[1]) in clip_segments(timeline, start_ms, end_ms)
+
+    async def check_viewer(self, scope: Scope, grant: StreamGrant) -> None:
+        token = viewer_token(scope)
+        claims = verify_access_token(token, secret=self.secret) if token else None
+        if claims is None or claims.user_id != grant.user_id:
+            raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
+        if grant.session_id is not None and claims.session_id != grant.session_id:
+            raise StreamDenied("This stream link was issued to another sign-in: reload the event for a new one")
+        database = scope.get("state", {}).get("database")
+        if database is None:
+            raise StreamDenied("This server cannot check sign-in sessions: streams for viewers do not play here")
+        try:
+            alive = await standing.default.standing(database, claims.user_id, claims.session_id)
+        except standing.SessionsUnavailable as exc:
+            raise SessionsUnknown() from exc
+        if not alive:
+            raise StreamDenied("Your session has ended, please sign in again", SESSION_ENDED)
+
+    # --- serving ---------------------------------------------------------------------------
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        media_path = scope["path_params"]["path"]
+        await self.serve(scope, receive, send, scope["path_params"]["path"])
+
+    async def serve(self, scope: Scope, receive: Receive, send: Send, media_path: str) -> None:
+        """Answer for `media_path` (`live/...` or `vod/...`, below the token)."""
         head = scope["method"] == "HEAD"
         now = clock.timestamp()
         try:
-            grant = self.check(scope, media_path, now)
+            grant = await self.check(scope, media_path, now)
         except StreamDenied as refusal:
             await _error(send, 403, refusal.message, refusal.code, head)
+            return
+        except SessionsUnknown:
+            message = "The server cannot check your session right now, please try again"
+            await _error(send, 503, message, UNAVAILABLE, head, ((b"retry-after", b"1"),))
             return
         kind, _, rest = media_path.partition("/")
         if kind == "live":  # the live master
             await self.live(scope, send, rest[: -len(".m3u8")], None, grant, now, head)
             return
-        sample, _, below = rest.partition("/")
-        rendition, _, name = below.partition("/")
-        if name == LIVE_VARIANT:  # a rendition's live playlist
-            await self.live(scope, send, sample, rendition, grant, now, head)
+        # covers() holds: a VOD path lies below the token's stream directory.
+        below = media_path.removeprefix(f"vod/{grant.stream}/")
+        directory, _, name = below.rpartition("/")
+        if name == LIVE_VARIANT and directory and "/" not in directory:  # a rendition's live playlist
+            await self.live(scope, send, grant.stream, directory, grant, now, head)
+        elif is_made_name(name) and "/" not in directory:
+            await self.made(scope, send, grant, directory, made(name), now, head)
+        elif (segment := SEGMENT_NAME.fullmatch(name)) is not None and "/" not in directory:
+            await self.segment(scope, receive, send, grant, directory, int(segment[1]), now)
         else:
             await self.vod_file(scope, receive, send, rest, grant, now)
 
@@ -164,25 +259,82 @@ class SignedMedia:
                 ((b"retry-after", str(wait).encode()),),
             )
             return
-        compressed = b"gzip" in _header(scope, b"accept-encoding").encode()
+        compressed = _accepts_gzip(scope)
         if sample is None:
             body = stream.master_playlist(compressed=compressed)
         else:
             body = sample.encoded(*span, compressed=compressed)
+        await self._playlist(send, body, f"{_scope(grant)}, max-age={LIVE_MAX_AGE}", compressed, head)
+
+    def _media_playlist(self, stream: str, directory: str) -> tuple[VodPlaylist, Path] | None:
+        """The media playlist of a stream's rendition `directory` (or of the stream itself when it
+        is one rendition and `directory` is empty), with the directory its files are in."""
+        ladder = load_stream(self.root, stream)
+        if directory:
+            rendition = ladder.rendition(directory) if ladder is not None else None
+            return (rendition.playlist, self.root / stream / directory) if rendition is not None else None
+        if ladder is not None:
+            return None  # the stream's own index is a master
+        vod = load_media(self.root, stream)
+        return (vod, self.root / stream) if vod is not None else None
+
+    async def made(
+        self, scope: Scope, send: Send, grant: StreamGrant, directory: str, wanted: Made | None, now: float, head: bool
+    ) -> None:
+        """A game or clip playlist: the master at the stream's directory (when it is a ladder), a
+        media playlist at a rendition's."""
+        ladder: Stream | None = load_stream(self.root, grant.stream) if not directory else None
+        media = None if ladder is not None or wanted is None else self._media_playlist(grant.stream, directory)
+        if wanted is None or (ladder is None and media is None):
+            await _error(send, 404, "Not found", "not_found", head)
+            return
+        compressed = _accepts_gzip(scope)
+        key = (grant.stream, wanted, ladder is not None)
+        if ladder is not None:
+            body = self.playlists.get(key, lambda: wanted.master(ladder.ladder, ladder.timeline), compressed=compressed)
+        else:
+            assert media is not None
+            vod = media[0]
+            body = self.playlists.get(key, lambda: wanted.media_playlist(vod), compressed=compressed)
+        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+
+    async def _playlist(self, send: Send, body: bytes, cache: str, compressed: bool, head: bool) -> None:
         headers = [
             (b"content-type", PLAYLIST_TYPE.encode()),
-            (b"cache-control", f"{_scope(grant)}, max-age={LIVE_MAX_AGE}".encode()),
+            (b"cache-control", cache.encode()),
             (b"vary", b"Accept-Encoding"),
         ]
         if compressed:
             headers.append((b"content-encoding", b"gzip"))
         await _send(send, 200, headers, body, head)
 
+    async def segment(
+        self, scope: Scope, receive: Receive, send: Send, grant: StreamGrant, directory: str, j: int, now: float
+    ) -> None:
+        """Segment j of the stream's timeline in one rendition: its file j mod N."""
+        media = self._media_playlist(grant.stream, directory)
+        if media is None:
+            await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+            return
+        vod, folder = media
+        await self._file(scope, receive, send, folder / vod.segments[j % len(vod.segments)].uri, grant, now)
+
     async def vod_file(
         self, scope: Scope, receive: Receive, send: Send, relative: str, grant: StreamGrant, now: float
     ) -> None:
-        path = (self.root / relative).resolve()
-        if not path.is_relative_to(self.root) or not path.is_file():
+        await self._file(scope, receive, send, self.root / relative, grant, now)
+
+    def _existing(self, wanted: Path) -> Path | None:
+        """`wanted` when it is a file below the media root (no `..` leads out of it)."""
+        path = wanted.resolve()
+        return path if path.is_relative_to(self.root) and path.is_file() else None
+
+    async def _file(
+        self, scope: Scope, receive: Receive, send: Send, wanted: Path, grant: StreamGrant, now: float
+    ) -> None:
+        path = self._existing(wanted)
+        if path is None:
             await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
             return
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
@@ -192,13 +344,6 @@ class SignedMedia:
             path, media_type=media_type, headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"}
         )
         await response(scope, receive, send)
-
-
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope["headers"]:
-        if key == name:
-            return value.decode("latin-1")
-    return ""
 
 
 def signed_media_route(settings: Settings, media_root: Path) -> SignedMedia:

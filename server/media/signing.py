@@ -15,12 +15,23 @@ access token is never a stream token, nor the reverse), audience `touchline-medi
             playlists and segments are), with every rendition below it
     evt     the event it was issued for (the parent event for clips)
     sub     the viewer it was issued to; absent for events anyone may watch (free ones)
+    sid     with `sub`: the viewer's sign-in session the URL was issued in
+    range   clips and highlights only (a stored `clip-<from>-<to>.m3u8`): [from, to] ms of the
+            stream's timeline; the token then opens that clip's playlists (master and each
+            rendition's) and the segments of that range, nothing else of the stream: not its
+            game, its other clips or its files (server.media.routes)
+    reg     events limited to regions only: those regions (ISO 3166 alpha-2); requests from any
+            other region are refused with `stream_region_denied`
     start   live streams only: the event's kickoff (epoch seconds), where its live playlist
             begins (server.media.live); absent: the stream has been on for ever
     exp     `stream_token_seconds` after issue, on server.clock
 
 A token with `sub` is honoured only for a request bearing that viewer's access token
-(`Authorization: Bearer ...`), so a copied URL plays for nobody else.
+(`Authorization: Bearer ...`, or the media cookie: server.media.credentials) whose session still
+stands (server.auth.standing), and with `sid` only for that very session: a copied URL plays for
+nobody else, and a URL issued before a logout plays for nobody, even the same viewer signed in
+again (the player fetches the event again for a new URL). The viewer's region is read as the API
+reads it (server.viewer_region).
 
 URLs that are not this server's VOD or live media (another host's CDN, posters) are returned
 unchanged: this server cannot sign for them.
@@ -32,6 +43,7 @@ import hashlib
 import hmac
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -43,7 +55,7 @@ from jwt.exceptions import InvalidKeyError, PyJWTError
 
 from .. import clock
 from ..settings import Settings
-from .urls import MEDIA_PREFIX, signed_url
+from .urls import CLIP_NAME, MEDIA_PREFIX, signed_url
 
 ALGORITHM = "HS256"
 AUDIENCE = "touchline-media"
@@ -51,6 +63,8 @@ _KEY_LABEL = b"touchline-media-v1"
 
 EXPIRED = "stream_token_expired"
 DENIED = "stream_access_denied"
+REGION_DENIED = "stream_region_denied"
+SESSION_ENDED = "stream_session_ended"
 
 # One path segment of a stream path: no empty, `.` or `..` segments, nothing to escape.
 _PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
@@ -73,6 +87,9 @@ class StreamGrant:
     user_id: str | None
     expires_at: int
     starts_at: int | None = None  # the `start` claim
+    session_id: str | None = None  # `sid`
+    clip: tuple[int, int] | None = None  # `range`: the clip's [from, to] ms
+    regions: tuple[str, ...] | None = None  # `reg`
 
 
 @lru_cache(maxsize=8)
@@ -125,6 +142,15 @@ def covers(stream: str, media_path: str) -> bool:
     return media_path.startswith(prefix) and _parts_ok(media_path[len(prefix) :].split("/"))
 
 
+def clip_range(media_path: str) -> tuple[int, int] | None:
+    """The range a stored clip path (`vod/<stream>/clip-<from>-<to>.m3u8`) plays, else None."""
+    found = CLIP_NAME.fullmatch(media_path.rpartition("/")[2])
+    if found is None:
+        return None
+    start, end = int(found[1]), int(found[2])
+    return (start, end) if start < end else None
+
+
 def issue(
     stream: str,
     *,
@@ -134,11 +160,20 @@ def issue(
     lifetime: int,
     now: float | None = None,
     start: float | None = None,
+    session_id: str | None = None,
+    clip: tuple[int, int] | None = None,
+    regions: Sequence[str] | None = None,
 ) -> str:
     issued = int(clock.timestamp() if now is None else now)
-    claims = {"aud": AUDIENCE, "stream": stream, "evt": event_id, "exp": issued + lifetime}
+    claims: dict[str, object] = {"aud": AUDIENCE, "stream": stream, "evt": event_id, "exp": issued + lifetime}
     if user_id is not None:
         claims["sub"] = user_id
+        if session_id is not None:
+            claims["sid"] = session_id
+    if clip is not None:
+        claims["range"] = list(clip)
+    if regions:
+        claims["reg"] = sorted(set(regions))
     if start is not None:
         claims["start"] = math.ceil(start)  # a whole second, never before the kickoff
     # No `typ` header: the audience says what the token is, and the URL is shorter.
@@ -153,10 +188,14 @@ def sign_stream(
     settings: Settings,
     now: float | None = None,
     start: float | None = None,
+    session_id: str | None = None,
+    regions: Sequence[str] | None = None,
 ) -> str | None:
     """The URL a viewer gets for a stored stream URL: this server's VOD and live media signed for
-    `user_id` (None: anyone) and `event_id`; any other URL unchanged. `start` (epoch seconds, the
-    event's kickoff) goes into live URLs' tokens: their playlists begin there."""
+    `user_id` (None: anyone) in their session `session_id`, and `event_id`; any other URL
+    unchanged. `start` (epoch seconds, the event's kickoff) goes into live URLs' tokens: their
+    playlists begin there. A clip's URL gets a token for its range alone; `regions` (the event's,
+    when it is limited to some) bind the token to them."""
     if not url:
         return url
     parts = urlsplit(url)
@@ -180,6 +219,9 @@ def sign_stream(
         lifetime=settings.stream_token_seconds,
         now=now,
         start=start if live else None,
+        session_id=session_id,
+        clip=None if live else clip_range(media_path),
+        regions=regions,
     )
     signed = signed_url(token, media_path)
     if parts.scheme:
@@ -197,15 +239,33 @@ def verify(token: str, *, secret: str, now: float | None = None) -> StreamGrant:
     if not isinstance(claims, dict) or claims.get("aud") != AUDIENCE:
         raise StreamDenied("This stream link is not valid")
     stream, event_id, user_id, exp = claims.get("stream"), claims.get("evt"), claims.get("sub"), claims.get("exp")
-    start = claims.get("start")
+    start, session_id, clip, regions = claims.get("start"), claims.get("sid"), claims.get("range"), claims.get("reg")
     if (
         not isinstance(stream, str)
         or not isinstance(event_id, str)
         or type(exp) is not int
         or (user_id is not None and not isinstance(user_id, str))
         or (start is not None and type(start) is not int)
+        or (session_id is not None and not isinstance(session_id, str))
+        or (clip is not None and not _is_range(clip))
+        or (regions is not None and not (isinstance(regions, list) and all(isinstance(r, str) for r in regions)))
     ):
         raise StreamDenied("This stream link is not valid")
     if (clock.timestamp() if now is None else now) >= exp:
         raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)
-    return StreamGrant(stream, event_id, user_id, exp, start)
+    return StreamGrant(
+        stream,
+        event_id,
+        user_id,
+        exp,
+        start,
+        session_id,
+        (clip[0], clip[1]) if clip is not None else None,
+        tuple(regions) if regions is not None else None,
+    )
+
+
+def _is_range(value: object) -> bool:
+    return (
+        isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) and 0 <= value[0] < value[1]
+    )

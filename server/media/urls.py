@@ -2,8 +2,14 @@
 
 What events store (and the catalogue seeds):
 
-    /media/vod/<sample>/index.m3u8   fixtures/media/<sample>/index.m3u8, a master playlist
-    /media/live/<sample>.m3u8        made per request by server.media.routes (server.media.live)
+    /media/vod/<sample>/index.m3u8           fixtures/media/<sample>/index.m3u8, a master playlist:
+                                             the sample itself
+    /media/vod/<sample>/game-<seconds>.m3u8  an archived game: the sample looped for its length,
+                                             made per request (server.media.clips)
+    /media/vod/<sample>/clip-<from>-<to>.m3u8
+                                             a clip or highlight: <from> to <to> ms of that
+                                             timeline, made per request
+    /media/live/<sample>.m3u8                made per request by server.media.routes (server.media.live)
 
 A sample is a ladder of aligned renditions (server.media.sample_video; server.media.playlists):
 each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
@@ -20,16 +26,25 @@ everything under one token's directory, `/media/s/<token>/`:
                                             `../vod/<sample>/<rendition>/live.m3u8`
     vod/<sample>/<rendition>/live.m3u8      a rendition's live media playlist (made): the rewind
                                             window; its `index<N>.ts` are the rendition's segments
-    vod/<sample>/clip-<from>-<to>.m3u8      a user clip (stored as /media/vod/<sample>/clip-...): a
-                                            master (made) whose URIs are
+    vod/<sample>/game-<seconds>.m3u8        an archived game (stored as /media/vod/<sample>/game-...):
+                                            a master (made) whose URIs are
+    vod/<sample>/<rendition>/game-<seconds>.m3u8
+                                            the rendition's game playlist (made): the sample looped
+                                            on its endless timeline from 0 for <seconds>
+                                            (server.media.clips), EXT-X-ENDLIST
+    vod/<sample>/clip-<from>-<to>.m3u8      a clip or highlight (stored as /media/vod/<sample>/clip-...):
+                                            a master (made) whose URIs are
     vod/<sample>/<rendition>/clip-<from>-<to>.m3u8
                                             the rendition's clip playlist (made): its segments from
-                                            <from> to <to> ms (server.media.clips), `index<N>.ts`
+                                            <from> to <to> ms of the same timeline
+    vod/<sample>/<rendition>/seg-<j>.ts     segment j of that timeline, the segments the made
+                                            playlists list: the rendition's file j mod N (N files)
 
 A token names a stream, `<sample>`, and opens exactly `live/<sample>.m3u8` and what lies below
 `vod/<sample>/` (server.media.signing.covers): every rendition of its own sample, nothing of
-another's (`football-pano` is not below `football/`). The unsigned /media/vod and /media/live
-paths serve nothing: a stored URL is only a name.
+another's (`football-pano` is not below `football/`). A clip's token (a `range`) opens only that
+clip's playlists and the segments of its range (server.media.routes). The unsigned /media/vod and
+/media/live paths serve nothing: a stored URL is only a name.
 
 Public, unsigned:
 
@@ -39,6 +54,8 @@ Public, unsigned:
     /media/ads/preroll.mp4           fixtures/media/ads/preroll.mp4, its video
     /media/ads/track                 its tracking URLs; /media/ads/track/hits counts them
 """
+
+import re
 
 MEDIA_PREFIX = "/media"
 SIGNED_PREFIX = f"{MEDIA_PREFIX}/s"
@@ -68,6 +85,27 @@ def live_segment_prefix(sample: str) -> str:
 def live_variant_uri(sample: str, rendition: str) -> str:
     """A live master's URI for one rendition's live playlist."""
     return f"{live_segment_prefix(sample)}{rendition}/{LIVE_VARIANT}"
+
+
+# Names of the playlists and segments made per request (server.media.clips), as path segments.
+CLIP_NAME = re.compile(r"clip-(\d{1,13})-(\d{1,13})\.m3u8")
+GAME_NAME = re.compile(r"game-(\d{1,7})\.m3u8")
+SEGMENT_NAME = re.compile(r"seg-(\d{1,13})\.ts")
+
+
+def game_file(seconds: int) -> str:
+    """An archived game's playlist name within its sample's VOD directory, and within each
+    rendition's directory: the sample looped for `seconds` (server.media.clips)."""
+    return f"game-{seconds}.m3u8"
+
+
+def game_url(sample: str, seconds: int) -> str:
+    return f"{MEDIA_PREFIX}/vod/{sample}/{game_file(seconds)}"
+
+
+def segment_file(number: int) -> str:
+    """Segment `number` of a sample's endless timeline, in a rendition's directory."""
+    return f"seg-{number}.ts"
 
 
 def clip_file(start_ms: int, end_ms: int) -> str:

@@ -13,6 +13,7 @@ from .accounts import (
     User,
     WatchlistItem,
 )
+from .analytics import AnalyticsEvent
 from .base import Base, new_id, utcnow
 from .catalogue import (
     EpgProgramme,
@@ -33,12 +34,18 @@ from .commerce import (
     Purchase,
     StoredCard,
 )
+from .jobs import JobLease
+from .notices import StatusNotice
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
+from .staff import ApiKey, AuditEntry
 from .viewer_content import Tag
 
 __all__ = [
     "AccessCode",
     "AccessCodeRedemption",
+    "AnalyticsEvent",
+    "ApiKey",
+    "AuditEntry",
     "AuthSession",
     "Base",
     "BundleItem",
@@ -54,6 +61,7 @@ __all__ = [
     "IdempotencyKey",
     "Identity",
     "IdentityParent",
+    "JobLease",
     "LimitTicket",
     "OutboxMail",
     "PasswordReset",
@@ -62,6 +70,7 @@ __all__ = [
     "Purchase",
     "RateLimitBucket",
     "RefreshToken",
+    "StatusNotice",
     "StoredCard",
     "Tag",
     "Team",

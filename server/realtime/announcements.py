@@ -1,24 +1,67 @@
 """What services report, told to the socket's rooms.
 
-Services return what happened (a settled payment's `Announcement`, an event's `Change`) and never
-send anything themselves; their callers (handlers, background jobs) pass it here once it is
-committed. Sending never raises: the outcome stands either way, and clients see it when they next
-load what changed.
+Services return what happened (a settled payment's `Announcement`, an event's `Change`, the
+`SessionsEnded` of a logout or a removed device) and never send anything themselves; their
+callers (handlers, background jobs) pass it here once it is committed. Sending never raises: the
+outcome stands either way, and clients see it when they next load what changed.
 """
 
 import logging
 from collections.abc import Iterable
 
+from ..auth import standing
+from ..db import Database
+from ..services import status_notices
 from ..services.commerce.settlement import Announcement
 from ..services.event_admin import Change
-from . import emitter
+from ..services.sessions import SessionsEnded
+from . import emitter, signals
 from .emitter import Emitter
 
 log = logging.getLogger(__name__)
 
 
-async def announce_purchase_status(message: Announcement | None, out: Emitter | None = None) -> bool:
-    """`user-purchase-status` to the viewer's room; False when nothing was sent."""
+async def announce_purchase_status(
+    message: Announcement | None, out: Emitter | None = None, database: Database | None = None
+) -> bool:
+    """`user-purchase-status` to the viewer's room; False when nothing was sent. With `database`,
+    its StatusNotice is marked sent once it went out (else the `notices` job sends it again)."""
+    sent = await _send_status(message, out)
+    if sent and database is not None and message is not None and message.notice_id is not None:
+        await _mark_sent(database, [message.notice_id])
+    return sent
+
+
+async def announce_purchase_statuses(
+    messages: Iterable[Announcement], out: Emitter | None = None, database: Database | None = None
+) -> int:
+    """Each message in turn; how many were sent."""
+    told: list[str] = []
+    sent = 0
+    for message in messages:
+        if await _send_status(message, out):
+            sent += 1
+            if message.notice_id is not None:
+                told.append(message.notice_id)
+    if database is not None:
+        await _mark_sent(database, told)
+    return sent
+
+
+async def resend_unsent_statuses(database: Database, out: Emitter | None = None) -> int:
+    """Send the notices whose deciding process never did (it died between commit and send):
+    server.services.status_notices. How many were sent."""
+    notices = await status_notices.unsent(database)
+    messages = [
+        Announcement(n.user_id, n.record_id, n.status, n.product_id, n.event_id, notice_id=n.id) for n in notices
+    ]
+    sent = await announce_purchase_statuses(messages, out, database)
+    if notices:
+        log.warning("user-purchase-status: sent %d of %d notices their deciding process did not", sent, len(notices))
+    return sent
+
+
+async def _send_status(message: Announcement | None, out: Emitter | None) -> bool:
     if message is None or message.user_id is None:
         return False
     try:
@@ -34,12 +77,11 @@ async def announce_purchase_status(message: Announcement | None, out: Emitter | 
         return False
 
 
-async def announce_purchase_statuses(messages: Iterable[Announcement], out: Emitter | None = None) -> int:
-    """Each message in turn; how many were sent."""
-    sent = 0
-    for message in messages:
-        sent += await announce_purchase_status(message, out)
-    return sent
+async def _mark_sent(database: Database, ids: list[str]) -> None:
+    try:
+        await status_notices.mark_sent(database, ids)
+    except Exception:  # the notices job sends them again: a duplicate, never a loss
+        log.exception("could not mark %d status notices sent", len(ids))
 
 
 async def announce_change(change: Change, out: Emitter | None = None) -> None:
@@ -54,3 +96,27 @@ async def announce_change(change: Change, out: Emitter | None = None) -> None:
             await target.emit_event_url_change(event_id, change.event.hls_stream)
     except Exception:
         log.exception("could not tell the room of event %s about its change", event_id)
+
+
+async def announce_catalogue_changed(out: Emitter | None = None) -> None:
+    """The catalogue changed (committed): every process drops its cached anonymous answers,
+    this one at once (server.realtime.signals)."""
+    try:
+        await (out or emitter.default).catalogue_changed()
+    except Exception:  # this process's caches are dropped whatever happens to the signal
+        signals.heard(signals.CATALOGUE_CHANGED)
+        log.exception("could not tell the other processes that the catalogue changed")
+
+
+async def announce_sessions_ended(ended: SessionsEnded | None, out: Emitter | None = None) -> None:
+    """Sign-in sessions ended (committed): this process's media routes refuse their streams at once,
+    and their sockets are disconnected here and, with Redis, in every process, whose media routes
+    then refuse them too (server.realtime.session_rooms). Call it after telling their devices
+    (`remove-user-device`): a disconnected socket hears nothing more."""
+    if not ended:
+        return
+    standing.default.ended(ended.session_ids)
+    try:
+        await (out or emitter.default).end_sessions(ended.session_ids)
+    except Exception:
+        log.exception("could not close the sockets of sessions %s", ", ".join(ended.session_ids))

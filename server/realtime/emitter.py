@@ -11,12 +11,13 @@ publishes through Redis to every server process that shares it.
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from . import contract
+from . import contract, signals
 from .fanout import WriteOnlyRedisManager
+from .session_rooms import session_room
 from .socket import REDIS_CHANNEL, event_room, user_room
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,29 @@ class Emitter:
     async def emit_comment_on_media_deleted(self, media_id: str, comment_id: str) -> bool:
         payload = {"mediaId": media_id, "commentId": comment_id}
         return await self.emit("comment-on-media-deleted", payload, event_room(media_id))
+
+    async def catalogue_changed(self) -> bool:
+        """Every process drops its cached catalogue answers (server.realtime.signals): this one at
+        once, the others as they hear the signal room close through Redis. False when nothing
+        is bound (only this process's caches are dropped then)."""
+        close_room = getattr(self._target, "close_room", None)
+        if close_room is None:
+            signals.heard(signals.CATALOGUE_CHANGED)
+            return False
+        await close_room(signals.CATALOGUE_CHANGED, namespace=NAMESPACE)
+        return True
+
+    async def end_sessions(self, session_ids: Iterable[str]) -> bool:
+        """Close the `session:<id>` rooms of sessions that ended: their connections are
+        disconnected in this process and, through Redis, in every other one (no message is sent
+        to them: server.realtime.session_rooms). False when nothing is bound."""
+        close_room = getattr(self._target, "close_room", None)
+        if close_room is None:
+            log.warning("realtime emitter is not bound; the sockets of %s stay open", list(session_ids))
+            return False
+        for session_id in session_ids:
+            await close_room(session_room(session_id), namespace=NAMESPACE)
+        return True
 
 
 class RedisEmitter(Emitter):

@@ -15,6 +15,9 @@ handlers and replaces the two transport hooks a pub/sub backend implements (`_li
 - `state` is `subscribed` only once Redis has answered a ping sent after SUBSCRIBE (so the
   subscription is in place); GET /api/health reports it (server.realtime.health);
 - a watchdog task restarts the listener task if it ever ends (a bug, a cancellation);
+- every process writes its socket counts to Redis for the others (server.realtime.census);
+- closing a `session:<id>` room, here or in another process, disconnects that session's sockets
+  here and refuses its streams (server.realtime.session_rooms);
 - publishes that fail wait in a bounded backlog (oldest dropped first, each kept at most
   `backlog_max_age` seconds) and are sent, in order, once Redis is back and the other
   processes have had the time to resubscribe (as many subscribers as the last publish before
@@ -38,6 +41,9 @@ import socketio
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from socketio.redis_manager import parse_redis_sentinel_url
+
+from .census import CensusWriter
+from .session_rooms import close_here
 
 CONNECTING = "connecting"
 SUBSCRIBED = "subscribed"
@@ -115,6 +121,7 @@ class SupervisedRedisManager(socketio.AsyncRedisManager):
         self._settling_since: float | None = None
         self._listen_client: Any = None
         self._closed = False
+        self.census: CensusWriter | None = None
 
     # --- clients -----------------------------------------------------------------------------
 
@@ -155,11 +162,22 @@ class SupervisedRedisManager(socketio.AsyncRedisManager):
             log.warning("socket fan-out: lost the Redis subscription (%s); reconnecting", self.last_error)
         self.state, self.state_since = state, now
 
+    # --- session rooms -------------------------------------------------------------------------
+
+    async def _handle_close_room(self, message: dict) -> None:
+        """A room closes here, whether this process or another closed it: a session room's
+        sockets here are disconnected and its streams refused (server.realtime.session_rooms)."""
+        await close_here(self, message.get("room"), message.get("namespace"))
+        await super()._handle_close_room(message)
+
     # --- listening ---------------------------------------------------------------------------
 
     def initialize(self) -> None:
         super().initialize()  # starts self.thread (the library's message loop around _listen)
         self._watchdog = self.server.start_background_task(self._watch)
+        # Every process's socket counts, for health and the dashboard (server.realtime.census).
+        self.census = CensusWriter(self.server, lambda: self._client(retries=1), self.host_id)
+        self.census.start()
 
     async def _listen(self):
         channel = self.channel.encode()
@@ -335,6 +353,8 @@ class SupervisedRedisManager(socketio.AsyncRedisManager):
     async def aclose(self) -> None:
         """Stop the watchdog, the listener and the flusher and close every connection."""
         self._closed = True
+        if self.census is not None:
+            await self.census.aclose()
         tasks = [t for t in (self._watchdog, self.thread, self._flusher) if t is not None and not t.done()]
         for task in tasks:
             task.cancel()

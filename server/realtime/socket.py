@@ -2,6 +2,12 @@
 
 What clients may send and what they get back is asyncapi/asyncapi.yaml; every payload is
 checked against it (server.realtime.contract) before a handler acts on it.
+
+Besides the rooms clients join (`event:<id>`, `user:<id>`), a connection signed in with a session
+is in `session:<sid>` from its handshake on: when the session ends (logout, a removed device,
+refresh-token reuse, ending other sessions, a password reset, account deletion, staff), that room
+is closed and the connection disconnected, at once where it ended and within
+SESSION_SWEEP_SECONDS everywhere (server.realtime.session_rooms).
 """
 
 import asyncio
@@ -18,6 +24,7 @@ import socketio
 
 from . import contract
 from .fanout import SupervisedRedisManager
+from .session_rooms import SESSION_SWEEP_SECONDS, LocalManager, SessionSweeper, session_room
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +34,9 @@ REDIS_CHANNEL = "touchline:socketio"
 # Client messages are a few ids; refuse anything far larger before parsing it.
 MAX_MESSAGE_BYTES = 16 * 1024
 NAMESPACE = "/"
+# Roles of the handshake token that may `watch-room` (server.auth.tokens.STAFF_ROLES).
+STAFF_ROLES = ("support", "admin")
+WATCH_FORBIDDEN = "Only staff (support or admin) may watch a room"
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,11 @@ class SocketUser:
 
     user_id: str
     session_id: str | None = None
+    role: str = "viewer"  # the token's role: `support` and `admin` may watch any room
+
+    @property
+    def staff(self) -> bool:
+        return self.role in STAFF_ROLES
 
 
 class SessionEnded(Exception):
@@ -131,7 +146,7 @@ class TokenAuthenticator:
         claims = verify_access_token(token, secret=self.secret)
         if claims is None:
             return None
-        user = SocketUser(claims.user_id, claims.session_id)
+        user = SocketUser(claims.user_id, claims.session_id, claims.role)
         if not await self.session_alive(user):
             raise SessionEnded()
         return user
@@ -164,23 +179,32 @@ def allowed_origins(settings: Any) -> list[str]:
     return origins
 
 
+# The sweep of each server that checks sessions in a database (server.realtime.session_rooms).
+_sweepers: "weakref.WeakKeyDictionary[socketio.AsyncServer, SessionSweeper]" = weakref.WeakKeyDictionary()
+
+
 def create_socket_server(
     settings: Any,
     *,
     authenticate: Authenticate | None = None,
     redis_channel: str = REDIS_CHANNEL,
     fanout_options: dict[str, Any] | None = None,
+    session_sweep_seconds: float = SESSION_SWEEP_SECONDS,
 ) -> socketio.AsyncServer:
     """An ASGI Socket.IO server; mount it with socketio.ASGIApp(sio, socketio_path="ws").
 
     `settings` needs `socket_origins` (the handshake's Origin allow-list) and `redis_url`:
     when set, rooms are shared across processes through Redis (server.realtime.fanout;
     `fanout_options` tunes its timings). `authenticate` verifies handshake tokens
-    (`token_authenticator`); without it every connection is anonymous.
+    (`token_authenticator`); without it every connection is anonymous. With a database behind
+    it, the connections of sessions that ended are closed within `session_sweep_seconds`
+    (server.realtime.session_rooms).
     Call `start_socket_server` once the event loop runs, `close_socket_server` at the end.
     """
     redis_url = getattr(settings, "redis_url", None)
-    manager = SupervisedRedisManager(redis_url, redis_channel, **(fanout_options or {})) if redis_url else None
+    manager = (
+        SupervisedRedisManager(redis_url, redis_channel, **(fanout_options or {})) if redis_url else LocalManager()
+    )
     sio = socketio.AsyncServer(
         async_mode="asgi",
         client_manager=manager,
@@ -190,6 +214,9 @@ def create_socket_server(
     )
     contract.contract()  # load and compile now: a broken document fails at start-up
     _register_handlers(sio, authenticate)
+    database = getattr(authenticate, "database", None)
+    if database is not None:
+        _sweepers[sio] = SessionSweeper(sio, database, session_sweep_seconds)
     return sio
 
 
@@ -200,6 +227,9 @@ async def start_socket_server(sio: socketio.AsyncServer) -> None:
     if not sio.manager_initialized:
         sio.manager_initialized = True
         sio.manager.initialize()
+    sweeper = _sweepers.get(sio)
+    if sweeper is not None:
+        sweeper.start()
 
 
 def _unknown(event: str) -> str:
@@ -222,6 +252,9 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         auth = args[1] if len(args) > 1 else None  # args: environ[, auth]
         user = await _user(auth, authenticate)
         await sio.save_session(sid, {"user": user})
+        if user is not None and user.session_id:
+            # Closed when the session ends: the connection is then disconnected (session_rooms).
+            await sio.enter_room(sid, session_room(user.session_id))
         return None
 
     @sio.event
@@ -265,6 +298,30 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
     room_handler("join-event-room", True, lambda p: event_room(p["eventId"]), own_user=False)
     room_handler("leave-event-room", False, lambda p: event_room(p["eventId"]), own_user=False)
 
+    @sio.on("watch-room")
+    async def watch_room(sid: str, *args: Any) -> str:
+        # Staff tools (`touchline socket watch`) see what any user or event room receives.
+        if len(args) != 1:
+            return _fail("validation_error", "watch-room takes exactly one payload argument")
+        payload = args[0]
+        try:
+            contract.validate_incoming("watch-room", payload)
+        except contract.ContractError as exc:
+            return _fail("validation_error", exc.message, exc.details)
+        user: SocketUser | None = (await sio.get_session(sid)).get("user")
+        if user is None or not user.staff:
+            return _fail("forbidden", WATCH_FORBIDDEN)
+        if session_alive is not None:
+            try:
+                alive = await session_alive(user)
+            except AuthUnavailable:
+                return _fail("service_unavailable", UNAVAILABLE)
+            if not alive:
+                return _fail("forbidden", SESSION_ENDED)
+        room = payload["room"]
+        await sio.enter_room(sid, room)
+        return _ok(room)
+
     @sio.on("*")
     async def unknown(event: str, sid: str, *args: Any) -> str:
         # Answer instead of ignoring, so a client waiting for an ack does not time out.
@@ -283,6 +340,9 @@ async def close_socket_server(sio: socketio.AsyncServer) -> None:
     if sio in _closed:
         return
     _closed.add(sio)
+    sweeper = _sweepers.get(sio)
+    if sweeper is not None:
+        await sweeper.stop()
     await sio.shutdown()
     manager = sio.manager
     if isinstance(manager, SupervisedRedisManager):

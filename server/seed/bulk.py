@@ -18,13 +18,14 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.engine import Connection, make_url
 
-from ..media.urls import live_url, vod_url
+from ..media.urls import game_url, live_url
 from ..models import Base, Event, EventIdentity, Identity, IdentityParent, Team, TeamIdentity
 from .catalogue import COMMERCE, SEED, build_catalogue, table_of
 from .fixtures import load_catalogue, stable_id
 from .loader import write_seed
 
 BULK_PREFIX = "TL-BK-"
+ARCHIVED_SECONDS = 7500  # an archived game's length, and its VOD's
 BATCH = 5000
 # Async drivers the app uses -> the sync driver for the same database.
 _SYNC_DRIVERS = {
@@ -112,7 +113,11 @@ def _row(i: int, league_pick: list[_League], now: datetime, samples: dict[str, s
         "commerce_modes": list(rng.choice(modes)),
         "gender": league.gender,
         "available_in_region": True,
-        "hls_stream": vod_url(sample) if status == "archived" else live_url(sample) if status == "live" else None,
+        "hls_stream": game_url(sample, ARCHIVED_SECONDS)
+        if status == "archived"
+        else live_url(sample)
+        if status == "live"
+        else None,
         "pano_stream": None,
         "poster_h": league.poster,
         "mezzanine_video": None,
@@ -125,7 +130,7 @@ def _row(i: int, league_pick: list[_League], now: datetime, samples: dict[str, s
         "highlight_kind": None,
         "start_time_ms": None,
         "end_time_ms": None,
-        "duration_s": 7500 if status == "archived" else None,
+        "duration_s": ARCHIVED_SECONDS if status == "archived" else None,
         "created": min(event_date, now),
         "updated": min(event_date, now),
     }

@@ -6,9 +6,13 @@ insert order. Everything is drawn from `random.Random(SEED)` and the draws never
 ids); only the dates (and what is live at that moment: live scores, the programme guide)
 move with `now`. That is what lets the loader upsert instead of duplicating.
 
-Media: live games play their sport's live sample, archived ones its VOD (server.media.urls);
-football games that are live or archived offer the panoramic view too (`pano_stream`, the
-`football-pano` sample) when `offers_pano` says so, and a few live and archived games carry the
+Media: live games play their sport's live sample, archived ones a VOD as long as the game, the
+sample looped for its `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.clips),
+so the official match tags (server.seed.tags) lie within it; highlights and clips play their
+range of that VOD (`/media/vod/<sample>/clip-<from>-<to>.m3u8`, the same timeline) and nothing
+else of the game. Football games that are live or archived offer the panoramic view too
+(`pano_stream`, the `football-pano` sample, game-length like the main stream once archived) when
+`offers_pano` says so, and a few live and archived games carry the
 VAST ad tag given to `build_catalogue` (`vast_url`: by default this server's test ad,
 server.media.ads; None gives no game an ad). In both cases the first free live game and the first
 free archived game always do, so every kind of viewer has one to watch.
@@ -23,7 +27,7 @@ from typing import Any
 
 from sqlalchemy import Table
 
-from ..media.urls import DEFAULT_VAST_URL, live_url, logo_url, poster_url, vod_url
+from ..media.urls import DEFAULT_VAST_URL, clip_url, game_url, live_url, logo_url, poster_url
 from ..models import (
     Base,
     BundleItem,
@@ -468,7 +472,7 @@ class _Builder:
         elif status == "archived":
             end = kickoff + timedelta(minutes=minutes)
             row.update(
-                hls_stream=vod_url(sport.sample),
+                hls_stream=game_url(sport.sample, minutes * 60),
                 end_date=end,
                 duration_s=minutes * 60,
                 # A few old games are region-locked, so that rule has data to act on.
@@ -479,7 +483,7 @@ class _Builder:
                 row["vast_url"] = self.vast_url
             pano = PANO_SAMPLES.get(sport.sample)
             if pano and (self._first_free("pano", row) or offers_pano(row["external_id"])):
-                row["pano_stream"] = live_url(pano) if status == "live" else vod_url(pano)
+                row["pano_stream"] = live_url(pano) if status == "live" else game_url(pano, row["duration_s"])
         self._link(row["id"], league, sport.slug)
         self.game_rows.append(row)
         self.meta[row["id"]] = (league, home, away)
@@ -500,7 +504,7 @@ class _Builder:
             columns = {}
             if special.status == "archived":
                 columns = {
-                    "hls_stream": vod_url(sport.sample),
+                    "hls_stream": game_url(sport.sample, special.minutes * 60),
                     "end_date": start + timedelta(minutes=special.minutes),
                     "duration_s": special.minutes * 60,
                 }
@@ -566,8 +570,11 @@ class _Builder:
         }[kind]
         self.highlight_no += 1
         external_id = f"TL-HL-{self.highlight_no:06d}"
+        sample = self.spec.sport(league.sport).sample
         row = dict(
             game,
+            # Its range of the game's VOD (the same timeline), which is all its token opens.
+            hls_stream=clip_url(sample, start_ms, start_ms + length * 1000),
             id=stable_id("event", external_id),
             external_id=external_id,
             reference_id=reference_id(kind, self.highlight_no),

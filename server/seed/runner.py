@@ -7,6 +7,7 @@ The CLI calls `seed_database` instead of opening the database itself (it reaches
 only through the server's own modules)."""
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..auth.passwords import Passwords
@@ -26,19 +27,28 @@ class Seeded:
         return self.report.summary() + (f"; demo accounts: +{self.demo_users}" if self.demo_users else "")
 
 
-def seed_database(settings: Settings, *, reset: bool = False) -> Seeded:
+# The steps `seed_database` reports to its `step` callback, in order (the CLI's progress bar).
+STEPS = ("Migrating the database", "Loading the catalogue", "Adding the demo accounts")
+
+
+def seed_database(settings: Settings, *, reset: bool = False, step: Callable[[str], None] | None = None) -> Seeded:
     """Migrate `settings.database_url`, then seed it; `reset` deletes the catalogue and loads it
-    again. Runs its own event loop (like the migrations): call it where none is running."""
+    again. Runs its own event loop (like the migrations): call it where none is running.
+    `step(name)` is called as each of STEPS begins (the demo accounts' only outside production)."""
+    report = step or (lambda name: None)
+    report(STEPS[0])
     upgrade(settings.database_url)
-    return asyncio.run(_seed(settings, reset=reset))
+    return asyncio.run(_seed(settings, reset=reset, step=report))
 
 
-async def _seed(settings: Settings, *, reset: bool) -> Seeded:
+async def _seed(settings: Settings, *, reset: bool, step: Callable[[str], None]) -> Seeded:
     database = Database(settings.database_url)
     try:
+        step(STEPS[1])
         report = await seed(database.engine, reset=reset, vast_url=settings.ads_vast_url)
         demo_users = 0
         if settings.environment != "production":
+            step(STEPS[2])
             async with database.session() as db:
                 demo_users = await seed_demo_users(
                     db, load_demo_users(settings.fixtures_dir), Passwords.from_settings(settings)

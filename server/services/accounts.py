@@ -20,6 +20,8 @@ from ..errors import Conflict, Forbidden
 from ..models import (
     AccessCode,
     AccessCodeRedemption,
+    AnalyticsEvent,
+    ApiKey,
     AuthSession,
     CardHandle,
     Contract,
@@ -169,9 +171,10 @@ async def change_password(
 
 async def end_other_sessions(
     db: AsyncSession, user_id: str, session_id: str | None, device_ref: str | None
-) -> tuple[int, list[str]]:
-    """Revoke every live session of the user but `session_id`; commits. Returns how many ended
-    and the `deviceId`s that lost a session (this session's device left out)."""
+) -> tuple[sessions.SessionsEnded, list[str]]:
+    """Revoke every live session of the user but `session_id`; commits. Returns the sessions that
+    ended (for the caller to announce) and the `deviceId`s that lost a session (this session's
+    device left out)."""
     devices = await devices_with_live_sessions(db, user_id, keep_session=session_id, keep_device=device_ref)
     ended = await sessions.revoke_user_sessions(db, user_id, reason="ended_by_user", keep=session_id)
     await db.commit()
@@ -213,6 +216,7 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Follow),
     Erase(WatchlistItem),
     Erase(IdempotencyKey),  # recorded answers of money-moving calls
+    Erase(AnalyticsEvent),  # what the viewer did, and the traits an identify carried
     Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards
     # Charges are money records: kept, no longer tied to the person (brand and last 4 digits only).
     Erase(PaymentCharge, owner="owner_id", scrub={"owner_id": None}),
@@ -222,6 +226,8 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Contract, scrub={"user_id": None, "auto_renew": False}),  # never charged again
     Erase(AccessCodeRedemption, scrub={"user_id": None}),
     Erase(AccessCode, owner="created_by", scrub={"created_by": None}),
+    # A staff account's API keys stop working with it (a key without its account is refused).
+    Erase(ApiKey, owner="created_by", scrub={"created_by": None}),
     Erase(Event, owner="owner_id"),  # the viewer's own clips (their tags go with them)
     Erase(Tag, only=Tag.is_global.is_(False)),  # private tags; global ones stay, unsigned:
     Erase(Tag, scrub={"user_id": None}),
@@ -265,6 +271,7 @@ async def erase_personal_data(db: AsyncSession, user_id: str, now: datetime) -> 
 class AccountDeleted:
     mail: OutboxMail | None
     devices: list[str] = field(default_factory=list)  # the account's other devices (deviceIds)
+    ended: sessions.SessionsEnded = field(default_factory=sessions.SessionsEnded)  # to announce
 
 
 async def delete_account(
@@ -273,7 +280,7 @@ async def delete_account(
     """Sign the account out everywhere, mail the old address, erase its personal data; commits.
 
     The answer lists the account's devices other than `keep_device` (the caller's Device row id):
-    those to tell they were signed out.
+    those to tell they were signed out; and the sessions that ended, to announce.
 
     `db` comes from `Database.write_session()`: two deletions of one account run one after the
     other (see lock_account) and the second answers 401, the account being gone."""
@@ -282,7 +289,7 @@ async def delete_account(
     if keep_device:
         others = others.where(Device.id != keep_device)
     devices = sorted((await db.execute(others)).scalars())
-    await sessions.revoke_user_sessions(db, user_id, reason="account_deleted")
+    ended = await sessions.revoke_user_sessions(db, user_id, reason="account_deleted")
     outbox = None
     if user.email:  # written before the address is erased
         outbox = mail.write(
@@ -290,4 +297,4 @@ async def delete_account(
         )
     await erase_personal_data(db, user_id, clock.now())
     await db.commit()
-    return AccountDeleted(outbox, devices)
+    return AccountDeleted(outbox, devices, ended)

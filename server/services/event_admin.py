@@ -8,8 +8,9 @@ The statuses of an event (media_type `event`; highlights and clips are not manag
 
 Any other change of status is refused with 409 `invalid_status`. Going live gives an event
 without a stream the live sample of its sport; finishing sets the end date and the duration and
-turns this server's live stream into the VOD of the same sample (server/media/urls.py), as the
-seed data has them.
+turns this server's live stream (and its panoramic view) into the game-length VOD of the same
+sample, `/media/vod/<sample>/game-<duration>.m3u8` (server/media/clips.py), as the seed data has
+them: the video is as long as the game, so its tags and clips lie within it.
 
 Each operation reads the event with a row lock (FOR UPDATE on PostgreSQL; on SQLite the write
 session holds the database's write lock), so two staff members, or a staff member and the
@@ -42,8 +43,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..db import Database
 from ..errors import ApiError, Conflict, NotFound
+from ..media.clips import MAX_GAME_SECONDS
 from ..media.signing import stream_of
-from ..media.urls import MEDIA_PREFIX, live_url, vod_url
+from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, Team, new_id
 from ..seed.fixtures import load_catalogue, slugify
 from .events import EventView, load_views
@@ -55,7 +57,7 @@ INVALID_STATUS = "invalid_status"
 # The transitions a status change may make (besides keeping the status it has).
 TRANSITIONS = {(UPCOMING, LIVE), (LIVE, ARCHIVED)}
 DEFAULT_SAMPLE = "football"
-MAX_DURATION_S = 7 * 24 * 3600  # the contract's bound on `duration`
+MAX_DURATION_S = MAX_GAME_SECONDS  # the contract's bound on `duration`, and the longest game VOD
 
 # Wire name -> column of the plain fields of AdminEventFields.
 PLAIN = {
@@ -172,14 +174,23 @@ def _own_media_path(url: str | None) -> tuple[str, str] | None:
     return (media_path.partition("/")[0], sample) if sample else None
 
 
-def vod_of(url: str | None, sport_type: str | None) -> str | None:
-    """The stream an event keeps once finished: this server's live sample becomes its VOD; an event
-    without a stream gets its sport's VOD; another host's stream stays as it is."""
+def archive_url(sample: str, duration_s: int | None) -> str:
+    """The VOD of a finished game of `duration_s` seconds: its sample looped for that long (the
+    sample itself when the game lasted no time at all)."""
+    if duration_s is not None and duration_s > 0:
+        return game_url(sample, min(duration_s, MAX_GAME_SECONDS))
+    return vod_url(sample)
+
+
+def vod_of(url: str | None, sport_type: str | None, duration_s: int | None = None) -> str | None:
+    """The stream an event keeps once finished: this server's live sample becomes its game-length
+    VOD (`duration_s`); an event without a stream gets its sport's; another host's stream, or a
+    VOD already, stays as it is."""
     if not url:
-        return vod_url(sample_for(sport_type))
+        return archive_url(sample_for(sport_type), duration_s)
     own = _own_media_path(url)
     if own and own[0] == "live":
-        return urlunsplit(("", "", vod_url(own[1]), urlsplit(url).query, ""))
+        return urlunsplit(("", "", archive_url(own[1], duration_s), urlsplit(url).query, ""))
     return url
 
 
@@ -249,9 +260,9 @@ def _finish(
         seconds = int((event.end_date - start).total_seconds()) if event.end_date and start else 0
         event.duration_s = min(max(seconds, 0), MAX_DURATION_S)
     if not stream_given:
-        event.hls_stream = vod_of(event.hls_stream, event.sport_type)
+        event.hls_stream = vod_of(event.hls_stream, event.sport_type, event.duration_s)
     if event.pano_stream and not pano_given:  # the panoramic view's live loop becomes its VOD too
-        event.pano_stream = vod_of(event.pano_stream, event.sport_type)
+        event.pano_stream = vod_of(event.pano_stream, event.sport_type, event.duration_s)
 
 
 def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) -> None:
@@ -430,7 +441,7 @@ async def create(db: AsyncSession, body: Mapping[str, Any], now: datetime | None
         if event.status in (LIVE, CHANNEL):
             event.hls_stream = live_url(sample_for(event.sport_type))
         elif event.status == ARCHIVED:
-            event.hls_stream = vod_url(sample_for(event.sport_type))
+            event.hls_stream = archive_url(sample_for(event.sport_type), event.duration_s)
     if event.status == LIVE and event.game_start_date is None:
         event.game_start_date = min(event.event_date, now)
     event.search_text = await _search_text(db, event)

@@ -177,7 +177,11 @@ async def get_event(
 def _search_words(q: str) -> list[str]:
     words = [w for w in q.lower().split() if w][:8]
     if not words:
-        raise ApiError("q needs at least one word", code="validation_error")
+        raise ApiError(
+            "q needs at least one word",
+            code="validation_error",
+            details=[{"field": "q", "message": "needs at least one word"}],
+        )
     return words
 
 

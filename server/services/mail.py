@@ -4,7 +4,8 @@
 exactly when the change it reports was committed. Without SMTP settings it stays there with
 status `kept` (staff read it with `GET /admin/outbox`). With SMTP it is `queued`, and
 `deliver()` (run after the commit, outside the request) sends it and records `sent` or `failed`;
-the outbox row is never removed, whatever the SMTP server says.
+the outbox row is never removed, whatever the SMTP server says. Staff send a mail again with
+`resend()`: a new outbox entry, delivered the same way.
 """
 
 import logging
@@ -20,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..db import Database
+from ..errors import NotFound
 from ..models import OutboxMail, new_id
 from ..settings import Settings
 from .paging import Page, PageQuery, paginate
@@ -79,6 +81,28 @@ def account_deleted_message() -> Message:
     )
 
 
+def purchase_receipt_message(
+    *, title: str, amount: str, card: str | None, reference: str, access: str, link: str
+) -> Message:
+    return Message(
+        f"Your Touchline receipt: {title}",
+        "Thank you for your purchase.\n\n"
+        f"Product: {title}\n"
+        f"Amount paid: {amount}\n" + (f"Paid with: {card}\n" if card else "") + f"{access}\n"
+        f"Receipt number: {reference}\n\n"
+        f"See it in your account: {link}\n",
+    )
+
+
+def renewal_failed_message(*, title: str, amount: str, grace_until: str, link: str) -> Message:
+    return Message(
+        f"We could not renew your Touchline subscription: {title}",
+        f"The renewal payment of {amount} for {title} did not go through.\n"
+        f"You keep watching until {grace_until} while we try again once a day.\n\n"
+        f"To keep your subscription, add or replace your card: {link}\n",
+    )
+
+
 # --- the outbox -----------------------------------------------------------------------------
 
 
@@ -96,6 +120,30 @@ def write(db: AsyncSession, settings: Settings, *, to: str, kind: MailKind, mess
     )
     db.add(mail)
     return mail
+
+
+class MailNotFound(NotFound):
+    code = "mail_not_found"
+
+    def __init__(self) -> None:
+        super().__init__("Mail not found")
+
+
+async def resend(db: AsyncSession, settings: Settings, mail_id: str) -> OutboxMail:
+    """Write the mail `mail_id` again as a new outbox entry (same address, kind, subject and
+    text; the original stays as it was) and commit; the caller then delivers it if `queued`."""
+    original = await db.get(OutboxMail, mail_id)
+    if original is None:
+        raise MailNotFound()
+    copy = write(
+        db,
+        settings,
+        to=original.to_address,
+        kind=MailKind(original.kind),
+        message=Message(original.subject, original.text),
+    )
+    await db.commit()
+    return copy
 
 
 def queued_ids(mails: Iterable[OutboxMail | None]) -> list[str]:

@@ -88,6 +88,7 @@ class ResetDone:
     user_id: str
     mail: OutboxMail | None
     signed_out_devices: list[str] = field(default_factory=list)
+    ended: sessions.SessionsEnded = field(default_factory=sessions.SessionsEnded)  # to announce
 
 
 async def reset_password(db: AsyncSession, settings: Settings, token: str, password_hash: str) -> ResetDone:
@@ -123,7 +124,7 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
         .values(used_at=now)
     )
     devices = await devices_with_live_sessions(db, user.id)
-    await sessions.revoke_user_sessions(db, user.id, reason="password_reset")
+    ended = await sessions.revoke_user_sessions(db, user.id, reason="password_reset")
     if user.email:  # the owner proved themselves: failed sign-ins no longer lock the account
         await ratelimit.forget(db, ratelimit.signin_limits(settings)[1], user.email)
     outbox = None
@@ -136,4 +137,4 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
             message=mail.password_changed_message(settings.base_url),
         )
     await db.commit()
-    return ResetDone(user.id, outbox, devices)
+    return ResetDone(user.id, outbox, devices, ended)

@@ -26,6 +26,7 @@ from sqlalchemy import Select, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
+from ..auth.standing import Alive, session_alive
 from ..auth.tokens import issue_access_token, issue_limit_ticket
 from ..db import rows_changed
 from ..errors import NotFound, Unauthorized
@@ -38,15 +39,37 @@ MAX_CHAIN = 16
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
+@dataclass(frozen=True)
+class SessionsEnded:
+    """Sessions that have just ended (revoked or deleted), for the caller to announce once
+    committed: their streams stop and their sockets close (server.realtime.announcements
+    `announce_sessions_ended`). Services never announce it themselves."""
+
+    session_ids: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.session_ids)
+
+    def __add__(self, other: "SessionsEnded") -> "SessionsEnded":
+        return SessionsEnded(tuple(dict.fromkeys(self.session_ids + other.session_ids)))
+
+
 class RefreshFailed(Unauthorized):
     """The client signs out and shows the session-expired message (spec §8)."""
 
     code = "refresh_token_failed"
 
-    def __init__(self, message: str = "Expired Session", *, revoked: tuple[str, str] | None = None):
+    def __init__(
+        self,
+        message: str = "Expired Session",
+        *,
+        revoked: tuple[str, str] | None = None,
+        ended: SessionsEnded = SessionsEnded(),
+    ):
         super().__init__(message)
         # (user id, device id) when this failure revoked a session: its device is told to sign out.
         self.revoked = revoked
+        self.ended = ended  # that session, to announce
 
 
 class LimitTicketInvalid(Unauthorized):
@@ -326,32 +349,6 @@ async def complete_with_ticket(
     )
 
 
-@dataclass(frozen=True)
-class Alive:
-    role: str
-    device_ref: str
-
-
-async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) -> Alive | None:
-    """The session behind an access token, if it still stands (not revoked, expired or deleted)."""
-    if not session_id:
-        return None
-    row = (
-        await db.execute(
-            select(User.role, AuthSession.device_ref)
-            .join(User, User.id == AuthSession.user_id)
-            .where(
-                AuthSession.id == session_id,
-                AuthSession.user_id == user_id,
-                AuthSession.revoked_at.is_(None),
-                AuthSession.expires_at > clock.now(),
-                User.deleted_at.is_(None),
-            )
-        )
-    ).first()
-    return Alive(row.role, row.device_ref) if row else None
-
-
 # Built once, reading plain columns: refreshes are the busiest write, and building ORM statements
 # and objects per call cost more than running the SQL.
 _REFRESH_LOOKUP = (
@@ -433,7 +430,7 @@ async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: st
     # A rotated token came back too late, or from another device: it leaked. End the session.
     await revoke_session(db, row.session_id, reason="refresh_token_reuse")
     await db.commit()
-    raise RefreshFailed(revoked=(row.user_id, row.device_id))
+    raise RefreshFailed(revoked=(row.user_id, row.device_id), ended=SessionsEnded((row.session_id,)))
 
 
 async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str | None:
@@ -466,20 +463,41 @@ async def revoke_session(db: AsyncSession, session_id: str, *, reason: str) -> b
     return rows_changed(result) > 0
 
 
-async def sign_out(db: AsyncSession, session_id: str | None) -> None:
-    """End the caller's own session (logout), committed."""
-    if session_id is not None:
-        await revoke_session(db, session_id, reason="logout")
-        await db.commit()
+async def sign_out(db: AsyncSession, session_id: str | None) -> SessionsEnded:
+    """End the caller's own session (logout), committed; answers it, to announce."""
+    if session_id is None:
+        return SessionsEnded()
+    await revoke_session(db, session_id, reason="logout")
+    await db.commit()
+    return SessionsEnded((session_id,))
 
 
-async def revoke_user_sessions(db: AsyncSession, user_id: str, *, reason: str, keep: str | None = None) -> int:
-    """Revoke every live session of a user except `keep`; returns how many. The caller commits."""
+async def revoke_user_sessions(
+    db: AsyncSession, user_id: str, *, reason: str, keep: str | None = None
+) -> SessionsEnded:
+    """Revoke every live session of a user except `keep`; answers those it ended. The caller
+    commits (and then announces them)."""
     where = [AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now()]
     if keep:
         where.append(AuthSession.id != keep)
-    result = await db.execute(update(AuthSession).where(*where).values(revoked_at=clock.now(), revoked_reason=reason))
-    return rows_changed(result)
+    ended = await db.scalars(
+        update(AuthSession)
+        .where(*where)
+        .values(revoked_at=clock.now(), revoked_reason=reason)
+        .returning(AuthSession.id)
+        .execution_options(synchronize_session=False)
+    )
+    return SessionsEnded(tuple(sorted(ended)))
+
+
+async def sessions_of_device(db: AsyncSession, device_ref: str) -> SessionsEnded:
+    """The sessions of one device (a Device row id) that still stand: those its removal ends."""
+    ids = await db.scalars(
+        select(AuthSession.id).where(
+            AuthSession.device_ref == device_ref, AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now()
+        )
+    )
+    return SessionsEnded(tuple(sorted(ids)))
 
 
 async def count_other_sessions(db: AsyncSession, user_id: str, keep: str | None) -> int:
@@ -489,11 +507,13 @@ async def count_other_sessions(db: AsyncSession, user_id: str, keep: str | None)
     return (await db.execute(select(func.count()).select_from(AuthSession).where(*where))).scalar_one()
 
 
-async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> Device:
+async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> tuple[Device, SessionsEnded]:
     """Delete one of the user's devices; its sessions and refresh tokens go with it (cascade).
+    Answers the device and the sessions that ended with it.
 
     Matches the device's `deviceId` (the browser's identification string) or its `_id`.
-    The caller commits and then tells the device through `remove-user-device`."""
+    The caller commits, then tells the device through `remove-user-device` and announces the
+    sessions' end."""
     device = (
         (
             await db.execute(
@@ -507,17 +527,21 @@ async def remove_device(db: AsyncSession, user_id: str, device_id: str) -> Devic
     )
     if device is None:
         raise NotFound("Device not found", code="device_not_found")
+    ended = await sessions_of_device(db, device.id)
     await db.delete(device)
     await db.flush()
-    return device
+    return device, ended
 
 
-async def remove_own_device(db: AsyncSession, user_id: str, device_id: str) -> tuple[Device, list[Device]]:
-    """A viewer removes one of their devices (`remove_device`), committed; with the devices left.
-    The caller then tells the removed device through `remove-user-device`."""
-    removed = await remove_device(db, user_id, device_id)
+async def remove_own_device(
+    db: AsyncSession, user_id: str, device_id: str
+) -> tuple[Device, list[Device], SessionsEnded]:
+    """A viewer removes one of their devices (`remove_device`), committed; with the devices left
+    and the sessions that ended. The caller then tells the removed device through
+    `remove-user-device` and announces the sessions' end."""
+    removed, ended = await remove_device(db, user_id, device_id)
     await db.commit()
-    return removed, await list_devices(db, user_id)
+    return removed, await list_devices(db, user_id), ended
 
 
 async def check_device(
@@ -559,6 +583,7 @@ __all__ = [
     "LimitTicketInvalid",
     "Policy",
     "RefreshFailed",
+    "SessionsEnded",
     "SignInResult",
     "check_device",
     "complete_with_ticket",
@@ -570,6 +595,7 @@ __all__ = [
     "revoke_session",
     "revoke_user_sessions",
     "session_alive",
+    "sessions_of_device",
     "sign_in",
     "successor_of",
     "token_hash",

@@ -1,5 +1,6 @@
 """Accounts as support staff see them: finding accounts, one account, its sessions and devices,
-ending one of its sessions and removing one of its devices.
+ending one of its sessions and removing one of its devices; its purchases, contracts and follows
+(the viewer-side lists, for an account that must exist).
 
 Deleted accounts stay findable (by id, or by their display name "Deleted user"): their row is
 kept for purchase records, with the personal data erased (see server.services.accounts).
@@ -7,16 +8,17 @@ Sessions end and devices go through server.services.sessions, like the viewer's 
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
-from ..errors import NotFound
-from ..models import AuthSession, Device, FederatedIdentity, User
-from . import sessions
+from ..errors import Conflict, NotFound
+from ..models import AuthSession, Contract, Device, FederatedIdentity, Purchase, User
+from . import follows, sessions
+from .commerce import contracts, purchases
 from .paging import Page, PageQuery, paginate
 
 CREDENTIALS = "credentials"
@@ -77,6 +79,7 @@ class SessionRevoked:
 class DeviceRemoved:
     device: Device
     remaining: list[Device]
+    ended: sessions.SessionsEnded = field(default_factory=sessions.SessionsEnded)  # its sessions, to announce
 
 
 def _live_session(now: datetime) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
@@ -203,6 +206,25 @@ async def revoke_session(db: AsyncSession, user_id: str, session_id: str) -> Ses
     return SessionRevoked(SessionOnDevice(session, device), ended=was_live)
 
 
+class OwnRole(Conflict):
+    code = "own_role"
+
+    def __init__(self) -> None:
+        super().__init__("Staff cannot change their own role")
+
+
+async def set_role(db: AsyncSession, user_id: str, role: str, *, by: str | None) -> Account:
+    """Give the account `role` (viewer, support, admin); `by` (the caller's account) may not be
+    the account itself. Takes effect on its next request (roles are read per request). Commits."""
+    user = await _user(db, user_id)
+    if by is not None and user.id == by:
+        raise OwnRole()
+    if user.role != role:
+        user.role = role
+        await db.commit()
+    return await get_user(db, user_id)
+
+
 async def list_devices(db: AsyncSession, user_id: str) -> list[Device]:
     await _user(db, user_id)
     return await sessions.list_devices(db, user_id)
@@ -218,23 +240,46 @@ async def revoke_device(db: AsyncSession, user_id: str, device_ref: str) -> Devi
     ).scalar_one_or_none()
     if device is None:
         raise DeviceNotFound()
-    removed = await sessions.remove_device(db, user_id, device.id)
+    removed, ended = await sessions.remove_device(db, user_id, device.id)
     await db.commit()
-    return DeviceRemoved(removed, await sessions.list_devices(db, user_id))
+    return DeviceRemoved(removed, await sessions.list_devices(db, user_id), ended)
+
+
+async def list_purchases(db: AsyncSession, user_id: str, query: PageQuery) -> Page[Purchase]:
+    """The account's pay-per-view purchases, newest first, as it lists them itself."""
+    await _user(db, user_id)
+    return await purchases.list_page(db, user_id, None, query)
+
+
+async def list_contracts(db: AsyncSession, user_id: str, query: PageQuery) -> Page[Contract]:
+    """All the account's contracts (active or not, canceled or not), newest first."""
+    await _user(db, user_id)
+    return await contracts.list_page(db, user_id, active=None, canceled=None, now=clock.now(), page=query)
+
+
+async def list_follows(db: AsyncSession, user_id: str, query: PageQuery) -> Page[follows.FollowView]:
+    """What the account follows, most recent first, as it lists it itself."""
+    await _user(db, user_id)
+    return await follows.list_follows(db, user_id, (), query)
 
 
 __all__ = [
     "Account",
     "DeviceNotFound",
     "DeviceRemoved",
+    "OwnRole",
     "SessionNotFound",
     "SessionOnDevice",
     "SessionRevoked",
     "UserNotFound",
     "find_users",
     "get_user",
+    "list_contracts",
     "list_devices",
+    "list_follows",
+    "list_purchases",
     "list_sessions",
     "revoke_device",
     "revoke_session",
+    "set_role",
 ]

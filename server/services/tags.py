@@ -12,7 +12,8 @@ while they may create global tags. Anyone else's tag, official tags included, an
 
 Times are milliseconds here and in answers; requests send seconds (the handlers convert). A tag
 lies within its video: on an archived event or a clip, within the video's length (its
-`duration_s`, else its clip range, else the length of the sample it plays); on a live event or
+`duration_s`, which an archived game's VOD spans: server.media.clips; else its clip range, else
+the length of what its stored URL plays); on a live event or
 a channel, within the time since its kickoff (`game_start_date`, else `event_date`), where its
 live stream begins. An upcoming event has nothing to tag yet.
 """
@@ -32,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..errors import ApiError, Forbidden, NotFound
+from ..media.clips import made
 from ..media.live import load_vod_playlist
 from ..media.urls import MEDIA_PREFIX
 from ..models import Event, Tag, Team, User, new_id
@@ -123,14 +125,19 @@ def _sample_ms(media_root: Path, name: str) -> int | None:
 
 
 def sample_length_ms(media_root: Path, hls_stream: str | None) -> int | None:
-    """Length of the sample a stored VOD URL (`/media/vod/<sample>/index.m3u8`) plays."""
-    prefix, suffix = f"{MEDIA_PREFIX}/vod/", "/index.m3u8"
-    if not hls_stream or not hls_stream.startswith(prefix) or not hls_stream.endswith(suffix):
+    """Length of what a stored VOD URL plays: a game made over a sample
+    (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.clips) its seconds, a sample
+    (`/media/vod/<sample>/index.m3u8`) its own length."""
+    prefix = f"{MEDIA_PREFIX}/vod/"
+    if not hls_stream or not hls_stream.startswith(prefix):
         return None
-    name = hls_stream[len(prefix) : -len(suffix)]
+    name, _, file = hls_stream[len(prefix) :].rpartition("/")
     if not name or "/" in name or name.startswith("."):
         return None
-    return _sample_ms(media_root.resolve(), name)
+    game = made(file)
+    if game is not None:
+        return game.end_ms - game.start_ms
+    return _sample_ms(media_root.resolve(), name) if file == "index.m3u8" else None
 
 
 def video_length(target: Event, now: datetime, media_root: Path) -> VideoLength:

@@ -9,7 +9,9 @@ an id that is not one of the caller's own clips answers 404 `clip_not_found`, as
 exist. Account deletion erases them (server.services.accounts.ERASURE).
 
 Times. The API speaks of seconds from the start of the parent's stream (stored in ms):
-- a VOD stream (archived games) is its sample, from 0 to the sample's duration;
+- an archived game's VOD (`game-<seconds>.m3u8`: its sample looped for the game's length,
+  server.media.clips) runs from 0 to its length, the event's `duration_s`; any other VOD stream
+  is its sample, from 0 to the sample's duration;
 - a live stream begins with its first segment after kickoff (server.media.live) and can be
   clipped within what its live playlist offers now: from `live_rewind_seconds` before the live
   edge (never before the start) up to the live edge.
@@ -29,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import rows_changed
 from ..errors import ApiError, Forbidden, NotFound
-from ..media.clips import MAX_CLIP_MS, Timeline, load_sample
+from ..media.clips import Timeline, load_sample, made
 from ..media.live import ANCHOR
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, clip_url
@@ -42,6 +44,8 @@ from .paging import Page, PageQuery
 
 USER_MEDIA_TYPES = ("user_clip", "user_highlight")
 INVALID_TIME = "invalid_time_range"
+# The longest clip a viewer may make (the media route makes longer ones: the seed's highlights).
+MAX_CLIP_MS = 10 * 60 * 1000
 # Clips a viewer may make per window (each one is a row; a viewer clips a match, not a thousand).
 CREATE_LIMIT = ratelimit.Limit("user-clip-create", 60, 10 * 60)
 
@@ -135,6 +139,9 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
         raise _refusal("event_id", "This event has no stream that can be clipped")
     timeline = Timeline.of(vod)
     if not media_path.startswith("live/"):
+        game = made(media_path.rpartition("/")[2])
+        if game is not None:  # a game (or a range) made over the sample's timeline
+            return StreamSpan(sample, game.start_ms, 0, game.end_ms - game.start_ms)
         return StreamSpan(sample, 0, 0, timeline.length_ms)
     # Live: the sample's timeline on the wall clock, as server.media.live lays it out.
     anchor_ms = round(ANCHOR * 1000)

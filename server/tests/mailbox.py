@@ -110,7 +110,7 @@ async def user_row(database, user_id: str) -> User:
 
 async def staff_headers(client, database, settings) -> dict:
     """Create a staff account in the database and sign it in through POST /api/user/login."""
-    email = await create_user(database, role="staff")
+    email = await create_user(database, role="admin")
     answer = await sign_in(client, email)
     assert answer.status_code == 200, answer.text
     return {"Authorization": f"Bearer {answer.json()['content']['tokenData']['access_token']}"}
@@ -121,8 +121,11 @@ class SocketRecorder:
 
     def __init__(self):
         self.sent: list[tuple[str, dict, str | None]] = []
+        self.fail = False  # True: every emit raises, as when the socket's fan-out is gone
 
     async def emit(self, event, data, namespace=None, room=None):
+        if self.fail:
+            raise ConnectionError("the socket fan-out is unavailable")
         self.sent.append((event, data, room))
 
 

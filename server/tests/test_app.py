@@ -15,6 +15,7 @@ def app_settings(tmp_path_factory):
         environment="test",
         database_url=f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('app') / 'a.db'}",
         webapp_dist=tmp_path_factory.mktemp("nodist"),
+        allowed_hosts=["touchline.test"],  # outside development only known hosts are served
     )
 
 

@@ -39,8 +39,9 @@ def fast(database_url: str, **overrides) -> Settings:
         "settlement_interval_seconds": 0.02,
         "renewal_interval_seconds": 0.05,
         "payment_cleanup_interval_seconds": 0.05,
-        "kickoff_interval_seconds": 0,
-    }  # tested in server/tests/services/test_event_admin.py
+        "kickoff_interval_seconds": 0,  # tested in server/tests/services/test_event_admin.py
+        "notices_interval_seconds": 0,  # tested in server/tests/services/test_status_notices.py
+    }
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 
 

@@ -1,12 +1,15 @@
 """The built webapp as the server serves it: client-side routes, cache headers, gzip copies."""
 
+import base64
 import gzip
+import hashlib
+import os
 
 import httpx
 import pytest
 
 from server.settings import Settings
-from server.web import static_app
+from server.web import page_policy, static_app
 
 INDEX = "<!doctype html><html><body><div id=root></div>" + "<!-- padding -->" * 64 + "</body></html>"
 SCRIPT = "console.log('touchline');" * 64
@@ -55,3 +58,101 @@ async def test_a_missing_asset_is_a_404_not_the_app_page(client):
     response = await client.get("/assets/index-gone.js")
     assert response.status_code == 404
     assert response.json()["messageErrorCode"] == "not_found"
+
+
+# --- the page's Content-Security-Policy -------------------------------------------------------
+
+THEME_SCRIPT = "\n      document.documentElement.dataset.theme = 'dark';\n    "
+PAGE = (
+    "<!doctype html><html><head><script>" + THEME_SCRIPT + "</script>"
+    "<style>html{background:#000}</style>"
+    '<script type="module" crossorigin src="/assets/index-abc123.js"></script></head>'
+    "<body><div id=root></div></body></html>"
+)
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    return {name: sources for name, *sources in (part.split() for part in policy.split("; "))}
+
+
+def sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+async def test_the_page_allows_its_own_scripts_and_its_inline_script_by_hash_only(tmp_path):
+    (tmp_path / "index.html").write_text(PAGE)
+    app = static_app(Settings(environment="test", webapp_dist=tmp_path))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://touchline.test") as http:
+        page = await http.get("/live")
+        asset = await http.get("/assets/missing.js")
+    policy = directives(page.headers["content-security-policy"])
+    assert policy["script-src"] == ["'self'", sha256(THEME_SCRIPT)]
+    assert policy["style-src-attr"] == ["'none'"]
+    assert policy["style-src-elem"] == ["'self'", "'unsafe-inline'"]  # media-chrome's shadow DOM
+    assert policy["media-src"] == ["'self'", "blob:"]  # hls.js plays through Media Source Extensions
+    assert policy["connect-src"] == ["'self'"]  # the API and the socket (ws: of this host)
+    assert policy["img-src"] == ["'self'", "data:"]  # the build inlines small artwork as data: URLs
+    assert (policy["object-src"], policy["base-uri"], policy["form-action"], policy["frame-ancestors"]) == (
+        ["'none'"],
+        ["'self'"],
+        ["'self'"],
+        ["'none'"],
+    )
+    assert "content-security-policy" not in asset.headers
+
+
+async def test_a_rebuilt_page_gets_the_hashes_of_its_new_inline_script(tmp_path):
+    index = tmp_path / "index.html"
+    index.write_text(PAGE)
+    app = static_app(Settings(environment="test", webapp_dist=tmp_path))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://touchline.test") as http:
+        before = (await http.get("/")).headers["content-security-policy"]
+        index.write_text(PAGE.replace("'dark'", "'light'"))
+        os.utime(index, (1, 1))
+        after = (await http.get("/")).headers["content-security-policy"]
+    assert sha256(THEME_SCRIPT) in before
+    assert sha256(THEME_SCRIPT.replace("'dark'", "'light'")) in after
+
+
+def test_configured_sign_on_providers_and_other_origins_are_allowed_and_nothing_else():
+    bare = directives(page_policy(Settings(environment="test"), PAGE))
+    assert not any("https://" in source for sources in bare.values() for source in sources)
+    configured = Settings(
+        environment="test",
+        google_client_id="google-client",
+        apple_client_id="apple-client",
+        facebook_app_id="fb",
+        facebook_app_secret="fb-secret",
+        ads_vast_url="https://ads.example.net/vast.xml?zone=1",
+        content_origins=["https://cdn.touchline.example"],
+        public_base_url="https://watch.touchline.example",
+        socket_base="https://rt.touchline.example/",
+    )
+    policy = directives(page_policy(configured, PAGE))
+    assert policy["script-src"][2:] == [
+        "https://connect.facebook.net",
+        "https://appleid.cdn-apple.com",
+        "https://accounts.google.com/gsi/client",
+    ]
+    assert "https://accounts.google.com/gsi/" in policy["frame-src"]
+    assert "https://appleid.apple.com" in policy["frame-src"]
+    assert "https://accounts.google.com/gsi/style" in policy["style-src-elem"]
+    elsewhere = ["https://watch.touchline.example", "https://ads.example.net", "https://cdn.touchline.example"]
+    for directive in ("img-src", "media-src", "connect-src"):
+        assert all(origin in policy[directive] for origin in elsewhere), directive
+    assert "wss://rt.touchline.example" in policy["connect-src"]
+    assert policy["frame-ancestors"] == ["'none'"] and policy["object-src"] == ["'none'"]
+
+
+def test_the_page_may_frame_the_survey_form_and_report_errors_to_the_dsn():
+    default = page_policy(Settings(environment="test"), INDEX)
+    assert "frame-src 'self';" in default and "sentry" not in default
+    elsewhere = Settings(
+        environment="test",
+        survey_form_url="https://forms.example.com/f/1?embed=1",
+        sentry_webapp_dsn="https://key@o12.ingest.sentry.example:8443/34",
+    )
+    policy = page_policy(elsewhere, INDEX)
+    assert "frame-src 'self' https://forms.example.com;" in policy
+    connect = next(d for d in policy.split("; ") if d.startswith("connect-src"))
+    assert connect.endswith(" https://o12.ingest.sentry.example:8443") and "key@" not in policy

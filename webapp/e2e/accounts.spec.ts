@@ -21,6 +21,9 @@ test("sign up, log out and log in again", async ({ page }) => {
   if (await consent.count()) await consent.first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
 
+  // A new account goes on to personalization first (following.spec.ts covers that step).
+  await expect(page).toHaveURL(/\/auth\/sign-up\/personalization/);
+  await page.getByRole("button", { name: "Skip for now" }).click();
   await expect(page).not.toHaveURL(/\/auth\/sign-up/);
   await openUserMenu(page);
   await page

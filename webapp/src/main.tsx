@@ -60,6 +60,10 @@ async function start() {
     throw error;
   });
   applyTheme(effectiveTheme(config.enable_white_theme, readStoredTheme()));
+  // Error reporting (only with a DSN) and analytics (off in development): never in the first load.
+  void import("@/session/telemetry")
+    .then(({ startTelemetry }) => startTelemetry(config))
+    .catch(reportLoadFailure("error reporting and analytics"));
   const router = createAppRouter();
   registerNavigator((to, options) => void router.navigate(to, options));
   // Spec §4 start-up: a stored session is checked.

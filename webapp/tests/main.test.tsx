@@ -6,7 +6,14 @@ import i18n from "i18next";
 import type * as I18nModule from "@/i18n";
 import { API_PROFILE, fakeServer, ok, signIn } from "./session/fakeServer";
 
-const CONFIG = { name_short: "Touchline", app_config: { socket_base: "/" }, options: {}, enable_white_theme: false };
+const CONFIG = {
+  name_short: "Touchline",
+  app_config: { socket_base: "/" },
+  options: {},
+  enable_white_theme: false,
+  analytics: { enabled: false, tenant: "touchline" },
+  error_reporting: { dsn: null, environment: "test", max_breadcrumbs: 25, max_events: 10 },
+};
 
 /** Boots src/main.tsx afresh in a page holding the loading frame. */
 async function boot(path = "/") {

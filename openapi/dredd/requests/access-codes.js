@@ -1,4 +1,4 @@
-// Dredd requests for access codes: staff issue, list and revoke them (tag admin), viewers redeem
+// Dredd requests for access codes: staff issue, list, read and revoke them (tag admin), viewers redeem
 // them (tag commerce). Codes are issued for a seeded pay-per-view product (found through
 // GET /admin/products) and redeemed by fresh accounts, so the demo viewer's purchases and its
 // redemption budget stay as seeded.
@@ -84,6 +84,17 @@ module.exports = {
     400: (t) => setPath(t, '/admin/access_codes?status=lost'), // not an AccessCodeStatus
     401: dropToken,
     403: asViewer,
+  },
+  get_access_code: {
+    200: async (t) => {
+      const batch = await issue();
+      const page = await staffGet(`/admin/access_codes?batch_id=${batch.batchId}`);
+      setPath(t, `/admin/access_codes/${page.content.entries[0]._id}`);
+    },
+    400: (t) => setPath(t, '/admin/access_codes/not-an-id'),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, `/admin/access_codes/${NOBODY}`),
   },
   revoke_access_code: {
     200: async (t) => {

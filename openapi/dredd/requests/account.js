@@ -1,21 +1,28 @@
 // Dredd requests for passwords (forgotten, reset, changed), ending other sessions and deleting
-// the account (tag user), and the mail outbox (tag admin).
-const { fixtures, keepExample, setBody, setPath, setToken, dropToken, api, signUp } = require('../support');
+// the account (tag user), and the mail outbox (tag admin): listing it, sending a mail again.
+const {
+  fixtures, NOBODY, keepExample, setBody, setPath, setToken, dropToken, api, signUp,
+} = require('../support');
 
 const NEW_PASSWORD = 'dredd new contract password';
 const TRIES = 100; // the limits are a few attempts per window; more means the limit is off
 
-// The reset link is written after the answer to /user/password/forgot went out: wait for it.
-async function resetToken(email) {
+// The reset mail is written after the answer to /user/password/forgot went out: wait for it.
+async function resetMail(email) {
   for (let i = 0; i < 50; i += 1) {
     const query = new URLSearchParams({ to: email, kind: 'password_reset' });
     const page = await api('GET', `/admin/outbox?${query}`, undefined, fixtures.tokens.staff);
     const [mail] = page.content.entries;
-    const match = mail && mail.text.match(/[?&]token=([^\s&]+)/);
-    if (match) return decodeURIComponent(match[1]);
+    if (mail) return mail;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no password_reset mail to ${email} in the outbox`);
+}
+
+async function resetToken(email) {
+  const match = (await resetMail(email)).text.match(/[?&]token=([^\s&]+)/);
+  if (!match) throw new Error(`no reset link in the mail to ${email}`);
+  return decodeURIComponent(match[1]);
 }
 
 // Call `request` until it answers 429 (the limit is reached, so the transaction's own request is refused too).
@@ -86,5 +93,16 @@ module.exports = {
     400: (t) => setPath(t, '/admin/outbox?kind=newsletter'), // not a MailKind
     401: dropToken,
     403: (t) => setToken(t, fixtures.tokens.viewer),
+  },
+  resend_mail: {
+    200: async (t) => {
+      const account = await signUp();
+      await api('POST', '/user/password/forgot', { email: account.email });
+      setPath(t, `/admin/outbox/${(await resetMail(account.email))._id}/resend`);
+    },
+    400: (t) => setPath(t, '/admin/outbox/not-an-id/resend'),
+    401: dropToken,
+    403: (t) => setToken(t, fixtures.tokens.viewer),
+    404: (t) => setPath(t, `/admin/outbox/${NOBODY}/resend`),
   },
 };

@@ -1,5 +1,5 @@
-// Dredd requests for staff event operations (tag admin): create and edit an event, go live, finish,
-// switch the stream. Every transaction works on events it creates through the API first, so the
+// Dredd requests for staff event operations (tag admin): list and read events, create and edit an
+// event, go live, finish, switch the stream. Every transaction works on events it creates through the API first, so the
 // seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
 const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
@@ -61,6 +61,19 @@ function transition(suffix, { okStatus, wrongStatus }) {
 }
 
 module.exports = {
+  list_admin_events: {
+    200: (t) => setPath(t, `/admin/events?status=upcoming&sportType=${encodeURIComponent('football')}&size=5`),
+    400: (t) => setPath(t, '/admin/events?status=lost'), // not an EventStatus
+    401: dropToken,
+    403: asViewer,
+  },
+  get_admin_event: {
+    200: async (t) => setPath(t, onEvent('')((await newEvent())._id)),
+    400: (t) => setPath(t, onEvent('')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('')(NOBODY)),
+  },
   create_event: {
     200: async (t) => setBody(t, await exampleWithRealIds(t)),
     400: (t) => setBody(t, { event_date: '2026-11-21T18:00:00Z', sportType: 'football' }), // no title

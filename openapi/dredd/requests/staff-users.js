@@ -1,6 +1,7 @@
 // Dredd requests for accounts as support staff see them (tag admin): finding accounts, one
-// account, its sessions and devices, ending a session and removing a device. Transactions that
-// look into or change an account use a fresh viewer, so the demo accounts stay as seeded.
+// account, its sessions and devices, ending a session and removing a device, its purchases,
+// contracts and follows. Transactions that change an account use a fresh viewer, so the demo
+// accounts stay as seeded; the read-only lists look at the demo viewer.
 const { fixtures, NOBODY, emptyMap, setPath, setToken, dropToken, api, signUp, uniqueDevice } = require('../support');
 
 const asViewer = (t) => setToken(t, fixtures.tokens.viewer);
@@ -31,7 +32,7 @@ async function deviceRef(account, deviceId) {
 module.exports = {
   find_users: {
     200: (t) => setPath(t, `/admin/users?q=${encodeURIComponent(fixtures.accounts.viewer.email)}&role=viewer`),
-    400: (t) => setPath(t, '/admin/users?q=fan&role=admin'), // not a Role
+    400: (t) => setPath(t, '/admin/users?q=fan&role=owner'), // not a Role
     401: dropToken,
     403: asViewer,
   },
@@ -79,4 +80,11 @@ module.exports = {
     403: asViewer,
     404: async (t) => setPath(t, `/admin/users/${(await signUp()).userId}/devices/${NOBODY}/revoke`),
   },
+  ...Object.fromEntries(['purchases', 'contracts', 'follows'].map((what) => [`list_user_${what}`, {
+    200: (t) => setPath(t, `/admin/users/${fixtures.accounts.viewer.userId}/${what}?size=5`),
+    400: (t) => setPath(t, `/admin/users/not-an-id/${what}`),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, `/admin/users/${NOBODY}/${what}`),
+  }])),
 };

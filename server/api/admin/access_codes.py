@@ -6,6 +6,7 @@ from datetime import datetime
 from ...errors import ApiError
 from ...services.commerce import access_codes
 from ...services.paging import PageQuery
+from ..http.audit import note_target
 from ..http.context import staff, state
 from ..http.database import db_session, db_write_session
 from ..http.envelope import iso, ok, page_of
@@ -54,6 +55,7 @@ async def issue_access_codes(body: dict):
         prefix=body.get("prefix"),
         issued_by=principal.user_id,
     )
+    note_target(batch.batch_id)
     log.info(
         "staff %s issued %d access codes (batch %s) for product %s",
         principal.user_id,
@@ -93,6 +95,13 @@ async def list_access_codes(
     return page_of(result, present)
 
 
+async def get_access_code(id_: str):
+    await staff()
+    async with db_session() as db:
+        view = await access_codes.get(db, id_)
+    return ok(present(view))
+
+
 async def revoke_access_code(id_: str):
     principal = await staff()
     async with db_write_session() as db:
@@ -101,4 +110,4 @@ async def revoke_access_code(id_: str):
     return ok(present(view))
 
 
-__all__ = ["issue_access_codes", "list_access_codes", "revoke_access_code"]
+__all__ = ["get_access_code", "issue_access_codes", "list_access_codes", "revoke_access_code"]

@@ -11,12 +11,15 @@ themselves; viewers get URLs signed for them from the catalogue operations.
 
 import logging
 
-from ...realtime.announcements import announce_change
+from ...realtime.announcements import announce_catalogue_changed, announce_change
 from ...services import event_admin
-from ...services.events import EventView
-from ..http.context import bind_viewer, staff, state
-from ..http.database import db_write_session
-from ..http.envelope import ok
+from ...services.events import EventFilters, EventView, Sort, list_events
+from ...services.events import get_event as find_event
+from ...services.paging import PageQuery
+from ..http.audit import note_target
+from ..http.context import bind_viewer, staff
+from ..http.database import db_session, db_write_session
+from ..http.envelope import ok, page_of
 from ..presenters.catalogue import event_presenter
 
 log = logging.getLogger(__name__)
@@ -24,20 +27,42 @@ log = logging.getLogger(__name__)
 STORED_STREAMS = {"HLSStream": "hls_stream", "PanoStream": "pano_stream", "MezzanineVideo": "mezzanine_video"}
 
 
+async def _presenter():
+    """The viewer's presenter with the stored stream URLs staff set in place of signed ones."""
+    present = event_presenter(await bind_viewer())
+
+    def staff_view(view: EventView) -> dict:
+        body = present(view)
+        body["content"].update({wire: getattr(view.event, column) for wire, column in STORED_STREAMS.items()})
+        return body
+
+    return staff_view
+
+
 async def _present(view: EventView) -> dict:
-    body = event_presenter(await bind_viewer())(view)
-    body["content"].update({wire: getattr(view.event, column) for wire, column in STORED_STREAMS.items()})
-    return body
+    return (await _presenter())(view)
 
 
-def _catalogue_changed() -> None:
-    cache = state("cache")
-    if cache is not None:
-        cache.clear()
+async def list_admin_events(status: str | None = None, sport_type: str | None = None, page: int = 0, size: int = 10):
+    await staff()
+    filters = EventFilters(
+        media_types=("event",), statuses=(status,) if status else (), sport_types=(sport_type,) if sport_type else ()
+    )
+    present = await _presenter()
+    async with db_session() as db:
+        result = await list_events(db, filters, Sort(), PageQuery(page, size))
+    return page_of(result, present)
+
+
+async def get_admin_event(id_: str):
+    await staff()
+    async with db_session() as db:
+        view = await find_event(db, id_, media_types=("event",))
+    return ok(await _present(view))
 
 
 async def _changed(view: EventView, change: event_admin.Change) -> dict:
-    _catalogue_changed()
+    await announce_catalogue_changed()
     await announce_change(change)
     return ok(await _present(view))
 
@@ -46,7 +71,8 @@ async def create_event(body: dict):
     principal = await staff()
     async with db_write_session() as db:
         view = await event_admin.create(db, body)
-    _catalogue_changed()
+    note_target(view.event.id)
+    await announce_catalogue_changed()
     log.info(
         "staff %s created event %s (%s, %s)",
         principal.user_id,

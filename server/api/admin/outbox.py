@@ -1,9 +1,13 @@
-"""The mail outbox, for staff: every mail the server wrote, newest first."""
+"""The mail outbox, for staff: every mail the server wrote, newest first; one sent again (a new
+entry, delivered after the answer like any mail; the audit log records who resent it)."""
+
+from functools import partial
 
 from ...models import OutboxMail
 from ...services import mail
 from ...services.paging import PageQuery
-from ..http.context import staff
+from ..http.background import ok_then
+from ..http.context import settings, staff, state
 from ..http.database import db_session
 from ..http.envelope import iso, page_of
 
@@ -26,3 +30,12 @@ async def list_outbox(to: str | None = None, kind: str | None = None, page: int 
     async with db_session() as db:
         result = await mail.list_outbox(db, to=to, kind=kind, query=PageQuery(page, size))
     return page_of(result, present)
+
+
+async def resend_mail(id_: str):
+    await staff()
+    database, current = state("database"), settings()
+    async with db_session() as db:
+        resent = await mail.resend(db, current, id_)
+    queued = mail.queued_ids([resent])
+    return ok_then(present(resent), partial(mail.deliver, database, current, queued) if queued else None)

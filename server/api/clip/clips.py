@@ -1,6 +1,7 @@
 """Highlights and clips of events, public to everyone who may see the event (the viewer's own
 clips are in user_clips.py)."""
 
+from ...errors import NotFound
 from ...services import events as events_service
 from ...services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
 from ..http.cache import cached_for_anonymous
@@ -29,8 +30,12 @@ async def list_clips(body: dict):
 async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
     async with db_session() as db:
-        # A user clip or highlight answers only to its owner (anonymous viewers own none).
-        view = await events_service.get_event(
-            db, id_, id_type=id_type, media_types=media_types, owner_id=viewer().user_id
-        )
+        # A user clip or highlight answers only to its owner (anonymous viewers own none); to
+        # anyone else it is not found, exactly like an id nobody has.
+        try:
+            view = await events_service.get_event(
+                db, id_, id_type=id_type, media_types=media_types, owner_id=viewer().user_id
+            )
+        except NotFound:
+            raise NotFound("Clip not found", code="clip_not_found") from None
     return ok(event_presenter()(view))

@@ -7,10 +7,11 @@ from ...services.access import Viewer
 from ...services.commerce import checkout, contracts, products, settlement
 from ...services.commerce.products import ProductView
 from ...services.paging import PageQuery
-from ..http.context import bind_viewer, signed_in, state, viewer_region
+from ..http.background import ok_then
+from ..http.context import bind_viewer, settings, signed_in, state, viewer_region
 from ..http.database import db_session
 from ..http.envelope import ok, page_of
-from ..http.payments import pay_once, payment_provider
+from ..http.payments import mail_of, pay_once, payment_provider
 from ..presenters import commerce as present
 
 
@@ -42,6 +43,7 @@ async def _subscribe(operation: str, body: dict, source: checkout.PaymentSource)
             source=source,
             idempotency_key=key,
             region=viewer_region(),
+            settings=settings(),
         )
 
     async def show(user_id: str, contract_id: str) -> dict:
@@ -76,10 +78,12 @@ async def get_customer_subscription_by_id(id_: str):
     principal = await signed_in()
     contract = await _find(principal.user_id, id_)
     if contract.payment_status == "in progress":
-        settled = await settlement.settle_contract(state("database"), payment_provider(), id_)
-        await announce_purchase_status(settled)
+        database = state("database")
+        settled = await settlement.settle_contract(database, payment_provider(), id_, settings())
+        await announce_purchase_status(settled, database=database)
         contract = await _find(principal.user_id, id_)
-        return ok(await _present(contract, refresh=True))  # settling may have changed what they hold
+        shown = await _present(contract, refresh=True)  # settling may have changed what they hold
+        return ok_then(shown, mail_of(settled))
     return ok(await _present(contract))
 
 

@@ -4,10 +4,11 @@ from ...models import Purchase
 from ...realtime.announcements import announce_purchase_status
 from ...services.commerce import checkout, products, purchases, settlement
 from ...services.paging import PageQuery
-from ..http.context import bind_viewer, signed_in, state, viewer_region
+from ..http.background import ok_then
+from ..http.context import bind_viewer, settings, signed_in, state, viewer_region
 from ..http.database import db_session
 from ..http.envelope import ok, page_of
-from ..http.payments import pay_once, payment_provider
+from ..http.payments import mail_of, pay_once, payment_provider
 from ..presenters import commerce as present
 
 
@@ -34,6 +35,7 @@ async def _buy(operation: str, body: dict, source: checkout.PaymentSource):
             source=source,
             idempotency_key=key,
             region=viewer_region(),
+            settings=settings(),
         )
 
     async def show(user_id: str, purchase_id: str) -> dict:
@@ -66,8 +68,10 @@ async def get_ppv_purchase(id_: str):
     principal = await signed_in()
     purchase = await _find(principal.user_id, id_)
     if purchase.status == "in progress":
-        settled = await settlement.settle_purchase(state("database"), payment_provider(), id_)
-        await announce_purchase_status(settled)
+        database = state("database")
+        settled = await settlement.settle_purchase(database, payment_provider(), id_, settings())
+        await announce_purchase_status(settled, database=database)
         purchase = await _find(principal.user_id, id_)
-        return ok(await _present(purchase, refresh=True))  # settling may have changed what they hold
+        shown = await _present(purchase, refresh=True)  # settling may have changed what they hold
+        return ok_then(shown, mail_of(settled))
     return ok(await _present(purchase))

@@ -4,8 +4,9 @@ The catalogue changes rarely and every viewer of a page asks the same question, 
 can serve all of them for a moment (a CDN would do the same in front of us). Only answers
 for anonymous viewers are kept (one per region): signed-in viewers' answers carry their own
 entitlements.
-Staleness is bounded by the TTL; `clear()` drops everything at once when this process
-writes to the catalogue. Each app has its own cache (in `request.state.cache`).
+Staleness is bounded by the TTL; every cache of every process is emptied at once when any
+process writes to the catalogue (`clear_all`, run on a signal: server.realtime.signals). Each app
+has its own cache (in `request.state.cache`).
 """
 
 import asyncio
@@ -18,6 +19,7 @@ import orjson
 from cachetools import TTLCache
 from connexion import request
 
+from ...realtime import signals
 from .context import bind_viewer
 
 MAX_ENTRIES = 4096
@@ -55,9 +57,13 @@ class ResponseCache:
 
 
 def clear_all() -> None:
-    """Empty every response cache of this process (a catalogue write outside a request)."""
+    """Empty every response cache of this process. Any process's catalogue write reaches here as
+    a signal (server.realtime.announcements.announce_catalogue_changed)."""
     for cache in list(_caches):
         cache.clear()
+
+
+signals.listen(signals.CATALOGUE_CHANGED, clear_all)
 
 
 def _key(operation: str, arguments: dict) -> bytes:

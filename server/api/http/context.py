@@ -10,11 +10,13 @@ from connexion.context import context
 from ... import clock
 from ...auth.bearer import ACCESS, LIMIT_TICKET
 from ...auth.passwords import Passwords
+from ...auth.tokens import STAFF_ROLES
 from ...errors import Forbidden, Unauthorized
 from ...services import sessions as sessions_service
 from ...services.access import ANONYMOUS, Viewer
 from ...services.commerce import holdings
 from ...settings import Settings
+from ...viewer_region import viewer_region as region_of
 from .database import db_session
 
 
@@ -39,10 +41,12 @@ class Principal:
     session_id: str | None
     role: str
     device_ref: str | None
+    # Set when the caller is an API key (user_id is then the account that made the key).
+    key_id: str | None = None
 
     @property
     def is_staff(self) -> bool:
-        return self.role == "staff"
+        return self.role in STAFF_ROLES
 
 
 def _token_info() -> dict | None:
@@ -73,9 +77,15 @@ async def signed_in(*, allow_limit_ticket: bool = False) -> Principal:
 
 
 async def staff() -> Principal:
+    """The staff caller (account or API key) of an admin operation. Who may call which operation
+    is checked once, before the handler runs, from the operation's `x-touchline-role`
+    (server/api/http/staff_access.py); this returns whom that check let in."""
+    principal: Principal | None = state("staff_principal")
+    if principal is not None:
+        return principal
     principal = await signed_in()
     if not principal.is_staff:
-        raise Forbidden("Staff only")
+        raise Forbidden("Staff only", code="forbidden_role")
     return principal
 
 
@@ -86,13 +96,14 @@ def viewer() -> Viewer:
 
 def viewer_region() -> str | None:
     """The viewer's country: the header the CDN or proxy in front sets (when configured), else
-    the deployment's default region."""
-    current = settings()
-    if current.region_header:
-        value = (request.headers.get(current.region_header) or "").strip().upper()
-        if len(value) == 2 and value.isalpha():
-            return value
-    return current.default_region
+    the deployment's default region (the rule the media routes share: server.viewer_region)."""
+    return region_of(settings(), request.headers.get)
+
+
+def viewer_session() -> str | None:
+    """The sign-in session of this request's access token (None: anonymous, or no session)."""
+    info = _token_info()
+    return info.get("sid") if info and info.get("kind") == ACCESS else None
 
 
 async def bind_viewer(*, refresh: bool = False) -> Viewer:

@@ -15,6 +15,7 @@ from connexion.exceptions import ProblemException
 from connexion.lifecycle import ConnexionRequest, ConnexionResponse
 from starlette.exceptions import HTTPException
 
+from ... import reporting
 from ...errors import ApiError
 from .routing import operations
 
@@ -36,6 +37,8 @@ STATUS_CODES = {
 
 def envelope(status: int, message: str, code: str, *, details=None, headers=None) -> ConnexionResponse:
     body = {"error": True, "message": message, "messageErrorCode": code}
+    if not details and code == "validation_error":
+        details = [{"message": message}]  # the contract: validation failures always carry details
     if details:
         body["details"] = details
     return ConnexionResponse(
@@ -54,6 +57,7 @@ def _problem(_request: ConnexionRequest, exc: ProblemException) -> ConnexionResp
     status = exc.status or 500
     if status >= 500 and status != 501:
         log.error("problem %s: %s", status, exc.detail)
+        reporting.report_exception(exc)
         return envelope(500, "An error occurred", "internal_error")
     message = exc.detail or exc.title or "Request failed"
     details = None
@@ -99,11 +103,13 @@ def _http(request: ConnexionRequest, exc: HTTPException) -> ConnexionResponse:
 
 
 def _unicode(_request: ConnexionRequest, _exc: UnicodeDecodeError) -> ConnexionResponse:
-    return envelope(400, "The request body is not valid UTF-8", "validation_error")
+    details = [{"field": "body", "message": "is not valid UTF-8"}]
+    return envelope(400, "The request body is not valid UTF-8", "validation_error", details=details)
 
 
 def _unexpected(_request: ConnexionRequest, exc: Exception) -> ConnexionResponse:
     log.exception("unhandled error", exc_info=exc)
+    reporting.report_exception(exc)
     return envelope(500, "An error occurred", "internal_error")
 
 

@@ -93,10 +93,19 @@ def bind(operation: Operation) -> Callable[..., Any]:
 
 
 class TagResolver(Resolver):
+    """`guard(function, tag, operation)`, when given, may wrap each handler from what its contract
+    entry says (the app passes server.api.http.staff_access.guard: the admin operations' roles)."""
+
+    def __init__(self, guard: Callable[[Callable[..., Any], str, dict], Callable[..., Any]] | None = None) -> None:
+        super().__init__()
+        self.guard = guard
+
     def resolve(self, operation: Any) -> Resolution:
         operation_id = operation.operation_id
         tags = operation._operation.get("tags") or []
         if not operation_id or not tags:
             raise LookupError(f"{operation.method.upper()} {operation.path} needs an operationId and a tag")
         function = bind(Operation(operation.method.upper(), operation.path, tags[0], operation_id))
+        if self.guard is not None:
+            function = self.guard(function, tags[0], operation._operation)
         return Resolution(function, operation_id)

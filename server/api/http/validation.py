@@ -4,13 +4,19 @@ Stock Connexion reports a bad parameter as a dump of the jsonschema error (schem
 without naming the parameter, and builds a fresh jsonschema validator for every parameter
 and body of every request. These subclasses name the field (the envelope's
 `details[].field`), keep the message short, and compile each schema once per process.
+
+Hostile bodies get a 400 like any other bad body: JSON nested deeper than `MAX_JSON_DEPTH`
+levels is refused before validation (jsonschema and the stdlib parser recurse once per level
+and would run out of stack), and a bad value is echoed in messages only up to
+`ECHO_CHARACTERS` characters (a 1 MB bad value must not come back twice in the answer).
 """
 
 from __future__ import annotations
 
-import json
 import re
+from typing import NoReturn
 
+import orjson
 from connexion.datastructures import MediaTypeDict
 from connexion.exceptions import BadRequestProblem, ExtraParameterProblem
 from connexion.json_schema import Draft4RequestValidator
@@ -22,6 +28,13 @@ from jsonschema._format import draft4_format_checker
 from jsonschema.exceptions import best_match
 
 _REQUIRED = re.compile(r"'(.+)' is a required property")
+# The deepest body of the contract nests 4 levels (update_profile); socket payloads relayed by
+# emit_socket_message a few more. Well below where recursion in the parser or validator fails.
+MAX_JSON_DEPTH = 32
+# How much of a rejected value a message repeats, and how long a message or field name may be.
+ECHO_CHARACTERS = 80
+MESSAGE_CHARACTERS = 400
+FIELD_CHARACTERS = 200
 
 
 class FieldError(str):
@@ -66,7 +79,36 @@ def _field_of(error: ValidationError, root: str) -> str:
         missing = _REQUIRED.match(error.message)
         if missing:
             path = f"{path}.{missing.group(1)}" if path else missing.group(1)
-    return path or "body"
+    return _clip(path, FIELD_CHARACTERS) or "body"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _reason(error: ValidationError) -> str:
+    """jsonschema's message with the rejected value cut short (messages start with its repr)."""
+    message = error.message
+    if len(message) <= ECHO_CHARACTERS:
+        return message
+    echoed = repr(error.instance)
+    if len(echoed) > ECHO_CHARACTERS and echoed in message:
+        message = message.replace(echoed, _clip(echoed, ECHO_CHARACTERS), 1)
+    return _clip(message, MESSAGE_CHARACTERS)
+
+
+def nesting_exceeds(value: object, limit: int) -> bool:
+    """Whether `value` nests objects and arrays more than `limit` levels deep (iteratively)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 class FieldParameterValidator(ParameterValidator):
@@ -81,7 +123,8 @@ class FieldParameterValidator(ParameterValidator):
             if error is None:
                 return None
             field = _field_of(error, name) if error.absolute_path else name
-            return FieldError(f"Invalid {parameter_type} parameter '{name}': {error.message}", field, error.message)
+            reason = _reason(error)
+            return FieldError(f"Invalid {parameter_type} parameter '{name}': {reason}", field, reason)
         if param.get("required"):
             return FieldError(f"Missing {parameter_type} parameter '{name}'", name, "is required")
         return None
@@ -109,11 +152,20 @@ class FieldJSONBodyValidator(JSONRequestBodyValidator):
         raw = b"".join([chunk async for chunk in stream])
         if not raw.strip():
             return _ABSENT  # no body at all, which is not the JSON value null
+        # orjson stops at 1,024 levels by itself (a ValueError, never a RecursionError) and
+        # refuses what the handler's own parse would read differently (NaN, lone surrogates).
         try:
-            return json.loads(raw.decode(self._encoding))
-        except (ValueError, UnicodeDecodeError):
+            body = orjson.loads(
+                raw if self._encoding.lower().replace("-", "") == "utf8" else raw.decode(self._encoding)
+            )
+        except (ValueError, UnicodeDecodeError, LookupError) as exc:
+            if "depth" in str(exc):
+                _too_deep()
             reason = "is not valid JSON"
             raise BadRequestProblem(detail=FieldError(f"The request body {reason}", "body", reason)) from None
+        if nesting_exceeds(body, MAX_JSON_DEPTH):
+            _too_deep()
+        return body
 
     def _validate(self, body):
         if body is _ABSENT:
@@ -126,7 +178,13 @@ class FieldJSONBodyValidator(JSONRequestBodyValidator):
         if error is None:
             return
         field = _field_of(error, "")
-        raise BadRequestProblem(detail=FieldError(f"Invalid '{field}': {error.message}", field, error.message))
+        reason = _reason(error)
+        raise BadRequestProblem(detail=FieldError(f"Invalid '{field}': {reason}", field, reason))
+
+
+def _too_deep() -> NoReturn:
+    reason = f"nests objects and arrays more than {MAX_JSON_DEPTH} levels deep"
+    raise BadRequestProblem(detail=FieldError(f"The request body {reason}", "body", reason)) from None
 
 
 VALIDATOR_MAP = {

@@ -7,6 +7,9 @@ from ..http.envelope import ok
 # The webapp's locales (spec §9); English is the default and has no path prefix.
 LOCALES = ("en", "de", "es", "fr", "fr-CA", "he", "it", "pl", "pt", "ca", "ko", "zh", "bs-BA", "uk-UA")
 SURVEY_NAME = "survey_user_experience_1"
+# Error-reporting defaults (spec §9): breadcrumbs kept, events sent per page session.
+ERROR_REPORTING_BREADCRUMBS = 25
+ERROR_REPORTING_EVENTS = 10
 
 
 async def get_app_config():
@@ -41,6 +44,13 @@ async def get_app_config():
                 "wait_after_signup_minutes": config.survey_wait_after_signup_minutes,
                 "show_after_seconds": config.survey_show_after_seconds,
                 "skip_delay_minutes": config.survey_skip_delay_minutes,
+            },
+            "analytics": {"enabled": config.analytics_on, "tenant": config.tenant},
+            "error_reporting": {
+                "dsn": config.webapp_sentry_dsn,
+                "environment": config.sentry_environment or config.environment,
+                "max_breadcrumbs": ERROR_REPORTING_BREADCRUMBS,
+                "max_events": ERROR_REPORTING_EVENTS,
             },
             "smart_banner": {
                 "enabled": config.smart_banner_enabled,

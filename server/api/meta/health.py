@@ -1,4 +1,4 @@
-"""Health: liveness, the database and the socket's fan-out, for balancers and start-up scripts."""
+"""Health: liveness, the database, the socket's fan-out and socket counts, for balancers and start-up scripts."""
 
 import logging
 from typing import Any
@@ -6,6 +6,7 @@ from typing import Any
 from connexion import request
 
 from ...errors import ApiError
+from ...realtime import census
 from ...realtime.health import fanout_status
 from ..http.context import state
 from ..http.envelope import ok
@@ -26,4 +27,6 @@ async def get_health():
         report["realtime"] = await fanout_status(sio)
         if report["realtime"]["status"] != "ok":
             report["status"] = "degraded"
+        sockets = await census.count(sio)
+        report["sockets"] = {"scope": sockets.scope, "connected": sockets.connected, "processes": sockets.processes}
     return ok(report)

@@ -15,6 +15,7 @@ from ...auth import providers
 from ...auth.providers.registry import AUTHORIZATION_CODE
 from ...errors import ApiError
 from ...realtime import emitter
+from ...realtime.announcements import announce_sessions_ended
 from ...services import federation, ratelimit, sessions
 from ...services.sessions import DeviceIn
 from ..http.context import client_address, session_policy, settings, state
@@ -44,6 +45,7 @@ async def _refresh(body: dict):
         if failure.revoked:  # a leaked token ended the session: its other tabs sign out too
             user_id, revoked_device = failure.revoked
             await emitter.emit_remove_user_device(user_id, revoked_device, "refresh_token_failed")
+        await announce_sessions_ended(failure.ended)  # and its streams and sockets end now
         raise
     return ok(result)
 

@@ -11,7 +11,7 @@ from ...services.access import FREE, Viewer, decide
 from ...services.events import EventView
 from ...services.follows import FollowView
 from ...services.identities import IdentityView
-from ..http.context import settings, viewer
+from ..http.context import settings, viewer, viewer_session
 from ..http.envelope import iso
 
 CLIP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
@@ -41,8 +41,9 @@ def stream_start(e: Event) -> float:
 
 
 def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
-    """`sign(url, user_id=, event_id=, start=)` turns a stored stream URL into the one a viewer
-    plays (server.media.signing.sign_stream bound to the settings and the answer's instant)."""
+    """`sign(url, user_id=, event_id=, start=, regions=)` turns a stored stream URL into the one a
+    viewer plays (server.media.signing.sign_stream bound to the settings, the answer's instant and
+    the viewer's session)."""
     e: Event = view.event
     is_clip = e.media_type in CLIP_TYPES
     teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
@@ -61,13 +62,17 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
     # so binding adds nothing and the player needs no bearer); the rest only play with the
     # viewer's own access token, so an anonymous viewer never gets one for a paid stream (a
-    # user clip, "always available", is played by its signed-in viewer).
+    # user clip, "always available", is played by its signed-in viewer). An event limited to
+    # regions gets tokens for those regions only, free ones included: the URL plays nowhere else.
+    # A clip's or highlight's token opens its range alone, never the rest of its game.
     holder = None if e.commerce_type == FREE else viewer.user_id
     watchable = access.available_for_user and (holder is not None or e.commerce_type == FREE)
     if watchable:
-        start = stream_start(e)
+        start, regions = stream_start(e), list(e.regions or ()) or None
         streams = {
-            name: sign(getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start)
+            name: sign(
+                getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start, regions=regions
+            )
             for name in STREAMS
         }
     else:
@@ -160,9 +165,19 @@ def event_presenter(for_viewer: Viewer | None = None):
     config = settings()
     current, leagues_view = for_viewer or viewer(), config.enable_leagues_view
     now = clock.timestamp()  # one instant for the whole answer: every URL expires together
+    session_id = viewer_session()  # a viewer's URLs play in this sign-in session only
 
-    def sign(url, *, user_id, event_id, start=None):
-        return sign_stream(url, user_id=user_id, event_id=event_id, settings=config, now=now, start=start)
+    def sign(url, *, user_id, event_id, start=None, regions=None):
+        return sign_stream(
+            url,
+            user_id=user_id,
+            event_id=event_id,
+            settings=config,
+            now=now,
+            start=start,
+            session_id=session_id,
+            regions=regions,
+        )
 
     return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
 

@@ -6,7 +6,9 @@ timing are the same whether or not an account has that address.
 """
 
 from ...realtime import emitter
+from ...realtime.announcements import announce_sessions_ended
 from ...services import accounts, mail, password_reset, ratelimit
+from ...services.sessions import SessionsEnded
 from ...settings import Settings
 from ..http.background import Work, ok_then
 from ..http.context import client_address, passwords, settings, signed_in, state
@@ -52,6 +54,18 @@ def _tell_signed_out(user_id: str, devices: list[str]) -> Work | None:
     return tell
 
 
+def _end_sessions(ended: SessionsEnded) -> Work | None:
+    """Work that ends the sessions' streams and sockets (after `_tell_signed_out`: a closed socket
+    hears nothing)."""
+    if not ended:
+        return None
+
+    async def end() -> None:
+        await announce_sessions_ended(ended)
+
+    return end
+
+
 async def forgot_password(body: dict):
     current = settings()
     email = body["email"].strip().lower()
@@ -80,7 +94,12 @@ async def reset_password(body: dict):
     password_hash = await passwords().hash(body["password"])
     async with db_write_session() as db:
         done = await password_reset.reset_password(db, settings(), token, password_hash)
-    return ok_then(None, _deliver(done.mail), _tell_signed_out(done.user_id, done.signed_out_devices))
+    return ok_then(
+        None,
+        _deliver(done.mail),
+        _tell_signed_out(done.user_id, done.signed_out_devices),
+        _end_sessions(done.ended),
+    )
 
 
 async def change_password(body: dict):
@@ -109,7 +128,9 @@ async def end_other_sessions():
         ended, devices = await accounts.end_other_sessions(
             db, principal.user_id, principal.session_id, principal.device_ref
         )
-    return ok_then({"ended": ended}, _tell_signed_out(principal.user_id, devices))
+    return ok_then(
+        {"ended": len(ended.session_ids)}, _tell_signed_out(principal.user_id, devices), _end_sessions(ended)
+    )
 
 
 async def delete_account():
@@ -120,7 +141,13 @@ async def delete_account():
     async def unregister() -> None:
         await emitter.emit_unregister_user(principal.user_id)
 
-    return ok_then(None, _deliver(done.mail), unregister, _tell_signed_out(principal.user_id, done.devices))
+    return ok_then(
+        None,
+        _deliver(done.mail),
+        unregister,
+        _tell_signed_out(principal.user_id, done.devices),
+        _end_sessions(done.ended),
+    )
 
 
 __all__ = ["change_password", "delete_account", "end_other_sessions", "forgot_password", "reset_password"]

@@ -6,6 +6,7 @@ from ... import clock
 from ...auth.tokens import verify_limit_ticket
 from ...errors import ApiError, Unauthorized
 from ...realtime import emitter
+from ...realtime.announcements import announce_sessions_ended
 from ...services import accounts, ratelimit, sessions
 from ...services.sessions import DeviceIn
 from ..http.context import client_address, passwords, session_policy, settings, signed_in
@@ -113,7 +114,8 @@ async def complete_login(body: dict):
 async def logout_user():
     principal = await signed_in()
     async with db_session() as db:
-        await sessions.sign_out(db, principal.session_id)
+        ended = await sessions.sign_out(db, principal.session_id)
+    await announce_sessions_ended(ended)  # its streams and sockets end now, not with its token
     return ok(None)
 
 
@@ -138,6 +140,7 @@ async def delete_device(body: dict):
     # The device-limit page sends its limit ticket as the bearer token instead of an access token.
     principal = await signed_in(allow_limit_ticket=True)
     async with db_write_session() as db:
-        removed, devices = await sessions.remove_own_device(db, principal.user_id, body["deviceId"])
+        removed, devices, ended = await sessions.remove_own_device(db, principal.user_id, body["deviceId"])
     await emitter.emit_remove_user_device(principal.user_id, removed.device_id)
+    await announce_sessions_ended(ended)  # after telling the device: its sockets then close
     return ok({"devices": [present_device(d) for d in devices], "limit": settings().device_limit})

@@ -361,8 +361,7 @@ async def list_codes(db: AsyncSession, filters: Filters, query: PageQuery) -> Pa
     return page
 
 
-async def revoke(db: AsyncSession, code_id: str) -> CodeView:
-    """Revoke a code (again: nothing changes). Purchases and contracts it gave stay."""
+async def _code_row(db: AsyncSession, code_id: str) -> tuple[AccessCode, str | None]:
     row = (
         await db.execute(
             select(AccessCode, Product.event_id)
@@ -372,7 +371,18 @@ async def revoke(db: AsyncSession, code_id: str) -> CodeView:
     ).first()
     if row is None:
         raise AccessCodeNotFound("Access code not found")
-    code, event_id = row
+    return row[0], row[1]
+
+
+async def get(db: AsyncSession, code_id: str) -> CodeView:
+    """One code with its state and redemptions."""
+    code, event_id = await _code_row(db, code_id)
+    return (await _views(db, [(code, event_id)], clock.now()))[0]
+
+
+async def revoke(db: AsyncSession, code_id: str) -> CodeView:
+    """Revoke a code (again: nothing changes). Purchases and contracts it gave stay."""
+    code, event_id = await _code_row(db, code_id)
     if code.revoked_at is None:
         code.revoked_at = clock.now()
         await db.commit()

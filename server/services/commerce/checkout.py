@@ -27,9 +27,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ... import clock
 from ...db import Database
 from ...errors import ApiError, Conflict
-from ...models import Contract, Event, Product, Purchase, StoredCard
+from ...models import Contract, Event, OutboxMail, Product, Purchase, StoredCard
 from ...payments import Charge, PaymentProvider, StoredCardRef
-from . import contracts, grants, products
+from ...settings import Settings, get_settings
+from .. import mail
+from . import contracts, grants, products, receipts
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Outcome:
     record_id: str
     status: int  # 200 paid, 202 processing
     failure: ApiError | None = None  # a refused charge (402), recorded before it is raised
+    mail_ids: tuple[str, ...] = ()  # the receipt of a paid checkout, for SMTP to send after the answer
 
 
 class NoStoredCard(Conflict):
@@ -179,6 +182,7 @@ async def buy_ppv(
     source: PaymentSource,
     idempotency_key: str,
     region: str | None,
+    settings: Settings | None = None,
 ) -> Outcome:
     now = clock.now()
     async with database.write_session() as db:
@@ -190,7 +194,8 @@ async def buy_ppv(
         purchase = grants.new_purchase(product, user_id, now, status="init", payment_action="creditCardPay")
         db.add(purchase)
         await db.commit()
-    return await _pay_for(database, provider, PURCHASE, purchase, user_id, source, f"{user_id}:{idempotency_key}")
+    reference = f"{user_id}:{idempotency_key}"
+    return await _pay_for(database, provider, PURCHASE, purchase, user_id, source, reference, settings)
 
 
 async def subscribe(
@@ -202,6 +207,7 @@ async def subscribe(
     source: PaymentSource,
     idempotency_key: str,
     region: str | None,
+    settings: Settings | None = None,
 ) -> Outcome:
     now = clock.now()
     async with database.write_session() as db:
@@ -212,7 +218,8 @@ async def subscribe(
         contract = grants.new_contract(product, user_id, now)
         db.add(contract)
         await db.commit()
-    return await _pay_for(database, provider, CONTRACT, contract, user_id, source, f"{user_id}:{idempotency_key}")
+    reference = f"{user_id}:{idempotency_key}"
+    return await _pay_for(database, provider, CONTRACT, contract, user_id, source, reference, settings)
 
 
 async def _pay_for(
@@ -223,6 +230,7 @@ async def _pay_for(
     user_id: str,
     source: PaymentSource,
     reference: str,
+    settings: Settings | None = None,
 ) -> Outcome:
     """Steps 2 and 3 for a committed purchase or contract of `user_id`."""
     record_id = record.id
@@ -232,7 +240,7 @@ async def _pay_for(
         code = exc.code if isinstance(exc, ApiError) else "payment_error"
         await asyncio.shield(_abandon(database, kind, record_id, code))
         raise
-    return await _record_outcome(database, kind, record_id, charge)
+    return await _record_outcome(database, kind, record_id, charge, settings or get_settings())
 
 
 async def _abandon(database: Database, kind: _Record[R], record_id: str, code: str) -> None:
@@ -244,8 +252,20 @@ async def _abandon(database: Database, kind: _Record[R], record_id: str, code: s
             await db.commit()
 
 
-async def _record_outcome(database: Database, kind: _Record[R], record_id: str, charge: Charge | None) -> Outcome:
+async def _receipt(
+    db: AsyncSession, settings: Settings, record: Purchase | Contract, product: Product
+) -> OutboxMail | None:
+    if isinstance(record, Purchase):
+        return await receipts.purchase_paid(db, settings, record, product)
+    return await receipts.contract_paid(db, settings, record, product, period_end=record.period_end, renewal=False)
+
+
+async def _record_outcome(
+    database: Database, kind: _Record[R], record_id: str, charge: Charge | None, settings: Settings
+) -> Outcome:
+    """Step 3; a paid checkout writes its receipt in the same transaction."""
     now = clock.now()
+    receipt = None
     async with database.write_session() as db:
         record = await db.get(kind.model, record_id)
         if record is None:  # committed in step 1; only an account deletion removes it, and not its row
@@ -260,6 +280,7 @@ async def _record_outcome(database: Database, kind: _Record[R], record_id: str, 
             record.charge_id = charge.id
         if charge is None or charge.succeeded:
             await kind.paid(db, record, product, now)
+            receipt = await _receipt(db, settings, record, product)
             status = 200
         elif charge.pending:
             kind.processing(record, now)
@@ -268,7 +289,7 @@ async def _record_outcome(database: Database, kind: _Record[R], record_id: str, 
             kind.refused(record, failure.code if failure is not None else "card_declined", now)
             status = 402
         await db.commit()
-    return Outcome(record_id, status, failure)
+    return Outcome(record_id, status, failure, tuple(mail.queued_ids([receipt])))
 
 
 class WrongPlatform(Conflict):

@@ -31,7 +31,8 @@ counts the contracts that would be charged).
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, Select, and_, or_, select
@@ -40,8 +41,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ... import clock
 from ...db import Database
 from ...errors import Conflict
-from ...models import Contract, Product, StoredCard
+from ...models import Contract, OutboxMail, Product, StoredCard
 from ...payments import Charge, InvalidCardToken, PaymentProvider
+from ...settings import Settings, get_settings
+from .. import mail, status_notices
+from . import receipts
 from .settlement import Announcement, _conditional, next_period_end, past_due_values, renewed_values
 
 log = logging.getLogger(__name__)
@@ -51,6 +55,9 @@ BATCH_SIZE = 100
 RETRY_EVERY = timedelta(days=1)
 
 _lock = asyncio.Lock()  # never awaited while held (a second run is refused), so no loop binding
+
+
+Notify = Callable[[AsyncSession, Settings], Awaitable[OutboxMail | None]]
 
 
 class RenewalRunInProgress(Conflict):
@@ -67,6 +74,7 @@ class RenewalReport:
     errors: int = 0  # contracts left for the next run (logged)
     dry_run: bool = False
     announcements: list[Announcement] = field(default_factory=list)  # for the viewers, to be sent
+    mail_ids: list[str] = field(default_factory=list)  # receipts and notices for SMTP to send
 
     def as_contract(self) -> dict:
         """The content of the admin API's RenewalRunResponse."""
@@ -92,13 +100,14 @@ async def run(
     dry_run: bool = False,
     *,
     batch_size: int = BATCH_SIZE,
+    settings: Settings | None = None,
 ) -> RenewalReport:
     """Renew, mark past due or expire every contract due at `now` (default: the clock's now).
     Raises RenewalRunInProgress when a run is already going on in this process."""
     if _lock.locked():
         raise RenewalRunInProgress("A renewal run is already in progress")
     async with _lock:
-        job = _Run(database, provider, now or clock.now(), dry_run)
+        job = _Run(database, provider, now or clock.now(), dry_run, settings)
         await job.all(batch_size)
         return job.report
 
@@ -133,8 +142,16 @@ def _due(now: datetime, after: str, limit: int) -> Select[tuple[Contract]]:
 
 
 class _Run:
-    def __init__(self, database: Database, provider: PaymentProvider, now: datetime, dry_run: bool):
+    def __init__(
+        self,
+        database: Database,
+        provider: PaymentProvider,
+        now: datetime,
+        dry_run: bool,
+        settings: Settings | None = None,
+    ):
         self.database = database
+        self.settings = settings or get_settings()
         self.provider = provider
         self.now = now
         self.dry_run = dry_run
@@ -234,26 +251,46 @@ class _Run:
 
     # --- outcomes ------------------------------------------------------------------------------
 
-    async def _apply(self, contract: Contract, where: tuple, values: dict) -> bool:
+    async def _apply(
+        self,
+        contract: Contract,
+        where: tuple,
+        values: dict,
+        notify: Notify | None = None,
+        tell: tuple[Product | None, str] | None = None,
+    ) -> bool:
+        """The conditional update; when it applied, `notify` writes the viewer's mail with it and
+        `tell` (product, status) the viewer's `user-purchase-status` notice (announced after)."""
         async with self.database.write_session() as db:
             applied = await _conditional(db, Contract, contract.id, where, values)
+            if applied and notify is not None:
+                self.report.mail_ids.extend(mail.queued_ids([await notify(db, self.settings)]))
+            announcement = None
+            if applied and tell is not None and contract.user_id is not None:  # None: an erased account
+                product, status = tell
+                told = Announcement(
+                    contract.user_id, contract.id, status, contract.product_id, product.event_id if product else None
+                )
+                notice = await status_notices.add(
+                    db, told.user_id, told.record_id, status, told.product_id, told.event_id
+                )
+                announcement = replace(told, notice_id=notice)
             await db.commit()
+        if announcement is not None:
+            self.report.announcements.append(announcement)
         return applied
-
-    def _tell(self, contract: Contract, product: Product | None, status: str) -> None:
-        if contract.user_id is None:
-            return  # the account was erased: nobody to tell
-        self.report.announcements.append(
-            Announcement(
-                contract.user_id, contract.id, status, contract.product_id, product.event_id if product else None
-            )
-        )
 
     async def _renewed(self, contract: Contract, product: Product, charge: Charge | None) -> None:
         where = (Contract.status.in_(("active", "past_due")), Contract.renewals == contract.renewals)
-        if await self._apply(contract, where, renewed_values(contract, product, self.now, charge)):
+        values = renewed_values(contract, product, self.now, charge)
+
+        async def receipt(db: AsyncSession, settings: Settings) -> OutboxMail | None:
+            return await receipts.contract_paid(
+                db, settings, contract, product, period_end=values["period_end"], renewal=True
+            )
+
+        if await self._apply(contract, where, values, receipt, tell=(product, "success")):
             self.report.renewed += 1
-            self._tell(contract, product, "success")
 
     async def _refused(self, contract: Contract, product: Product | None, charge: Charge | None) -> None:
         if self.dry_run:
@@ -274,10 +311,18 @@ class _Run:
                 Contract.renewals == contract.renewals,
                 Contract.payment_status != "in progress",
             )
-        if await self._apply(contract, where, past_due_values(contract, self.now, charge)):
+        values = past_due_values(contract, self.now, charge)
+
+        async def notice(db: AsyncSession, settings: Settings) -> OutboxMail | None:
+            # Told once, when the contract falls past due; a retry that fails again writes nothing.
+            if contract.status != "active":
+                return None
+            return await receipts.renewal_failed(db, settings, contract, product, grace_until=values["grace_until"])
+
+        # A retry that failed (already past due) changes nothing the viewer sees: no message.
+        tell = (product, "error") if contract.status == "active" else None
+        if await self._apply(contract, where, values, notice, tell=tell):
             self.report.past_due += 1
-            if contract.status == "active":  # a retry that failed changes nothing the viewer sees
-                self._tell(contract, product, "error")
 
     async def _processing(self, contract: Contract, charge: Charge) -> None:
         where = (

@@ -31,9 +31,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ... import clock
 from ...db import Database, referenced, rows_changed
-from ...models import Contract, Product, Purchase
+from ...models import Contract, OutboxMail, Product, Purchase
 from ...payments import Charge, PaymentProvider
-from . import grants, periods
+from ...settings import Settings, get_settings
+from .. import mail, status_notices
+from . import grants, periods, receipts
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,8 @@ class Announcement:
     status: str  # success | error
     product_id: str
     event_id: str | None
+    mail_ids: tuple[str, ...] = ()  # the receipt or notice written with it, for SMTP to send
+    notice_id: str | None = None  # its StatusNotice (server.services.status_notices), to mark sent
 
 
 @dataclass
@@ -138,8 +142,11 @@ async def _conditional(
 # --- purchases --------------------------------------------------------------------------------------
 
 
-async def _apply_purchase(database: Database, purchase_id: str, charge: Charge) -> Announcement | None:
+async def _apply_purchase(
+    database: Database, purchase_id: str, charge: Charge, settings: Settings | None = None
+) -> Announcement | None:
     now = clock.now()
+    mails: list[OutboxMail | None] = []
     async with database.write_session() as db:
         purchase = await db.get(Purchase, purchase_id)
         if purchase is None or purchase.status != "in progress" or purchase.charge_id != charge.id:
@@ -154,15 +161,20 @@ async def _apply_purchase(database: Database, purchase_id: str, charge: Charge) 
         applied = await _conditional(
             db, Purchase, purchase_id, (Purchase.status == "in progress", Purchase.charge_id == charge.id), values
         )
+        if applied and charge.succeeded and product is not None:
+            mails.append(await receipts.purchase_paid(db, settings or get_settings(), purchase, product))
+        status = "success" if charge.succeeded else "error"
+        event_id = product.event_id if product else purchase.event_id
+        notice = (
+            await status_notices.add(db, purchase.user_id, purchase.id, status, purchase.product_id, event_id)
+            if applied
+            else None
+        )
         await db.commit()
     if not applied:
         return None
     return Announcement(
-        purchase.user_id,
-        purchase.id,
-        "success" if charge.succeeded else "error",
-        purchase.product_id,
-        product.event_id if product else purchase.event_id,
+        purchase.user_id, purchase.id, status, purchase.product_id, event_id, tuple(mail.queued_ids(mails)), notice
     )
 
 
@@ -182,7 +194,9 @@ async def _decided_on_read(provider: PaymentProvider, record_id: str, charge_id:
         return None
 
 
-async def settle_purchase(database: Database, provider: PaymentProvider, purchase_id: str) -> Announcement | None:
+async def settle_purchase(
+    database: Database, provider: PaymentProvider, purchase_id: str, settings: Settings | None = None
+) -> Announcement | None:
     """Settle one purchase if its charge was decided; the announcement when this call applied
     the outcome, else None."""
     async with database.session() as db:
@@ -194,7 +208,7 @@ async def settle_purchase(database: Database, provider: PaymentProvider, purchas
     charge = await _decided_on_read(provider, purchase_id, row.charge_id)
     if charge is None:
         return None
-    return await _apply_purchase(database, purchase_id, charge)
+    return await _apply_purchase(database, purchase_id, charge, settings)
 
 
 # --- contracts --------------------------------------------------------------------------------------
@@ -204,8 +218,11 @@ def _renewal_pending(status: str, payment_status: str) -> bool:
     return status in ("active", "past_due") and payment_status == "in progress"
 
 
-async def _apply_contract(database: Database, contract_id: str, charge: Charge) -> Announcement | None:
+async def _apply_contract(
+    database: Database, contract_id: str, charge: Charge, settings: Settings | None = None
+) -> Announcement | None:
     now = clock.now()
+    notice: tuple[str, datetime | None] | None = None  # the mail the outcome gets, written once it applied
     async with database.write_session() as db:
         contract = await db.get(Contract, contract_id)
         if contract is None or contract.charge_id != charge.id:
@@ -222,11 +239,15 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
                 ("status", "payment_status", "start_date", "period_end", "grace_until", "auto_renew", "updated"),
             )
             where: tuple[ColumnElement[bool], ...] = (Contract.status == "processing", Contract.charge_id == charge.id)
+            if charge.succeeded:
+                notice = ("paid", values["period_end"])
         elif _renewal_pending(contract.status, contract.payment_status):
             if charge.succeeded:
                 values = renewed_values(contract, product, now, charge)
+                notice = ("renewed", values["period_end"])
             else:
                 values = past_due_values(contract, now, charge)
+                notice = ("refused", values["grace_until"])
             where = (
                 Contract.payment_status == "in progress",
                 Contract.charge_id == charge.id,
@@ -235,19 +256,42 @@ async def _apply_contract(database: Database, contract_id: str, charge: Charge) 
         else:
             return None
         applied = await _conditional(db, Contract, contract_id, where, values)
+        written = told = None
+        status = "success" if charge.succeeded else "error"
+        event_id = product.event_id if product else None
+        if applied and notice is not None:
+            written = await _contract_mail(db, settings or get_settings(), contract, product, *notice)
+        if applied:
+            told = await status_notices.add(db, contract.user_id, contract.id, status, contract.product_id, event_id)
         await db.commit()
     if not applied:
         return None
     return Announcement(
-        contract.user_id,
-        contract.id,
-        "success" if charge.succeeded else "error",
-        contract.product_id,
-        product.event_id if product else None,
+        contract.user_id, contract.id, status, contract.product_id, event_id, tuple(mail.queued_ids([written])), told
     )
 
 
-async def settle_contract(database: Database, provider: PaymentProvider, contract_id: str) -> Announcement | None:
+async def _contract_mail(
+    db: AsyncSession,
+    settings: Settings,
+    contract: Contract,
+    product: Product | None,
+    outcome: str,
+    moment: datetime | None,
+) -> OutboxMail | None:
+    """The receipt of a paid first charge or renewal, or the notice of a refused renewal."""
+    if outcome == "refused":
+        return await receipts.renewal_failed(db, settings, contract, product, grace_until=moment)
+    if product is None:
+        return None
+    return await receipts.contract_paid(
+        db, settings, contract, product, period_end=moment, renewal=outcome == "renewed"
+    )
+
+
+async def settle_contract(
+    database: Database, provider: PaymentProvider, contract_id: str, settings: Settings | None = None
+) -> Announcement | None:
     """Settle one contract's first or renewal charge if it was decided; the announcement when
     this call applied the outcome, else None."""
     async with database.session() as db:
@@ -263,7 +307,7 @@ async def settle_contract(database: Database, provider: PaymentProvider, contrac
     charge = await _decided_on_read(provider, contract_id, row.charge_id)
     if charge is None:
         return None
-    return await _apply_contract(database, contract_id, charge)
+    return await _apply_contract(database, contract_id, charge, settings)
 
 
 # --- everything due ---------------------------------------------------------------------------------
@@ -300,6 +344,7 @@ async def settle_due(
     now: datetime | None = None,
     *,
     batch_size: int = BATCH_SIZE,
+    settings: Settings | None = None,
 ) -> SettlementReport:
     """Settle every pending purchase and contract whose charge the provider has decided, in
     batches of `batch_size`. One record that fails is logged and left for the next call. The
@@ -318,7 +363,7 @@ async def settle_due(
                     if charge is None:
                         report.pending += 1
                         continue
-                    message = await apply(database, record_id, charge)
+                    message = await apply(database, record_id, charge, settings)
                 except Exception:
                     report.errors += 1
                     log.exception("could not settle %s (charge %s)", record_id, charge_id)

@@ -1,5 +1,7 @@
 """Access tokens: what verifies and what does not."""
 
+import time
+
 import jwt
 
 from server.auth.tokens import issue_access_token, verify_access_token
@@ -8,10 +10,18 @@ SECRET = "test-secret-please-ignore-0123456789"
 
 
 def test_issued_token_verifies_with_its_claims():
-    token = issue_access_token("u1", secret=SECRET, role="staff", session_id="s1", lifetime=60)
+    token = issue_access_token("u1", secret=SECRET, role="support", session_id="s1", lifetime=60)
     claims = verify_access_token(token, secret=SECRET)
     assert claims is not None
-    assert (claims.user_id, claims.session_id, claims.role) == ("u1", "s1", "staff")
+    assert (claims.user_id, claims.session_id, claims.role) == ("u1", "s1", "support")
+
+
+def test_a_token_of_the_former_staff_role_reads_as_admin():
+    """Tokens issued before the staff role was split keep working until they expire."""
+    now = int(time.time())
+    token = jwt.encode({"sub": "u1", "sid": "s1", "role": "staff", "iat": now, "exp": now + 60}, SECRET, "HS256")
+    claims = verify_access_token(token, secret=SECRET)
+    assert claims is not None and claims.role == "admin"
 
 
 def test_expired_token_is_refused():

@@ -1,5 +1,6 @@
 """A clip plays its parent stream's segments between its start and end: the clip playlist
-(server.media.clips) and the signed route that serves it."""
+(server.media.clips) and the signed route that serves it. Its segments are named by their place
+on the sample's endless timeline (`seg-<j>.ts`, the sample's file j mod N)."""
 
 import re
 from datetime import timedelta
@@ -10,7 +11,7 @@ import pytest
 from sqlalchemy import delete
 
 from server import clock
-from server.media.clips import MAX_CLIP_MS, Timeline, clip_playlist, clip_segments
+from server.media.clips import MAX_RANGE_MS, Timeline, clip_playlist, clip_segments
 from server.media.live import LiveSample, load_vod_playlist, parse_vod_playlist
 from server.media.signing import issue
 from server.media.urls import live_url
@@ -19,9 +20,9 @@ from server.services.commerce import grants
 from server.services.user_clips import USER_MEDIA_TYPES
 from server.tests.accounts import sign_up
 from server.tests.commerce import paid_event, product
-from server.web import static_app
 
 from .hls import read_master_playlist
+from .serving import media_app
 
 BASE = "http://touchline.test"
 VOD_TEXT = (
@@ -61,17 +62,17 @@ def test_a_clip_playlist_is_a_vod_playlist_of_the_segments_covering_its_range():
     text = clip_playlist(VOD, 2_500, 7_200)
     assert text.startswith("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n")
     assert "#EXT-X-PLAYLIST-TYPE:VOD" in text and text.endswith("#EXT-X-ENDLIST\n")
-    # index1 (2-4 s) contains the start, index3 (6-8 s) the end.
-    assert entries(text) == [(2.0, "index1.ts"), (2.0, "index2.ts"), (2.0, "index3.ts")]
+    # segment 1 (2-4 s) contains the start, segment 3 (6-8 s) the end.
+    assert entries(text) == [(2.0, "seg-1.ts"), (2.0, "seg-2.ts"), (2.0, "seg-3.ts")]
     assert start_offset(text) == pytest.approx(0.5)  # the player begins at 2.5 s, not 2 s
     assert "#EXT-X-DISCONTINUITY" not in text
 
 
 def test_a_clip_on_segment_boundaries_lists_exactly_those_segments():
-    assert entries(clip_playlist(VOD, 2_000, 6_000)) == [(2.0, "index1.ts"), (2.0, "index2.ts")]
+    assert entries(clip_playlist(VOD, 2_000, 6_000)) == [(2.0, "seg-1.ts"), (2.0, "seg-2.ts")]
     assert start_offset(clip_playlist(VOD, 2_000, 6_000)) == 0
-    assert entries(clip_playlist(VOD, 0, 20_000)) == [(2.0, f"index{i}.ts") for i in range(10)]
-    assert entries(clip_playlist(VOD, 19_999, 20_000)) == [(2.0, "index9.ts")]
+    assert entries(clip_playlist(VOD, 0, 20_000)) == [(2.0, f"seg-{i}.ts") for i in range(10)]
+    assert entries(clip_playlist(VOD, 19_999, 20_000)) == [(2.0, "seg-9.ts")]
 
 
 @pytest.mark.parametrize("vod", [VOD, UNEVEN], ids=["even", "uneven"])
@@ -97,7 +98,8 @@ def test_the_first_segment_contains_the_start_the_last_the_end_and_durations_add
     assert timeline.starts_at(first) <= start < timeline.starts_at(first + 1)
     assert timeline.starts_at(last) < end <= timeline.starts_at(last + 1)
     listed = entries(text)
-    assert len(listed) == len(numbers) and [uri for _d, uri in listed] == [timeline.segment(j).uri for j in numbers]
+    assert len(listed) == len(numbers) and [uri for _d, uri in listed] == [f"seg-{j}.ts" for j in numbers]
+    assert [d for d, _uri in listed] == [timeline.segment(j).duration for j in numbers]
     covered = (timeline.starts_at(last + 1) - timeline.starts_at(first)) / 1000
     assert sum(d for d, _uri in listed) == pytest.approx(covered)
     assert start_offset(text) == pytest.approx((start - timeline.starts_at(first)) / 1000)
@@ -106,9 +108,12 @@ def test_the_first_segment_contains_the_start_the_last_the_end_and_durations_add
 
 def test_a_range_over_the_end_of_the_sample_goes_on_at_its_start_after_a_discontinuity():
     text = clip_playlist(VOD, 18_500, 23_000)
-    assert [uri for _d, uri in entries(text)] == ["index9.ts", "index0.ts", "index1.ts"]
+    # Segments 10 and 11 of the timeline are the sample's files 0 and 1 again.
+    assert [uri for _d, uri in entries(text)] == ["seg-9.ts", "seg-10.ts", "seg-11.ts"]
+    assert [Timeline.of(VOD).segment(j).uri for j in (9, 10, 11)] == ["index9.ts", "index0.ts", "index1.ts"]
     lines = text.splitlines()
-    assert lines[lines.index("index9.ts") + 1] == "#EXT-X-DISCONTINUITY"
+    assert lines[lines.index("seg-9.ts") + 1] == "#EXT-X-DISCONTINUITY"
+    assert text.count("#EXT-X-DISCONTINUITY") == 1
 
 
 def test_a_clip_of_a_live_stream_lists_the_segments_its_live_playlist_listed():
@@ -119,10 +124,17 @@ def test_a_clip_of_a_live_stream_lists_the_segments_its_live_playlist_listed():
     window = sample.window(now, rewind_seconds=60)
     assert window is not None
     first, end = window
-    live_uris = [sample.vod.segments[j % 10].uri for j in range(first, end)]
     from_ms, to_ms = round(sample.start_of(first) * 1000), round(sample.start_of(end) * 1000)
-    assert [uri for _d, uri in entries(clip_playlist(VOD, from_ms, to_ms))] == live_uris
+    # The live playlist's media sequence numbers are the clip's segment numbers, each the same file.
+    assert [uri for _d, uri in entries(clip_playlist(VOD, from_ms, to_ms))] == [
+        f"seg-{j}.ts" for j in range(first, end)
+    ]
     assert clip_segments(Timeline.of(VOD), from_ms, to_ms) == range(first, end)
+    live = sample.render(first, end)
+    assert f"#EXT-X-MEDIA-SEQUENCE:{first}" in live
+    assert [Timeline.of(VOD).segment(j).uri for j in range(first, end)] == [
+        line for line in live.splitlines() if line and not line.startswith("#")
+    ]
 
 
 def test_an_empty_range_is_no_clip():
@@ -137,7 +149,7 @@ def test_an_empty_range_is_no_clip():
 async def media(settings, database):
     """The media routes; the clips this module's tests make are removed at its end (the catalogue's
     counts stay as other tests expect on the shared database)."""
-    transport = httpx.ASGITransport(app=static_app(settings))
+    transport = httpx.ASGITransport(app=media_app(settings, database))
     async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
         yield http
     async with database.session() as db:
@@ -191,13 +203,13 @@ async def test_a_clips_url_plays_its_range_of_the_parents_segments(client, media
     for uri in master.uris:
         variant = await media.get(urljoin(str(playlist.url), uri))
         assert variant.status_code == 200 and variant.headers["cache-control"] == cache
-        # 3 s is in index1 (2-4 s), 9.5 s in index4 (8-10 s) of the 2 s football sample.
-        assert entries(variant.text) == [(2.0, f"index{i}.ts") for i in range(1, 5)]
+        # 3 s is in segment 1 (2-4 s), 9.5 s in segment 4 (8-10 s) of the 2 s football sample.
+        assert entries(variant.text) == [(2.0, f"seg-{i}.ts") for i in range(1, 5)]
         assert start_offset(variant.text) == pytest.approx(1.0) and variant.text.endswith("#EXT-X-ENDLIST\n")
         # The segments are the parent's own files, under the same token.
         rendition = uri.split("/")[0]
-        segment = await media.get(urljoin(str(variant.url), "index1.ts"))
-        assert str(segment.url) == f"{BASE}{parent_dir}/{rendition}/index1.ts"
+        segment = await media.get(urljoin(str(variant.url), "seg-1.ts"))
+        assert str(segment.url) == f"{BASE}{parent_dir}/{rendition}/seg-1.ts"
         assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
         assert segment.content == (settings.fixtures_dir / "media" / "football" / rendition / "index1.ts").read_bytes()
 
@@ -233,7 +245,7 @@ async def test_a_paid_clip_plays_only_with_its_owners_bearer(client, media, boug
     url = clip["content"]["HLSStream"]
     playlist = await media.get(url, headers=fan["headers"])
     assert playlist.status_code == 200 and playlist.headers["cache-control"].startswith("private, max-age=")
-    assert (await media.get(urljoin(str(playlist.url), "360p/index2.ts"), headers=fan["headers"])).status_code == 200
+    assert (await media.get(urljoin(str(playlist.url), "360p/seg-2.ts"), headers=fan["headers"])).status_code == 200
     variant = url.replace("clip-3000-9500.m3u8", "720p/clip-3000-9500.m3u8")
     assert (await media.get(variant, headers=fan["headers"])).status_code == 200
     assert refused(await media.get(url))
@@ -241,7 +253,7 @@ async def test_a_paid_clip_plays_only_with_its_owners_bearer(client, media, boug
     rival = await sign_up(client)
     assert refused(await media.get(url, headers=rival["headers"]))
     assert refused(await media.get(variant, headers=rival["headers"]))
-    assert refused(await media.get(url.replace("clip-3000-9500.m3u8", "360p/index2.ts"), headers=rival["headers"]))
+    assert refused(await media.get(url.replace("clip-3000-9500.m3u8", "360p/seg-2.ts"), headers=rival["headers"]))
 
 
 async def test_a_clip_playlist_is_refused_without_a_valid_token(client, media, settings, catalogue):
@@ -269,23 +281,28 @@ async def test_a_clip_url_expires_with_its_token(client, media, settings, catalo
 async def test_head_answers_like_get_without_the_body(client, media, catalogue):
     fan = await sign_up(client)
     url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
-    full, head = await media.get(url), await media.head(url)
-    assert head.status_code == 200 and head.content == b""
-    assert int(head.headers["content-length"]) == len(full.content)
+    for encoding in ("identity", "gzip"):
+        asked = {"Accept-Encoding": encoding}
+        full, head = await media.get(url, headers=asked), await media.head(url, headers=asked)
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers.get("content-encoding") == full.headers.get("content-encoding")
+        assert int(head.headers["content-length"]) == int(full.headers["content-length"]) == full.num_bytes_downloaded
 
 
-@pytest.mark.parametrize("name", ["clip-5000-5000.m3u8", "clip-6000-5000.m3u8", f"clip-0-{MAX_CLIP_MS + 1}.m3u8"])
-async def test_a_range_that_is_no_clip_is_not_found(client, media, catalogue, name):
-    fan = await sign_up(client)
-    url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
-    answer = await media.get(url.rsplit("/", 1)[0] + "/" + name)
+@pytest.mark.parametrize("name", ["clip-5000-5000.m3u8", "clip-6000-5000.m3u8", f"clip-0-{MAX_RANGE_MS + 1}.m3u8"])
+async def test_a_range_that_is_no_clip_is_not_found(client, media, settings, catalogue, name):
+    # A token for the whole stream (the game's), so that only the range is in question.
+    token = issue("football", event_id=catalogue["archived"], user_id=None, secret=settings.secret_key, lifetime=60)
+    answer = await media.get(f"/media/s/{token}/vod/football/{name}")
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "not_found"
 
 
-async def test_the_clips_of_a_stream_have_no_other_files(client, media, catalogue):
-    """A clip's token is its stream's: the route makes playlists, the stream's files stay files."""
+async def test_a_clips_token_opens_nothing_of_its_stream_but_the_clip(client, media, catalogue):
+    """A clip's token carries its range: its playlists and its segments, not the stream's files,
+    its other clips or its game."""
     fan = await sign_up(client)
     url = (await clip_of(client, fan, catalogue["archived"], 0, 4))["content"]["HLSStream"]
     base = url.rsplit("/", 1)[0]
-    assert (await media.get(f"{base}/index.m3u8")).status_code == 200
-    assert (await media.get(f"{base}/clip-0-4000.ts")).status_code == 404
+    assert (await media.get(f"{base}/360p/seg-1.ts")).status_code == 200
+    for elsewhere in ("index.m3u8", "360p/index.m3u8", "360p/index0.ts", "clip-0-4000.ts", "game-7200.m3u8"):
+        assert refused(await media.get(f"{base}/{elsewhere}")), elsewhere

@@ -15,14 +15,15 @@ from server.media.urls import vod_url
 from server.models import Event
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
-from server.web import static_app
+from server.tests.media.serving import media_app
 
 COOKIE_PATH = "/api/user/media_cookie"
 
 
 @pytest.fixture(scope="module")
-async def media(settings):
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=static_app(settings)), base_url="http://t") as http:
+async def media(settings, database):
+    transport = httpx.ASGITransport(app=media_app(settings, database))
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
         yield http
 
 

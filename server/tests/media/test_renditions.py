@@ -11,13 +11,13 @@ import pytest
 
 from server import clock
 from server.media.signing import issue, sign_stream
-from server.media.urls import live_url, vod_url
+from server.media.urls import clip_url, live_url, vod_url
 from server.seed.catalogue import build_catalogue
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
-from server.web import static_app
 
 from .hls import MasterPlaylist, read_master_playlist, read_media_playlist
+from .serving import media_app
 
 BASE = "http://touchline.test"
 LADDER = ["360p", "234p", "720p"]  # in the master's order: players start with the first
@@ -25,8 +25,9 @@ EVENT = "e0e000000000000000000001"
 
 
 @pytest.fixture(scope="module")
-async def media(settings):
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=static_app(settings)), base_url=BASE) as http:
+async def media(settings, database):
+    transport = httpx.ASGITransport(app=media_app(settings, database))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
         yield http
 
 
@@ -223,12 +224,14 @@ async def test_a_clip_is_a_master_over_aligned_clips_of_each_rendition(settings,
     found = await variants(media, url)
     playlists = [p for _r, p in found.values()]
     assert_aligned(playlists)
-    assert [s.uri for s in playlists[0].segments] == ["index10.ts", "index11.ts", "index0.ts", "index1.ts", "index2.ts"]
+    # Segments 10 to 14 of the timeline: the sample's files 10, 11, then 0, 1, 2 again.
+    assert [s.uri for s in playlists[0].segments] == [f"seg-{j}.ts" for j in range(10, 15)]
     assert [s.discontinuity_before for s in playlists[0].segments] == [False, False, True, False, False]
     for rendition, (variant, playlist) in found.items():
         assert playlist.ended and f"\n#EXT-X-START:{master.tags['EXT-X-START']}\n" in variant.text
         segment = await media.get(urljoin(str(variant.url), playlist.uris[2]))
-        assert segment.status_code == 200 and str(segment.url).endswith(f"/vod/football/{rendition}/index0.ts")
+        assert segment.status_code == 200 and str(segment.url).endswith(f"/vod/football/{rendition}/seg-12.ts")
+        assert segment.content == (settings.fixtures_dir / "media" / "football" / rendition / "index0.ts").read_bytes()
 
 
 async def test_a_clip_token_for_another_stream_opens_no_rendition_of_this_clip(settings, media):
@@ -247,15 +250,17 @@ async def test_a_clip_of_a_rendition_the_sample_does_not_have_is_not_found(setti
 
 
 async def test_seeded_highlights_play_their_games_ladder(settings, media):
-    """Official clips and highlights store their game's VOD address (and their range in
-    startTime/endTime): its master, so they play every rendition like the game."""
+    """Official clips and highlights store their range (startTime/endTime) of their game's VOD, on
+    the same sample's timeline: a master over every rendition like the game's."""
     data = build_catalogue()
     games = {e["id"]: e for e in data.events if e["media_type"] == "event"}
     highlights = [e for e in data.events if e["parent_event_id"]]
     assert highlights
     for highlight in highlights:
-        assert highlight["hls_stream"] == games[highlight["parent_event_id"]]["hls_stream"]
-    for stored in sorted({h["hls_stream"] for h in highlights}):
+        game = games[highlight["parent_event_id"]]
+        sample = game["hls_stream"].split("/")[3]
+        assert highlight["hls_stream"] == clip_url(sample, highlight["start_time_ms"], highlight["end_time_ms"])
+    for stored in sorted({h["hls_stream"] for h in highlights if "/football/" in h["hls_stream"]})[:5]:
         _, master = await master_of(media, free(settings, stored))
         assert [uri.split("/")[0] for uri in master.uris] == LADDER
 

@@ -20,16 +20,16 @@ from server.models import Event
 from server.tests import factories
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
-from server.web import static_app
 
 from .hls import read_master_playlist, read_media_playlist
+from .serving import media_app
 
 BASE = "http://touchline.test"
 
 
 @pytest.fixture(scope="module")
-async def media(settings):
-    transport = httpx.ASGITransport(app=static_app(settings))
+async def media(settings, database):
+    transport = httpx.ASGITransport(app=media_app(settings, database))
     async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
         yield http
 

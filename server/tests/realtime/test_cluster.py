@@ -16,10 +16,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
+import jwt
 import pytest
 import pytest_asyncio
 import socketio
 
+from server.auth.standing import STANDING_SECONDS
+from server.media.signing import issue
 from server.migrate import upgrade
 from server.models import new_id
 from server.settings import PROJECT_ROOT
@@ -102,7 +105,7 @@ async def cluster():
     try:
         await asyncio.to_thread(upgrade, database_url)  # alembic runs its own event loop
         staff, viewer = (
-            await create_user_at(database_url, role="staff"),
+            await create_user_at(database_url, role="admin"),
             await create_user_at(database_url, role="viewer"),
         )
         env = {
@@ -112,6 +115,8 @@ async def cluster():
             "TOUCHLINE_SECRET_KEY": SECRET,
             "TOUCHLINE_RESPONSE_VALIDATION": "true",
             "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000",
+            # Long enough that only the cross-process signal can explain a fresh answer.
+            "TOUCHLINE_CATALOGUE_CACHE_SECONDS": "120",
         }
         servers = [ServerProcess(env), ServerProcess(env)]
         async with aiohttp.ClientSession() as http:
@@ -306,6 +311,102 @@ async def test_a_session_signed_out_on_one_server_cannot_open_the_socket_on_the_
         assert answer.status == 200
     with pytest.raises(socketio.exceptions.ConnectionError):
         await connect(cluster.b, token=token)
+
+
+async def test_a_logout_on_one_server_ends_the_sessions_socket_and_stream_on_the_other_at_once(cluster, connect):
+    """Through Redis: the other server disconnects the session's socket, and its media routes
+    refuse the session's stream before their STANDING_SECONDS belief would have run out."""
+    token = await sign_in(cluster, cluster.a, cluster.viewer)
+    claims = jwt.decode(token, options={"verify_signature": False})
+    socket = await connect(cluster.b, token=token)
+    gone = asyncio.Event()
+    socket.on("disconnect", lambda *reason: gone.set())
+    assert '"ok": true' in await socket.call("join-user-room", {"userId": claims["sub"]}, timeout=TIMEOUT_S)
+    stream = issue(
+        "football", event_id=EVENT, user_id=claims["sub"], session_id=claims["sid"], secret=SECRET, lifetime=600
+    )
+    url, bearer = f"{cluster.b.url}/media/s/{stream}/vod/football/game-7200.m3u8", {"Authorization": f"Bearer {token}"}
+    async with cluster.http.get(url, headers=bearer) as answer:
+        assert answer.status == 200  # and server B now believes the session stands
+    believed_since = time.monotonic()
+    async with cluster.http.post(f"{cluster.a.url}/api/user/logout", headers=bearer) as answer:
+        assert answer.status == 200
+    await asyncio.wait_for(gone.wait(), STANDING_SECONDS)
+    while True:
+        async with cluster.http.get(url, headers=bearer) as answer:
+            if answer.status == 403:
+                assert (await answer.json())["messageErrorCode"] == "stream_session_ended"
+                break
+        await asyncio.sleep(0.01)
+    assert time.monotonic() - believed_since < STANDING_SECONDS
+
+
+# --- what every process shares -------------------------------------------------------------------
+
+
+async def health_of(cluster, server: ServerProcess) -> dict:
+    async with cluster.http.get(f"{server.url}/api/health") as answer:
+        return (await answer.json())["content"]
+
+
+async def test_health_counts_the_sockets_of_both_servers(cluster, connect):
+    for server in (cluster.a, cluster.b, cluster.b):
+        await watching(connect, server)
+    # Each process writes its counts every 2 s (server.realtime.census); both then see all three.
+    deadline = time.monotonic() + TIMEOUT_S
+    seen: list[dict] = []
+    while time.monotonic() < deadline:
+        seen = [(await health_of(cluster, server))["sockets"] for server in (cluster.a, cluster.b)]
+        if all(s == {"scope": "cluster", "connected": 3, "processes": 2} for s in seen):
+            break
+        await asyncio.sleep(0.2)
+    assert seen == [{"scope": "cluster", "connected": 3, "processes": 2}] * 2
+
+
+async def test_the_dashboard_counts_an_event_rooms_sockets_on_both_servers(cluster, connect):
+    token = await sign_in(cluster, cluster.a, cluster.staff)
+    headers = {"Authorization": f"Bearer {token}"}
+    body = {"title": f"Census {new_id()[:6]}", "event_date": "2026-11-24T18:00:00Z", "sportType": "football"}
+    async with cluster.http.post(f"{cluster.a.url}/api/admin/events", json=body, headers=headers) as answer:
+        event_id = (await answer.json())["content"]["_id"]
+    async with cluster.http.post(f"{cluster.a.url}/api/admin/events/{event_id}/go_live", headers=headers) as answer:
+        assert answer.status == 200
+    for server in (cluster.a, cluster.b):
+        client = await connect(server)
+        assert '"ok": true' in await client.call("join-event-room", {"eventId": event_id}, timeout=TIMEOUT_S)
+
+    async def room_count() -> int | None:
+        async with cluster.http.get(f"{cluster.b.url}/api/admin/monitor", headers=headers) as answer:
+            content = (await answer.json())["content"]
+        assert content["sockets"]["scope"] == "cluster" and content["sockets"]["processes"] == 2
+        return next((e["sockets"] for e in content["liveEvents"] if e["_id"] == event_id), None)
+
+    deadline = time.monotonic() + TIMEOUT_S
+    while await room_count() != 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    assert await room_count() == 2
+
+
+async def test_a_staff_change_on_one_server_clears_the_anonymous_cache_of_the_other(cluster):
+    token = await sign_in(cluster, cluster.a, cluster.staff)
+    headers = {"Authorization": f"Bearer {token}"}
+    body = {"title": "Before the change", "event_date": "2026-11-30T18:00:00Z", "sportType": "football"}
+    async with cluster.http.post(f"{cluster.a.url}/api/admin/events", json=body, headers=headers) as answer:
+        event_id = (await answer.json())["content"]["_id"]
+
+    async def title_on_b() -> str:
+        async with cluster.http.get(f"{cluster.b.url}/api/event/get_by_id/id/{event_id}") as answer:
+            return (await answer.json())["content"]["title"]
+
+    assert await title_on_b() == "Before the change"  # now cached on b for 120 s
+    async with cluster.http.patch(
+        f"{cluster.a.url}/api/admin/events/{event_id}", json={"title": "After the change"}, headers=headers
+    ) as answer:
+        assert answer.status == 200
+    deadline = time.monotonic() + 2  # the signal crosses Redis in milliseconds
+    while await title_on_b() != "After the change" and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert await title_on_b() == "After the change"
 
 
 # --- Redis goes away and comes back (last: it restarts the shared Redis) ------------------------

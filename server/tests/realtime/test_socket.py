@@ -145,7 +145,7 @@ async def test_a_connection_without_a_token_is_accepted_as_anonymous(connect):
 
 
 async def test_a_connection_with_a_valid_access_token_is_accepted(connect):
-    client = await connect(token_for(ALICE, role="staff", session_id="5e5000000000000000000005"))
+    client = await connect(token_for(ALICE, role="admin", session_id="5e5000000000000000000005"))
     assert client.connected
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from server.media.live import live_playlist, load_vod_playlist
 from server.media.playlists import load_stream
-from server.media.urls import DEFAULT_VAST_URL, live_url, vod_url
+from server.media.urls import DEFAULT_VAST_URL, game_url, live_url
 from server.models import (
     Base,
     EpgProgramme,
@@ -135,10 +135,16 @@ async def test_every_playable_event_points_at_a_served_sample(seeded):
         if event.status == "upcoming":
             assert event.hls_stream is None
             continue
-        match = re.fullmatch(r"/media/(vod/(\w+)/index\.m3u8|live/(\w+)\.m3u8)", event.hls_stream or "")
+        match = re.fullmatch(
+            r"/media/(vod/(\w+)/(game-\d+|clip-\d+-\d+)\.m3u8|live/(\w+)\.m3u8)", event.hls_stream or ""
+        )
         assert match, (event.title, event.hls_stream)
-        sample = match.group(2) or match.group(3)
+        sample = match.group(2) or match.group(4)
         assert sample in samples
+        if event.parent_event_id:  # a highlight or clip: its range of its game's VOD
+            assert match.group(3) == f"clip-{event.start_time_ms}-{event.end_time_ms}"
+        elif event.status == "archived":  # a game: its sample looped for as long as it lasted
+            assert match.group(3) == f"game-{event.duration_s}"
         if event.status in ("live", "channel"):
             assert event.hls_stream.startswith("/media/live/")
             vod = load_vod_playlist(FIXTURES_DIR / "media" / sample / "index.m3u8")
@@ -405,7 +411,9 @@ def test_some_live_and_archived_football_games_offer_the_panoramic_view():
     assert pano
     for e in pano:
         assert e["media_type"] == "event" and e["sport_type"] == "football"
-        expected = {"live": live_url("football-pano"), "archived": vod_url("football-pano")}[e["status"]]
+        expected = {"live": live_url("football-pano"), "archived": game_url("football-pano", e["duration_s"] or 0)}[
+            e["status"]
+        ]
         assert e["pano_stream"] == expected
     football = [e for e in data.events if e["sport_type"] == "football" and e["status"] in ("live", "archived")]
     assert len(pano) < len(football) / 2  # some

@@ -92,6 +92,7 @@ async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_t
         settlement_interval_seconds=0,
         renewal_interval_seconds=0,
         payment_cleanup_interval_seconds=0,
+        notices_interval_seconds=0,
     )
     assert set(jobs.jobs_for(settings, database)) == {"kickoff"}
     cache = ResponseCache(ttl_seconds=300)
@@ -163,3 +164,35 @@ def test_a_date_that_is_no_instant_is_a_400_naming_its_field(value):
         event_admin.parse_time(value, "gameStartDate")
     details = refused.value.details
     assert refused.value.status == 400 and details is not None and details[0]["field"] == "gameStartDate"
+
+
+@pytest.mark.parametrize(
+    ("stored", "sport", "seconds", "kept"),
+    [
+        ("/media/live/hockey.m3u8", "football", 8_100, "/media/vod/hockey/game-8100.m3u8"),
+        ("/media/live/football-pano.m3u8", "football", 8_100, "/media/vod/football-pano/game-8100.m3u8"),
+        (None, "basketball", 7_200, "/media/vod/basketball/game-7200.m3u8"),
+        ("/media/live/hockey.m3u8", "hockey", 0, "/media/vod/hockey/index.m3u8"),  # no time at all: the sample
+        ("/media/live/hockey.m3u8", "hockey", 10**9, f"/media/vod/hockey/game-{event_admin.MAX_DURATION_S}.m3u8"),
+        ("/media/vod/football/game-300.m3u8", "football", 8_100, "/media/vod/football/game-300.m3u8"),
+        ("https://cdn.example/live/npd.m3u8", "football", 8_100, "https://cdn.example/live/npd.m3u8"),
+    ],
+)
+def test_a_finished_game_keeps_a_vod_as_long_as_it_lasted(stored, sport, seconds, kept):
+    assert event_admin.vod_of(stored, sport, seconds) == kept
+
+
+def test_finishing_gives_the_main_and_the_panoramic_stream_a_game_length_vod():
+    kickoff = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+    event = Event(
+        status="live",
+        event_date=kickoff,
+        game_start_date=kickoff,
+        sport_type="football",
+        hls_stream="/media/live/football.m3u8",
+        pano_stream="/media/live/football-pano.m3u8",
+    )
+    event_admin._finish(event, kickoff + timedelta(minutes=105))
+    assert event.duration_s == 6_300
+    assert event.hls_stream == "/media/vod/football/game-6300.m3u8"
+    assert event.pano_stream == "/media/vod/football-pano/game-6300.m3u8"

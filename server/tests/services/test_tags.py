@@ -45,3 +45,12 @@ def test_a_live_stream_reaches_from_kickoff_to_now():
     # Put on air before its kickoff: the stream has no fixed start yet, so no bound.
     early = video_length(event("live", game_start_date=NOW + timedelta(minutes=5)), NOW, MEDIA)
     assert early.ms is None and early.live
+
+
+def test_an_archived_games_vod_is_as_long_as_the_game_it_was_made_for():
+    # The sample looped for the game's length (server.media.clips): the same bound as duration_s.
+    assert sample_length_ms(MEDIA, "/media/vod/football/game-6900.m3u8") == 6_900_000
+    game = event("archived", duration_s=6900, hls_stream="/media/vod/football/game-6900.m3u8")
+    assert video_length(game, NOW, MEDIA).ms == 6_900_000
+    assert video_length(event("archived", hls_stream="/media/vod/hockey/game-8100.m3u8"), NOW, MEDIA).ms == 8_100_000
+    assert sample_length_ms(MEDIA, "/media/vod/football/game-0.m3u8") is None

@@ -1014,7 +1014,9 @@ export interface paths {
          *     subscription creates a contract that does not renew. Redemption is atomic (a single-use
          *     code succeeds exactly once however many redeem it at once) and attempts are limited per
          *     account (429). Unknown codes and revoked codes give 404, used-up codes 409
-         *     `already_redeemed`, expired codes 410 `access_code_expired`.
+         *     `already_redeemed`, expired codes 410 `access_code_expired`. A code for a product the viewer
+         *     already holds gives 409 `already_purchased` or `already_subscribed`, and one the viewer is
+         *     paying for right now 409 `purchase_in_progress`.
          */
         post: operations["redeem_access_code"];
         delete?: never;
@@ -1287,11 +1289,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Events, channels included, as staff see them (the stored stream URLs), newest first
+         * @description Highlights and clips are not listed. Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_admin_events"];
         put?: never;
         /**
          * Create an event (or a channel)
-         * @description `event_id` (the external id) and `reference_id` are generated when omitted.
+         * @description `event_id` (the external id) and `reference_id` are generated when omitted. Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["create_event"];
         delete?: never;
@@ -1307,7 +1313,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One event as staff see it (the stored stream URLs)
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["get_admin_event"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1320,6 +1330,7 @@ export interface paths {
          *     409 `invalid_status`); a change of a live event's or channel's `content.HLSStream` sends
          *     `event-url-change` as `set_stream_url` does (an upcoming or archived event's new stream
          *     is told in `update-event`, and does not put it on air).
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         patch: operations["update_event"];
         trace?: never;
@@ -1333,7 +1344,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an upcoming event now (status live; sends update-event and event-url-change to its room) */
+        /**
+         * Start an upcoming event now (status live; sends update-event and event-url-change to its room)
+         * @description Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
         post: operations["go_live"];
         delete?: never;
         options?: never;
@@ -1350,7 +1364,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End a live event (status archived, playable as VOD; sends update-event to its room) */
+        /**
+         * End a live event (status archived, playable as VOD; sends update-event to its room)
+         * @description Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
         post: operations["finish_event"];
         delete?: never;
         options?: never;
@@ -1372,6 +1389,7 @@ export interface paths {
          * @description Sets `content.HLSStream` and sends `event-url-change {eventUrl}` to the event room (viewers
          *     receive a URL signed for them when they reload the event). An upcoming event becomes live,
          *     as the webapp assumes on that message. Archived events answer 409.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["set_stream_url"];
         delete?: never;
@@ -1387,7 +1405,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every product, on sale or not (to pick one for access codes) */
+        /**
+         * Every product, on sale or not (to pick one for access codes)
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["list_products"];
         put?: never;
         post?: never;
@@ -1413,6 +1434,7 @@ export interface paths {
          *     renewal was paid or refused are told with `user-purchase-status` through this server's socket
          *     (every process's, when they share Redis). With `dry_run` nothing is charged and the counts say
          *     what would happen.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["run_renewals"];
         delete?: never;
@@ -1428,7 +1450,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Access codes, filtered */
+        /**
+         * Access codes, filtered
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["list_access_codes"];
         put?: never;
         /**
@@ -1436,8 +1461,29 @@ export interface paths {
          * @description Give `product_id`, or `event_id` to use that event's pay-per-view product. Codes are random
          *     and unguessable (at least 60 bits of entropy, from an alphabet without look-alike
          *     characters), optionally after `prefix`. All codes of the batch are in the answer.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["issue_access_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/access_codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One access code with its state and who redeemed it
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["get_access_code"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1455,7 +1501,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke an access code so it cannot be redeemed any more (revoking twice is harmless)
-         * @description What was already granted through the code stays granted.
+         * @description What was already granted through the code stays granted. Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["revoke_access_code"];
         delete?: never;
@@ -1471,7 +1517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Find accounts by e-mail address, display name or id */
+        /**
+         * Find accounts by e-mail address, display name or id
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["find_users"];
         put?: never;
         post?: never;
@@ -1488,10 +1537,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One account, with its profile */
+        /**
+         * One account, with its profile
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["get_user"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an account's role (viewer, support or admin)
+         * @description Takes effect on the account's next request: roles are read from the account, not from its
+         *     tokens. Staff cannot change their own role (409 `own_role`), so the last admin cannot lock
+         *     everyone out by accident. Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        post: operations["set_user_role"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1505,7 +1579,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's sessions (one per sign-in; each holds a refresh-token family) */
+        /**
+         * An account's sessions (one per sign-in; each holds a refresh-token family)
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["list_user_sessions"];
         put?: never;
         post?: never;
@@ -1526,7 +1603,7 @@ export interface paths {
         put?: never;
         /**
          * End one session of an account (its refresh tokens stop working at once)
-         * @description Revoking twice is harmless. The device stays registered (see `revoke_device`).
+         * @description Revoking twice is harmless. The device stays registered (see `revoke_device`). Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
          */
         post: operations["revoke_session"];
         delete?: never;
@@ -1542,7 +1619,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's devices */
+        /**
+         * An account's devices
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["list_user_devices"];
         put?: never;
         post?: never;
@@ -1563,9 +1643,74 @@ export interface paths {
         put?: never;
         /**
          * Remove a device from an account (sends remove-user-device to the user's room)
-         * @description The device's sessions end at once, as with `POST /user/delete_device`.
+         * @description The device's sessions end at once, as with `POST /user/delete_device`. Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
          */
         post: operations["revoke_device"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's pay-per-view purchases, newest first (as the viewer lists their own)
+         * @description The same entries as the account's own `list_ppv_purchases`; `originalProduct` is the
+         *     product as in admin lists (no viewer state). Needs the `support` role (admin staff may
+         *     too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_user_purchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's subscription contracts, newest first (as the viewer lists their own)
+         * @description The same entries as the account's own `get_customer_contracts`, all of them (active or
+         *     not, canceled or not); `originalProduct` is the product as in admin lists (no viewer
+         *     state). Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_user_contracts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an account follows (leagues, categories, teams), most recent first
+         * @description The same entries as the account's own `list_follows`. Needs the `support` role (admin
+         *     staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_user_follows"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1590,6 +1735,7 @@ export interface paths {
          *     `userId`) and `payload` leaves it out, it is taken from `room`. With Redis the message
          *     reaches the room's members on every server process. Staff only. Used by
          *     `touchline socket emit` when no Redis is configured, and for testing clients.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["emit_socket_message"];
         delete?: never;
@@ -1605,8 +1751,134 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mail the server wrote (kept here when no SMTP server is configured) */
+        /**
+         * Mail the server wrote (kept here when no SMTP server is configured)
+         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
         get: operations["list_outbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/outbox/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a mail of the outbox again, as a new outbox entry
+         * @description Writes a copy of the mail (same address, kind, subject and text) to the outbox and, with
+         *     SMTP configured, delivers it after the answer, like any mail; the original entry stays as
+         *     it is. A password-reset mail carries the same link, which works only while it has not
+         *     expired or been used. Needs the `support` role (admin staff may too); others get 403
+         *     `forbidden_role`.
+         */
+        post: operations["resend_mail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API keys for scripts, newest first (never their secret)
+         * @description Each key shows its name, role, prefix (the first characters of its secret, to tell keys
+         *     apart), who made it, when it expires and when it was last used. Revoked keys are left out
+         *     unless `revoked=true`. Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        get: operations["list_api_keys"];
+        put?: never;
+        /**
+         * Make an API key for a script (its secret is in this answer only)
+         * @description The secret (`tlk_` and 43 more characters) is shown once: only its SHA-256 hash is kept.
+         *     Send it as `Authorization: Bearer <secret>` or `X-API-Key: <secret>`; the key acts with
+         *     its `role` until `expires_at` (none: until revoked). Needs the `admin` role: support staff
+         *     get 403 `forbidden_role`.
+         */
+        post: operations["create_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key (refused from its next request on; revoking twice is harmless)
+         * @description Needs the `admin` role; support staff get 403 `forbidden_role`.
+         */
+        post: operations["revoke_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of admin writes, newest first, filtered
+         * @description Every write operation of the admin API is recorded, whatever its outcome: the actor (an
+         *     account, an API key, or `anonymous` when refused before anyone was recognised), the
+         *     operation id as `action`, the target (the ids in its path, or what it made), when, the
+         *     client address and the answer's status. Entries are never changed or removed through the
+         *     API. Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_audit_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A snapshot for the staff dashboard
+         * @description Live events with the sockets in each event room, the next kickoffs, the latest purchases,
+         *     access-code redemptions and sign-ins, the background jobs' schedules and
+         *     their last runs (in whichever process ran them) and health (as `GET /health`, without the 503). With Redis, socket
+         *     counts add up every server process sharing it (`sockets.scope: cluster`; other processes'
+         *     figures are at most 2 s old); without Redis, or while Redis does not answer, they are this
+         *     process's (`scope: process`). Needs the `support` role (admin staff may too); others get 403
+         *     `forbidden_role`.
+         */
+        get: operations["get_monitor"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1626,7 +1898,8 @@ export interface paths {
          * Liveness and readiness of this server process
          * @description `database` is `ok` when a trivial query succeeds. `realtime` reports the socket fan-out:
          *     the manager in use and, with Redis, whether this process's pub/sub listener is subscribed.
-         *     503 when the database cannot be reached.
+         *     `sockets` counts the connected sockets: of every server process sharing Redis
+         *     (`scope: cluster`), else of this process. 503 when the database cannot be reached.
          */
         get: operations["get_health"];
         put?: never;
@@ -1653,6 +1926,30 @@ export interface paths {
         get: operations["get_app_config"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a batch of identify and track events
+         * @description The webapp's analytics sink (`webapp/src/lib/analytics/`) sends what it collected in
+         *     batches of at most 50 events. Every event carries the tenant. With a bearer token the events
+         *     are stored as that viewer's (the viewer is taken from the token, never from the body); an
+         *     invalid token is a 401, not an anonymous batch. The webapp sends nothing when
+         *     `analytics.enabled` of `GET /config` is false (local development).
+         */
+        post: operations["record_analytics_events"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2019,10 +2316,12 @@ export interface components {
             content: components["schemas"]["NullValue"];
         };
         /**
-         * @description `staff` accounts may call the `/admin/` operations.
+         * @description `support` and `admin` accounts may call the `/admin/` operations, each as its
+         *     `x-touchline-role` allows (`admin` may do everything `support` may). Before the two staff
+         *     roles there was one, `staff`: those accounts are `admin` now.
          * @enum {string}
          */
-        Role: "viewer" | "staff";
+        Role: "viewer" | "support" | "admin";
         /** @enum {string} */
         SignInProvider: "credentials" | "facebook" | "apple" | "google" | "ifa";
         /**
@@ -2355,6 +2654,44 @@ export interface components {
                      */
                     status: "ok" | "degraded" | "down";
                 };
+                sockets?: {
+                    scope: components["schemas"]["SocketCountScope"];
+                    connected: number;
+                    processes: number;
+                };
+            };
+        };
+        /**
+         * @description `cluster`: the counts add up every server process sharing Redis (each process writes its
+         *     own every 2 s; a process that stopped drops out within 6 s). `process`: this process's
+         *     only (no Redis, or Redis does not answer).
+         * @enum {string}
+         */
+        SocketCountScope: "process" | "cluster";
+        AnalyticsBatch: {
+            events: components["schemas"]["AnalyticsEvent"][];
+        };
+        AnalyticsEvent: {
+            /** @enum {string} */
+            type: "identify" | "track";
+            /** @description What happened (`login_failed`, `survey_submitted`...); `identify` for identify events. */
+            name: string;
+            tenant: string;
+            /** @description The browser's random analytics id (kept in local storage). */
+            anonymousId: string;
+            /**
+             * Format: date-time
+             * @description When it happened, by the browser's clock.
+             */
+            timestamp: string;
+            /** @description Up to 20 values; names of 1 to 40 letters, digits, `_`, `.` or `-`. */
+            properties: {
+                [key: string]: (string | number | boolean) | null;
+            };
+        };
+        AnalyticsAccepted: components["schemas"]["Envelope"] & {
+            content: {
+                accepted: number;
             };
         };
         AppConfigResponse: components["schemas"]["Envelope"] & {
@@ -2393,6 +2730,25 @@ export interface components {
                 wait_after_signup_minutes: number;
                 show_after_seconds: number;
                 skip_delay_minutes: number;
+            };
+            /**
+             * @description Identify and track events (POST /analytics/events), each carrying `tenant`. Off in
+             *     local development unless TOUCHLINE_ANALYTICS_ENABLED says otherwise.
+             */
+            analytics: {
+                enabled: boolean;
+                tenant: string;
+            };
+            /**
+             * @description Where the webapp reports errors (a Sentry DSN). Null: nothing is reported and no SDK is
+             *     loaded.
+             */
+            error_reporting: {
+                dsn: string | null;
+                environment: string;
+                max_breadcrumbs: number;
+                /** @description At most this many events are sent per page session. */
+                max_events: number;
             };
             smart_banner: {
                 enabled: boolean;
@@ -2995,6 +3351,159 @@ export interface components {
                 entries: components["schemas"]["AccessCode"][];
             };
         };
+        /**
+         * @description `support` reads, ends sessions and removes devices; `admin` may do everything.
+         * @enum {string}
+         */
+        StaffRole: "support" | "admin";
+        SetRoleRequest: {
+            role: components["schemas"]["Role"];
+        };
+        ApiKey: {
+            _id: components["schemas"]["Id"];
+            name: string;
+            role: components["schemas"]["StaffRole"];
+            /** @description The first characters of the secret. */
+            prefix: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            createdBy: components["schemas"]["Id"] | null;
+            createdByEmail: string | null;
+            /** Format: date-time */
+            added: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** Format: date-time */
+            lastUsed: string | null;
+        };
+        ApiKeyResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["ApiKey"];
+        };
+        ApiKeyPage: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["PageMeta"] & {
+                entries: components["schemas"]["ApiKey"][];
+            };
+        };
+        CreateApiKeyRequest: {
+            /** @description Not blank; no control characters. */
+            name: string;
+            role: components["schemas"]["StaffRole"];
+            /**
+             * Format: date-time
+             * @description When the key stops working (one already past makes a key refused from the start); none for a key that lasts until revoked.
+             */
+            expires_at?: string;
+        };
+        CreatedApiKeyResponse: components["schemas"]["Envelope"] & {
+            content: {
+                key: components["schemas"]["ApiKey"];
+                /** @description Shown this once. */
+                secret: string;
+            };
+        };
+        AuditEntry: {
+            _id: components["schemas"]["Id"];
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            actorType: "user" | "key" | "anonymous";
+            actorId: string | null;
+            /** @description The account's e-mail address, or the key's name and prefix. */
+            actor: string | null;
+            /** @description The operation id. */
+            action: string;
+            method: string;
+            path: string;
+            target: string | null;
+            clientAddress: string | null;
+            /** @description The answer's status. */
+            status: number;
+        };
+        AuditPage: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["PageMeta"] & {
+                entries: components["schemas"]["AuditEntry"][];
+            };
+        };
+        MonitorEvent: {
+            _id: components["schemas"]["Id"];
+            title: string;
+            /** Format: date-time */
+            event_date: string | null;
+            /** @description Sockets in the event's room (this process's). */
+            sockets: number;
+        };
+        MonitorResponse: components["schemas"]["Envelope"] & {
+            content: {
+                /** Format: date-time */
+                generatedAt: string;
+                health: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                    /** @enum {string} */
+                    database: "ok" | "down";
+                    realtime?: {
+                        /** @enum {string} */
+                        manager: "in_process" | "redis";
+                        /** @enum {string} */
+                        status: "ok" | "degraded" | "down";
+                    };
+                };
+                sockets: {
+                    /** @enum {string} */
+                    manager: "none" | "in_process" | "redis";
+                    scope: components["schemas"]["SocketCountScope"];
+                    connected: number;
+                    /** @description How many server processes the counts add up. */
+                    processes: number;
+                };
+                liveEvents: components["schemas"]["MonitorEvent"][];
+                upcoming: components["schemas"]["MonitorEvent"][];
+                purchases: {
+                    _id: components["schemas"]["Id"];
+                    userId: string | null;
+                    product_id: components["schemas"]["Id"];
+                    type: string;
+                    status: string;
+                    price_minor: number;
+                    currency: string | null;
+                    /** Format: date-time */
+                    added: string;
+                }[];
+                redemptions: {
+                    code: string;
+                    userId: string | null;
+                    product_id: components["schemas"]["Id"];
+                    /** Format: date-time */
+                    redeemedAt: string;
+                }[];
+                signIns: {
+                    sessionId: components["schemas"]["Id"];
+                    userId: components["schemas"]["Id"];
+                    provider: string;
+                    /** Format: date-time */
+                    at: string;
+                    clientAddress: string | null;
+                }[];
+                jobs: {
+                    /** @enum {string} */
+                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices";
+                    intervalSeconds: number;
+                    enabled: boolean;
+                    /**
+                     * Format: date-time
+                     * @description The last run in any server process (each round runs in the one process
+                     *     holding the job's lease); null when it has not run yet.
+                     */
+                    lastRun: string | null;
+                    /** @enum {string|null} */
+                    lastOutcome: "ok" | "failed" | null;
+                    /** @description The process that ran it last (host:pid:…). */
+                    ranOn?: string | null;
+                }[];
+            };
+        };
         AdminUser: {
             userId: components["schemas"]["Id"];
             /** Format: date-time */
@@ -3093,6 +3602,9 @@ export interface components {
                 entries: components["schemas"]["OutboxMail"][];
             };
         };
+        OutboxMailResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["OutboxMail"];
+        };
     };
     responses: {
         /** @description The request breaks the contract. */
@@ -3117,7 +3629,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No valid access token. */
+        /**
+         * @description No valid access token. On `/admin/` operations an API key that was revoked answers
+         *     `api_key_revoked` (also when its account was deleted), one past its `expires_at`
+         *     `api_key_expired`.
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -3133,7 +3649,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Signed in, but not allowed. */
+        /**
+         * @description Signed in, but not allowed. On `/admin/` operations: `forbidden_role` when the caller's role
+         *     (a viewer's, or `support` on an operation that needs `admin`) is not the operation's
+         *     `x-touchline-role` or above.
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3319,9 +3839,12 @@ export interface components {
             };
         };
         /**
-         * @description The viewer already holds the product (`already_purchased`, `already_subscribed`), has no
-         *     stored card (`no_stored_card`), the product is not on sale (`product_not_available`, also for
-         *     the viewer's region), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`).
+         * @description The viewer already holds the product (`already_purchased`, `already_subscribed`), is paying
+         *     for it in another call right now (`purchase_in_progress`: wait for its outcome, sent as
+         *     `user-purchase-status` on the socket), has no stored card (`no_stored_card`), the product is
+         *     not on sale (`product_not_available`, also for the viewer's region), the `Idempotency-Key` was
+         *     used with another body (`idempotency_key_reused`), or a call with the same key is still
+         *     running (`idempotency_request_in_progress`: retry later with the same key).
          */
         PaymentConflict: {
             headers: {
@@ -3969,7 +4492,22 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            /** @description No event has this id (`event_not_found`), or the stats partner has no data for it (`stats_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "No stats for this event",
+                     *       "messageErrorCode": "stats_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_channel_programme: {
@@ -4024,7 +4562,22 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            /** @description No channel has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Channel not found",
+                     *       "messageErrorCode": "channel_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_clips: {
@@ -4213,7 +4766,25 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /**
+             * @description No highlight or clip with this id that the viewer may see: another viewer's own clip
+             *     answers exactly like an id nobody has.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Clip not found",
+                     *       "messageErrorCode": "clip_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_related_videos: {
@@ -8564,6 +9135,133 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    list_admin_events: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events in this state.
+                 * @example live
+                 */
+                status?: components["schemas"]["EventStatus"];
+                /**
+                 * @description Only events of this sport.
+                 * @example football
+                 */
+                sportType?: string;
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": 1,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": false,
+                     *         "entries": [
+                     *           {
+                     *             "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *             "title": "Harbor City Mariners vs Riverside Rovers",
+                     *             "description": "Northern Premier Division, matchday 12.",
+                     *             "event_date": "2026-11-21T18:00:00Z",
+                     *             "gameStartDate": "2026-11-21T18:04:00Z",
+                     *             "endDate": "2026-11-21T19:55:00Z",
+                     *             "event_id": "TL-EV-000123",
+                     *             "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *             "sportType": "football",
+                     *             "media_type": "event",
+                     *             "eventType": "game",
+                     *             "gameType": "game",
+                     *             "status": "archived",
+                     *             "commerce_type": "commerce_free_media",
+                     *             "commerceType": [],
+                     *             "gender": "male",
+                     *             "availableForUser": true,
+                     *             "availableInUserRegion": true,
+                     *             "integrations": {
+                     *               "vidswap": {
+                     *                 "enabled": true,
+                     *                 "id": "vs-000123"
+                     *               }
+                     *             },
+                     *             "content": {
+                     *               "HLSStream": "/media/vod/football/index.m3u8",
+                     *               "PanoStream": null,
+                     *               "PosterH": "/media/posters/northern-premier-division.svg",
+                     *               "MezzanineVideo": null,
+                     *               "EPG": null
+                     *             },
+                     *             "eventTeams": {
+                     *               "homeTeam": {
+                     *                 "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *                 "name": "Harbor City Mariners",
+                     *                 "shortName": "HCM",
+                     *                 "logo": "/media/logos/harbor-city-mariners.svg",
+                     *                 "color": "#0b3d91"
+                     *               },
+                     *               "awayTeam": {
+                     *                 "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *                 "name": "Riverside Rovers",
+                     *                 "shortName": "RIV",
+                     *                 "logo": "/media/logos/riverside-rovers.svg",
+                     *                 "color": "#c8102e"
+                     *               }
+                     *             },
+                     *             "mediaIdentities": [
+                     *               {
+                     *                 "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *                 "title": "Northern Premier Division",
+                     *                 "media_type": "identity_item"
+                     *               },
+                     *               {
+                     *                 "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *                 "title": "Football",
+                     *                 "media_type": "identity"
+                     *               }
+                     *             ],
+                     *             "advertisements": {
+                     *               "link": {
+                     *                 "vast": null
+                     *               }
+                     *             },
+                     *             "metaTitle": "Northern Premier Division•Football",
+                     *             "type": null,
+                     *             "startTime": null,
+                     *             "endTime": null,
+                     *             "duration": 6900,
+                     *             "added": "2026-11-01T10:00:00Z",
+                     *             "updated": "2026-11-21T20:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     create_event: {
         parameters: {
             query?: never;
@@ -8722,6 +9420,130 @@ export interface operations {
                      *       "error": true,
                      *       "message": "Another event has this event_id",
                      *       "messageErrorCode": "conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_admin_event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "title": "Harbor City Mariners vs Riverside Rovers",
+                     *         "description": "Northern Premier Division, matchday 12.",
+                     *         "event_date": "2026-11-21T18:00:00Z",
+                     *         "gameStartDate": "2026-11-21T18:04:00Z",
+                     *         "endDate": "2026-11-21T19:55:00Z",
+                     *         "event_id": "TL-EV-000123",
+                     *         "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *         "sportType": "football",
+                     *         "media_type": "event",
+                     *         "eventType": "game",
+                     *         "gameType": "game",
+                     *         "status": "archived",
+                     *         "commerce_type": "commerce_free_media",
+                     *         "commerceType": [],
+                     *         "gender": "male",
+                     *         "availableForUser": true,
+                     *         "availableInUserRegion": true,
+                     *         "integrations": {
+                     *           "vidswap": {
+                     *             "enabled": true,
+                     *             "id": "vs-000123"
+                     *           }
+                     *         },
+                     *         "content": {
+                     *           "HLSStream": "/media/vod/football/index.m3u8",
+                     *           "PanoStream": null,
+                     *           "PosterH": "/media/posters/northern-premier-division.svg",
+                     *           "MezzanineVideo": null,
+                     *           "EPG": null
+                     *         },
+                     *         "eventTeams": {
+                     *           "homeTeam": {
+                     *             "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *             "name": "Harbor City Mariners",
+                     *             "shortName": "HCM",
+                     *             "logo": "/media/logos/harbor-city-mariners.svg",
+                     *             "color": "#0b3d91"
+                     *           },
+                     *           "awayTeam": {
+                     *             "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *             "name": "Riverside Rovers",
+                     *             "shortName": "RIV",
+                     *             "logo": "/media/logos/riverside-rovers.svg",
+                     *             "color": "#c8102e"
+                     *           }
+                     *         },
+                     *         "mediaIdentities": [
+                     *           {
+                     *             "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *             "title": "Northern Premier Division",
+                     *             "media_type": "identity_item"
+                     *           },
+                     *           {
+                     *             "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *             "title": "Football",
+                     *             "media_type": "identity"
+                     *           }
+                     *         ],
+                     *         "advertisements": {
+                     *           "link": {
+                     *             "vast": null
+                     *           }
+                     *         },
+                     *         "metaTitle": "Northern Premier Division•Football",
+                     *         "type": null,
+                     *         "startTime": null,
+                     *         "endTime": null,
+                     *         "duration": 6900,
+                     *         "added": "2026-11-01T10:00:00Z",
+                     *         "updated": "2026-11-21T20:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No event has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Event not found",
+                     *       "messageErrorCode": "event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9523,6 +10345,71 @@ export interface operations {
             404: components["responses"]["ProductNotFound"];
         };
     };
+    get_access_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "1a1c0a8e2b3d4c5e6f7a8be0",
+                     *         "code": "DERBY-7KQ4-M2XP-9HTW",
+                     *         "batchId": "1b1c0a8e2b3d4c5e6f7a8be1",
+                     *         "product_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
+                     *         "event_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "uses": 1,
+                     *         "redeemedCount": 0,
+                     *         "status": "active",
+                     *         "revoked": false,
+                     *         "expires_at": "2026-12-31T23:59:59Z",
+                     *         "added": "2026-11-10T12:00:00Z",
+                     *         "redemptions": []
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccessCodeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No access code has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Access code not found",
+                     *       "messageErrorCode": "access_code_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     revoke_access_code: {
         parameters: {
             query?: never;
@@ -9732,6 +10619,111 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UserNotFound"];
+        };
+    };
+    set_user_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "support"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, with its new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "user": {
+                     *           "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+                     *           "added": "2026-10-02T09:15:00Z",
+                     *           "email": "ada@example.com",
+                     *           "displayName": "Ada Lovelace",
+                     *           "role": "viewer",
+                     *           "providers": [
+                     *             "credentials",
+                     *             "google"
+                     *           ],
+                     *           "deviceCount": 2,
+                     *           "activeSessionCount": 2,
+                     *           "lastSignIn": "2026-11-21T17:58:00Z",
+                     *           "deleted": false
+                     *         },
+                     *         "profile": {
+                     *           "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+                     *           "added": "2026-10-02T09:15:00Z",
+                     *           "email": "ada@example.com",
+                     *           "displayName": "Ada Lovelace",
+                     *           "city": "Harbor City",
+                     *           "gender": "female",
+                     *           "dateOfBirth": "1990-12-10",
+                     *           "phone": "+44 20 7946 0000",
+                     *           "countryName": "United Kingdom",
+                     *           "postalCode": "HC1 2AB",
+                     *           "globalTags": false,
+                     *           "clubList": [
+                     *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
+                     *           ],
+                     *           "options": {
+                     *             "survey_user_experience_1": {
+                     *               "surveyName": "survey_user_experience_1",
+                     *               "skipped": "2026-11-10T20:00:00Z",
+                     *               "submitted": null,
+                     *               "closed": null
+                     *             }
+                     *           },
+                     *           "identity": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *           "identityItem": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *           "role": "viewer"
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUserDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+            /** @description The caller's own account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Staff cannot change their own role",
+                     *       "messageErrorCode": "own_role"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_user_sessions: {
@@ -9999,6 +10991,305 @@ export interface operations {
             };
         };
     };
+    list_user_purchases: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of purchases, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": null,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": null,
+                     *         "entries": [
+                     *           {
+                     *             "_id": "3b1c0a8e2b3d4c5e6f7a8bc1",
+                     *             "title": "Pay-per-view: Harbor City Mariners vs Riverside Rovers",
+                     *             "description": "Watch the match live and on demand for 7 days.",
+                     *             "type": "ppv",
+                     *             "event_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *             "status": "success",
+                     *             "paymentAction": "creditCardPay",
+                     *             "purchaseProcessing": false,
+                     *             "price": 9.99,
+                     *             "priceMinor": 999,
+                     *             "currency": "EUR",
+                     *             "card": {
+                     *               "brand": "visa",
+                     *               "last4": "4242",
+                     *               "expMonth": 12,
+                     *               "expYear": 2029
+                     *             },
+                     *             "accessCode": null,
+                     *             "errorCode": null,
+                     *             "validUntil": "2026-11-28T20:00:00Z",
+                     *             "added": "2026-11-21T17:50:00Z",
+                     *             "updated": "2026-11-21T17:50:02Z",
+                     *             "originalProduct": {
+                     *               "_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
+                     *               "title": "Pay-per-view: Harbor City Mariners vs Riverside Rovers",
+                     *               "description": "Watch the match live and on demand for 7 days.",
+                     *               "type": "ppv",
+                     *               "event_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *               "price": 9.99,
+                     *               "priceMinor": 999,
+                     *               "currency": "EUR",
+                     *               "active": false,
+                     *               "canceled": false,
+                     *               "purchaseProcessing": false,
+                     *               "renewable": false,
+                     *               "availableInUserRegion": true,
+                     *               "offerStartDate": "2026-11-01T00:00:00Z",
+                     *               "offerEndDate": "2026-11-28T18:00:00Z",
+                     *               "contractEndDate": null,
+                     *               "duration": 7,
+                     *               "durationUnits": "days",
+                     *               "allowedAccessIdentityItems": [],
+                     *               "updated": "2026-11-01T10:00:00Z"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PurchasePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+        };
+    };
+    list_user_contracts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contracts, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": null,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": null,
+                     *         "entries": [
+                     *           {
+                     *             "id": "3a1c0a8e2b3d4c5e6f7a8bc0",
+                     *             "platform": "web",
+                     *             "status": "active",
+                     *             "paymentStatus": "success",
+                     *             "active": true,
+                     *             "canceled": false,
+                     *             "renewable": true,
+                     *             "autoRenew": true,
+                     *             "title": "Northern Premier Division Pass",
+                     *             "type": "svod",
+                     *             "price": 14.99,
+                     *             "priceMinor": 1499,
+                     *             "currency": "EUR",
+                     *             "startDate": "2026-11-02T09:20:00Z",
+                     *             "contractEndDate": "2026-12-02T09:20:00Z",
+                     *             "nextBillingDate": "2026-12-02T09:20:00Z",
+                     *             "canceledAt": null,
+                     *             "card": {
+                     *               "brand": "visa",
+                     *               "last4": "4242",
+                     *               "expMonth": 12,
+                     *               "expYear": 2029
+                     *             },
+                     *             "originalProduct": {
+                     *               "_id": "4b1c0a8e2b3d4c5e6f7a8bb1",
+                     *               "title": "Northern Premier Division Pass",
+                     *               "description": "Every Northern Premier Division match, live and on demand.",
+                     *               "type": "svod",
+                     *               "event_id": null,
+                     *               "price": 14.99,
+                     *               "priceMinor": 1499,
+                     *               "currency": "EUR",
+                     *               "active": true,
+                     *               "canceled": false,
+                     *               "purchaseProcessing": false,
+                     *               "renewable": true,
+                     *               "availableInUserRegion": true,
+                     *               "offerStartDate": "2026-08-01T00:00:00Z",
+                     *               "offerEndDate": null,
+                     *               "contractEndDate": "2026-12-02T09:20:00Z",
+                     *               "duration": 1,
+                     *               "durationUnits": "months",
+                     *               "allowedAccessIdentityItems": [
+                     *                 "7a1c0a8e2b3d4c5e6f7a8b9f"
+                     *               ],
+                     *               "updated": "2026-08-01T00:00:00Z"
+                     *             },
+                     *             "added": "2026-11-02T09:20:00Z",
+                     *             "updated": "2026-11-02T09:20:03Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContractPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+        };
+    };
+    list_user_follows: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of followed items, most recent first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": null,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": null,
+                     *         "entries": [
+                     *           {
+                     *             "_id": "2b1c0a8e2b3d4c5e6f7a8bd1",
+                     *             "reference_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *             "type": "identity_item",
+                     *             "added": "2026-10-02T09:20:00Z",
+                     *             "item": {
+                     *               "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *               "title": "Northern Premier Division",
+                     *               "shortTitle": "NPD",
+                     *               "order": 1,
+                     *               "archived": false,
+                     *               "media_type": "identity_item",
+                     *               "sportType": "football",
+                     *               "gender": "male",
+                     *               "mainCategories": [
+                     *                 "7b1c0a8e2b3d4c5e6f7a8ba0"
+                     *               ],
+                     *               "media_parent_order": {
+                     *                 "7b1c0a8e2b3d4c5e6f7a8ba0": 1
+                     *               },
+                     *               "content": {
+                     *                 "PosterH": "/media/posters/northern-premier-division.svg",
+                     *                 "PosterF": "/media/posters/northern-premier-division.svg"
+                     *               },
+                     *               "extendedContent": {
+                     *                 "PosterF": [
+                     *                   {
+                     *                     "url": "/media/posters/northern-premier-division.svg",
+                     *                     "targetUrl": "/league/7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *                     "target": "_self"
+                     *                   }
+                     *                 ],
+                     *                 "MobilePosterF": []
+                     *               },
+                     *               "identityId": [
+                     *                 "7b1c0a8e2b3d4c5e6f7a8ba0"
+                     *               ],
+                     *               "socialMediasLinks": {
+                     *                 "web": "https://example.com/npd"
+                     *               },
+                     *               "mediaParentIdentities": [
+                     *                 {
+                     *                   "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *                   "title": "Football",
+                     *                   "media_type": "identity"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FollowPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+        };
+    };
     emit_socket_message: {
         parameters: {
             query?: never;
@@ -10107,6 +11398,437 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    resend_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new outbox entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "1d1c0a8e2b3d4c5e6f7a8be3",
+                     *         "to": "ada@example.com",
+                     *         "subject": "Reset your Touchline password",
+                     *         "kind": "password_reset",
+                     *         "text": "Someone asked to reset the password of your Touchline account.\nOpen this link within 60 minutes to choose a new one:\nhttp://localhost:8000/auth/password/reset/?token=pr_Vb3kX9mQ2tL7wZc4Rn8Jd1Hf\n",
+                     *         "status": "kept",
+                     *         "added": "2026-11-21T09:00:00Z",
+                     *         "sentAt": null
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutboxMailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The outbox has no mail with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Mail not found",
+                     *       "messageErrorCode": "mail_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_api_keys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Include revoked keys.
+                 * @example true
+                 */
+                revoked?: boolean;
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": null,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": null,
+                     *         "entries": [
+                     *           {
+                     *             "_id": "2c1c0a8e2b3d4c5e6f7a8bf1",
+                     *             "name": "nightly-report",
+                     *             "role": "support",
+                     *             "prefix": "tlk_Q2xhc3Np",
+                     *             "status": "active",
+                     *             "createdBy": "8a1c0a8e2b3d4c5e6f7a8ba1",
+                     *             "createdByEmail": "admin@touchline.test",
+                     *             "added": "2026-11-24T09:00:00Z",
+                     *             "expires_at": "2099-12-31T23:59:59Z",
+                     *             "revokedAt": null,
+                     *             "lastUsed": "2026-11-24T11:58:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    create_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "nightly-report",
+                 *       "role": "support",
+                 *       "expires_at": "2099-12-31T23:59:59Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "key": {
+                     *           "_id": "2c1c0a8e2b3d4c5e6f7a8bf1",
+                     *           "name": "nightly-report",
+                     *           "role": "support",
+                     *           "prefix": "tlk_Q2xhc3Np",
+                     *           "status": "active",
+                     *           "createdBy": "8a1c0a8e2b3d4c5e6f7a8ba1",
+                     *           "createdByEmail": "admin@touchline.test",
+                     *           "added": "2026-11-24T09:00:00Z",
+                     *           "expires_at": "2099-12-31T23:59:59Z",
+                     *           "revokedAt": null,
+                     *           "lastUsed": "2026-11-24T11:58:00Z"
+                     *         },
+                     *         "secret": "tlk_Q2xhc3NpY0NoZWNrZXJCb2FyZEdhbWVzQXJlRnVuMTIz"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revoke_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, now revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "2c1c0a8e2b3d4c5e6f7a8bf1",
+                     *         "name": "nightly-report",
+                     *         "role": "support",
+                     *         "prefix": "tlk_Q2xhc3Np",
+                     *         "status": "revoked",
+                     *         "createdBy": "8a1c0a8e2b3d4c5e6f7a8ba1",
+                     *         "createdByEmail": "admin@touchline.test",
+                     *         "added": "2026-11-24T09:00:00Z",
+                     *         "expires_at": "2099-12-31T23:59:59Z",
+                     *         "revokedAt": "2026-11-24T12:00:00Z",
+                     *         "lastUsed": "2026-11-24T11:58:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "API key not found",
+                     *       "messageErrorCode": "api_key_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audit_entries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An actor's id (account or key), or part of its e-mail address or key name.
+                 * @example admin@touchline.test
+                 */
+                actor?: string;
+                /**
+                 * @description An operation id.
+                 * @example issue_access_codes
+                 */
+                action?: string;
+                /**
+                 * @description Part of the target (an id).
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                target?: string;
+                /**
+                 * @description Only entries at or after this time.
+                 * @example 2026-11-24T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only entries before this time.
+                 * @example 2026-11-25T00:00:00Z
+                 */
+                until?: string;
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": null,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": null,
+                     *         "entries": [
+                     *           {
+                     *             "_id": "2d1c0a8e2b3d4c5e6f7a8bf2",
+                     *             "at": "2026-11-24T10:15:00Z",
+                     *             "actorType": "user",
+                     *             "actorId": "8a1c0a8e2b3d4c5e6f7a8ba1",
+                     *             "actor": "admin@touchline.test",
+                     *             "action": "issue_access_codes",
+                     *             "method": "POST",
+                     *             "path": "/api/admin/access_codes",
+                     *             "target": "1b1c0a8e2b3d4c5e6f7a8be1",
+                     *             "clientAddress": "203.0.113.7",
+                     *             "status": 200
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    get_monitor: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many entries each list holds at most.
+                 * @example 5
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "generatedAt": "2026-11-24T18:00:00Z",
+                     *         "health": {
+                     *           "status": "ok",
+                     *           "database": "ok",
+                     *           "realtime": {
+                     *             "manager": "in_process",
+                     *             "status": "ok"
+                     *           }
+                     *         },
+                     *         "sockets": {
+                     *           "manager": "in_process",
+                     *           "scope": "process",
+                     *           "connected": 12,
+                     *           "processes": 1
+                     *         },
+                     *         "liveEvents": [
+                     *           {
+                     *             "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *             "title": "Harbor City Mariners vs Riverside Rovers",
+                     *             "event_date": "2026-11-24T17:30:00Z",
+                     *             "sockets": 9
+                     *           }
+                     *         ],
+                     *         "upcoming": [
+                     *           {
+                     *             "_id": "5e1c0a8e2b3d4c5e6f7a8b9b",
+                     *             "title": "Northgate United vs Eastbay Athletic",
+                     *             "event_date": "2026-11-24T20:00:00Z",
+                     *             "sockets": 0
+                     *           }
+                     *         ],
+                     *         "purchases": [
+                     *           {
+                     *             "_id": "3a1c0a8e2b3d4c5e6f7a8bc0",
+                     *             "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+                     *             "product_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
+                     *             "type": "ppv",
+                     *             "status": "paid",
+                     *             "price_minor": 999,
+                     *             "currency": "EUR",
+                     *             "added": "2026-11-24T17:55:00Z"
+                     *           }
+                     *         ],
+                     *         "redemptions": [
+                     *           {
+                     *             "code": "DERBY-7KQ4-M2XP-9HTW",
+                     *             "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+                     *             "product_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
+                     *             "redeemedAt": "2026-11-24T17:50:00Z"
+                     *           }
+                     *         ],
+                     *         "signIns": [
+                     *           {
+                     *             "sessionId": "1c1c0a8e2b3d4c5e6f7a8be2",
+                     *             "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+                     *             "provider": "credentials",
+                     *             "at": "2026-11-24T17:58:00Z",
+                     *             "clientAddress": "203.0.113.7"
+                     *           }
+                     *         ],
+                     *         "jobs": [
+                     *           {
+                     *             "name": "kickoff",
+                     *             "intervalSeconds": 30,
+                     *             "enabled": true,
+                     *             "lastRun": "2026-11-24T17:59:40Z",
+                     *             "lastOutcome": "ok"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MonitorResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     get_health: {
         parameters: {
             query?: never;
@@ -10130,6 +11852,11 @@ export interface operations {
                      *         "realtime": {
                      *           "manager": "in_process",
                      *           "status": "ok"
+                     *         },
+                     *         "sockets": {
+                     *           "scope": "process",
+                     *           "connected": 12,
+                     *           "processes": 1
                      *         }
                      *       },
                      *       "error": false,
@@ -10190,6 +11917,16 @@ export interface operations {
                      *           "show_after_seconds": 20,
                      *           "skip_delay_minutes": 1440
                      *         },
+                     *         "analytics": {
+                     *           "enabled": true,
+                     *           "tenant": "touchline"
+                     *         },
+                     *         "error_reporting": {
+                     *           "dsn": null,
+                     *           "environment": "production",
+                     *           "max_breadcrumbs": 25,
+                     *           "max_events": 10
+                     *         },
                      *         "smart_banner": {
                      *           "enabled": true,
                      *           "android_url": "https://play.google.com/store/apps/details?id=com.example.touchline",
@@ -10231,6 +11968,68 @@ export interface operations {
                     "application/json": components["schemas"]["AppConfigResponse"];
                 };
             };
+        };
+    };
+    record_analytics_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "type": "identify",
+                 *           "name": "identify",
+                 *           "tenant": "touchline",
+                 *           "anonymousId": "3f9c1e0a7b2d4c6e",
+                 *           "timestamp": "2026-11-24T18:00:00Z",
+                 *           "properties": {
+                 *             "locale": "en"
+                 *           }
+                 *         },
+                 *         {
+                 *           "type": "track",
+                 *           "name": "login_failed",
+                 *           "tenant": "touchline",
+                 *           "anonymousId": "3f9c1e0a7b2d4c6e",
+                 *           "timestamp": "2026-11-24T18:00:05Z",
+                 *           "properties": {
+                 *             "code": "invalid_credentials",
+                 *             "message": "Wrong e-mail address or password"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnalyticsBatch"];
+            };
+        };
+        responses: {
+            /** @description The events were stored. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "accepted": 2
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -4,7 +4,10 @@ import type { LayoutName, RouteHandle } from "@/lib/routeTypes";
 import { HomeLayout } from "./layouts/HomeLayout";
 import { DefaultLayout } from "./layouts/DefaultLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
-import { changeLocale } from "@/i18n";
+import { AccountLayout } from "./layouts/AccountLayout";
+import { changeLocale, loadNamespace } from "@/i18n";
+import { useAppConfig } from "@/lib/config";
+import { useIsAuthenticated } from "@/session/store";
 import { splitLocalePath } from "@/i18n/locales";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
@@ -13,11 +16,18 @@ import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
 // Only phones show the app banner; nobody waits for it.
 const SmartBanner = lazy(() => import("@/ui/SmartBanner").then((module) => ({ default: module.SmartBanner })));
+// The survey (signed-in viewers only, when a form is configured) loads with its translations.
+const SurveyPrompt = lazy(() =>
+  Promise.all([import("@/features/survey/SurveyPrompt"), loadNamespace("survey")]).then(([module]) => ({
+    default: module.SurveyPrompt,
+  })),
+);
 
 const LAYOUTS: Record<LayoutName, (props: { children: ReactNode }) => ReactNode> = {
   home: HomeLayout,
   default: DefaultLayout,
   auth: AuthLayout,
+  account: AccountLayout,
 };
 
 /**
@@ -40,6 +50,7 @@ function useFocusMainOnPageChange(pathname: string): void {
  */
 export function AppShell() {
   const matches = useMatches();
+  const isAuthenticated = useIsAuthenticated();
   const { pathname } = useLocation();
   const locale = splitLocalePath(pathname).locale;
   const handle = [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.layout)?.handle as
@@ -50,6 +61,11 @@ export function AppShell() {
     void changeLocale(locale);
   }, [locale]);
   useFocusMainOnPageChange(pathname);
+  const surveyOffered = Boolean(useAppConfig().survey.form_url) && isAuthenticated;
+  const routeName = (
+    [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.name)?.handle as
+      RouteHandle | undefined
+  )?.name;
 
   return (
     <>
@@ -65,6 +81,11 @@ export function AppShell() {
       <Suspense fallback={null}>
         <AppToaster />
       </Suspense>
+      {surveyOffered && (
+        <Suspense fallback={null}>
+          <SurveyPrompt routeName={routeName} />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </>
   );

@@ -32,9 +32,11 @@ export function normalizePath(path: string): string {
 }
 
 export function favoriteClubGuard(input: GuardInput): GuardOutcome {
-  const { config, isAuthenticated, favoriteClubId, path } = input;
+  const { config, isAuthenticated, favoriteClubId, path, returnTo } = input;
   if (config.options.favorite_club && isAuthenticated && !favoriteClubId && normalizePath(path) !== "/club") {
-    return { kind: "redirect", to: "/club/" };
+    // The club page goes on to where the viewer was headed once a club is chosen.
+    const back = normalizePath(returnTo) === "/" ? "" : `?redirect=${encodeURIComponent(returnTo)}`;
+    return { kind: "redirect", to: `/club/${back}` };
   }
   return { kind: "continue" };
 }

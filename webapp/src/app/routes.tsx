@@ -69,9 +69,14 @@ const auth = {
   reset: page(() => import("@/features/auth/pages/ResetPasswordPage"), "auth", "errors"),
   callback: page(() => import("@/features/auth/pages/OAuthCallbackPage"), "auth", "errors"),
 };
-// Pages whose full form arrives with later issues (account, payment, following, club, ...).
-const later = page(() => import("@/features/later/LaterPage"));
-const account = page(() => import("@/features/account/AccountPage"), "errors");
+const following = {
+  browse: page(() => import("@/features/following/pages/FollowingPage"), "following", "errors"),
+  personalization: page(() => import("@/features/following/pages/PersonalizationPage"), "following", "errors"),
+  club: page(() => import("@/features/following/pages/ClubPage"), "following", "errors"),
+  recommendation: page(() => import("@/features/following/pages/RecommendationPage"), "following", "errors"),
+  clips: page(() => import("@/features/following/pages/SelectedClipsPage"), "following", "errors"),
+  videos: page(() => import("@/features/following/pages/SelectedVideosPage"), "following", "errors"),
+};
 
 function r(
   path: string,
@@ -98,18 +103,26 @@ function index(): RouteObject {
 }
 
 const LOGIN: Middleware[] = ["auth"];
+/** The layout of every /account page. */
+const ACCOUNT: LayoutName = "account";
 
 function followingRoutes(prefix: string, namePrefix: string): RouteObject[] {
   const mw: Middleware[] = LOGIN;
   return [
-    r(`${prefix}/league`, `${namePrefix}-league`, "default", later, mw),
-    r(`${prefix}/league/followed`, `${namePrefix}-league-followed`, "default", later, mw),
-    r(`${prefix}/league/:leagueId`, `${namePrefix}-league-leagueId`, "default", later, mw),
-    r(`${prefix}/league/:leagueId/followed`, `${namePrefix}-league-leagueId-followed`, "default", later, mw),
-    r(`${prefix}/category`, `${namePrefix}-category`, "default", later, mw),
-    r(`${prefix}/category/followed`, `${namePrefix}-category-followed`, "default", later, mw),
-    r(`${prefix}/category/:mainId`, `${namePrefix}-category-categoryId`, "default", later, mw),
-    r(`${prefix}/category/:mainId/followed`, `${namePrefix}-category-categoryId-followed`, "default", later, mw),
+    r(`${prefix}/league`, `${namePrefix}-league`, "default", following.browse, mw),
+    r(`${prefix}/league/followed`, `${namePrefix}-league-followed`, "default", following.browse, mw),
+    r(`${prefix}/league/:leagueId`, `${namePrefix}-league-leagueId`, "default", following.browse, mw),
+    r(`${prefix}/league/:leagueId/followed`, `${namePrefix}-league-leagueId-followed`, "default", following.browse, mw),
+    r(`${prefix}/category`, `${namePrefix}-category`, "default", following.browse, mw),
+    r(`${prefix}/category/followed`, `${namePrefix}-category-followed`, "default", following.browse, mw),
+    r(`${prefix}/category/:mainId`, `${namePrefix}-category-categoryId`, "default", following.browse, mw),
+    r(
+      `${prefix}/category/:mainId/followed`,
+      `${namePrefix}-category-categoryId-followed`,
+      "default",
+      following.browse,
+      mw,
+    ),
   ];
 }
 
@@ -144,34 +157,129 @@ export function pageRoutes(): RouteObject[] {
     r("team/:teamId", "team-teamId", "default", catalog.team, ["disable-team-page"]),
     r("redirect/events/:referenceId", "redirect-events-referenceId", "default", catalog.redirectEvent),
 
-    r("club", "club", "default", later, LOGIN),
-    r("recommendation", "recommendation", "default", later, LOGIN),
-    r("selected/clips", "selected-clips", "default", later, LOGIN),
-    r("selected/videos", "selected-videos", "default", later, LOGIN),
+    r("club", "club", "default", following.club, LOGIN),
+    r("recommendation", "recommendation", "default", following.recommendation, LOGIN),
+    r("selected/clips", "selected-clips", "default", following.clips, LOGIN),
+    r("selected/videos", "selected-videos", "default", following.videos, LOGIN),
 
-    r("account", "account", "auth", account, LOGIN),
-    ...[
-      "ppv",
-      "ppv/:id",
-      "billing",
-      "devices",
-      "general",
-      "password",
-      "subscription",
-      "subscription/:id",
-      "subscription/buy/:id",
-    ].map((child) => r(`account/${child}`, `account-${child.replace(/\/:?/g, "-")}`, "auth", account, LOGIN)),
-    r("payment/failure", "payment-failure", "auth", later, LOGIN),
-    r("payment/success", "payment-success", "auth", later, LOGIN),
-    r("payment/processing", "payment-processing", "auth", later, LOGIN),
+    // The account area: /account is its general section.
+    r(
+      "account",
+      "account",
+      ACCOUNT,
+      page(() => import("@/features/account/pages/GeneralSection"), "account", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/general",
+      "account-general",
+      ACCOUNT,
+      page(() => import("@/features/account/pages/GeneralSection"), "account", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/password",
+      "account-password",
+      ACCOUNT,
+      page(() => import("@/features/account/pages/PasswordSection"), "account", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/devices",
+      "account-devices",
+      ACCOUNT,
+      page(() => import("@/features/account/pages/DevicesSection"), "account", "errors"),
+      LOGIN,
+    ),
+    // What the viewer bought, and buying.
+    r(
+      "account/billing",
+      "account-billing",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/BillingPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/ppv",
+      "account-ppv",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/PpvListPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/ppv/:id",
+      "account-ppv-id",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/PpvPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/subscription",
+      "account-subscription",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/SubscriptionPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/subscription/:id",
+      "account-subscription-id",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/ContractPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "account/subscription/buy/:id",
+      "account-subscription-buy-id",
+      ACCOUNT,
+      page(() => import("@/features/commerce/pages/BuySubscriptionPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "payment/failure",
+      "payment-failure",
+      "auth",
+      page(() => import("@/features/commerce/pages/PaymentFailurePage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "payment/success",
+      "payment-success",
+      "auth",
+      page(() => import("@/features/commerce/pages/PaymentSuccessPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "payment/processing",
+      "payment-processing",
+      "auth",
+      page(() => import("@/features/commerce/pages/PaymentProcessingPage"), "commerce", "errors"),
+      LOGIN,
+    ),
 
     r("auth/login", "auth-login", "auth", auth.login),
     r("auth/login/limit", "auth-login-limit", "auth", auth.loginLimit),
     r("auth/sign-up", "auth-sign-up", "auth", auth.signUp),
-    r("auth/sign-up/personalization", "auth-sign-up-personalization", "auth", later, LOGIN),
-    r("auth/sign-up/subscription", "auth-sign-up-subscription", "auth", later),
-    r("auth/sign-up/subscription/buy/:id", "auth-sign-up-subscription-buy-id", "auth", later),
-    r("auth/sign-up/subscription/code", "auth-sign-up-subscription-code", "auth", later),
+    r("auth/sign-up/personalization", "auth-sign-up-personalization", "auth", following.personalization, LOGIN),
+    r(
+      "auth/sign-up/subscription",
+      "auth-sign-up-subscription",
+      "auth",
+      page(() => import("@/features/commerce/pages/SubscriptionListPage"), "commerce", "errors"),
+    ),
+    r(
+      "auth/sign-up/subscription/buy/:id",
+      "auth-sign-up-subscription-buy-id",
+      "auth",
+      page(() => import("@/features/commerce/pages/SignUpBuySubscriptionPage"), "commerce", "errors"),
+      LOGIN,
+    ),
+    r(
+      "auth/sign-up/subscription/code",
+      "auth-sign-up-subscription-code",
+      "auth",
+      page(() => import("@/features/commerce/pages/RedeemCodePage"), "commerce", "errors"),
+      LOGIN,
+    ),
     r("auth/password/reset", "auth-password-reset", "auth", auth.reset),
     r("auth/password/forgot", "auth-password-forgot", "auth", auth.forgot),
     r("auth/oauth2/callback/:provider", "auth-oauth2-callback-provider", "auth", auth.callback),

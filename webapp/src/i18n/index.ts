@@ -5,11 +5,18 @@ import { DEFAULT_LOCALE, LOCALES, LOCALE_COOKIE, LOCALE_COOKIE_DAYS, directionOf
 
 import enCommon from "./locales/en/common.json";
 
-// Every locale file is its own chunk: a visitor downloads only their language's namespaces.
-const files = import.meta.glob<{ default: Record<string, unknown> }>("./locales/*/*.json");
+type Loaders = Record<string, () => Promise<{ default: Record<string, unknown> }>>;
+
+// Every locale file is its own chunk: a visitor downloads only their language's namespaces. The
+// table of English files ships with the app; the other locales' table (a line per file, some
+// 150) is a chunk of its own, fetched once by visitors who read another language.
+const english: Loaders = import.meta.glob<{ default: Record<string, unknown> }>("./locales/en/*.json");
+let otherLocales: Promise<Loaders> | null = null;
+const loadersOf = (lng: string) =>
+  lng === DEFAULT_LOCALE ? english : (otherLocales ??= import("./otherLocales").then((module) => module.files));
 
 async function loadResource(lng: string, ns: string) {
-  const load = files[`./locales/${lng}/${ns}.json`];
+  const load = (await loadersOf(lng))[`./locales/${lng}/${ns}.json`];
   if (!load) return {};
   return (await load()).default;
 }
@@ -25,6 +32,7 @@ export async function loadNamespace(ns: string): Promise<void> {
 }
 
 export async function initI18n(locale: Locale): Promise<typeof i18n> {
+  void loadersOf(locale); // the table of the visitor's language, while i18next starts
   await i18n
     .use(initReactI18next)
     .use({

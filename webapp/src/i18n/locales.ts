@@ -22,7 +22,19 @@ export const RTL_LOCALES: ReadonlySet<Locale> = new Set<Locale>(["he"]);
 export const LOCALE_COOKIE = "i18n_locale";
 export const LOCALE_COOKIE_DAYS = 365;
 /** Every translation namespace; each has one JSON file per locale under locales/{lng}/{ns}.json. */
-export const NAMESPACES = ["common", "errors", "catalog", "auth", "info", "event", "player"] as const;
+export const NAMESPACES = [
+  "common",
+  "errors",
+  "catalog",
+  "auth",
+  "info",
+  "event",
+  "player",
+  "account",
+  "commerce",
+  "following",
+  "survey",
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isLocale(value: string | undefined): value is Locale {

@@ -6,7 +6,7 @@ import type { AppConfig } from "./config";
  * handle, so the types live here, below the features, rather than with the route table.
  */
 export type Middleware = "auth" | "disable-team-page";
-export type LayoutName = "home" | "default" | "auth";
+export type LayoutName = "home" | "default" | "auth" | "account";
 export interface RouteHandle {
   name: string;
   layout: LayoutName;

@@ -11,6 +11,11 @@ export interface UserRoomRequest {
   userId: Id;
 }
 
+export interface WatchRoomRequest {
+  /** `user:{userId}` or `event:{eventId}`. */
+  room: string;
+}
+
 export interface JoinEventRoomRequest {
   eventId: Id;
 }
@@ -38,7 +43,8 @@ export interface RoomAckError {
   /**
    * `validation_error`: the payload (or the event name) does not match this document;
    * `forbidden`: the connection may not use that user room (not its user, or its
-   * session has ended); `service_unavailable`: the session could not be checked right
+   * session has ended), or a connection without a staff token asked to `watch-room`;
+   * `service_unavailable`: the session could not be checked right
    * now, try again.
    */
   messageErrorCode: "validation_error" | "forbidden" | "service_unavailable";
@@ -160,6 +166,8 @@ export interface ClientToServerEvents {
   "join-event-room": (payload: JoinEventRoomRequest, ack: (ack: AckString) => void) => void;
   /** Sent when the eventId route parameter changes. */
   "leave-event-room": (payload: LeaveEventRoomRequest, ack: (ack: AckString) => void) => void;
+  /** Receive everything a user or event room receives, for support tools (`touchline socket watch`). */
+  "watch-room": (payload: WatchRoomRequest, ack: (ack: AckString) => void) => void;
 }
 
 /** The parsed acknowledgement of each client message. */
@@ -168,6 +176,7 @@ export interface ClientMessageAcks {
   "leave-user-room": RoomAck;
   "join-event-room": RoomAck;
   "leave-event-room": RoomAck;
+  "watch-room": RoomAck;
 }
 
 export type ServerMessageName = keyof ServerToClientEvents;

@@ -26,7 +26,11 @@ describe("navigation guards", () => {
 
   it("sends a signed-in viewer without a favourite club to /club/ when the option is on", () => {
     const outcome = runGuards(input({ opts: { favorite_club: true }, isAuthenticated: true }));
-    expect(outcome).toEqual({ kind: "redirect", to: "/club/" });
+    expect(outcome).toEqual({ kind: "redirect", to: "/club/?redirect=%2Flive" });
+    const fromHome = runGuards(
+      input({ opts: { favorite_club: true }, isAuthenticated: true, path: "/", returnTo: "/" }),
+    );
+    expect(fromHome).toEqual({ kind: "redirect", to: "/club/" });
   });
 
   it("does not loop on /club/ itself nor bother viewers who picked a club or are anonymous", () => {
@@ -70,7 +74,7 @@ describe("navigation guards", () => {
         redirects: [{ path: "/watch", to: "/live" }],
       }),
     );
-    expect(outcome).toEqual({ kind: "redirect", to: "/club/" });
+    expect(outcome).toEqual({ kind: "redirect", to: "/club/?redirect=%2Flive" });
   });
 
   it("sends anonymous visitors of a login-required page to sign in and back", () => {

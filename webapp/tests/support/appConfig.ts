@@ -45,6 +45,8 @@ export function appConfigFixture(patch: Patch = {}): AppConfig {
       show_after_seconds: 20,
       skip_delay_minutes: 1440,
     },
+    analytics: { enabled: false, tenant: "touchline" },
+    error_reporting: { dsn: null, environment: "test", max_breadcrumbs: 25, max_events: 10 },
     smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 },
     store_url_hosts: [],
     redirects: [],

@@ -187,7 +187,7 @@ async def test_a_viewer_gets_403(client, api_client):
         headers=fan["headers"],
         json={"event": "update-event", "room": f"event:{EVENT}", "payload": {"status": "live"}},
     )
-    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden"
+    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden_role"
 
 
 async def test_a_signed_out_staff_session_gets_401(client, api_client, database, settings):

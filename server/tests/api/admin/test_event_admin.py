@@ -16,8 +16,10 @@ import pytest_asyncio
 from server import clock
 from server.api.http.cache import ResponseCache
 from server.app import create_api
+from server.media.urls import game_url
 from server.realtime import emitter
 from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
+from server.services.event_admin import MAX_DURATION_S
 from server.tests.accounts import sign_up
 from server.tests.commerce import CREATED
 from server.tests.conftest import with_state
@@ -28,7 +30,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 NOBODY = "f" * 24
 LIVE_FOOTBALL = "/media/live/football.m3u8"
-VOD_FOOTBALL = "/media/vod/football/index.m3u8"
 OTHER_STREAM = "/media/live/hockey.m3u8"
 
 
@@ -94,7 +95,7 @@ REQUEST_IDS = ["create", "update", "go-live", "finish", "set-stream"]
 async def test_viewers_are_refused_with_403(client, method, path, body):
     viewer = await sign_up(client)
     answer = await call(client, viewer["headers"], method, path, body)
-    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden"
+    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden_role"
 
 
 @pytest.mark.parametrize(("method", "path", "body"), REQUESTS, ids=REQUEST_IDS)
@@ -323,7 +324,14 @@ async def test_an_update_of_the_status_follows_the_status_machine(client, databa
             client, staff, "PATCH", f"/{event['_id']}", {"status": "archived", "endDate": "2026-12-31T20:00:00Z"}
         )
     assert (live["status"], live["content"]["HLSStream"]) == ("live", LIVE_FOOTBALL)
-    assert (archived["status"], archived["content"]["HLSStream"]) == ("archived", VOD_FOOTBALL)
+    # Its VOD is as long as the game (capped at the longest a game may last).
+    assert archived["duration"] == min(
+        MAX_DURATION_S, int((when(archived["endDate"]) - when(archived["gameStartDate"])).total_seconds())
+    )
+    assert (archived["status"], archived["content"]["HLSStream"]) == (
+        "archived",
+        game_url("football", archived["duration"]),
+    )
     assert archived["endDate"] == "2026-12-31T20:00:00Z"  # sent with the change: it wins over "now"
     statuses = [data.get("status") for name, data in room_messages(socket, event["_id"]) if name == "update-event"]
     assert statuses == ["live", "archived"]
@@ -388,9 +396,11 @@ async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_s
     await ok(client, staff, "POST", f"/{event['_id']}/go_live")
     with recording_socket() as socket:
         archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
-    assert archived["status"] == "archived" and archived["content"]["HLSStream"] == VOD_FOOTBALL
     assert abs((when(archived["endDate"]) - clock.now()).total_seconds()) < 5
     assert 85 * 60 - 5 <= archived["duration"] <= 85 * 60 + 5  # from the kick-off to the end
+    # Its sample looped for the game's length: the VOD is as long as the game.
+    game = game_url("football", archived["duration"])
+    assert archived["status"] == "archived" and archived["content"]["HLSStream"] == game
     assert room_messages(socket, event["_id"]) == [
         (
             "update-event",
@@ -398,17 +408,24 @@ async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_s
                 "eventId": event["_id"],
                 "status": "archived",
                 "endDate": archived["endDate"],
-                "content": {"HLSStream": VOD_FOOTBALL},
+                "content": {"HLSStream": game},
             },
         )
     ]
 
 
 async def test_finishing_turns_the_panoramic_views_live_loop_into_its_vod_too(client, database, staff):
-    event = await live_event(client, database, staff, content={"PanoStream": "/media/live/football-pano.m3u8"})
+    event = await live_event(
+        client,
+        database,
+        staff,
+        gameStartDate=soon(minutes=-30),
+        content={"PanoStream": "/media/live/football-pano.m3u8"},
+    )
     archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
-    assert archived["content"]["PanoStream"] == "/media/vod/football-pano/index.m3u8"
-    assert archived["content"]["HLSStream"] == VOD_FOOTBALL
+    assert 30 * 60 - 5 <= archived["duration"] <= 30 * 60 + 5
+    assert archived["content"]["PanoStream"] == game_url("football-pano", archived["duration"])
+    assert archived["content"]["HLSStream"] == game_url("football", archived["duration"])
 
 
 async def test_finishing_keeps_another_hosts_stream(client, database, staff):
@@ -418,11 +435,11 @@ async def test_finishing_keeps_another_hosts_stream(client, database, staff):
 
 
 async def test_an_archived_event_plays_for_viewers_as_vod_with_a_url_signed_for_them(client, database, staff):
-    event = await live_event(client, database, staff)
-    await ok(client, staff, "POST", f"/{event['_id']}/finish")
+    event = await live_event(client, database, staff, gameStartDate=soon(minutes=-30))
+    archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
     seen = (await client.get(f"/api/event/get_by_id/id/{event['_id']}")).json()["content"]
     assert seen["content"]["HLSStream"].startswith("/media/s/")
-    assert seen["content"]["HLSStream"].endswith("/vod/football/index.m3u8")
+    assert seen["content"]["HLSStream"].endswith(f"/vod/football/game-{archived['duration']}.m3u8")
 
 
 INVALID = [

@@ -83,7 +83,7 @@ async def test_the_outbox_shows_the_reset_mail_of_a_forgotten_password(visitor, 
 async def test_viewers_cannot_read_the_outbox(visitor):
     account = await sign_up(visitor)
     answer = await visitor.get("/api/admin/outbox", headers=account["headers"])
-    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden"
+    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden_role"
 
 
 async def test_the_outbox_needs_a_signed_in_caller(visitor):

@@ -100,7 +100,7 @@ async def test_viewers_cannot_run_renewals(client, database):
     viewer = await sign_up(client)
     answer = await client.post(RENEW, headers=viewer["headers"], json={"dry_run": False})
     assert answer.status_code == 403
-    assert answer.json()["messageErrorCode"] == "forbidden"
+    assert answer.json()["messageErrorCode"] == "forbidden_role"
     assert (await contract(database, c.id)).renewals == 0
 
 

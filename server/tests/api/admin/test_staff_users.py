@@ -92,7 +92,7 @@ REQUEST_IDS = ["find", "get", "sessions", "revoke-session", "devices", "revoke-d
 async def test_viewers_are_refused_with_403(client, method, path):
     viewer = await sign_up(client)
     answer = await client.request(method, path, headers=viewer["headers"])
-    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden"
+    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden_role"
 
 
 @pytest.mark.parametrize(("method", "path"), REQUESTS, ids=REQUEST_IDS)
@@ -150,7 +150,7 @@ async def test_the_role_filter_keeps_staff_or_viewers(client, staff, database, s
     await client.post(
         "/api/user/update_profile", json={"data": {"displayName": f"{word} staff"}}, headers=colleague_headers
     )
-    assert [e["userId"] for e in await find(client, staff, word, role="staff")] == [colleague["userId"]]
+    assert [e["userId"] for e in await find(client, staff, word, role="admin")] == [colleague["userId"]]
     assert [e["userId"] for e in await find(client, staff, word, role="viewer")] == [user_id(viewer)]
 
 

@@ -300,7 +300,7 @@ async def test_another_viewer_can_neither_see_nor_change_nor_delete_a_clip(clien
     rename = await client.post(f"/api/clip/update/{clip['_id']}", json={"title": "Mine now"}, headers=rival["headers"])
     refusal(rename, 404, "clip_not_found")
     refusal(await client.post(f"/api/clip/delete/{clip['_id']}", headers=rival["headers"]), 404, "clip_not_found")
-    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", headers=rival["headers"]), 404, "event_not_found")
+    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}", headers=rival["headers"]), 404, "clip_not_found")
     watch = await client.post("/api/user/add_to_watchlist", json={"video_id": clip["_id"]}, headers=rival["headers"])
     refusal(watch, 404, "event_not_found")
     # Untouched for its owner.
@@ -343,7 +343,7 @@ async def test_the_owner_gets_a_clip_by_id_and_nobody_else_does(client, catalogu
         f"/api/clip/get_by_id/id/{clip['_id']}", params={"media_type": "user_clip"}, headers=fan["headers"]
     )
     assert typed.status_code == 200
-    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}"), 404, "event_not_found")
+    refusal(await client.get(f"/api/clip/get_by_id/id/{clip['_id']}"), 404, "clip_not_found")
 
 
 async def test_a_clip_of_a_bought_match_stays_available_to_its_owner(client, database, fan, rival):

@@ -74,7 +74,7 @@ STAFF_CALLS = [
 
 @pytest.mark.parametrize("method, path, body", STAFF_CALLS, ids=["issue", "list", "revoke"])
 async def test_access_code_staff_calls_refuse_viewers_and_anonymous_callers(client, viewer, method, path, body):
-    refused(await client.request(method, path, json=body, headers=viewer["headers"]), 403, "forbidden")
+    refused(await client.request(method, path, json=body, headers=viewer["headers"]), 403, "forbidden_role")
     refused(await client.request(method, path, json=body), 401, "unauthorized")
 
 

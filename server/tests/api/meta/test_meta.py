@@ -98,3 +98,12 @@ async def test_config_lists_the_redirect_rules(settings, database):
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         redirects = (await client.get("/api/config")).json()["content"]["redirects"]
     assert redirects == [{"path": "/watch", "to": "/live"}, {"path": "/app", "to": "https://apps.apple.com/app/id1"}]
+
+
+async def test_config_carries_the_survey_analytics_and_error_reporting_settings(client):
+    content = (await client.get("/api/config")).json()["content"]
+    assert content["survey"]["form_url"] == "/survey/user-experience/"
+    assert (content["survey"]["show_after_seconds"], content["survey"]["skip_delay_minutes"]) == (20, 1440)
+    # The test settings run as "test", where analytics are on; the tenant rides along.
+    assert content["analytics"] == {"enabled": True, "tenant": "touchline"}
+    assert content["error_reporting"] == {"dsn": None, "environment": "test", "max_breadcrumbs": 25, "max_events": 10}

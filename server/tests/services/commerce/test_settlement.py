@@ -188,5 +188,8 @@ async def test_settling_sends_nothing_itself_and_returns_the_announcement_for_it
     with recording_socket() as socket:
         announcement = await settlement.settle_purchase(database, provider, bought.id)
     assert not socket.sent
-    assert announcement == settlement.Announcement(bought.user_id, bought.id, "success", bought.product_id, event_id)
+    assert announcement is not None and announcement.notice_id is not None  # for whoever sends it
+    assert announcement == settlement.Announcement(
+        bought.user_id, bought.id, "success", bought.product_id, event_id, notice_id=announcement.notice_id
+    )
     assert (await purchase(database, bought.id)).status == "success"

@@ -48,7 +48,7 @@ describe("the sign-up form", () => {
     expect(api.callsTo("POST /api/user/register")).toHaveLength(0);
   });
 
-  it("registers, is signed in straight away and goes to the redirect target", async () => {
+  it("registers, is signed in straight away and goes on to personalization, handing on the redirect target", async () => {
     const api = stubApi({
       "GET /api/oauth2/providers": NO_PROVIDERS,
       "POST /api/user/register": () => json(signedIn(true)),
@@ -65,7 +65,8 @@ describe("the sign-up form", () => {
       terms: true,
     });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/upcoming"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth/sign-up/personalization/"));
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent("/upcoming")}`);
     expect(await api.callsTo("POST /api/user/register")[0].json()).toEqual({
       email: "ada@example.com",
       password: "correct horse",

@@ -1,36 +1,17 @@
 import { render } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider, type InitialEntry } from "react-router";
-import i18n from "i18next";
-import { initReactI18next } from "react-i18next";
-import { vi } from "vitest";
 import type { ComponentType } from "react";
 import { appConfigQuery, type AppConfig } from "@/lib/config";
 import type { components } from "@/api/schema.gen";
 import { emptySession, sessionStore } from "@/session/store";
 import { appConfigFixture } from "../../support/appConfig";
+import { json } from "../../support/fetchStub";
+import { setUpEnglish } from "../../support/i18n";
 
-// The English texts the auth pages use, as the app ships them.
-const english = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/en/{auth,errors}.json", {
-  eager: true,
-  import: "default",
-});
+export { json, stubApi } from "../../support/fetchStub";
 
-export async function setUpI18n(): Promise<void> {
-  if (!i18n.isInitialized) {
-    await i18n.use(initReactI18next).init({
-      lng: "en",
-      fallbackLng: "en",
-      ns: ["auth", "errors"],
-      defaultNS: "auth",
-      interpolation: { escapeValue: false },
-      initAsync: false,
-    });
-  }
-  for (const [path, bundle] of Object.entries(english)) {
-    i18n.addResourceBundle("en", path.split("/").pop()!.replace(".json", ""), bundle, true, true);
-  }
-}
+export const setUpI18n = () => setUpEnglish(["auth", "errors"]);
 
 export function testConfig(
   patch: { options?: Partial<AppConfig["options"]>; app_config?: Partial<AppConfig["app_config"]> } = {},
@@ -62,30 +43,6 @@ export function renderPage(
 
 export function resetSession(): void {
   sessionStore.setState(emptySession());
-}
-
-type Handler = (request: Request) => Response | Promise<Response>;
-
-/** Stubs fetch with answers by "METHOD /api/path"; anything else fails the test loudly. */
-export function stubApi(handlers: Record<string, Handler>) {
-  const calls: Request[] = [];
-  const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    calls.push(request.clone());
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    const handler = handlers[key];
-    if (!handler) return json({ error: true, message: `unexpected ${key}`, messageErrorCode: "not_found" }, 404);
-    return handler(request);
-  });
-  vi.stubGlobal("fetch", fetchStub);
-  return {
-    calls,
-    callsTo: (key: string) => calls.filter((request) => `${request.method} ${new URL(request.url).pathname}` === key),
-  };
-}
-
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 }
 
 type Device = components["schemas"]["Device"];

@@ -73,7 +73,7 @@ export function DeviceChoice({
         })}
       </ul>
       {error && (
-        <p id={errorId} className="auth-field__error">
+        <p id={errorId} className="form-field__error">
           {error}
         </p>
       )}

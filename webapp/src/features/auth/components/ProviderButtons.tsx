@@ -44,7 +44,7 @@ export function ProviderButtons({ providers, pending, onSignIn, onGoogleIdToken,
                 disabled={pending !== null}
                 aria-busy={pending === entry.provider || undefined}
               >
-                {pending === entry.provider && <span className="auth-spinner" aria-hidden="true" />}
+                {pending === entry.provider && <span className="form-spinner" aria-hidden="true" />}
                 {t("providers.continueWith", { provider: PROVIDER_NAMES[entry.provider] })}
               </button>
             )}

@@ -4,10 +4,10 @@ import { useTranslation } from "react-i18next";
 import { isApiError } from "@/api/client";
 import { forgotPassword } from "../api/forgotPassword";
 import { AuthCard } from "../components/AuthCard";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
-import { SubmitButton } from "../components/SubmitButton";
-import { TextField } from "../components/TextField";
+import { SubmitButton } from "@/ui/form/SubmitButton";
+import { TextField } from "@/ui/form/TextField";
 import { emailRules } from "../signIn/formRules";
 import { useSignInErrorText } from "../signIn/useSignInErrorText";
 
@@ -54,7 +54,7 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard title={t("forgot.title")} intro={t("forgot.intro")} footer={backToSignIn}>
       {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
-      <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form className="form-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <TextField
           label={t("fields.email")}
           type="email"

@@ -9,9 +9,9 @@ import { deleteDeviceWithTicket } from "../api/deleteDeviceWithTicket";
 import type { LoginResponse } from "../api/types";
 import { AuthCard } from "../components/AuthCard";
 import { DeviceChoice } from "../components/DeviceChoice";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
-import { SubmitButton } from "../components/SubmitButton";
+import { SubmitButton } from "@/ui/form/SubmitButton";
 import { decodeLimitData, encodeLimitData, type LimitData } from "../signIn/limitData";
 import { redirectQuery } from "../signIn/redirectTarget";
 import { useFinishSignIn, type LimitPageState } from "../signIn/useFinishSignIn";
@@ -57,10 +57,14 @@ function DeviceLimit({ data }: { data: LimitData }) {
   const mustRemove = !!pageState && pageState.devices.length >= pageState.limit;
 
   /** Keeps what a still-limited answer brings: the new ticket in the URL, the devices in history state. */
-  const stayAtLimit = (response: LoginResponse, deviceError: NonNullable<LoginResponse["content"]["device_error"]>) => {
+  const stayAtLimit = async (
+    response: LoginResponse,
+    deviceError: NonNullable<LoginResponse["content"]["device_error"]>,
+  ) => {
     const next = encodeLimitData({ ...data, token: deviceError.limit_ticket });
     const state: LimitPageState = { devices: response.content.devices, limit: deviceError.limit };
-    navigate(
+    // Awaited: the notice that follows must not show beside the devices and ticket it replaces.
+    await navigate(
       { search: `?data=${encodeURIComponent(next)}${redirectQuery(params.get("redirect"), "&")}` },
       { replace: true, state },
     );
@@ -70,7 +74,7 @@ function DeviceLimit({ data }: { data: LimitData }) {
   const complete = async () => {
     const response = await completeLogin(data.token);
     if (response.content.device_error) {
-      stayAtLimit(response, response.content.device_error);
+      await stayAtLimit(response, response.content.device_error);
       return false;
     }
     await finishSignIn(response, { username: data.username });
@@ -135,7 +139,7 @@ function DeviceLimit({ data }: { data: LimitData }) {
       {notice && <FormAlert tone="info">{notice}</FormAlert>}
       {failure !== null && <FormAlert tone="danger">{errorText(failure)}</FormAlert>}
       {!devices && (
-        <form className="auth-form" onSubmit={lookUp} noValidate>
+        <form className="form-form" onSubmit={lookUp} noValidate>
           {pending && (
             <p className="auth-card__meta" role="status">
               {t("limit.loadingDevices")}
@@ -145,7 +149,7 @@ function DeviceLimit({ data }: { data: LimitData }) {
         </form>
       )}
       {devices && !ticketGone && (
-        <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <form className="form-form" onSubmit={onSubmit} noValidate>
           {mustRemove ? (
             <DeviceChoice
               devices={devices}

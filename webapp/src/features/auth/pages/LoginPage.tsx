@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Navigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -7,16 +8,17 @@ import { useIsAuthenticated } from "@/session/store";
 import { login } from "../api/login";
 import { useOfferedProviders } from "../api/providers";
 import { AuthCard } from "../components/AuthCard";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
 import { ProviderButtons } from "../components/ProviderButtons";
-import { SubmitButton } from "../components/SubmitButton";
-import { PasswordField, TextField } from "../components/TextField";
+import { SubmitButton } from "@/ui/form/SubmitButton";
+import { PasswordField, TextField } from "@/ui/form/TextField";
 import { emailRules } from "../signIn/formRules";
 import { redirectQuery, signedInTarget } from "../signIn/redirectTarget";
 import { useFinishSignIn } from "../signIn/useFinishSignIn";
 import { useProviderSignIn } from "../signIn/useProviderSignIn";
 import { useSignInErrorText } from "../signIn/useSignInErrorText";
+import { trackLoginFailure } from "../signIn/trackLoginFailure";
 
 interface LoginForm {
   email: string;
@@ -29,10 +31,13 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const locale = useLocale();
   const isAuthenticated = useIsAuthenticated();
+  // Only a viewer who arrives signed in is sent on from here: one who signs in on this page is
+  // sent by the sign-in itself (a new account to personalization), which must not be overridden.
+  const [signedInOnArrival] = useState(isAuthenticated);
   const finishSignIn = useFinishSignIn();
   const errorText = useSignInErrorText();
   const { providers } = useOfferedProviders();
-  const providerSignIn = useProviderSignIn();
+  const providerSignIn = useProviderSignIn({ trackFailures: true });
   const redirect = params.get("redirect");
 
   const {
@@ -42,7 +47,7 @@ export default function LoginPage() {
     formState: { errors, isSubmitting },
   } = useForm<LoginForm>({ defaultValues: { email: "", password: "" } });
 
-  if (isAuthenticated && !isSubmitting && !providerSignIn.pending)
+  if (isAuthenticated && signedInOnArrival && !isSubmitting && !providerSignIn.pending)
     return <Navigate to={signedInTarget(redirect, locale)} replace />;
 
   const onSubmit = async ({ email, password }: LoginForm) => {
@@ -50,6 +55,7 @@ export default function LoginPage() {
     try {
       await finishSignIn(await login({ username, password }), { username });
     } catch (error) {
+      trackLoginFailure(error);
       if (isApiError(error, "invalid_credentials")) {
         setError("password", { message: errorText(error) }, { shouldFocus: true });
       } else if (isApiError(error, "validation_error") && (error.fields?.username || error.fields?.password)) {
@@ -85,7 +91,7 @@ export default function LoginPage() {
       {providerFailure && (
         <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>
       )}
-      <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form className="form-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <TextField
           label={t("fields.email")}
           type="email"
@@ -100,7 +106,7 @@ export default function LoginPage() {
           error={errors.password?.message}
           {...register("password", { required: t("validation.passwordRequired") })}
         />
-        <p className="auth-form__aside">
+        <p className="form-form__aside">
           <LocaleLink to="/auth/password/forgot/">{t("login.forgotPassword")}</LocaleLink>
         </p>
         <SubmitButton pending={isSubmitting}>{t("login.submit")}</SubmitButton>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "../components/AuthCard";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
 import { CALLBACK_MESSAGE_TYPE, callbackParams, sendToOpener } from "../federated/callbackMessage";
 

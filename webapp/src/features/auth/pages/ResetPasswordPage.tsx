@@ -5,10 +5,10 @@ import { useTranslation } from "react-i18next";
 import { isApiError } from "@/api/client";
 import { resetPassword } from "../api/resetPassword";
 import { AuthCard } from "../components/AuthCard";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
-import { SubmitButton } from "../components/SubmitButton";
-import { PasswordField } from "../components/TextField";
+import { SubmitButton } from "@/ui/form/SubmitButton";
+import { PasswordField } from "@/ui/form/TextField";
 import { PASSWORD_MIN, confirmPasswordRules, newPasswordRules } from "../signIn/formRules";
 import { useSignInErrorText } from "../signIn/useSignInErrorText";
 
@@ -76,7 +76,7 @@ export default function ResetPasswordPage() {
       footer={<LocaleLink to="/auth/login/">{t("common.backToSignIn")}</LocaleLink>}
     >
       {errors.root?.server?.message && <FormAlert tone="danger">{errors.root.server.message}</FormAlert>}
-      <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form className="form-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <PasswordField
           label={t("fields.newPassword")}
           autoComplete="new-password"

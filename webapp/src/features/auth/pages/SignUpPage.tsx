@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Navigate, useSearchParams } from "react-router";
 import { Trans, useTranslation } from "react-i18next";
@@ -8,11 +8,11 @@ import { useIsAuthenticated } from "@/session/store";
 import { register as registerAccount } from "../api/register";
 import { useOfferedProviders } from "../api/providers";
 import { AuthCard } from "../components/AuthCard";
-import { FormAlert } from "../components/FormAlert";
+import { FormAlert } from "@/ui/form/FormAlert";
 import { LocaleLink } from "../components/LocaleLink";
 import { ProviderButtons } from "../components/ProviderButtons";
-import { SubmitButton } from "../components/SubmitButton";
-import { PasswordField, TextField } from "../components/TextField";
+import { SubmitButton } from "@/ui/form/SubmitButton";
+import { PasswordField, TextField } from "@/ui/form/TextField";
 import { FULL_NAME_MAX, PASSWORD_MIN, confirmPasswordRules, emailRules, newPasswordRules } from "../signIn/formRules";
 import { redirectQuery, signedInTarget } from "../signIn/redirectTarget";
 import { useFinishSignIn } from "../signIn/useFinishSignIn";
@@ -36,6 +36,9 @@ export default function SignUpPage() {
   const [params] = useSearchParams();
   const locale = useLocale();
   const isAuthenticated = useIsAuthenticated();
+  // Only a viewer who arrives signed in is sent on from here: one who signs in on this page is
+  // sent by the sign-in itself (a new account to personalization), which must not be overridden.
+  const [signedInOnArrival] = useState(isAuthenticated);
   const finishSignIn = useFinishSignIn();
   const errorText = useSignInErrorText();
   const { providers } = useOfferedProviders();
@@ -53,7 +56,7 @@ export default function SignUpPage() {
     defaultValues: { fullName: "", email: "", password: "", confirmPassword: "", terms: false },
   });
 
-  if (isAuthenticated && !isSubmitting && !providerSignIn.pending)
+  if (isAuthenticated && signedInOnArrival && !isSubmitting && !providerSignIn.pending)
     return <Navigate to={signedInTarget(redirect, locale)} replace />;
 
   const onSubmit = async ({ fullName, email, password }: SignUpForm) => {
@@ -97,7 +100,7 @@ export default function SignUpPage() {
       {providerFailure && (
         <FormAlert tone="danger">{errorText(providerFailure.error, providerFailure.provider)}</FormAlert>
       )}
-      <form className="auth-form" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form className="form-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <TextField
           label={t("fields.fullName")}
           autoComplete="name"
@@ -133,16 +136,16 @@ export default function SignUpPage() {
             confirmPasswordRules(t, () => getValues("password")),
           )}
         />
-        <div className="auth-check">
+        <div className="form-check">
           <input
             id={termsId}
             type="checkbox"
-            className="auth-check__input"
+            className="form-check__input"
             aria-invalid={errors.terms ? true : undefined}
             aria-describedby={errors.terms ? termsErrorId : undefined}
             {...register("terms", { required: t("validation.termsRequired") })}
           />
-          <label htmlFor={termsId} className="auth-check__label">
+          <label htmlFor={termsId} className="form-check__label">
             <Trans
               t={t}
               i18nKey="signUp.terms"
@@ -150,7 +153,7 @@ export default function SignUpPage() {
             />
           </label>
           {errors.terms?.message && (
-            <p id={termsErrorId} className="auth-field__error auth-check__error">
+            <p id={termsErrorId} className="form-field__error form-check__error">
               {errors.terms.message}
             </p>
           )}

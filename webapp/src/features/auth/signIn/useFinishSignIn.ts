@@ -12,6 +12,8 @@ import { encodeLimitData } from "./limitData";
 import { redirectQuery, signedInTarget } from "./redirectTarget";
 
 const LIMIT_PAGE = "/auth/login/limit/";
+/** Where a new account continues (spec §2: login required, the step after sign-up). */
+const PERSONALIZATION_PAGE = "/auth/sign-up/personalization/";
 
 /** What the device-limit page needs beside its `data`: the devices to choose from (kept in history state). */
 export interface LimitPageState {
@@ -25,7 +27,8 @@ export interface LimitPageState {
  *   sent to /auth/login/?deviceNoLongerAllowedError=true; otherwise to /auth/login/limit/ with
  *   data = base64 JSON {token: the limit ticket, provider, username};
  * - else the session is stored and the viewer goes to the `?redirect=` path or home, greeted
- *   as a new or returning viewer by auth_data.isRegister (spec §4).
+ *   as a new or returning viewer by auth_data.isRegister (spec §4); a new account goes to
+ *   /auth/sign-up/personalization/ first (the `?redirect=` path handed on).
  */
 export function useFinishSignIn(): (response: LoginResponse, context?: { username?: string }) => Promise<void> {
   const config = useAppConfig();
@@ -65,7 +68,11 @@ export function useFinishSignIn(): (response: LoginResponse, context?: { usernam
       });
       const name = content.profile.displayName;
       void notify.success(auth_data.isRegister ? t("toasts.welcomeNew", { name }) : t("toasts.welcomeBack", { name }));
-      navigate(signedInTarget(redirect, locale), { replace: true });
+      // A new account (registration, or a first federated sign-in) goes on to personalization.
+      const target = auth_data.isRegister
+        ? localizePath(PERSONALIZATION_PAGE + redirectQuery(redirect), locale)
+        : signedInTarget(redirect, locale);
+      navigate(target, { replace: true });
     },
     [config.options.new_device_limit_flow, navigate, locale, redirect, t],
   );

@@ -1,0 +1,1 @@
+"""`touchline cluster`: several server processes behind HAProxy, on PostgreSQL and Redis."""

@@ -1,0 +1,87 @@
+"""The HAProxy configuration of `touchline cluster`: one HTTP frontend on the public port that
+balances REST, media and the socket's websocket (/ws) over the server processes.
+
+- Round robin per request; websockets are tunnelled for their whole life (`timeout tunnel`).
+  The socket runs over websocket only (server.realtime.socket), so no sticky sessions are
+  needed: any process serves any client, and Redis carries the messages between them.
+- The health check (GET /api/health, with a Host the processes accept) takes a process out of
+  rotation within about 2 s when it stops answering or answers 503 (its database is down), and
+  back when it recovers. A process whose Redis fan-out is degraded still answers 200 and keeps
+  serving REST.
+- `option forwardfor` adds X-Forwarded-For; the processes believe it from 127.0.0.1 only
+  (TOUCHLINE_FORWARDED_ALLOW_IPS), so per-address limits count the viewer, not HAProxy.
+- When no process is up, HAProxy answers 503 in the API's error envelope (errorfile), never
+  its own HTML page.
+- `X-Served-By` names the process that answered, for operators and the cluster's tests.
+"""
+
+import json
+import resource
+from pathlib import Path
+
+# The API's error envelope (server.api.http.errors), as a process would answer a 503.
+UNAVAILABLE = {
+    "error": True,
+    "message": "The service is unavailable; try again in a moment",
+    "messageErrorCode": "service_unavailable",
+}
+
+
+def error_page(path: Path) -> Path:
+    """The raw HTTP answer HAProxy sends when no process can take a request."""
+    body = json.dumps(UNAVAILABLE, separators=(",", ":"))
+    head = [
+        "HTTP/1.1 503 Service Unavailable",
+        "Content-Type: application/json",
+        "Cache-Control: no-store",
+        "Retry-After: 2",
+        "Connection: close",
+        f"Content-Length: {len(body.encode())}",
+    ]
+    path.write_text("\r\n".join(head) + "\r\n\r\n" + body)
+    return path
+
+
+def max_connections(limit: int = 20_000) -> int:
+    """As many connections as this process's open-file limit allows (two descriptors each, as
+    HAProxy counts them, plus a margin), at most `limit`: HAProxy refuses to start otherwise."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return limit
+    return max(64, min(limit, (soft - 100) // 2))
+
+
+def config(public_port: int, backend_ports: list[int], errorfile: Path, host: str = "127.0.0.1") -> str:
+    servers = "\n".join(
+        f"    server p{index} 127.0.0.1:{port} check inter 1s fall 2 rise 1"
+        for index, port in enumerate(backend_ports, start=1)
+    )
+    return f"""global
+    maxconn {max_connections()}
+
+defaults
+    mode http
+    option http-server-close
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    timeout http-keep-alive 10s
+    timeout queue 5s
+    retries 2
+    option redispatch
+    errorfile 503 {errorfile}
+
+frontend touchline
+    bind {host}:{public_port}
+    option forwardfor
+    default_backend processes
+
+backend processes
+    balance roundrobin
+    option httpchk
+    http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host {host}
+    http-check expect status 200
+    http-response set-header X-Served-By %s
+{servers}
+"""

@@ -1,0 +1,435 @@
+"""Fixed answers for snapshot tests and text captures: no server, no clock."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from cli.admin_client import AdminClient
+from cli.room_watch import RoomMessage
+from cli.tui.api import AdminApi
+
+MONITOR = {
+    "generatedAt": "2026-11-24T18:00:00Z",
+    "health": {"status": "ok", "database": "ok", "realtime": {"manager": "in_process", "status": "ok"}},
+    "sockets": {"manager": "redis", "scope": "cluster", "connected": 12, "processes": 2},
+    "liveEvents": [
+        {
+            "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+            "title": "Harbor City vs Riverside",
+            "event_date": "2026-11-24T17:30:00Z",
+            "sockets": 9,
+        }
+    ],
+    "upcoming": [
+        {
+            "_id": "5e1c0a8e2b3d4c5e6f7a8b9b",
+            "title": "Northgate vs Eastbay",
+            "event_date": "2026-11-24T20:00:00Z",
+            "sockets": 0,
+        }
+    ],
+    "purchases": [
+        {
+            "_id": "3a1c",
+            "userId": "9a1c0a8e2b3d",
+            "product_id": "4a1c",
+            "type": "ppv",
+            "status": "paid",
+            "price_minor": 999,
+            "currency": "EUR",
+            "added": "2026-11-24T17:55:00Z",
+        }
+    ],
+    "redemptions": [
+        {"code": "DERBY-7KQ4", "userId": "9a1c0a8e2b3d", "product_id": "4a1c", "redeemedAt": "2026-11-24T17:50:00Z"}
+    ],
+    "signIns": [
+        {"sessionId": "1c1c", "userId": "9a1c0a8e2b3d", "provider": "credentials", "at": "2026-11-24T17:58:00Z"}
+    ],
+    "jobs": [
+        {
+            "name": "kickoff",
+            "intervalSeconds": 30,
+            "enabled": True,
+            "lastRun": "2026-11-24T17:59:40Z",
+            "lastOutcome": "ok",
+        }
+    ],
+}
+USER = {
+    "userId": "9a1c0a8e2b3d4c5e6f7a8ba2",
+    "email": "ada@example.com",
+    "displayName": "Ada Lovelace",
+    "role": "viewer",
+    "added": "2026-01-02T10:00:00Z",
+    "lastSignIn": "2026-11-24T17:58:00Z",
+    "deleted": False,
+}
+DEVICES = [
+    {
+        "_id": "d1",
+        "deviceId": "phone",
+        "deviceName": "Ada's phone",
+        "osName": "Android",
+        "osVersion": "15",
+        "added": "2026-11-20T21:12:00Z",
+    }
+]
+SESSIONS = [
+    {
+        "_id": "s1",
+        "deviceId": "phone",
+        "deviceName": "Ada's phone",
+        "provider": "credentials",
+        "lastUsed": "2026-11-24T17:58:00Z",
+    }
+]
+
+
+PRODUCTS: list[dict[str, Any]] = [
+    {
+        "_id": "4a1c0a8e2b3d4c5e6f7a8bb0",
+        "title": "Harbor City vs Riverside",
+        "description": "The derby, live and replay",
+        "type": "ppv",
+        "event_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+        "price": 9.99,
+        "priceMinor": 999,
+        "currency": "EUR",
+    },
+    {
+        "_id": "4a1c0a8e2b3d4c5e6f7a8bb1",
+        "title": "Season pass 2026/27",
+        "description": "Every league match",
+        "type": "svod",
+        "event_id": None,
+        "price": 49.99,
+        "priceMinor": 4999,
+        "currency": "EUR",
+    },
+]
+DERBY_BATCH = "1b1c0a8e2b3d4c5e6f7a8be1"
+
+
+def _code(id_: str, code: str, product: int = 0, batch: str = DERBY_BATCH, **fields) -> dict:
+    return {
+        "_id": id_,
+        "code": code,
+        "batchId": batch,
+        "product_id": PRODUCTS[product]["_id"],
+        "event_id": PRODUCTS[product]["event_id"],
+        "uses": 1,
+        "redeemedCount": 0,
+        "status": "active",
+        "revoked": False,
+        "expires_at": "2026-12-31T23:59:59Z",
+        "added": "2026-11-10T12:00:00Z",
+        "redemptions": [],
+        **fields,
+    }
+
+
+ACCESS_CODES = [
+    _code(
+        "1a1c0a8e2b3d4c5e6f7a8be0",
+        "DERBY-7KQ4-M2XP-9HTW",
+        redeemedCount=1,
+        status="used",
+        redemptions=[{"userId": USER["userId"], "redeemedAt": "2026-11-24T17:50:00Z"}],
+    ),
+    _code("1a1c0a8e2b3d4c5e6f7a8be2", "DERBY-C3RZ-8VNA-4QJE"),
+    _code("1a1c0a8e2b3d4c5e6f7a8be3", "DERBY-H6TD-2WKM-P8RY", status="revoked", revoked=True),
+    _code(
+        "1a1c0a8e2b3d4c5e6f7a8be4",
+        "SEASON-9QFW-3MZA-7KXE",
+        product=1,
+        batch="1b1c0a8e2b3d4c5e6f7a8be5",
+        uses=3,
+        redeemedCount=1,
+        expires_at=None,
+        added="2026-11-02T09:00:00Z",
+        redemptions=[{"userId": "9a1c0a8e2b3d4c5e6f7a8ba7", "redeemedAt": "2026-11-03T20:15:00Z"}],
+    ),
+    _code(
+        "1a1c0a8e2b3d4c5e6f7a8be6",
+        "PRESS-4XJW-K7ZN-2HQC",
+        batch="1b1c0a8e2b3d4c5e6f7a8be7",
+        status="expired",
+        expires_at="2026-11-01T23:59:59Z",
+        added="2026-10-20T08:30:00Z",
+    ),
+]
+ISSUED_CODES = ["DERBY-Q8MX-4TZK-W3NP", "DERBY-V2HC-9RJF-6YDA", "DERBY-K5PB-7NQE-X4WT"]
+
+
+# --- live control ---
+LIVE_EVENTS: list[dict] = [
+    {
+        "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+        "title": "Harbor City vs Riverside",
+        "status": "live",
+        "event_date": "2026-11-24T17:30:00Z",
+        "content": {"HLSStream": "/media/live/harbor-riverside/index.m3u8", "PanoStream": None},
+    },
+    {
+        "_id": "5e1c0a8e2b3d4c5e6f7a8b9b",
+        "title": "Northgate vs Eastbay",
+        "status": "upcoming",
+        "event_date": "2026-11-24T20:00:00Z",
+        "content": {"HLSStream": "/media/live/northgate-eastbay/index.m3u8", "PanoStream": None},
+    },
+    {
+        "_id": "5d1c0a8e2b3d4c5e6f7a8b9a",
+        "title": "Westport vs Lakeside",
+        "status": "archived",
+        "event_date": "2026-11-21T18:00:00Z",
+        "content": {"HLSStream": "/media/vod/westport-lakeside/index.m3u8", "PanoStream": None},
+    },
+]
+ROOM_MESSAGES = [
+    RoomMessage(
+        "update-event",
+        {"eventId": "5f1c0a8e2b3d4c5e6f7a8b9c", "status": "live"},
+        "2026-11-24T17:30:02Z",
+    ),
+    RoomMessage(
+        "event-url-change",
+        {"eventId": "5f1c0a8e2b3d4c5e6f7a8b9c", "eventUrl": "/media/live/harbor-riverside/index.m3u8"},
+        "2026-11-24T17:30:02Z",
+    ),
+]
+
+
+# --- audit log ---
+def _audit(id_: str, at: str, action: str, target: str | None, status: int = 200, **fields) -> dict:
+    return {
+        "_id": id_,
+        "at": at,
+        "actorType": "user",
+        "actorId": "8a1c0a8e2b3d4c5e6f7a8ba1",
+        "actor": "admin@touchline.test",
+        "action": action,
+        "method": "POST",
+        "path": f"/api/admin/{action}",
+        "target": target,
+        "clientAddress": "203.0.113.7",
+        "status": status,
+        **fields,
+    }
+
+
+AUDIT_ENTRIES = [
+    _audit(
+        "2d1c0a8e2b3d4c5e6f7a8bf6",
+        "2026-11-24T17:59:00Z",
+        "resend_mail",
+        "1d1c0a8e2b3d4c5e6f7a8be3",
+        actorId="8a1c0a8e2b3d4c5e6f7a8ba3",
+        actor="support@touchline.test",
+        path="/api/admin/outbox/1d1c0a8e2b3d4c5e6f7a8be3/resend",
+    ),
+    _audit(
+        "2d1c0a8e2b3d4c5e6f7a8bf5",
+        "2026-11-24T17:30:00Z",
+        "go_live",
+        "5f1c0a8e2b3d4c5e6f7a8b9c",
+        path="/api/admin/events/5f1c0a8e2b3d4c5e6f7a8b9c/go_live",
+    ),
+    _audit(
+        "2d1c0a8e2b3d4c5e6f7a8bf4",
+        "2026-11-24T12:05:00Z",
+        "issue_access_codes",
+        None,
+        status=403,
+        actorType="key",
+        actorId="2c1c0a8e2b3d4c5e6f7a8bf1",
+        actor="nightly-report (tlk_Q2xhc3Np)",
+        path="/api/admin/access_codes",
+    ),
+    _audit(
+        "2d1c0a8e2b3d4c5e6f7a8bf3",
+        "2026-11-24T10:15:00Z",
+        "issue_access_codes",
+        "1b1c0a8e2b3d4c5e6f7a8be1",
+        path="/api/admin/access_codes",
+    ),
+    _audit(
+        "2d1c0a8e2b3d4c5e6f7a8bf2",
+        "2026-11-24T09:00:00Z",
+        "create_event",
+        "5e1c0a8e2b3d4c5e6f7a8b9b",
+        path="/api/admin/events",
+    ),
+]
+
+# --- users: purchases, contracts, follows, mail ---
+PURCHASES = [
+    {
+        "_id": "3b1c0a8e2b3d4c5e6f7a8bc1",
+        "title": "Harbor City vs Riverside",
+        "type": "ppv",
+        "event_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+        "status": "success",
+        "price": 9.99,
+        "priceMinor": 999,
+        "currency": "EUR",
+        "validUntil": "2026-12-01T20:00:00Z",
+        "added": "2026-11-24T17:55:00Z",
+    }
+]
+CONTRACTS = [
+    {
+        "id": "3a1c0a8e2b3d4c5e6f7a8bc0",
+        "title": "Season pass 2026/27",
+        "type": "svod",
+        "status": "active",
+        "active": True,
+        "canceled": False,
+        "autoRenew": True,
+        "price": 49.99,
+        "priceMinor": 4999,
+        "currency": "EUR",
+        "startDate": "2026-11-02T09:20:00Z",
+        "contractEndDate": "2026-12-02T09:20:00Z",
+    }
+]
+FOLLOWS = [
+    {
+        "_id": "2b1c0a8e2b3d4c5e6f7a8bd1",
+        "reference_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+        "type": "identity_item",
+        "added": "2026-10-02T09:20:00Z",
+        "item": {
+            "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+            "title": "Northern Premier Division",
+            "media_type": "identity_item",
+        },
+    },
+    {
+        "_id": "2b1c0a8e2b3d4c5e6f7a8bd2",
+        "reference_id": "6a1c0a8e2b3d4c5e6f7a8b9d",
+        "type": "team",
+        "added": "2026-10-02T09:21:00Z",
+        "item": {"_id": "6a1c0a8e2b3d4c5e6f7a8b9d", "title": "Harbor City Mariners", "media_type": "team"},
+    },
+]
+MAIL = [
+    {
+        "_id": "1d1c0a8e2b3d4c5e6f7a8be4",
+        "to": "ada@example.com",
+        "subject": "Your Touchline receipt: Harbor City vs Riverside",
+        "kind": "purchase_receipt",
+        "text": "Thank you for your purchase.\n",
+        "status": "kept",
+        "added": "2026-11-24T17:55:00Z",
+        "sentAt": None,
+    },
+    {
+        "_id": "1d1c0a8e2b3d4c5e6f7a8be3",
+        "to": "ada@example.com",
+        "subject": "Reset your Touchline password",
+        "kind": "password_reset",
+        "text": "Someone asked to reset the password of your Touchline account.\n",
+        "status": "kept",
+        "added": "2026-11-24T17:40:00Z",
+        "sentAt": None,
+    },
+]
+RESENT_MAIL_ID = "1d1c0a8e2b3d4c5e6f7a8be5"
+
+
+class FixedApi(AdminApi):
+    def __init__(self, role: str = "admin"):
+        super().__init__(AdminClient("http://touchline.test", None))
+        self.role = role
+
+    async def monitor(self, limit: int = 10) -> dict:
+        return MONITOR
+
+    async def find_users(self, query: str, size: int = 20) -> list[dict]:
+        return [USER]
+
+    async def user(self, user_id: str) -> dict:
+        return {"user": USER, "profile": {}}
+
+    async def devices(self, user_id: str) -> list[dict]:
+        return DEVICES
+
+    async def sessions(self, user_id: str) -> list[dict]:
+        return SESSIONS
+
+    # --- access codes ---
+
+    async def products(self, page: int = 0, size: int = 100) -> dict:
+        entries = PRODUCTS if page == 0 else []
+        return {"entries": entries, "entryCount": len(entries), "itemsPerPage": size, "startIndex": page * size}
+
+    async def access_codes(self, filters: dict[str, str], page: int = 0, size: int = 50) -> dict:
+        return {"entries": ACCESS_CODES, "entryCount": len(ACCESS_CODES), "itemsPerPage": size, "nextExists": False}
+
+    async def access_code(self, code_id: str) -> dict:
+        return next(code for code in ACCESS_CODES if code["_id"] == code_id)
+
+    async def issue_access_codes(self, body: dict) -> dict:
+        codes = ISSUED_CODES[: body["count"]]
+        return {
+            "batchId": "1b1c0a8e2b3d4c5e6f7a8be9",
+            "product_id": body["product_id"],
+            "count": len(codes),
+            "uses": body.get("uses", 1),
+            "expires_at": body.get("expires_at"),
+            "codes": codes,
+        }
+
+    async def revoke_access_code(self, code_id: str) -> dict:
+        return {**await self.access_code(code_id), "status": "revoked", "revoked": True}
+
+    # --- live control ---
+
+    async def events(self, status: str | None = None, size: int = 100) -> list[dict]:
+        return [e for e in LIVE_EVENTS if status in (None, e["status"])]
+
+    async def event(self, event_id: str) -> dict:
+        return next(e for e in LIVE_EVENTS if e["_id"] == event_id)
+
+    async def set_stream(self, event_id: str, url: str) -> dict:
+        event = await self.event(event_id)
+        return {**event, "status": "live", "content": {**event["content"], "HLSStream": url}}
+
+    async def emit(self, event: str, room: str, payload: dict) -> dict:
+        return {"event": event, "room": room, "manager": "in_process"}
+
+    @asynccontextmanager
+    async def watch_room(self, room: str) -> AsyncIterator[AsyncIterator[RoomMessage]]:
+        async def received() -> AsyncIterator[RoomMessage]:
+            for message in ROOM_MESSAGES:
+                yield message
+            await asyncio.Event().wait()  # nothing more, until the watch stops
+
+        yield received()
+
+    # --- audit log ---
+
+    async def audit(self, filters: dict[str, str], page: int = 0, size: int = 20) -> dict:
+        matching = [e for e in AUDIT_ENTRIES if filters.get("action") in (None, e["action"])]
+        entries = matching[page * size : (page + 1) * size]
+        return {"entries": entries, "entryCount": len(entries), "itemsPerPage": size, "startIndex": page * size}
+
+    # --- users: purchases, contracts, follows, mail ---
+
+    async def purchases(self, user_id: str, size: int = 50) -> list[dict]:
+        return PURCHASES
+
+    async def contracts(self, user_id: str, size: int = 50) -> list[dict]:
+        return CONTRACTS
+
+    async def follows(self, user_id: str, size: int = 100) -> list[dict]:
+        return FOLLOWS
+
+    async def mail_to(self, email: str, size: int = 20) -> list[dict]:
+        return MAIL
+
+    async def resend_mail(self, mail_id: str) -> dict:
+        original = next(m for m in MAIL if m["_id"] == mail_id)
+        return {**original, "_id": RESENT_MAIL_ID, "added": "2026-11-24T18:00:00Z"}

@@ -1,0 +1,131 @@
+"""Snapshots of the staff console's main screens at 80×24 (pytest-textual-snapshot), on fixed
+data (FixedApi: no server, no clock). A change to a screen's look fails here until the new
+picture is accepted with `pytest cli/tests/tui/test_snapshots.py --snapshot-update` and the
+SVGs under __snapshots__/ are reviewed and committed. Baselines are made on CI's Python."""
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, TabbedContent
+
+from cli.tui.app import TouchlineAdmin
+
+from .fixed_data import FixedApi
+
+SIZE = (80, 24)
+
+
+def console(role: str = "admin") -> TouchlineAdmin:
+    return TouchlineAdmin(FixedApi(role=role), refresh_seconds=3600)
+
+
+async def settled(pilot: Pilot) -> None:
+    """Let the screen's workers finish (FixedApi answers at once) and the cursor stop blinking."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def dashboard_loaded(pilot: Pilot) -> None:
+    await settled(pilot)
+    assert pilot.app.screen.query_one("#live", DataTable).row_count == 1
+
+
+async def account_opened(pilot: Pilot) -> None:
+    """Users: search "ada" and open the account found."""
+    await settled(pilot)
+    await pilot.press("u")
+    await pilot.click("#query")
+    await pilot.press(*"ada", "enter")
+    await settled(pilot)
+    pilot.app.screen.query_one("#results", DataTable).focus()
+    await pilot.press("enter")
+    await settled(pilot)
+
+
+def test_the_dashboard(snap_compare):
+    assert snap_compare(console(), terminal_size=SIZE, run_before=dashboard_loaded)
+
+
+def test_the_dashboard_of_a_support_session(snap_compare):
+    assert snap_compare(console("support"), terminal_size=SIZE, run_before=dashboard_loaded)
+
+
+def test_the_help_screen_of_the_dashboard(snap_compare):
+    async def help_open(pilot: Pilot) -> None:
+        await dashboard_loaded(pilot)
+        await pilot.press("question_mark")
+        await settled(pilot)
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=help_open)
+
+
+def test_the_users_screen_with_an_account_picked(snap_compare):
+    assert snap_compare(console(), terminal_size=SIZE, run_before=account_opened)
+
+
+def test_the_users_screen_on_an_accounts_mail(snap_compare):
+    async def mail_tab(pilot: Pilot) -> None:
+        await account_opened(pilot)
+        pilot.app.screen.query_one(TabbedContent).active = "mail-tab"
+        await settled(pilot)
+
+    assert snap_compare(console("support"), terminal_size=SIZE, run_before=mail_tab)
+
+
+def test_the_access_codes_screen_with_a_code_picked(snap_compare):
+    async def picked(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("c")
+        await settled(pilot)
+        pilot.app.screen.query_one("#codes", DataTable).focus()
+        await pilot.press("enter")
+        await settled(pilot)
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=picked)
+
+
+def test_the_access_codes_issue_form(snap_compare):
+    async def form(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("c")
+        await settled(pilot)
+        pilot.app.screen.query_one("#codes", DataTable).focus()
+        await pilot.press("i")
+        # The issuing worker waits for the form's answer: settle on time, not on workers.
+        await pilot.pause(0.3)
+        await pilot.pause()
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=form)
+
+
+def test_live_control_watching_a_room(snap_compare):
+    async def watching(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("v")
+        await settled(pilot)
+        pilot.app.screen.query_one("#events", DataTable).focus()
+        await pilot.press("enter")
+        await settled(pilot)
+        await pilot.press("w")
+        await pilot.pause(0.3)  # the watch runs for as long as the screen does: wait for its lines
+        await pilot.pause()
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=watching)
+
+
+def test_live_control_of_a_support_session(snap_compare):
+    async def opened(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("v")
+        await settled(pilot)
+
+    assert snap_compare(console("support"), terminal_size=SIZE, run_before=opened)
+
+
+def test_the_audit_log(snap_compare):
+    async def opened(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("a")
+        await settled(pilot)
+        pilot.app.screen.query_one("#entries", DataTable).focus()
+        await settled(pilot)
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=opened)

@@ -1,0 +1,163 @@
+"""The TUI's small async layer over the admin API: one AdminClient (so the same sign-in: an API
+key, TOUCHLINE_STAFF_EMAIL/_PASSWORD, or the stored `touchline login`), one method per call the
+screens make, and the staff role the session has (for disabling admin-only actions)."""
+
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from ..admin_client import AdminApiError, AdminClient
+from ..room_watch import RoomMessage, RoomWatch
+
+__all__ = ["ADMIN_ONLY", "AdminApi", "AdminApiError", "ConsoleOptions"]
+
+ADMIN_ONLY = "needs the admin role (this session is support staff)"
+
+
+@dataclass(frozen=True)
+class ConsoleOptions:
+    api_url: str | None = None
+    staff_email: str | None = None
+    staff_password: str | None = None
+    api_key: str | None = None
+    timeout: float = 5.0
+
+
+class AdminApi:
+    def __init__(self, client: AdminClient):
+        self.client = client
+        # The stored sign-in says its role; a staff password tells it on sign-in; a key does not
+        # (None: admin actions stay enabled and the server answers 403 when the key is support's).
+        self.role: str | None = client.stored.role if client.stored and not client.credentials else None
+
+    @classmethod
+    def from_options(cls, options: ConsoleOptions) -> "AdminApi":
+        return cls(
+            AdminClient.from_options(
+                options.api_url,
+                options.staff_email,
+                options.staff_password,
+                timeout=options.timeout,
+                api_key=options.api_key,
+            )
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self.client.base_url
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role != "support"
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    async def _ensure_signed_in(self) -> None:
+        if self.client.credentials is not None and self.client.token is None:
+            content = await self.client.sign_in()
+            self.role = (content.get("profile") or {}).get("role") or self.role
+
+    async def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
+        await self._ensure_signed_in()
+        return await self.client.get(path, params)
+
+    async def post(self, path: str, body: Any = None) -> Any:
+        await self._ensure_signed_in()
+        return await self.client.post(path, body)
+
+    # --- the calls of the screens ------------------------------------------------------------
+
+    async def monitor(self, limit: int = 10) -> dict:
+        return await self.get("/admin/monitor", {"limit": limit})
+
+    async def find_users(self, query: str, size: int = 20) -> list[dict]:
+        page = await self.get("/admin/users", {"q": query, "size": size})
+        return list(page.get("entries") or [])
+
+    async def user(self, user_id: str) -> dict:
+        return await self.get(f"/admin/users/{user_id}")
+
+    async def sessions(self, user_id: str) -> list[dict]:
+        page = await self.get(f"/admin/users/{user_id}/sessions", {"active": "true", "size": 50})
+        return list(page.get("entries") or [])
+
+    async def devices(self, user_id: str) -> list[dict]:
+        content = await self.get(f"/admin/users/{user_id}/devices")
+        return list(content.get("devices") or [])
+
+    async def revoke_session(self, user_id: str, session_id: str) -> dict:
+        return await self.post(f"/admin/users/{user_id}/sessions/{session_id}/revoke")
+
+    async def remove_device(self, user_id: str, device_id: str) -> Any:
+        return await self.post(f"/admin/users/{user_id}/devices/{device_id}/revoke")
+
+    async def go_live(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/go_live")
+
+    async def finish(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/finish")
+
+    # --- live control ---
+
+    async def events(self, status: str | None = None, size: int = 100) -> list[dict]:
+        params: dict[str, Any] = {"size": size} | ({"status": status} if status else {})
+        page = await self.get("/admin/events", params)
+        return list(page.get("entries") or [])
+
+    async def event(self, event_id: str) -> dict:
+        return await self.get(f"/admin/events/{event_id}")
+
+    async def set_stream(self, event_id: str, url: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/stream", {"url": url})
+
+    async def emit(self, event: str, room: str, payload: dict) -> dict:
+        return await self.post("/admin/socket/emit", {"event": event, "room": room, "payload": payload})
+
+    def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
+        """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
+        return RoomWatch(self.client, room)
+
+    # --- access codes ---
+
+    async def products(self, page: int = 0, size: int = 100) -> dict:
+        return await self.get("/admin/products", {"page": page, "size": size})
+
+    async def access_codes(self, filters: dict[str, str], page: int = 0, size: int = 50) -> dict:
+        return await self.get("/admin/access_codes", {**filters, "page": page, "size": size, "next": "true"})
+
+    async def access_code(self, code_id: str) -> dict:
+        return await self.get(f"/admin/access_codes/{code_id}")
+
+    async def issue_access_codes(self, body: dict[str, Any]) -> dict:
+        return await self.post("/admin/access_codes", body)
+
+    async def revoke_access_code(self, code_id: str) -> dict:
+        return await self.post(f"/admin/access_codes/{code_id}/revoke")
+
+    # --- audit log ---
+
+    async def audit(self, filters: dict[str, str], page: int = 0, size: int = 20) -> dict:
+        return await self.get("/admin/audit", {**filters, "page": page, "size": size})
+
+    # --- users: purchases, contracts, follows, mail ---
+
+    async def purchases(self, user_id: str, size: int = 50) -> list[dict]:
+        page = await self.get(f"/admin/users/{user_id}/purchases", {"size": size})
+        return list(page.get("entries") or [])
+
+    async def contracts(self, user_id: str, size: int = 50) -> list[dict]:
+        page = await self.get(f"/admin/users/{user_id}/contracts", {"size": size})
+        return list(page.get("entries") or [])
+
+    async def follows(self, user_id: str, size: int = 100) -> list[dict]:
+        page = await self.get(f"/admin/users/{user_id}/follows", {"size": size})
+        return list(page.get("entries") or [])
+
+    async def mail_to(self, email: str, size: int = 20) -> list[dict]:
+        page = await self.get("/admin/outbox", {"to": email, "size": size})
+        return list(page.get("entries") or [])
+
+    async def resend_mail(self, mail_id: str) -> dict:
+        return await self.post(f"/admin/outbox/{mail_id}/resend")

@@ -1,0 +1,64 @@
+"""TouchlineAdmin: the Textual app behind `touchline admin`.
+
+Screens are modes: the dashboard (d, the first), users (u), access codes (c), live control (v)
+and the audit log (a).
+`?` shows the current screen's keys, ctrl+p the command palette with the current screen's actions
+(ScreenActions) besides Textual's own.
+All I/O runs in the screens' workers through AdminApi; errors arrive as notifications."""
+
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from .api import AdminApi
+from .audit import AuditScreen
+from .codes import CodesScreen
+from .dashboard import REFRESH_SECONDS, DashboardScreen
+from .live import LiveControlScreen
+from .users import UsersScreen
+from .widgets import HelpScreen, PaletteAction, ScreenActions
+
+
+class TouchlineAdmin(App[None]):
+    TITLE = "Touchline admin"
+    COMMANDS = App.COMMANDS | {ScreenActions}
+    # The screens' own actions fill the footer at 80 columns: the mode keys are in the header
+    # instead (SUB_TITLE), in `?` and in the command palette (PALETTE).
+    SUB_TITLE = "d dash · u users · c codes · v live · a audit"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "switch_mode('dashboard')", "Dashboard", id="app.dashboard", show=False),
+        Binding("u", "switch_mode('users')", "Users", id="app.users", show=False),
+        Binding("c", "switch_mode('codes')", "Codes", id="app.codes", show=False),
+        Binding("v", "switch_mode('live')", "Live control", id="app.live", show=False),
+        Binding("a", "switch_mode('audit')", "Audit log", id="app.audit", show=False),
+        Binding("question_mark", "help", "Help", id="app.help", key_display="?"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+    PALETTE: ClassVar[list[PaletteAction]] = [
+        PaletteAction("Go to the dashboard (d)", "switch_mode('dashboard')", "Live events, kickoffs, activity, jobs"),
+        PaletteAction("Go to users (u)", "switch_mode('users')", "Accounts, devices, sessions, purchases, mail"),
+        PaletteAction("Go to access codes (c)", "switch_mode('codes')", "Issue, export, revoke; redemptions"),
+        PaletteAction("Go to live control (v)", "switch_mode('live')", "Go live, finish, switch streams, messages"),
+        PaletteAction("Go to the audit log (a)", "switch_mode('audit')", "Who did what, filterable"),
+    ]
+
+    def __init__(self, api: AdminApi, *, refresh_seconds: float = REFRESH_SECONDS):
+        super().__init__()
+        self.api = api
+        self.refresh_seconds = refresh_seconds
+
+    def on_mount(self) -> None:
+        self.add_mode("dashboard", lambda: DashboardScreen(self.api, self.refresh_seconds))
+        self.add_mode("users", lambda: UsersScreen(self.api))
+        self.add_mode("live", lambda: LiveControlScreen(self.api))
+        self.add_mode("codes", lambda: CodesScreen(self.api))
+        self.add_mode("audit", lambda: AuditScreen(self.api))
+        self.switch_mode("dashboard")
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    async def on_unmount(self) -> None:
+        await self.api.aclose()

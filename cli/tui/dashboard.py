@@ -1,0 +1,233 @@
+"""The dashboard: GET /admin/monitor every few seconds — live events with the sockets in each room,
+the next kickoffs, the latest purchases, redemptions and sign-ins, and the jobs' health. A refresh
+that fails (the server is down) says so and the timer keeps trying; the next answer clears it.
+Admin staff put the selected upcoming event live (l) or finish the selected live event (f)."""
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from .api import ADMIN_ONLY, AdminApi, AdminApiError
+from .widgets import ConfirmScreen, PaletteAction, short_time
+
+REFRESH_SECONDS = 3.0
+EVENT_WIDTH = 14
+
+
+class DashboardScreen(Screen[None]):
+    TITLE = "Dashboard"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Not in the footer (the dashboard refreshes by itself; 80 columns are few): in the help screen.
+        Binding("r", "refresh", "Refresh", id="dashboard.refresh", show=False),
+        Binding("l", "go_live", "Go live", id="dashboard.go_live"),
+        Binding("f", "finish", "Finish", id="dashboard.finish"),
+    ]
+    PALETTE: ClassVar[list[PaletteAction]] = [
+        PaletteAction("Refresh the dashboard", "refresh", "Ask the server for a new snapshot now"),
+        PaletteAction("Go live: selected upcoming event", "go_live", "Admin only: put the event live"),
+        PaletteAction("Finish: selected live event", "finish", "Admin only: end the live event"),
+    ]
+    DEFAULT_CSS = """
+    DashboardScreen #status { height: 1; padding: 0 1; background: $boost; }
+    DashboardScreen #status.down { background: $error; color: $text; }
+    DashboardScreen Grid { grid-size: 2 2; grid-columns: 1fr 1fr; grid-rows: 1fr 1fr; }
+    DashboardScreen DataTable { border: round $primary; height: 1fr; }
+    DashboardScreen DataTable:focus { border: round $accent; }
+    """
+
+    def __init__(self, api: AdminApi, refresh_seconds: float = REFRESH_SECONDS):
+        super().__init__()
+        self.api = api
+        self.refresh_seconds = refresh_seconds
+        self.snapshot: dict | None = None
+        self.down: str | None = None  # the error of the last refresh, while it fails
+
+    @property
+    def disabled_reason(self) -> str:
+        return ADMIN_ONLY
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(f"Connecting to {self.api.base_url}…", id="status")
+        with Grid():
+            # A narrow title column keeps the socket counts in view at 80 columns.
+            yield self._table("live", "Live events", ("Event", "Since", "Sockets"), first_width=EVENT_WIDTH)
+            yield self._table("upcoming", "Upcoming kickoffs", ("Event", "Kickoff", "Sockets"), first_width=EVENT_WIDTH)
+            yield self._table("activity", "Recent activity", ("When", "What", "Who"))
+            yield self._table("jobs", "Jobs & health", ("Job", "Every", "Last run", "Outcome"))
+        yield Footer()
+
+    def _table(self, table_id: str, title: str, columns: tuple[str, ...], first_width: int | None = None) -> DataTable:
+        table: DataTable = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
+        table.border_title = title
+        table.add_column(columns[0], width=first_width)
+        table.add_columns(*columns[1:])
+        return table
+
+    def on_mount(self) -> None:
+        self.refresh_snapshot()
+        self.set_interval(self.refresh_seconds, self.refresh_snapshot)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("go_live", "finish") and not self.api.is_admin:
+            return None  # shown disabled in the footer; the palette and `?` say why
+        return True
+
+    # --- refreshing ------------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        self.refresh_snapshot()
+
+    @work(exclusive=True, group="monitor")
+    async def refresh_snapshot(self) -> None:
+        try:
+            snapshot = await self.api.monitor()
+        except AdminApiError as error:
+            self._show_down(error)
+            return
+        recovered = self.down is not None
+        self.down = None
+        self.show(snapshot)
+        if recovered:
+            self.notify(f"Connected to {self.api.base_url} again", title="Server is back")
+        self.refresh_bindings()  # the role may be known only now
+
+    def _show_down(self, error: AdminApiError) -> None:
+        first = self.down is None
+        self.down = error.message
+        status = self.query_one("#status", Static)
+        status.add_class("down")
+        if error.code == "api_unreachable":
+            text = f"Server down: cannot reach {self.api.base_url} — retrying every {self.refresh_seconds:g} s"
+        else:
+            text = f"Monitor failed: {error.message} ({error.code})"
+        status.update(text)
+        if first:
+            self.notify(str(error), title="Dashboard", severity="error", timeout=8)
+
+    def show(self, snapshot: dict) -> None:
+        self.snapshot = snapshot
+        health = snapshot.get("health") or {}
+        sockets = snapshot.get("sockets") or {}
+        status = self.query_one("#status", Static)
+        status.remove_class("down")
+        role = f" as {self.api.role}" if self.api.role else ""
+        status.update(
+            f"{self.api.base_url}{role} · health {health.get('status', '?')} · db {health.get('database', '?')}"
+            f" · sockets {sockets.get('connected', 0)} ({_sockets_scope(sockets)})"
+            f" · at {short_time(snapshot.get('generatedAt'))}"
+        )
+        self._fill(
+            "live",
+            [
+                (e["_id"], (e.get("title", ""), short_time(e.get("event_date")), str(e.get("sockets", 0))))
+                for e in snapshot.get("liveEvents") or []
+            ],
+        )
+        self._fill(
+            "upcoming",
+            [
+                (e["_id"], (e.get("title", ""), short_time(e.get("event_date")), str(e.get("sockets", 0))))
+                for e in snapshot.get("upcoming") or []
+            ],
+        )
+        activity: list[tuple[str, tuple[str, ...]]] = []
+        for p in snapshot.get("purchases") or []:
+            price = f"{p.get('price_minor', 0) / 100:.2f} {p.get('currency', '')}"
+            what = f"{p.get('type', '')} {p.get('status', '')} {price}"
+            activity.append((p.get("added") or "", (short_time(p.get("added")), what, p.get("userId", ""))))
+        for r in snapshot.get("redemptions") or []:
+            when = r.get("redeemedAt") or ""
+            activity.append((when, (short_time(when), f"code {r.get('code', '')}", r.get("userId", ""))))
+        for s in snapshot.get("signIns") or []:
+            when = s.get("at") or ""
+            activity.append((when, (short_time(when), f"sign-in {s.get('provider', '')}", s.get("userId", ""))))
+        activity.sort(key=lambda row: row[0], reverse=True)
+        self._fill("activity", [(None, row) for _, row in activity])
+        jobs = [
+            (
+                None,
+                (
+                    j.get("name", ""),
+                    f"{j.get('intervalSeconds', '?')} s" if j.get("enabled", True) else "off",
+                    short_time(j.get("lastRun")),
+                    j.get("lastOutcome") or "—",
+                ),
+            )
+            for j in snapshot.get("jobs") or []
+        ]
+        self._fill("jobs", jobs)
+
+    def _fill(self, table_id: str, rows: Sequence[tuple[str | None, Sequence[str]]]) -> None:
+        table = self.query_one(f"#{table_id}", DataTable)
+        selected = self._selected_key(table)
+        table.clear()
+        for key, cells in rows:
+            table.add_row(*cells, key=key)
+        if selected is not None:
+            for index, (key, _) in enumerate(rows):
+                if key == selected:
+                    table.move_cursor(row=index)
+
+    @staticmethod
+    def _selected_key(table: DataTable) -> str | None:
+        if table.row_count == 0:
+            return None
+        try:
+            return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:  # the cursor is past the rows
+            return None
+
+    # --- live control (admin) -------------------------------------------------------------------
+
+    def _selected_event(self, table_id: str) -> tuple[str, str] | None:
+        table = self.query_one(f"#{table_id}", DataTable)
+        key = self._selected_key(table)
+        if key is None:
+            return None
+        title = str(table.get_row(key)[0])
+        return key, title
+
+    def action_go_live(self) -> None:
+        self._confirm_event_change("upcoming", "go live", "Put {title} live now?")
+
+    def action_finish(self) -> None:
+        self._confirm_event_change("live", "finish", "Finish {title}? Viewers see the replay from then on.")
+
+    def _confirm_event_change(self, table_id: str, verb: str, question: str) -> None:
+        event = self._selected_event(table_id)
+        if event is None:
+            self.notify(f"Select an event in {table_id!r} to {verb}", severity="warning")
+            return
+        event_id, title = event
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.change_event(event_id, title, verb)
+
+        self.app.push_screen(ConfirmScreen(question.format(title=title), verb.capitalize()), answered)
+
+    @work(exclusive=True, group="event-change")
+    async def change_event(self, event_id: str, title: str, verb: str) -> None:
+        try:
+            if verb == "go live":
+                await self.api.go_live(event_id)
+            else:
+                await self.api.finish(event_id)
+        except AdminApiError as error:
+            self.notify(str(error), title=f"Could not {verb}", severity="error")
+            return
+        self.notify(f"{title}: {verb} done")
+        self.refresh_snapshot()
+
+
+def _sockets_scope(sockets: dict) -> str:
+    """'3 processes' when the counts add up several processes (Redis), else 'this process'."""
+    processes = sockets.get("processes") or 1
+    return f"{processes} processes" if sockets.get("scope") == "cluster" else "this process"

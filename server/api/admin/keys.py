@@ -1,0 +1,74 @@
+"""API keys for scripts (admin only): make one (its secret is shown once), list, revoke."""
+
+import logging
+from datetime import datetime
+
+from ...errors import ApiError
+from ...services import api_keys
+from ...services.paging import PageQuery
+from ..http.audit import note_target
+from ..http.context import staff
+from ..http.database import db_session, db_write_session
+from ..http.envelope import iso, ok, page_of
+
+log = logging.getLogger(__name__)
+
+
+def present(view: api_keys.KeyView) -> dict:
+    key = view.key
+    return {
+        "_id": key.id,
+        "name": key.name,
+        "role": key.role,
+        "prefix": key.prefix,
+        "status": view.status,
+        "createdBy": key.created_by,
+        "createdByEmail": view.created_by_email,
+        "added": iso(key.created),
+        "expires_at": iso(key.expires_at),
+        "revokedAt": iso(key.revoked_at),
+        "lastUsed": iso(key.last_used),
+    }
+
+
+def _when(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().upper())
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        message = "expires_at must be a date and time with its offset, like 2026-12-31T23:59:59Z"
+        raise ApiError(message, code="validation_error", details=[{"field": "expires_at", "message": message}])
+    return parsed
+
+
+async def create_api_key(body: dict):
+    principal = await staff()
+    async with db_session() as db:
+        created = await api_keys.create_key(
+            db,
+            name=body["name"].strip(),
+            role=body["role"],
+            expires_at=_when(body.get("expires_at")),
+            created_by=principal.user_id,
+        )
+    note_target(created.view.key.id)
+    log.info("staff %s made API key %s (%s)", principal.user_id, created.view.key.id, created.view.key.role)
+    return ok({"key": present(created.view), "secret": created.secret})
+
+
+async def list_api_keys(revoked: bool = False, page: int = 0, size: int = 10):
+    await staff()
+    async with db_session() as db:
+        result = await api_keys.list_keys(db, include_revoked=revoked, query=PageQuery(page, size))
+    return page_of(result, present)
+
+
+async def revoke_api_key(id_: str):
+    principal = await staff()
+    async with db_write_session() as db:
+        view = await api_keys.revoke_key(db, id_)
+    log.info("staff %s revoked API key %s", principal.user_id, id_)
+    return ok(present(view))

@@ -1,0 +1,1 @@
+"""Handlers of the `analytics` tag: the webapp's identify and track events."""

@@ -1,0 +1,127 @@
+"""Request bodies are bounded before anything reads them.
+
+Connexion reads a whole body into memory to validate it, so a client could make the server hold
+any amount it sends. This layer, the outermost of the API's stack after `no_store`, answers 413
+`payload_too_large` in the error envelope:
+
+- at once when `Content-Length` says the body is larger than `TOUCHLINE_MAX_BODY_BYTES`, without
+  reading any of it;
+- as soon as a body without a length (chunked) passes the limit while it arrives.
+
+A body within the limit is read here and handed on whole, so what comes after never sees more
+than the limit. A body sent without a `Content-Type` is read as JSON, which is what Connexion's
+validation assumes for such a body (every operation of the contract takes JSON).
+"""
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import orjson
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+JSON = b"application/json"
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def body_limit(max_bytes: int) -> Callable[[ASGIApp], ASGIApp]:
+    """The layer for Connexion's middleware list (which builds each layer from the app alone)."""
+
+    def build(app: ASGIApp) -> ASGIApp:
+        return BodyLimitMiddleware(app, max_bytes)
+
+    return build
+
+
+class BodyLimitMiddleware:
+    def __init__(self, app: ASGIApp, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length: int | None = None
+        chunked = has_type = False
+        for key, value in scope["headers"]:
+            if key == b"content-length":
+                length = int(value) if value.isdigit() else None  # the server refuses bad lengths itself
+            elif key == b"transfer-encoding":
+                chunked = True
+            elif key == b"content-type":
+                has_type = True
+        if length is None and not chunked:
+            await self.app(scope, receive, send)  # no body (HTTP/1.1 framing)
+            return
+        if length is not None and length > self.max_bytes:
+            await self._refuse(send)
+            return
+        try:
+            body = await self._read(receive)
+        except BodyTooLarge:
+            await self._refuse(send)
+            return
+        if body is None:
+            return  # the client went away before the body was complete: nobody to answer
+        if body and not has_type:
+            scope = {**scope, "headers": [*scope["headers"], (b"content-type", JSON)]}
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read(self, receive: Receive) -> bytes | None:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # http.disconnect
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise BodyTooLarge()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    async def _refuse(self, send: Send) -> None:
+        body = orjson.dumps(
+            {
+                "error": True,
+                "message": f"The request body is larger than {self.max_bytes} bytes",
+                "messageErrorCode": "payload_too_large",
+            }
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", JSON),
+                    (b"content-length", str(len(body)).encode()),
+                    # The rest of the body is never read: the connection cannot carry another request.
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body in one message, then whatever the client does next (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

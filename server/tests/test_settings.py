@@ -1,0 +1,46 @@
+"""Settings of the survey, analytics and error reporting (server/settings.py)."""
+
+import pytest
+from pydantic import ValidationError
+
+from server.settings import SURVEY_DEFAULT_FORM_PATH, Settings
+
+
+def test_the_survey_uses_the_built_in_form_unless_told_otherwise():
+    assert Settings().survey_form_url == SURVEY_DEFAULT_FORM_PATH
+    assert Settings(survey_form_url="").survey_form_url is None  # empty: no survey
+    assert Settings(survey_form_url="https://forms.example.com/f/1").survey_form_url == "https://forms.example.com/f/1"
+    with pytest.raises(ValidationError):
+        Settings(survey_form_url="javascript:alert(1)")
+
+
+def test_the_alternate_flavour_has_its_own_timings_unless_one_is_set():
+    default = Settings()
+    assert (
+        default.survey_wait_after_signup_minutes,
+        default.survey_show_after_seconds,
+        default.survey_skip_delay_minutes,
+    ) == (7 * 24 * 60, 20, 1440)
+    alternate = Settings(survey_flavour="alternate")
+    assert (
+        alternate.survey_wait_after_signup_minutes,
+        alternate.survey_show_after_seconds,
+        alternate.survey_skip_delay_minutes,
+    ) == (30, 5, 10)
+    assert Settings(survey_flavour="alternate", survey_show_after_seconds=8).survey_show_after_seconds == 8
+
+
+def test_analytics_are_off_in_development_unless_turned_on():
+    assert not Settings(environment="development").analytics_on
+    assert Settings(environment="production", secret_key="s" * 32).analytics_on
+    assert Settings(environment="development", analytics_enabled=True).analytics_on
+    assert not Settings(environment="test", analytics_enabled=False).analytics_on
+
+
+def test_sentry_dsns():
+    assert Settings(sentry_dsn="").sentry_dsn is None
+    assert Settings(sentry_dsn="https://k@o1.ingest.example/5").webapp_sentry_dsn == "https://k@o1.ingest.example/5"
+    both = Settings(sentry_dsn="https://k@o1.ingest.example/5", sentry_webapp_dsn="https://w@o1.ingest.example/6")
+    assert both.webapp_sentry_dsn == "https://w@o1.ingest.example/6"
+    with pytest.raises(ValidationError):
+        Settings(sentry_dsn="o1.ingest.example/5")

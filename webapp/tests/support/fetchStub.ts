@@ -1,0 +1,27 @@
+import { vi } from "vitest";
+
+/** A JSON answer as the API gives it. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+}
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+const keyOf = (request: Request) => `${request.method} ${new URL(request.url).pathname}`;
+
+/** Stubs fetch with answers by "METHOD /api/path"; anything else is a 404 the test will notice. */
+export function stubApi(handlers: Record<string, Handler>) {
+  const calls: Request[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      calls.push(request.clone());
+      const key = keyOf(request);
+      const handler = handlers[key];
+      if (!handler) return json({ error: true, message: `unexpected ${key}`, messageErrorCode: "not_found" }, 404);
+      return handler(request);
+    }),
+  );
+  return { calls, callsTo: (key: string) => calls.filter((request) => keyOf(request) === key) };
+}
