@@ -102,6 +102,7 @@ test: lint contract test-webapp test-e2e test-python
 bench: install
 	$(BIN)/python -m server.bench
 	$(BIN)/python -m server.bench.accounts
+	$(BIN)/python -m server.bench.signed_in
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
 	$(BIN)/python -m server.bench.kickoff

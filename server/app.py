@@ -1,5 +1,6 @@
 """The one ASGI application: Connexion for /api, socket.io at /ws, media and the webapp."""
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 
@@ -12,7 +13,7 @@ from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
 from . import gc_policy, guards, jobs, reporting
-from .api.http import errors, staff_access
+from .api.http import connexion_speedups, errors, staff_access
 from .api.http.audit import AuditMiddleware
 from .api.http.cache import ResponseCache
 from .api.http.jsonifier import OrjsonJsonifier
@@ -20,6 +21,7 @@ from .api.http.limits import body_limit
 from .api.http.no_store import NoStoreMiddleware
 from .api.http.routing import TagResolver
 from .api.http.validation import VALIDATOR_MAP
+from .auth import standing
 from .auth.bearer import security_map
 from .auth.providers import ProviderClient
 from .db import Database
@@ -28,6 +30,18 @@ from .settings import PROJECT_ROOT, Settings, get_settings
 from .web import static_app
 
 OPENAPI_DIR = PROJECT_ROOT / "openapi"
+
+
+@contextlib.asynccontextmanager
+async def _confirming_sessions(database: Database):
+    """The sessions in use are confirmed in batches ahead of their belief's end (server.auth.standing)."""
+    task = asyncio.create_task(standing.default.keep_confirmed(database), name="confirm-sessions")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def create_api(
@@ -42,6 +56,7 @@ def create_api(
     `state` adds shared objects to what handlers see as `request.state` (the socket server).
     `running()` is entered for the app's lifetime, inside the lifespan (the socket's tasks).
     """
+    connexion_speedups.install()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
@@ -50,7 +65,7 @@ def create_api(
         try:
             cache = ResponseCache(settings.catalogue_cache_seconds)
             held = HoldingsCache(settings.holdings_cache_seconds)
-            async with running() if running else contextlib.nullcontext():
+            async with running() if running else contextlib.nullcontext(), _confirming_sessions(db):
                 yield {
                     **(state or {}),
                     "database": db,

@@ -1,12 +1,15 @@
 """Engine and session factory for SQLite (embedded) and PostgreSQL (production)."""
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, Result, event, text
+from sqlalchemy import Connection, CursorResult, Engine, Executable, Result, Row, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 
@@ -19,6 +22,41 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_quick_reader_pragmas(dbapi_connection, _record) -> None:
+    # Reads only, and never a long wait on the event loop's thread: a busy database is read
+    # through the async engine instead (Database.read_rows).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.execute(f"PRAGMA busy_timeout={QUICK_READ_BUSY_MS}")
+    cursor.close()
+
+
+def make_quick_reader(database_url: str) -> Engine | None:
+    """For SQLite files: a synchronous engine for Database.read_rows; None elsewhere."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    # The pool hands a connection to one caller at a time, whichever thread (or loop) it runs on.
+    engine = create_engine(url.set(drivername="sqlite"), connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_quick_reader_pragmas)
+    return engine
+
+
+def make_sync_writer(database_url: str) -> Engine | None:
+    """A synchronous engine for Database.write_transaction's writer thread (None for SQLite in
+    memory, which another connection could not see)."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite":
+        return create_engine(
+            url.set(drivername="postgresql+psycopg"), pool_size=PG_WRITERS, max_overflow=0, pool_pre_ping=True
+        )
+    if not url.database or url.database == ":memory:":
+        return None
+    engine = create_engine(url.set(drivername="sqlite"), connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 def make_engine(database_url: str, *, echo: bool = False) -> AsyncEngine:
@@ -34,7 +72,13 @@ def make_engine(database_url: str, *, echo: bool = False) -> AsyncEngine:
     return create_async_engine(url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
+# Writer threads for Database.write_transaction: SQLite has one writer at a time anyway; on
+# PostgreSQL a few batches run at once, each waiting on its round trips.
+PG_WRITERS = 4
 M = TypeVar("M")
+W = TypeVar("W")
+# How long a quick read on the event loop's thread may wait for a lock before it goes async.
+QUICK_READ_BUSY_MS = 20
 
 
 async def referenced(db: AsyncSession, model: type[M], ident: str) -> M:
@@ -60,6 +104,12 @@ class Database:
         self.engine = make_engine(database_url, echo=echo)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
         self._sqlite_writer = asyncio.Lock()
+        self._quick_reader = make_quick_reader(database_url)
+        self._writer = make_sync_writer(database_url)
+        self._writer_thread: ThreadPoolExecutor | None = None
+        self._waiting_writes: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self._draining: set[asyncio.Task[None]] = set()
+        self._writers = 1 if self.is_sqlite else PG_WRITERS
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -85,6 +135,95 @@ class Database:
             await session.execute(text("BEGIN IMMEDIATE"))
             yield session
 
+    async def read_rows(self, statement: Executable, parameters: dict[str, Any] | None = None) -> list[Row[Any]]:
+        """The rows of a small read by key (a session's standing, say), asked on every request.
+
+        On SQLite it runs right here on the event loop's thread: such a read takes microseconds,
+        while each of aiosqlite's hops to its thread and back costs far more under load (the
+        loop waits for the GIL). If the file is busy for longer than QUICK_READ_BUSY_MS (a
+        checkpoint), it is read through the async engine like everywhere else.
+        """
+        if self._quick_reader is not None:
+            try:
+                with self._quick_reader.connect() as conn:
+                    return list(conn.execute(statement, parameters).all())
+            except OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(statement, parameters)).all())
+
+    async def write_transaction(self, work: Callable[[Connection], W]) -> W:
+        """`work(connection)` in a write transaction: committed when it returns, rolled back when
+        it raises. `work` runs Core statements on a synchronous connection.
+
+        The works waiting at a moment are run together by a writer thread, in one hop and one
+        transaction; one that raises undoes only itself (`_write_batch`). A
+        short transaction run from the event loop pays a hop per statement (aiosqlite's thread,
+        or psycopg's awaited round trips) and on SQLite waits its turn under the process's writer
+        lock: token refreshes at kickoff queued there. On SQLite the batch holds that lock too
+        and starts with BEGIN IMMEDIATE. A batch is as slow as its slowest work: keep works to a
+        few statements by key.
+        """
+        if self._writer is None:  # SQLite in memory
+            async with self.engine.begin() as conn:
+                return await conn.run_sync(work)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting_writes.append((work, future))
+        if sum(not task.done() for task in self._draining) < self._writers:
+            task = asyncio.create_task(self._drain_writes())
+            self._draining.add(task)
+            task.add_done_callback(self._draining.discard)
+        return await future
+
+    async def _drain_writes(self) -> None:
+        if self._writer_thread is None:
+            self._writer_thread = ThreadPoolExecutor(max_workers=self._writers, thread_name_prefix="db-writer")
+        loop = asyncio.get_running_loop()
+        # On SQLite beside write_session's writers, never interleaved.
+        async with self._sqlite_writer if self.is_sqlite else contextlib.nullcontext():
+            while self._waiting_writes:
+                batch, self._waiting_writes = self._waiting_writes, []
+                try:
+                    outcomes = await loop.run_in_executor(
+                        self._writer_thread, self._write_batch, [work for work, _ in batch]
+                    )
+                except Exception as exc:  # BEGIN or COMMIT failed: nothing of the batch was written
+                    outcomes = [(False, exc)] * len(batch)
+                for (_, future), (done, value) in zip(batch, outcomes, strict=True):
+                    if not future.done():
+                        future.set_result(value) if done else future.set_exception(value)
+
+    def _write_batch(self, works: list[Callable[[Connection], Any]]) -> list[tuple[bool, Any]]:
+        """Run `works` in one transaction. A work that raises is answered with its error and the
+        transaction is rolled back and run again without it (works only read and write the
+        database, so running one again is the same as running it once)."""
+        assert self._writer is not None
+        outcomes: dict[int, tuple[bool, Any]] = {}
+        with self._writer.connect() as conn:
+            while len(outcomes) < len(works):
+                if self.is_sqlite:
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
+                answers: dict[int, tuple[bool, Any]] = {}
+                try:
+                    for index, work in enumerate(works):
+                        if index in outcomes:
+                            continue
+                        try:
+                            answers[index] = (True, work(conn))
+                        except Exception as exc:
+                            outcomes[index] = (False, exc)
+                            break
+                    else:
+                        conn.commit()
+                        outcomes.update(answers)
+                        continue
+                except BaseException:
+                    conn.rollback()
+                    raise
+                conn.rollback()  # one failed: the others run again without it
+        return [outcomes[index] for index in range(len(works))]
+
     async def ping(self) -> None:
         """One round trip to the database; raises the driver's error when it cannot be reached."""
         async with self.sessions() as db:
@@ -96,3 +235,10 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self._quick_reader is not None:
+            self._quick_reader.dispose()
+        if self._writer_thread is not None:
+            self._writer_thread.shutdown(wait=True)
+            self._writer_thread = None
+        if self._writer is not None:
+            self._writer.dispose()

@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(default=19 * 1024, ge=19 * 1024)
     argon2_time_cost: int = Field(default=2, ge=2)
     argon2_parallelism: int = Field(default=1, ge=1)
+    # Hashes at once (0: one core fewer than the machine has, at least one, so a sign-in burst
+    # leaves a core to everything else), and how long a sign-in waits for one before it is told
+    # to come back (503 with Retry-After) instead of queueing without end.
+    argon2_slots: int = Field(default=0, ge=0, le=64)
+    argon2_wait_seconds: float = Field(default=3.0, gt=0, le=60)
     # Rate limits: attempts per window (seconds). Failed sign-ins count per account; every
     # attempt counts per client address.
     login_failures_per_account: int = Field(default=10, ge=1)

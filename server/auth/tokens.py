@@ -10,6 +10,7 @@ Limit tickets (a sign-in stopped at the device limit) are JWTs too, with `typ: l
 can never be used as an access token.
 """
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import jwt
@@ -105,8 +106,34 @@ def verify_limit_ticket(token: str, *, secret: str) -> LimitTicketClaims | None:
     return LimitTicketClaims(claims["sub"], claims["jti"], int(claims["exp"]))
 
 
+# Access tokens already verified: a viewer sends the same token with every call for its 15
+# minutes, and checking its signature and claims again each time cost more than the rest of a
+# cached answer. Keyed by the whole token (and the key it was checked with), so only that exact
+# string hits; expiry is checked again on every hit; failures are never kept.
+VERIFIED_ENTRIES = 65_536
+_verified: OrderedDict[tuple[str, str], tuple[TokenClaims, float]] = OrderedDict()
+
+
 def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenClaims | None:
     """The token's claims, or None when it is malformed, forged, expired or incomplete."""
+    known = _verified.get((token, secret))
+    if known is not None:
+        claims, issued = known
+        now = clock.timestamp()
+        if issued - leeway <= now < claims.expires_at + leeway:
+            return claims
+        del _verified[(token, secret)]
+        return None
+    verified = _verify_access_token(token, secret=secret, leeway=leeway)
+    if verified is not None:
+        _verified[(token, secret)] = verified
+        while len(_verified) > VERIFIED_ENTRIES:
+            _verified.popitem(last=False)
+        return verified[0]
+    return None
+
+
+def _verify_access_token(token: str, *, secret: str, leeway: int) -> tuple[TokenClaims, float] | None:
     try:
         claims = jwt.decode(
             token, secret, algorithms=[ALGORITHM], options={**_OWN_TIME_CHECKS, "require": ["sub", "exp", "iat"]}
@@ -121,4 +148,4 @@ def verify_access_token(token: str, *, secret: str, leeway: int = 5) -> TokenCla
     role = LEGACY_ROLES.get(role, role) if isinstance(role, str) else role
     if role not in ROLES or not isinstance(claims["sub"], str):
         return None
-    return TokenClaims(claims["sub"], claims.get("sid"), role, int(claims["exp"]))
+    return TokenClaims(claims["sub"], claims.get("sid"), role, int(claims["exp"])), claims["iat"]

@@ -43,6 +43,7 @@ import hashlib
 import hmac
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -180,6 +181,41 @@ def issue(
     return _JWS.encode(orjson.dumps(claims), media_key(secret), algorithm=ALGORITHM, headers={"typ": None})
 
 
+class _RecentTokens:
+    """Tokens minted in the last moments, handed out again for the same grant.
+
+    Every answer about an event signs its streams for the viewer asking: a kickoff crowd asking
+    the same list would otherwise pay a signature per stream per answer (free events' tokens are
+    bound to no one, so they are the same for everyone). A token is reused for at most a tenth of
+    its lifetime (REUSE_SECONDS at most), so a URL handed out lives at least nine tenths of
+    `stream_token_seconds`. Keyed by everything the token says, and the key it was signed with.
+    """
+
+    REUSE_SECONDS = 60.0
+    ENTRIES = 65_536
+
+    def __init__(self) -> None:
+        self._tokens: OrderedDict[tuple, tuple[str, float, str]] = OrderedDict()
+
+    def get(self, key: tuple, secret: str, now: float, lifetime: int) -> str | None:
+        known = self._tokens.get(key)
+        if known is None or known[2] != secret:
+            return None
+        token, issued, _ = known
+        if 0 <= now - issued < min(self.REUSE_SECONDS, lifetime / 10):
+            return token
+        return None
+
+    def put(self, key: tuple, secret: str, issued: float, token: str) -> None:
+        self._tokens[key] = (token, issued, secret)
+        self._tokens.move_to_end(key)
+        while len(self._tokens) > self.ENTRIES:
+            self._tokens.popitem(last=False)
+
+
+_recent_tokens = _RecentTokens()
+
+
 def sign_stream(
     url: str | None,
     *,
@@ -211,18 +247,24 @@ def sign_stream(
     if stream is None:
         return url  # not a stream this server serves; the unsigned path answers 404 anyway
     live = media_path.startswith("live/")
-    token = issue(
-        stream,
-        event_id=event_id,
-        user_id=user_id,
-        secret=settings.secret_key,
-        lifetime=settings.stream_token_seconds,
-        now=now,
-        start=start if live else None,
-        session_id=session_id,
-        clip=None if live else clip_range(media_path),
-        regions=regions,
-    )
+    issued = clock.timestamp() if now is None else now
+    lifetime = settings.stream_token_seconds
+    key = (media_path, event_id, user_id, session_id, start if live else None, tuple(regions or ()), lifetime)
+    token = _recent_tokens.get(key, settings.secret_key, issued, lifetime)
+    if token is None:
+        token = issue(
+            stream,
+            event_id=event_id,
+            user_id=user_id,
+            secret=settings.secret_key,
+            lifetime=lifetime,
+            now=issued,
+            start=start if live else None,
+            session_id=session_id,
+            clip=None if live else clip_range(media_path),
+            regions=regions,
+        )
+        _recent_tokens.put(key, settings.secret_key, issued, token)
     signed = signed_url(token, media_path)
     if parts.scheme:
         signed = f"{parts.scheme}://{parts.netloc}{signed}"

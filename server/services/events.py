@@ -55,6 +55,9 @@ class EventView:
     home: Team | None = None
     away: Team | None = None
     identities: list[Identity] = field(default_factory=list)
+    # The viewer-independent part of its wire form, by presentation option, filled by the
+    # presenter on first use: a view shared by many viewers' answers is presented once.
+    wire: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def parse_date_range(value: str | None) -> tuple[datetime | None, datetime | None]:

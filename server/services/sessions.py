@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..auth.standing import Alive, session_alive
 from ..auth.tokens import issue_access_token, issue_limit_ticket
-from ..db import rows_changed
+from ..db import Database, rows_changed
 from ..errors import NotFound, Unauthorized
 from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
 from ..settings import Settings
@@ -381,30 +381,45 @@ _ROTATE = (
 _INSERT_TOKEN = insert(RefreshToken)
 
 
-async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
+async def refresh(database: Database, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
     """Rotate `token`; answers `{token, expires_in, refresh_token}` or raises RefreshFailed.
 
-    The caller opened `db` with `Database.write_session()`; this commits. The common path is
-    four statements (read, conditional update, insert, commit).
+    One write transaction (Database.write_transaction: on SQLite one hop to its writer thread).
+    The common path is three statements (read, conditional update, insert) and the commit; a
+    session ended for a reused token is committed before RefreshFailed is raised.
     """
     now = clock.now()
+    locked = not database.is_sqlite  # SQLite serialises writers; PostgreSQL locks the token's row
+    outcome = await database.write_transaction(
+        lambda conn: _refresh_now(conn, token, policy=policy, device_id=device_id, now=now, locked=locked)
+    )
+    if isinstance(outcome, RefreshFailed):
+        raise outcome
+    return outcome
+
+
+def _refresh_now(
+    conn: Connection, token: str, *, policy: Policy, device_id: str | None, now: datetime, locked: bool
+) -> dict | RefreshFailed:
+    """The rotation, on a synchronous connection inside the caller's transaction: the answer,
+    or the failure to raise once the transaction is committed."""
     # Concurrent refreshes of one token queue on its row (PostgreSQL; SQLite serialises writers).
-    lookup = _REFRESH_LOOKUP if db.bind.dialect.name == "sqlite" else _REFRESH_LOOKUP_LOCKED
+    lookup = _REFRESH_LOOKUP_LOCKED if locked else _REFRESH_LOOKUP
     params = {"token_hash": token_hash(token)}
-    row = (await db.execute(lookup, params)).first()
+    row = conn.execute(lookup, params).first()
     if row is None:
-        raise RefreshFailed()
+        return RefreshFailed()
     if row.revoked_at is not None or row.session_expires_at <= now or row.deleted_at is not None:
-        raise RefreshFailed()
+        return RefreshFailed()
     same_device = device_id is None or device_id == row.device_id
     if row.used_at is None and same_device:
         if row.expires_at <= now:
-            raise RefreshFailed()
+            return RefreshFailed()
         successor = successor_of(token, policy.secret)
         successor_id = new_id()
-        rotated = await db.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
-        if rows_changed(rotated) == 1:
-            await db.execute(
+        rotated = conn.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
+        if rotated.rowcount == 1:
+            conn.execute(
                 _INSERT_TOKEN,
                 {
                     "id": successor_id,
@@ -415,42 +430,46 @@ async def refresh(db: AsyncSession, token: str, *, policy: Policy, device_id: st
                 },
             )
             if now - row.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
-                await db.execute(update(AuthSession).where(AuthSession.id == row.session_id).values(last_used=now))
-                await db.execute(update(Device).where(Device.id == row.device_ref).values(updated=now))
-            await db.commit()
+                conn.execute(update(AuthSession).where(AuthSession.id == row.session_id).values(last_used=now))
+                conn.execute(update(Device).where(Device.id == row.device_ref).values(updated=now))
             return _refresh_result(row.user_id, row.role, row.session_id, successor, policy)
-        row = (await db.execute(lookup, params)).first()  # another refresh rotated it meanwhile
+        row = conn.execute(lookup, params).first()  # another refresh rotated it meanwhile
         if row is None:  # ... or the session went with its device meanwhile
-            raise RefreshFailed()
+            return RefreshFailed()
     if row.used_at is not None and same_device and now - row.used_at <= timedelta(seconds=policy.grace_seconds):
-        current = await _live_successor(db, token, policy)
+        current = _live_successor(conn, token, policy, now)
         if current is not None:
-            await db.commit()
             return _refresh_result(row.user_id, row.role, row.session_id, current, policy)
     # A rotated token came back too late, or from another device: it leaked. End the session.
-    await revoke_session(db, row.session_id, reason="refresh_token_reuse")
-    await db.commit()
-    raise RefreshFailed(revoked=(row.user_id, row.device_id), ended=SessionsEnded((row.session_id,)))
+    conn.execute(_REVOKE, {"session_id": row.session_id, "revoked_at": now, "reason": "refresh_token_reuse"})
+    return RefreshFailed(revoked=(row.user_id, row.device_id), ended=SessionsEnded((row.session_id,)))
 
 
-async def _live_successor(db: AsyncSession, token: str, policy: Policy) -> str | None:
+def _live_successor(conn: Connection, token: str, policy: Policy, now: datetime) -> str | None:
     """Follow the rotation chain from `token` to the refresh token that is still unused."""
     current = token
     for _ in range(MAX_CHAIN):
         current = successor_of(current, policy.secret)
-        row = (
-            await db.execute(select(RefreshToken).where(RefreshToken.token_hash == token_hash(current)))
-        ).scalar_one_or_none()
+        row = conn.execute(
+            select(RefreshToken.used_at, RefreshToken.expires_at).where(RefreshToken.token_hash == token_hash(current))
+        ).first()
         if row is None:
             return None
         if row.used_at is None:
-            return current if row.expires_at > clock.now() else None
+            return current if row.expires_at > now else None
     return None
 
 
 def _refresh_result(user_id: str, role: str, session_id: str, refresh_token: str, policy: Policy) -> dict:
     data = access_token_data(user_id, role, session_id, refresh_token, policy)
     return {"token": data["access_token"], "expires_in": data["expires_in"], "refresh_token": data["refresh_token"]}
+
+
+_REVOKE = (
+    update(AuthSession)
+    .where(AuthSession.id == bindparam("session_id"), AuthSession.revoked_at.is_(None))
+    .values(revoked_at=bindparam("revoked_at"), revoked_reason=bindparam("reason"))
+)
 
 
 async def revoke_session(db: AsyncSession, session_id: str, *, reason: str) -> bool:

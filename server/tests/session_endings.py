@@ -108,3 +108,18 @@ ENDINGS: dict[str, Ending] = {
     "staff session revocation": staff_session_revocation,
     "staff device removal": staff_device_removal,
 }
+
+
+def count_standing_questions(monkeypatch) -> list[str | None]:
+    """The sessions the standing belief asks the database about from now on, in order."""
+    from server.auth import standing
+
+    asked: list[str | None] = []
+    real = standing.ask_database
+
+    async def counted(database, user_id, session_id):
+        asked.append(session_id)
+        return await real(database, user_id, session_id)
+
+    monkeypatch.setattr(standing, "ask_database", counted)
+    return asked

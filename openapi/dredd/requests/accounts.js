@@ -7,6 +7,7 @@ const noSurvey = (t) => emptyMap(t, ['content', 'profile', 'options']);
 const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const FOREIGN_ID_TOKEN = `${b64({ alg: 'RS256', kid: 'contract-key', typ: 'JWT' })}.${b64({ sub: 'x', aud: 'contract-google-client' })}.c2ln`;
 const RATE_LIMIT = 'needs the per-address attempt limit exhausted; server/tests/api/test_signin.py produces it';
+const BUSY = 'needs more sign-ins at once than the hash slots serve in the wait; server/tests/api/user/test_signin_busy.py produces it';
 const REFRESH = 'urn:ietf:params:oauth:token-type:refresh_token';
 
 async function accountAtLimit() {
@@ -34,6 +35,7 @@ module.exports = {
     409: (t) => setBody(t, { email: fixtures.accounts.viewer.email, password: 'dredd contract password', displayName: 'Dredd',
       device_id: 'd', device_name: 'd' }),
     429: RATE_LIMIT,
+    503: BUSY,
   },
   login_user: {
     200: async (t) => {
@@ -44,6 +46,7 @@ module.exports = {
     400: (t) => setBody(t, { username: 'fan@example.com' }), // password and device are required
     401: (t) => setBody(t, { username: fixtures.accounts.viewer.email, password: 'not the password', device_id: 'd', device_name: 'd' }),
     429: RATE_LIMIT,
+    503: BUSY,
   },
   complete_login: {
     200: async (t) => {

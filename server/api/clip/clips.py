@@ -4,16 +4,16 @@ clips are in user_clips.py)."""
 from ...errors import NotFound
 from ...services import events as events_service
 from ...services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
-from ..http.cache import cached_for_anonymous
+from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.context import viewer
 from ..http.database import db_session
-from ..http.envelope import ok, page_of, page_query
-from ..presenters.catalogue import event_presenter
+from ..http.envelope import page_query
+from ..presenters.catalogue import events_page, one_event
 
 CLIP_LOOKUP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
 
 
-@cached_for_anonymous
+@shared_with_overlay(events_page)
 async def list_clips(body: dict):
     filters = EventFilters(
         media_types=body.get("media_type") or CLIP_MEDIA_TYPES,
@@ -22,8 +22,7 @@ async def list_clips(body: dict):
     )
     sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
     async with db_session() as db:
-        result = await events_service.list_events(db, filters, sort, page_query(body))
-    return page_of(result, event_presenter())
+        return await events_service.list_events(db, filters, sort, page_query(body))
 
 
 @cached_for_anonymous
@@ -38,4 +37,4 @@ async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None 
             )
         except NotFound:
             raise NotFound("Clip not found", code="clip_not_found") from None
-    return ok(event_presenter()(view))
+    return one_event(view)

@@ -3,13 +3,13 @@
 from ...services import events as events_service
 from ...services.events import EventFilters, Sort, parse_date_range
 from ...services.paging import PageQuery
-from ..http.cache import cached_for_anonymous
+from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.database import db_session
-from ..http.envelope import ok, page_of, page_query
-from ..presenters.catalogue import event_presenter
+from ..http.envelope import ok, page_query
+from ..presenters.catalogue import events_page, one_event
 
 
-@cached_for_anonymous
+@shared_with_overlay(events_page)
 async def list_events(body: dict):
     raw = body.get("filters") or {}
     date_from, date_to = parse_date_range(raw.get("event_date"))
@@ -26,22 +26,19 @@ async def list_events(body: dict):
     )
     sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
     async with db_session() as db:
-        result = await events_service.list_events(db, filters, sort, page_query(body))
-    return page_of(result, event_presenter())
+        return await events_service.list_events(db, filters, sort, page_query(body))
 
 
-@cached_for_anonymous
+@shared_with_overlay(events_page)
 async def search_events(q: str, page: int = 0, size: int = 10, status: list | None = None):
     async with db_session() as db:
-        result = await events_service.search_events(db, q, status or (), PageQuery(page, size, next=True))
-    return page_of(result, event_presenter())
+        return await events_service.search_events(db, q, status or (), PageQuery(page, size, next=True))
 
 
-@cached_for_anonymous
+@shared_with_overlay(one_event)
 async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     async with db_session() as db:
-        view = await events_service.get_event(db, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
-    return ok(event_presenter()(view))
+        return await events_service.get_event(db, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
 
 
 @cached_for_anonymous

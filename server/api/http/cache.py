@@ -3,13 +3,13 @@
 The catalogue changes rarely and every viewer of a page asks the same question, so one answer
 can serve all of them for a moment (a CDN would do the same in front of us). Only answers
 for anonymous viewers are kept (one per region): signed-in viewers' answers carry their own
-entitlements.
+entitlements, so for the hottest reads the rows every viewer shares are kept instead and each
+signed-in answer is built from them plus the viewer's own fields (`shared_with_overlay`).
 Staleness is bounded by the TTL; every cache of every process is emptied at once when any
 process writes to the catalogue (`clear_all`, run on a signal: server.realtime.signals). Each app
 has its own cache (in `request.state.cache`).
 """
 
-import asyncio
 import functools
 import weakref
 from collections.abc import Awaitable, Callable
@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 from cachetools import TTLCache
-from connexion import request
 
 from ...realtime import signals
-from .context import bind_viewer
+from ...single_flight import SingleFlight
+from .context import bind_viewer, state
 
 MAX_ENTRIES = 4096
 # Every cache of this process, for writes made outside a request (background jobs): clear_all().
@@ -28,16 +28,25 @@ _caches: "weakref.WeakSet[ResponseCache]" = weakref.WeakSet()
 
 
 class ResponseCache:
-    def __init__(self, ttl_seconds: float, max_entries: int = MAX_ENTRIES):
+    def __init__(self, ttl_seconds: float, max_entries: int = MAX_ENTRIES, *, with_rows: bool = True):
         self.enabled = ttl_seconds > 0
+        # The rows behind answers, shared by every viewer (`shared_with_overlay`): same TTL, same
+        # clearing, counted apart from the answers.
+        self.rows: ResponseCache | None = None
+        if with_rows:
+            self.rows = ResponseCache(ttl_seconds, max_entries, with_rows=False)
         self._entries: TTLCache = TTLCache(maxsize=max_entries, ttl=ttl_seconds if self.enabled else 1)
         self.hits = 0
         self.misses = 0  # answers computed
-        self.coalesced = 0  # askers who waited for another's computation
         # Misses being computed right now: later askers of the same key wait for that answer
         # instead of all querying the database when a popular entry expires.
-        self.inflight: dict[bytes, asyncio.Future] = {}
+        self.inflight: SingleFlight[Any] = SingleFlight()
         _caches.add(self)
+
+    @property
+    def coalesced(self) -> int:
+        """Askers who waited for another's computation."""
+        return self.inflight.joined
 
     def get(self, key: bytes) -> Any | None:
         value = self._entries.get(key)
@@ -51,6 +60,8 @@ class ResponseCache:
 
     def clear(self) -> None:
         self._entries.clear()
+        if self.rows is not None:
+            self.rows.clear()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -70,6 +81,27 @@ def _key(operation: str, arguments: dict) -> bytes:
     return operation.encode() + b"\0" + orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)
 
 
+async def _computed(cache: ResponseCache, key: bytes, compute: Callable[[], Awaitable[Any]]) -> Any:
+    """The cached value of `key`, else `compute()`'s, computed once however many ask at the same
+    time (errors are not cached: they raise for every waiter)."""
+    value = cache.get(key)
+    if value is not None:
+        return value
+
+    async def computed() -> Any:
+        cache.misses += 1
+        value = await compute()
+        cache.put(key, value)
+        return value
+
+    return await cache.inflight.run(key, computed)
+
+
+def _cache() -> ResponseCache | None:
+    cache: ResponseCache | None = state("cache")
+    return cache if cache is not None and cache.enabled else None
+
+
 def cached_for_anonymous(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """Serve a read-only handler's answer from the cache for anonymous viewers.
 
@@ -79,30 +111,46 @@ def cached_for_anonymous(handler: Callable[..., Awaitable[Any]]) -> Callable[...
     @functools.wraps(handler)
     async def cached(**arguments):
         current = await bind_viewer()
-        cache: ResponseCache | None = getattr(request.state, "cache", None)
-        if cache is None or not cache.enabled or current.signed_in:
+        cache = _cache()
+        if cache is None or current.signed_in:
             return await handler(**arguments)
         # Anonymous answers differ only by region (availability, stream URLs).
         key = _key(handler.__name__, {**arguments, "\0region": current.region})
-        answer = cache.get(key)
-        if answer is not None:
-            return answer
-        pending = cache.inflight.get(key)
-        if pending is not None:
-            cache.coalesced += 1
-            return await asyncio.shield(pending)
-        cache.misses += 1
-        pending = cache.inflight[key] = asyncio.get_running_loop().create_future()
-        try:
-            answer = await handler(**arguments)
-        except BaseException as exc:
-            pending.set_exception(exc)
-            pending.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            del cache.inflight[key]
-        cache.put(key, answer)
-        pending.set_result(answer)
-        return answer
+        return await _computed(cache, key, lambda: handler(**arguments))
 
     return cached
+
+
+def shared_with_overlay(present: Callable[[Any], Any]) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+    """A catalogue read in two parts, for the reads signed-in viewers make at kickoff.
+
+    The decorated handler fetches what every viewer shares (rows that depend on its arguments
+    alone); that is cached by its arguments for everyone. `present(rows)` adds what is one
+    viewer's own (access, region, signed stream URLs) and runs per request for signed-in viewers;
+    anonymous viewers get a cached presented answer per region, as with `cached_for_anonymous`.
+    The cached rows are never changed after the query: `present` only reads them.
+    """
+
+    def decorate(query: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(query)
+        async def handler(**arguments):
+            current = await bind_viewer()
+            cache = _cache()
+            if cache is None:
+                return present(await query(**arguments))
+
+            async def rows() -> Any:
+                shared = cache.rows if cache.rows is not None else cache
+                return await _computed(shared, _key(query.__name__, arguments), lambda: query(**arguments))
+
+            if current.signed_in:
+                return present(await rows())
+
+            async def answer() -> Any:
+                return present(await rows())
+
+            return await _computed(cache, _key(query.__name__, {**arguments, "\0region": current.region}), answer)
+
+        return handler
+
+    return decorate

@@ -7,19 +7,24 @@ that writes commits its own unit of work (see ARCHITECTURE.md, "Transactions").
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from connexion import request
+from connexion.context import scope
 from sqlalchemy.ext.asyncio import AsyncSession
+
+
+def request_state() -> dict:
+    """The request's copy of what the lifespan set up (`request.state` in Starlette's words)."""
+    return scope["state"]
 
 
 @asynccontextmanager
 async def db_session() -> AsyncIterator[AsyncSession]:
     """A session for reads, and for writes that need no lock taken up front."""
-    async with request.state.database.session() as db:
+    async with request_state()["database"].session() as db:
         yield db
 
 
 @asynccontextmanager
 async def db_write_session() -> AsyncIterator[AsyncSession]:
     """A session for read-check-write sequences (see Database.write_session)."""
-    async with request.state.database.write_session() as db:
+    async with request_state()["database"].write_session() as db:
         yield db

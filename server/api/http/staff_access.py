@@ -43,7 +43,7 @@ async def _caller() -> tuple[Principal, audit.Actor]:
             raise Unauthorized("This API key's account no longer exists", code="api_key_revoked")
         principal = Principal(holder.created_by, None, holder.role, None, key_id=holder.key_id)
         return principal, audit.Actor("key", holder.key_id, f"{holder.name} ({holder.prefix}…)")
-    principal = await signed_in()
+    principal = await signed_in(fresh=True)  # a demoted account loses its role at once
     async with db_session() as db:
         label = await audit.user_label(db, principal.user_id)
     return principal, audit.Actor("user", principal.user_id, label)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
+import jsonschema_rs
 import orjson
 from connexion.datastructures import MediaTypeDict
 from connexion.exceptions import BadRequestProblem, ExtraParameterProblem
@@ -69,6 +70,20 @@ _parameter_validator = _Compiled(lambda schema: Draft4Validator(schema, format_c
 _body_validator = _Compiled(
     lambda schema: Draft4RequestValidator(schema, format_checker=Draft4Validator.FORMAT_CHECKER)
 )
+
+
+def _fast_validator(schema: dict) -> jsonschema_rs.Draft4Validator | None:
+    """A compiled (Rust) validator that accepts a valid body in microseconds, where jsonschema
+    takes hundreds of them for the larger bodies. It knows no OpenAPI `nullable`, so it is
+    stricter than the request validator, never looser: what it accepts is valid; what it refuses
+    goes to jsonschema, which decides and names the field. None when it cannot compile `schema`."""
+    try:
+        return jsonschema_rs.Draft4Validator(schema, validate_formats=True)
+    except Exception:  # a schema it reads differently: jsonschema alone decides
+        return None
+
+
+_fast_body_validator = _Compiled(_fast_validator)
 
 
 def _field_of(error: ValidationError, root: str) -> str:
@@ -174,6 +189,9 @@ class FieldJSONBodyValidator(JSONRequestBodyValidator):
             return  # an optional body (`required: false`) may be left out
         if not self._nullable and body is None:
             raise BadRequestProblem(detail=FieldError("The request body must not be null", "body", "is null"))
+        fast = _fast_body_validator(self._schema)
+        if fast is not None and fast.is_valid(body):
+            return
         error = best_match(self._validator.iter_errors(body))
         if error is None:
             return

@@ -39,8 +39,9 @@ async def exchange_token(body: dict):
 async def _refresh(body: dict):
     device_id = (body.get("device") or {}).get("id")
     try:
-        async with db_write_session() as db:
-            result = await sessions.refresh(db, body["subject_token"], policy=session_policy(), device_id=device_id)
+        result = await sessions.refresh(
+            state("database"), body["subject_token"], policy=session_policy(), device_id=device_id
+        )
     except sessions.RefreshFailed as failure:
         if failure.revoked:  # a leaked token ended the session: its other tabs sign out too
             user_id, revoked_device = failure.revoked

@@ -2,6 +2,7 @@
 become wire names."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ... import clock
@@ -11,8 +12,9 @@ from ...services.access import FREE, Viewer, decide
 from ...services.events import EventView
 from ...services.follows import FollowView
 from ...services.identities import IdentityView
+from ...services.paging import Page
 from ..http.context import settings, viewer, viewer_session
-from ..http.envelope import iso
+from ..http.envelope import iso, ok, page_of
 
 CLIP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
 STREAMS = ("hls_stream", "pano_stream", "mezzanine_video")
@@ -40,23 +42,62 @@ def stream_start(e: Event) -> float:
     return (e.game_start_date or e.event_date).timestamp()
 
 
-def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
-    """`sign(url, user_id=, event_id=, start=, regions=)` turns a stored stream URL into the one a
-    viewer plays (server.media.signing.sign_stream bound to the settings, the answer's instant and
-    the viewer's session)."""
+@dataclass(frozen=True)
+class _Facts:
+    """What the per-viewer part of an event's answer reads, copied once out of the ORM rows
+    (reading mapped attributes costs more than the decision itself)."""
+
+    event_id: str  # whose rights and token: a clip's game, else the event itself
+    media_type: str
+    commerce_type: str
+    commerce_modes: tuple[str, ...]
+    identity_ids: tuple[str, ...]
+    regions: tuple[str, ...] | None
+    available_anywhere: bool
+    owner_id: str | None
+    start: float
+    streams: tuple[tuple[str, str | None], ...]  # (name, stored URL)
+
+
+def _facts(view: EventView) -> _Facts:
     e: Event = view.event
-    is_clip = e.media_type in CLIP_TYPES
-    teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
-    access = decide(
-        viewer,
+    return _Facts(
         event_id=e.parent_event_id or e.id,
         media_type=e.media_type,
         commerce_type=e.commerce_type,
-        commerce_modes=e.commerce_modes or (),
-        identity_ids=[i.id for i in view.identities],
-        regions=e.regions,
+        commerce_modes=tuple(e.commerce_modes or ()),
+        identity_ids=tuple(i.id for i in view.identities),
+        regions=tuple(e.regions) if e.regions is not None else None,
         available_anywhere=e.available_in_region,
         owner_id=e.owner_id,
+        start=stream_start(e),
+        streams=tuple((name, getattr(e, name)) for name in STREAMS),
+    )
+
+
+def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
+    """`sign(url, user_id=, event_id=, start=, regions=)` turns a stored stream URL into the one a
+    viewer plays (server.media.signing.sign_stream bound to the settings, the answer's instant and
+    the viewer's session).
+
+    The answer is the event's shared part (`_shared`, built once per cached view and options,
+    whoever asks) with the viewer's own fields laid over it: access and stream URLs."""
+    shared = view.wire.get(leagues_view)
+    if shared is None:
+        shared = view.wire[leagues_view] = _shared(view, leagues_view)
+    facts: _Facts | None = view.wire.get("facts")
+    if facts is None:
+        facts = view.wire["facts"] = _facts(view)
+    access = decide(
+        viewer,
+        event_id=facts.event_id,
+        media_type=facts.media_type,
+        commerce_type=facts.commerce_type,
+        commerce_modes=facts.commerce_modes,
+        identity_ids=facts.identity_ids,
+        regions=facts.regions,
+        available_anywhere=facts.available_anywhere,
+        owner_id=facts.owner_id,
     )
     # Media locations only for viewers who may watch, signed for them and this event: the media
     # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
@@ -65,18 +106,34 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     # user clip, "always available", is played by its signed-in viewer). An event limited to
     # regions gets tokens for those regions only, free ones included: the URL plays nowhere else.
     # A clip's or highlight's token opens its range alone, never the rest of its game.
-    holder = None if e.commerce_type == FREE else viewer.user_id
-    watchable = access.available_for_user and (holder is not None or e.commerce_type == FREE)
-    if watchable:
-        start, regions = stream_start(e), list(e.regions or ()) or None
-        streams = {
-            name: sign(
-                getattr(e, name), user_id=holder, event_id=e.parent_event_id or e.id, start=start, regions=regions
-            )
-            for name in STREAMS
-        }
-    else:
-        streams = dict.fromkeys(STREAMS)
+    free = facts.commerce_type == FREE
+    holder = None if free else viewer.user_id
+    streams = dict.fromkeys(STREAMS)
+    if access.available_for_user and (holder is not None or free):
+        regions = list(facts.regions or ()) or None
+        for name, url in facts.streams:
+            if url is not None:
+                streams[name] = sign(url, user_id=holder, event_id=facts.event_id, start=facts.start, regions=regions)
+    return {
+        **shared,
+        "availableForUser": access.available_for_user,
+        "availableInUserRegion": access.available_in_region,
+        "commerceCoverage": list(access.coverage),
+        "content": {
+            **shared["content"],
+            "HLSStream": streams["hls_stream"],
+            "PanoStream": streams["pano_stream"],
+            "MezzanineVideo": streams["mezzanine_video"],
+        },
+    }
+
+
+def _shared(view: EventView, leagues_view: bool) -> dict:
+    """What every viewer's answer about this event says alike (nested values are never changed
+    afterwards: answers copy what they lay over)."""
+    e: Event = view.event
+    is_clip = e.media_type in CLIP_TYPES
+    teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
     return {
         "_id": e.id,
         "title": e.title,
@@ -95,15 +152,15 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
         "commerce_type": e.commerce_type,
         "commerceType": list(e.commerce_modes or []),
         "gender": e.gender,
-        "availableForUser": access.available_for_user,
-        "availableInUserRegion": access.available_in_region,
-        "commerceCoverage": list(access.coverage),
+        "availableForUser": None,
+        "availableInUserRegion": None,
+        "commerceCoverage": None,
         "integrations": {"vidswap": {"enabled": e.stats_enabled, "id": e.data_partner_id}},
         "content": {
-            "HLSStream": streams["hls_stream"],
-            "PanoStream": streams["pano_stream"],
+            "HLSStream": None,
+            "PanoStream": None,
             "PosterH": e.poster_h,
-            "MezzanineVideo": streams["mezzanine_video"],
+            "MezzanineVideo": None,
             "EPG": f"/api/event/epg/{e.id}" if e.status == "channel" else None,
         },
         "eventTeams": teams,
@@ -180,6 +237,16 @@ def event_presenter(for_viewer: Viewer | None = None):
         )
 
     return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
+
+
+def events_page(result: Page[EventView]) -> dict:
+    """A page of events for the current viewer, in the success envelope."""
+    return page_of(result, event_presenter())
+
+
+def one_event(view: EventView) -> dict:
+    """One event for the current viewer, in the success envelope."""
+    return ok(event_presenter()(view))
 
 
 def followed(view: FollowView) -> dict:

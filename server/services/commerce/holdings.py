@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...models import BundleItem, Contract, Product, Purchase
 from ...models.commerce import contract_gives_access
+from ...single_flight import SingleFlight
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,8 @@ class HoldingsCache:
         from ... import clock
 
         self.enabled = ttl_seconds > 0
+        # A viewer's page fires several calls at once: one load answers them all.
+        self.loading: SingleFlight[Holdings] = SingleFlight()
         self._entries: TTLCache[str, Holdings] = TTLCache(
             maxsize=max_entries, ttl=ttl_seconds or 1, timer=clock.timestamp
         )

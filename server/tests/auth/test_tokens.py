@@ -44,3 +44,29 @@ def test_garbage_and_unknown_roles_are_refused():
     assert verify_access_token("not.a.token", secret=SECRET) is None
     forged_role = jwt.encode({"sub": "u1", "iat": 1, "exp": 9_999_999_999, "role": "root"}, SECRET, algorithm="HS256")
     assert verify_access_token(forged_role, secret=SECRET) is None
+
+
+def test_a_token_verified_before_is_refused_once_it_expires(monkeypatch):
+    from server import clock
+
+    now = time.time()
+    monkeypatch.setattr(clock, "timestamp", lambda: now)
+    token = issue_access_token("u1", secret=SECRET, lifetime=60, now=int(now))
+    assert verify_access_token(token, secret=SECRET) is not None
+    assert verify_access_token(token, secret=SECRET) is not None  # from the verified tokens
+    monkeypatch.setattr(clock, "timestamp", lambda: now + 60 + 6)  # past expiry and leeway
+    assert verify_access_token(token, secret=SECRET) is None
+
+
+def test_a_token_verified_with_one_secret_is_refused_with_another():
+    token = issue_access_token("u1", secret=SECRET, lifetime=60)
+    assert verify_access_token(token, secret=SECRET) is not None
+    assert verify_access_token(token, secret="another-secret-0123456789-abcdefgh") is None
+
+
+def test_a_refused_token_is_not_remembered():
+    from server.auth import tokens
+
+    forged = jwt.encode({"sub": "u1", "iat": int(time.time()), "exp": int(time.time()) + 60}, "not-ours" * 5, "HS256")
+    assert verify_access_token(forged, secret=SECRET) is None
+    assert not any(token == forged for token, _ in tokens._verified)

@@ -21,7 +21,7 @@ from server.services import sessions
 from server.tests.accounts import bearer, new_device, sign_in, sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.conftest import with_state
-from server.tests.session_endings import ENDINGS, Context, session_of
+from server.tests.session_endings import ENDINGS, Context, count_standing_questions, session_of
 from server.web import static_app
 
 from .hls import read_master_playlist
@@ -104,14 +104,8 @@ async def test_a_standing_session_is_asked_of_the_database_once_per_two_seconds_
     client, database, media, match, monkeypatch
 ):
     fan, url = await bought_stream(client, database, match.id)
-    asked: list[str | None] = []
-    real = standing.session_alive
-
-    async def counted(db, user_id, session_id):
-        asked.append(session_id)
-        return await real(db, user_id, session_id)
-
-    monkeypatch.setattr(standing, "session_alive", counted)
+    clock.advance(timedelta(seconds=standing.STANDING_SECONDS))  # forget what the API calls learnt
+    asked = count_standing_questions(monkeypatch)
     playlist = await media.get(url, headers=fan["headers"])
     variant = urljoin(str(playlist.url), read_master_playlist(playlist.text).uris[0])
     for _ in range(5):
@@ -150,6 +144,7 @@ async def test_when_sessions_cannot_be_checked_a_viewers_stream_asks_the_player_
     client, database, settings, match
 ):
     fan, url = await bought_stream(client, database, match.id)
+    clock.advance(timedelta(seconds=standing.STANDING_SECONDS))  # the media route must ask
     unreachable = Database("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=1")
     app = with_state(static_app(settings), {"database": unreachable, "settings": settings})
     try:

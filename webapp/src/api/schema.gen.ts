@@ -3941,6 +3941,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Too many passwords are being checked at once: the request waited its turn for `TOUCHLINE_ARGON2_WAIT_SECONDS` and was not served. Retry-After says when to come back. */
+        SignInBusy: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "message": "Too many sign-ins at once, please try again in a moment",
+                 *       "messageErrorCode": "service_unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description A dependency (the database) is down. */
         ServiceUnavailable: {
             headers: {
@@ -5206,6 +5224,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInBusy"];
         };
     };
     login_user: {
@@ -5307,6 +5326,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInBusy"];
         };
     };
     complete_login: {
@@ -5922,6 +5942,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInBusy"];
         };
     };
     forgot_password: {
@@ -6014,6 +6035,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInBusy"];
         };
     };
     get_watchlist: {

@@ -95,3 +95,32 @@ async def test_concurrent_askers_all_get_the_error_of_a_failed_miss(api, databas
     assert {a.status_code for a in answers} == {404}
     assert cache.misses + cache.coalesced == 4
     assert len(cache) == 0 and not cache.inflight
+
+
+async def test_signed_in_viewers_share_the_rows_but_each_gets_their_own_answer(
+    api, database, settings, catalogue, cache
+):
+    async with client_with(api, database, settings, cache=cache, viewer=Viewer(user_id="a" * 24)) as client:
+        first = await client.post("/api/event/list", json=LIST)
+        again = await client.post("/api/event/list", json=LIST)
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()
+    assert (cache.rows.misses, cache.rows.hits, len(cache.rows)) == (1, 1, 1)
+    assert len(cache) == 0  # no signed-in answer is kept whole
+
+
+async def test_an_anonymous_miss_fills_the_rows_signed_in_viewers_then_use(api, database, settings, catalogue, cache):
+    async with client_with(api, database, settings, cache=cache) as client:
+        anonymous = await client.post("/api/event/list", json=LIST)
+    async with client_with(api, database, settings, cache=cache, viewer=Viewer(user_id="b" * 24)) as client:
+        signed_in = await client.post("/api/event/list", json=LIST)
+    assert [e["_id"] for e in anonymous.json()["content"]["entries"]] == [
+        e["_id"] for e in signed_in.json()["content"]["entries"]
+    ]
+    assert (cache.rows.misses, cache.rows.hits) == (1, 1)
+
+
+def test_clearing_the_answers_clears_the_shared_rows_too(cache):
+    cache.rows.put(b"k", ["row"])
+    cache.clear()
+    assert cache.rows.get(b"k") is None
