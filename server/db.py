@@ -24,24 +24,15 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def _sqlite_quick_reader_pragmas(dbapi_connection, _record) -> None:
-    # Reads only, and never a long wait on the event loop's thread: a busy database is read
-    # through the async engine instead (Database.read_rows).
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA query_only=ON")
-    cursor.execute(f"PRAGMA busy_timeout={QUICK_READ_BUSY_MS}")
-    cursor.close()
-
-
-def make_quick_reader(database_url: str) -> Engine | None:
-    """For SQLite files: a synchronous engine for Database.read_rows; None elsewhere."""
+def make_inline_reader(database_url: str, *, echo: bool = False) -> AsyncEngine | None:
+    """For SQLite files: an engine whose read-only connections run on the event loop's thread
+    (server/db_inline.py); None elsewhere."""
     url = make_url(database_url)
     if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
         return None
-    # The pool hands a connection to one caller at a time, whichever thread (or loop) it runs on.
-    engine = create_engine(url.set(drivername="sqlite"), connect_args={"check_same_thread": False})
-    event.listen(engine, "connect", _sqlite_quick_reader_pragmas)
-    return engine
+    from .db_inline import inline_reader
+
+    return create_async_engine(url, echo=echo, async_creator=inline_reader(url.database))
 
 
 def make_sync_writer(database_url: str) -> Engine | None:
@@ -77,8 +68,6 @@ def make_engine(database_url: str, *, echo: bool = False) -> AsyncEngine:
 PG_WRITERS = 4
 M = TypeVar("M")
 W = TypeVar("W")
-# How long a quick read on the event loop's thread may wait for a lock before it goes async.
-QUICK_READ_BUSY_MS = 20
 
 
 async def referenced(db: AsyncSession, model: type[M], ident: str) -> M:
@@ -104,7 +93,8 @@ class Database:
         self.engine = make_engine(database_url, echo=echo)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
         self._sqlite_writer = asyncio.Lock()
-        self._quick_reader = make_quick_reader(database_url)
+        self._reader = make_inline_reader(database_url, echo=echo)
+        self.readers = async_sessionmaker(self._reader, expire_on_commit=False) if self._reader else None
         self._writer = make_sync_writer(database_url)
         self._writer_thread: ThreadPoolExecutor | None = None
         self._waiting_writes: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
@@ -114,6 +104,13 @@ class Database:
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def read_session(self) -> AsyncIterator[AsyncSession]:
+        """A session for reads only (catalogue pages). On SQLite its statements run on the event
+        loop's thread (server/db_inline.py): no thread hop per statement; elsewhere a session."""
+        async with (self.readers or self.sessions)() as session:
             yield session
 
     @asynccontextmanager
@@ -136,17 +133,14 @@ class Database:
             yield session
 
     async def read_rows(self, statement: Executable, parameters: dict[str, Any] | None = None) -> list[Row[Any]]:
-        """The rows of a small read by key (a session's standing, say), asked on every request.
-
-        On SQLite it runs right here on the event loop's thread: such a read takes microseconds,
-        while each of aiosqlite's hops to its thread and back costs far more under load (the
-        loop waits for the GIL). If the file is busy for longer than QUICK_READ_BUSY_MS (a
-        checkpoint), it is read through the async engine like everywhere else.
-        """
-        if self._quick_reader is not None:
+        """The rows of a small read by key (a session's standing, say), asked on every request:
+        on SQLite on the event loop's thread (server/db_inline.py), else over the async engine.
+        If the SQLite file is busy for longer than a read may wait on the loop (a checkpoint),
+        it is read through aiosqlite."""
+        if self._reader is not None:
             try:
-                with self._quick_reader.connect() as conn:
-                    return list(conn.execute(statement, parameters).all())
+                async with self._reader.connect() as conn:
+                    return list((await conn.execute(statement, parameters)).all())
             except OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc):
                     raise
@@ -235,8 +229,8 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
-        if self._quick_reader is not None:
-            self._quick_reader.dispose()
+        if self._reader is not None:
+            await self._reader.dispose()
         if self._writer_thread is not None:
             self._writer_thread.shutdown(wait=True)
             self._writer_thread = None

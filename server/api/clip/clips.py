@@ -6,7 +6,7 @@ from ...services import events as events_service
 from ...services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
 from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.context import viewer
-from ..http.database import db_session
+from ..http.database import db_read_session
 from ..http.envelope import page_query
 from ..presenters.catalogue import events_page, one_event
 
@@ -21,14 +21,14 @@ async def list_clips(body: dict):
         highlight_kinds=body.get("type") or (),
     )
     sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
-    async with db_session() as db:
+    async with db_read_session() as db:
         return await events_service.list_events(db, filters, sort, page_query(body))
 
 
 @cached_for_anonymous
 async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
     media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
-    async with db_session() as db:
+    async with db_read_session() as db:
         # A user clip or highlight answers only to its owner (anonymous viewers own none); to
         # anyone else it is not found, exactly like an id nobody has.
         try:

@@ -4,7 +4,7 @@ from ...services import events as events_service
 from ...services.events import EventFilters, Sort, parse_date_range
 from ...services.paging import PageQuery
 from ..http.cache import cached_for_anonymous, shared_with_overlay
-from ..http.database import db_session
+from ..http.database import db_read_session
 from ..http.envelope import ok, page_query
 from ..presenters.catalogue import events_page, one_event
 
@@ -25,25 +25,25 @@ async def list_events(body: dict):
         statuses=raw.get("status") or (),
     )
     sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
-    async with db_session() as db:
+    async with db_read_session() as db:
         return await events_service.list_events(db, filters, sort, page_query(body))
 
 
 @shared_with_overlay(events_page)
 async def search_events(q: str, page: int = 0, size: int = 10, status: list | None = None):
-    async with db_session() as db:
+    async with db_read_session() as db:
         return await events_service.search_events(db, q, status or (), PageQuery(page, size, next=True))
 
 
 @shared_with_overlay(one_event)
 async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
-    async with db_session() as db:
+    async with db_read_session() as db:
         return await events_service.get_event(db, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
 
 
 @cached_for_anonymous
 async def grouped_sport_count(status: list | None = None):
-    async with db_session() as db:
+    async with db_read_session() as db:
         counts = await events_service.grouped_sport_count(db, status or ("live",))
     entries = [{"sportType": c.sport_type, "title": c.title, "count": c.count} for c in counts]
     return ok({"entries": entries, "totalCount": sum(c.count for c in counts)})

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from ...services import events as events_service
 from ...services import programme as programme_service
 from ..http.cache import cached_for_anonymous
-from ..http.database import db_session
+from ..http.database import db_read_session
 from ..http.envelope import epoch_ms, ok
 
 
@@ -16,7 +16,7 @@ def _from_ms(ms: int | None) -> datetime | None:
 @cached_for_anonymous
 async def get_channel_programme(id_: str, from_: int | None = None, to: int | None = None):
     start, end = events_service.programme_window(datetime.now(UTC), _from_ms(from_), _from_ms(to))
-    async with db_session() as db:
+    async with db_read_session() as db:
         guide = await programme_service.channel_programme(db, id_, start, end)
     entries = [
         {

@@ -2,12 +2,12 @@
 
 from ...services import stats as stats_service
 from ..http.cache import cached_for_anonymous
-from ..http.database import db_session
+from ..http.database import db_read_session
 from ..http.envelope import ok
 
 
 @cached_for_anonymous
 async def get_event_stats(id_: str, score: bool = True, overview: bool = True):
-    async with db_session() as db:
+    async with db_read_session() as db:
         vidswap = await stats_service.game_stats(db, id_, score=score, overview=overview)
     return ok({"vidswap": vidswap})

@@ -21,7 +21,7 @@ from ...services.access import ANONYMOUS, Viewer
 from ...services.commerce import holdings
 from ...settings import Settings
 from ...viewer_region import viewer_region as region_of
-from .database import db_session, request_state
+from .database import db_read_session, db_session, request_state
 
 
 def settings() -> Settings:
@@ -154,7 +154,7 @@ async def bind_viewer(*, refresh: bool = False) -> Viewer:
         if held is None:
 
             async def load() -> holdings.Holdings:
-                async with db_session() as db:
+                async with db_read_session() as db:
                     return await holdings.load(db, user_id, clock.now())
 
             # A changed holding (`refresh`) must not join a load that began before the change.

@@ -24,6 +24,13 @@ async def db_session() -> AsyncIterator[AsyncSession]:
 
 
 @asynccontextmanager
+async def db_read_session() -> AsyncIterator[AsyncSession]:
+    """A session that only reads (the catalogue): on SQLite without a thread hop per statement."""
+    async with request_state()["database"].read_session() as db:
+        yield db
+
+
+@asynccontextmanager
 async def db_write_session() -> AsyncIterator[AsyncSession]:
     """A session for read-check-write sequences (see Database.write_session)."""
     async with request_state()["database"].write_session() as db:
