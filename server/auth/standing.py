@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
@@ -54,24 +54,16 @@ def _standing_now() -> list:
     return [AuthSession.revoked_at.is_(None), AuthSession.expires_at > clock.now(), User.deleted_at.is_(None)]
 
 
-def _alive_query(user_id: str, session_id: str) -> Select:
-    return (
-        select(User.role, AuthSession.device_ref)
-        .join(User, User.id == AuthSession.user_id)
-        .where(AuthSession.id == session_id, AuthSession.user_id == user_id, *_standing_now())
-    )
-
-
 async def session_alive(db: AsyncSession, user_id: str, session_id: str | None) -> Alive | None:
     """The session behind an access token, if it still stands (not revoked, expired or deleted)."""
     if not session_id:
         return None
-    row = (await db.execute(_alive_query(user_id, session_id))).first()
+    row = (await db.execute(_ALIVE, _alive_parameters(user_id, session_id))).first()
     return Alive(row.role, row.device_ref) if row else None
 
 
-# `_alive_query` with its values as parameters, built once: building and keying a statement per
-# call cost more than running it.
+# Built once, its values as parameters: building and keying a statement per call cost more than
+# running it.
 _ALIVE = (
     select(User.role, AuthSession.device_ref)
     .join(User, User.id == AuthSession.user_id)
@@ -85,9 +77,13 @@ _ALIVE = (
 )
 
 
+def _alive_parameters(user_id: str, session_id: str) -> dict:
+    return {"session_id": session_id, "user_id": user_id, "now": clock.now()}
+
+
 async def ask_database(database: Database, user_id: str, session_id: str) -> Alive | None:
     """`session_alive` as one quick read (Database.read_rows), for the belief below."""
-    rows = await database.read_rows(_ALIVE, {"session_id": session_id, "user_id": user_id, "now": clock.now()})
+    rows = await database.read_rows(_ALIVE, _alive_parameters(user_id, session_id))
     return Alive(rows[0].role, rows[0].device_ref) if rows else None
 
 

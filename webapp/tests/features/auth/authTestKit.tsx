@@ -1,3 +1,4 @@
+import { PROFILE } from "../../support/profile";
 import { render } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider, type InitialEntry } from "react-router";
@@ -59,24 +60,7 @@ export function device(id: string, name: string, updated = "2026-11-20T18:00:00Z
   };
 }
 
-export const PROFILE: components["schemas"]["Profile"] = {
-  userId: "5f1c0a8e2b3d4c5e6f7a8b01",
-  added: "2026-01-01T00:00:00Z",
-  email: "fan@touchline.test",
-  displayName: "Fan One",
-  city: null,
-  gender: null,
-  dateOfBirth: null,
-  phone: null,
-  countryName: null,
-  postalCode: null,
-  globalTags: false,
-  clubList: [],
-  options: {},
-  identity: null,
-  identityItem: null,
-  role: "viewer",
-} as components["schemas"]["Profile"];
+export { PROFILE };
 
 export function signedIn(isRegister = false, provider: components["schemas"]["SignInProvider"] = "credentials") {
   return {

@@ -1,3 +1,4 @@
+import { PROFILE } from "../../support/profile";
 import { render } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
@@ -50,24 +51,7 @@ export function identity(id: string, title: string, patch: Partial<ApiIdentity> 
   } as ApiIdentity;
 }
 
-export const PROFILE = {
-  userId: "5f1c0a8e2b3d4c5e6f7a8b01",
-  added: "2026-01-01T00:00:00Z",
-  email: "fan@touchline.test",
-  displayName: "Fan One",
-  city: null,
-  gender: null,
-  dateOfBirth: null,
-  phone: null,
-  countryName: null,
-  postalCode: null,
-  globalTags: false,
-  clubList: [],
-  options: {},
-  identity: null,
-  identityItem: null,
-  role: "viewer",
-} as unknown as components["schemas"]["Profile"];
+export { PROFILE };
 
 export function signIn(): void {
   const now = Date.now();
