@@ -2,15 +2,39 @@
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
+import psycopg
 from sqlalchemy import Connection, CursorResult, Engine, Executable, Result, Row, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether `exc` says the database cannot serve right now (it restarts, the network to it is
+    down, the pool is exhausted, a lock or a deadlock to retry), as opposed to a fault of the
+    query: the first is a 503 to come back from, the second a bug."""
+    if isinstance(exc, DisconnectionError | PoolTimeout):
+        return True
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    cause = exc.orig
+    # psycopg's OperationalError covers connection failures, an administrator's shutdown, a
+    # cancelled statement, deadlocks and serialization failures; InterfaceError a closed connection.
+    if isinstance(cause, psycopg.OperationalError | psycopg.InterfaceError):
+        return True
+    # SQLite's OperationalError is also "no such table": only a busy or unreachable file counts.
+    return isinstance(cause, sqlite3.OperationalError) and any(
+        words in str(cause) for words in ("locked", "busy", "unable to open", "disk I/O error")
+    )
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

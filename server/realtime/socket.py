@@ -25,6 +25,7 @@ import socketio
 from . import contract
 from .fanout import SupervisedRedisManager
 from .session_rooms import SESSION_SWEEP_SECONDS, LocalManager, SessionSweeper, session_room
+from .slow_consumers import MAX_QUEUED_MESSAGES, BoundedSocketServer
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +191,7 @@ def create_socket_server(
     redis_channel: str = REDIS_CHANNEL,
     fanout_options: dict[str, Any] | None = None,
     session_sweep_seconds: float = SESSION_SWEEP_SECONDS,
+    max_queued_messages: int = MAX_QUEUED_MESSAGES,
 ) -> socketio.AsyncServer:
     """An ASGI Socket.IO server; mount it with socketio.ASGIApp(sio, socketio_path="ws").
 
@@ -198,19 +200,21 @@ def create_socket_server(
     `fanout_options` tunes its timings). `authenticate` verifies handshake tokens
     (`token_authenticator`); without it every connection is anonymous. With a database behind
     it, the connections of sessions that ended are closed within `session_sweep_seconds`
-    (server.realtime.session_rooms).
+    (server.realtime.session_rooms). A connection with `max_queued_messages` messages waiting to
+    be sent is closed (server.realtime.slow_consumers).
     Call `start_socket_server` once the event loop runs, `close_socket_server` at the end.
     """
     redis_url = getattr(settings, "redis_url", None)
     manager = (
         SupervisedRedisManager(redis_url, redis_channel, **(fanout_options or {})) if redis_url else LocalManager()
     )
-    sio = socketio.AsyncServer(
+    sio = BoundedSocketServer(
         async_mode="asgi",
         client_manager=manager,
         transports=["websocket"],  # polling would need sticky sessions behind a balancer
         cors_allowed_origins=allowed_origins(settings),
         max_http_buffer_size=MAX_MESSAGE_BYTES,
+        max_queued=max_queued_messages,
     )
     contract.contract()  # load and compile now: a broken document fails at start-up
     _register_handlers(sio, authenticate)

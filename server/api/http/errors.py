@@ -8,6 +8,7 @@ problems, Starlette's HTTP exceptions and anything unexpected.
 import functools
 import logging
 import re
+import time
 from collections import defaultdict
 
 import orjson
@@ -16,6 +17,7 @@ from connexion.lifecycle import ConnexionRequest, ConnexionResponse
 from starlette.exceptions import HTTPException
 
 from ... import reporting
+from ...db import unavailable
 from ...errors import ApiError
 from .routing import operations
 
@@ -107,7 +109,28 @@ def _unicode(_request: ConnexionRequest, _exc: UnicodeDecodeError) -> ConnexionR
     return envelope(400, "The request body is not valid UTF-8", "validation_error", details=details)
 
 
+# While the database is away (a restart, a failover) clients come back after this long.
+DATABASE_RETRY_AFTER_S = 2
+DATABASE_UNAVAILABLE = "The service is briefly unavailable, please try again in a moment"
+# One log line per interval, not one per request, while the database is away.
+_DATABASE_LOG_EVERY_S = 5.0
+_database_logged_at = 0.0
+
+
+def _database_unavailable(exc: Exception) -> ConnexionResponse:
+    global _database_logged_at
+    now = time.monotonic()
+    if now - _database_logged_at >= _DATABASE_LOG_EVERY_S:
+        _database_logged_at = now
+        log.warning("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    return envelope(
+        503, DATABASE_UNAVAILABLE, "database_unavailable", headers={"Retry-After": str(DATABASE_RETRY_AFTER_S)}
+    )
+
+
 def _unexpected(_request: ConnexionRequest, exc: Exception) -> ConnexionResponse:
+    if unavailable(exc):
+        return _database_unavailable(exc)
     log.exception("unhandled error", exc_info=exc)
     reporting.report_exception(exc)
     return envelope(500, "An error occurred", "internal_error")

@@ -125,9 +125,22 @@ class TcpProxy:
         self._flowing.set()
 
     async def start(self) -> "TcpProxy":
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
+
+    async def go_down(self) -> None:
+        """What a restarting server looks like from outside: every open connection is closed
+        and new ones are refused (nothing listens on the port) until `come_up()`."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        await self._close_connections()
+        if server is not None:
+            await server.wait_closed()
+
+    async def come_up(self) -> None:
+        await self.start()  # the same port again
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
@@ -157,9 +170,13 @@ class TcpProxy:
     async def aclose(self) -> None:
         if self._server is not None:
             self._server.close()
+        await self._close_connections()
+
+    async def _close_connections(self) -> None:
         for task in list(self._tasks):
             task.cancel()
         for writer in list(self._writers):
             writer.close()
+        self._writers.clear()
         if self._tasks:
             await asyncio.wait(list(self._tasks))

@@ -46,13 +46,18 @@ def socket_settings(redis_url: str | None = None, origins: list[str] | None = No
 
 
 @contextlib.asynccontextmanager
-async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
-    """Serve `sio` at /ws with uvicorn on a free loopback port; yields the base URL."""
+async def serving(sio: socketio.AsyncServer, *, ws: str = "auto") -> AsyncIterator[str]:
+    """Serve `sio` at /ws with uvicorn (`ws`: its websocket implementation) on a free loopback
+    port; yields the base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))  # bound here and handed over: no race for the port
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        socketio.ASGIApp(sio, socketio_path="ws"), lifespan="off", log_level="warning", ws_per_message_deflate=False
+        socketio.ASGIApp(sio, socketio_path="ws"),
+        lifespan="off",
+        log_level="warning",
+        ws=ws,
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
