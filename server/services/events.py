@@ -5,10 +5,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Select, and_, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from ..errors import ApiError, NotFound
 from ..models import Event, EventIdentity, Identity, Team
+from .event_views import cache_for
 from .paging import Page, PageQuery, paginate
 
 CLIP_MEDIA_TYPES = ("highlight", "clip")
@@ -148,10 +149,36 @@ async def load_views(db: AsyncSession, events: Sequence[Event]) -> list[EventVie
     ]
 
 
+def _database_of(db: AsyncSession) -> str:
+    bind = db.bind
+    engine = bind.engine if isinstance(bind, AsyncConnection) else bind
+    return str(engine.url) if engine is not None else ""
+
+
+async def views_of(db: AsyncSession, stamps: Sequence[tuple[str, datetime]]) -> list[EventView]:
+    """The views of events given as (id, updated) rows, in that order: built at that stamp
+    before (server.services.event_views), else loaded now. An event gone meanwhile is left out."""
+    cache = cache_for(_database_of(db))
+    found: dict[str, EventView] = {}
+    missing = []
+    for event_id, updated in stamps:
+        view = cache.get(event_id, updated)
+        if view is None:
+            missing.append(event_id)
+        else:
+            found[event_id] = view
+    if missing:
+        events = (await db.scalars(select(Event).where(Event.id.in_(missing)))).all()
+        for view in await load_views(db, events):
+            found[view.event.id] = view
+            cache.put(view.event.id, view.event.updated, view)
+    return [found[event_id] for event_id, _ in stamps if event_id in found]
+
+
 async def list_events(db: AsyncSession, filters: EventFilters, sort: Sort, page: PageQuery) -> Page[EventView]:
-    stmt = _sorted(_filtered(select(Event), filters), sort)
-    result = await paginate(db, stmt, page)
-    result.entries = await load_views(db, result.entries)
+    stmt = _sorted(_filtered(select(Event.id, Event.updated), filters), sort)
+    result = await paginate(db, stmt, page, scalars=False)
+    result.entries = await views_of(db, [(row.id, row.updated) for row in result.entries])
     return result
 
 
@@ -165,16 +192,17 @@ async def get_event(
 ) -> EventView:
     """One event, highlight or clip; a viewer's own clip only for that viewer (`owner_id`)."""
     column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
-    stmt = select(Event).where(column == ident)
+    stmt = select(Event.id, Event.updated).where(column == ident)
     if media_types:
         stmt = stmt.where(Event.media_type.in_(media_types))
     if _may_hold_user_media(media_types):
         public = Event.owner_id.is_(None)
         stmt = stmt.where(public if owner_id is None else or_(public, Event.owner_id == owner_id))
-    event = await db.scalar(stmt)
-    if event is None:
+    found = (await db.execute(stmt.limit(1))).first()
+    views = await views_of(db, [(found.id, found.updated)]) if found is not None else []
+    if not views:
         raise NotFound("Event not found", code="event_not_found")
-    return (await load_views(db, [event]))[0]
+    return views[0]
 
 
 def _search_words(q: str) -> list[str]:
@@ -193,13 +221,13 @@ def _like_escape(word: str) -> str:
 
 
 async def search_events(db: AsyncSession, q: str, statuses: Sequence[str], page: PageQuery) -> Page[EventView]:
-    stmt = select(Event).where(Event.media_type == "event")
+    stmt = select(Event.id, Event.updated).where(Event.media_type == "event")
     for word in _search_words(q):
         stmt = stmt.where(Event.search_text.like(f"%{_like_escape(word)}%", escape="\\"))
     if statuses:
         stmt = stmt.where(Event.status.in_(statuses))
-    result = await paginate(db, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page)
-    result.entries = await load_views(db, result.entries)
+    result = await paginate(db, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page, scalars=False)
+    result.entries = await views_of(db, [(row.id, row.updated) for row in result.entries])
     return result
 
 

@@ -19,6 +19,7 @@ import orjson
 from cachetools import TTLCache
 
 from ...realtime import signals
+from ...services import event_views
 from ...single_flight import SingleFlight
 from .context import bind_viewer, state
 
@@ -72,6 +73,7 @@ def clear_all() -> None:
     a signal (server.realtime.announcements.announce_catalogue_changed)."""
     for cache in list(_caches):
         cache.clear()
+    event_views.clear_all()
 
 
 signals.listen(signals.CATALOGUE_CHANGED, clear_all)
