@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..auth.standing import Alive, session_alive
 from ..auth.tokens import issue_access_token, issue_limit_ticket
-from ..db import Database, rows_changed
+from ..db import Database, rows_changed, run_pipelined
 from ..errors import NotFound, Unauthorized
 from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
 from ..settings import Settings
@@ -378,7 +378,13 @@ _ROTATE = (
     .values(used_at=bindparam("used_at"), replaced_by=bindparam("replaced_by"))
     .execution_options(synchronize_session=False)
 )
-_INSERT_TOKEN = insert(RefreshToken)
+_INSERT_SUCCESSOR = insert(RefreshToken).values(
+    id=bindparam("id"),
+    session_id=bindparam("session_id"),
+    token_hash=bindparam("token_hash"),
+    created=bindparam("created"),
+    expires_at=bindparam("expires_at"),
+)
 
 
 async def refresh(database: Database, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
@@ -417,18 +423,15 @@ def _refresh_now(
             return RefreshFailed()
         successor = successor_of(token, policy.secret)
         successor_id = new_id()
-        rotated = conn.execute(_ROTATE, {"row_id": row.id, "used_at": now, "replaced_by": successor_id})
-        if rotated.rowcount == 1:
-            conn.execute(
-                _INSERT_TOKEN,
-                {
-                    "id": successor_id,
-                    "session_id": row.session_id,
-                    "token_hash": token_hash(successor),
-                    "created": now,
-                    "expires_at": min(now + timedelta(seconds=policy.refresh_lifetime), row.session_expires_at),
-                },
-            )
+        rotate = {"row_id": row.id, "used_at": now, "replaced_by": successor_id}
+        add = {
+            "id": successor_id,
+            "session_id": row.session_id,
+            "token_hash": token_hash(successor),
+            "created": now,
+            "expires_at": min(now + timedelta(seconds=policy.refresh_lifetime), row.session_expires_at),
+        }
+        if _rotate(conn, rotate, add, locked=locked):
             if now - row.last_used > LAST_USED_RESOLUTION:  # "last used" needs no finer grain
                 conn.execute(update(AuthSession).where(AuthSession.id == row.session_id).values(last_used=now))
                 conn.execute(update(Device).where(Device.id == row.device_ref).values(updated=now))
@@ -443,6 +446,21 @@ def _refresh_now(
     # A rotated token came back too late, or from another device: it leaked. End the session.
     conn.execute(_REVOKE, {"session_id": row.session_id, "revoked_at": now, "reason": "refresh_token_reuse"})
     return RefreshFailed(revoked=(row.user_id, row.device_id), ended=SessionsEnded((row.session_id,)))
+
+
+def _rotate(conn: Connection, rotate: dict, add: dict, *, locked: bool) -> bool:
+    """Mark the token used and insert its successor; False if another refresh got there first."""
+    if locked:
+        # The lookup locked the unused row, so the update cannot miss: the successor's insert goes
+        # out with it, one round trip for both.
+        rotated, _ = run_pipelined(conn, [(_ROTATE, rotate), (_INSERT_SUCCESSOR, add)])
+        if rotated != 1:
+            raise RuntimeError("a locked refresh token was rotated by another transaction")
+        return True
+    if conn.execute(_ROTATE, rotate).rowcount != 1:
+        return False
+    conn.execute(_INSERT_SUCCESSOR, add)
+    return True
 
 
 def _live_successor(conn: Connection, token: str, policy: Policy, now: datetime) -> str | None:
