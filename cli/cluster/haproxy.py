@@ -11,7 +11,8 @@ balances REST, media and the socket's websocket (/ws) over the server processes.
 - `option forwardfor` adds X-Forwarded-For; the processes believe it from 127.0.0.1 only
   (TOUCHLINE_FORWARDED_ALLOW_IPS), so per-address limits count the viewer, not HAProxy.
 - When no process is up, HAProxy answers 503 in the API's error envelope (errorfile), never
-  its own HTML page.
+  its own HTML page; so are its 502 (the process died before answering: a crash, SIGKILL) and
+  504 (it did not answer in time), which clients retry like a 503.
 - `X-Served-By` names the process that answered, for operators and the cluster's tests.
 """
 
@@ -27,11 +28,14 @@ UNAVAILABLE = {
 }
 
 
-def error_page(path: Path) -> Path:
-    """The raw HTTP answer HAProxy sends when no process can take a request."""
+REASONS = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+
+
+def error_page(path: Path, status: int = 503) -> Path:
+    """The raw HTTP answer HAProxy sends with `status` (one of REASONS) when no process answers."""
     body = json.dumps(UNAVAILABLE, separators=(",", ":"))
     head = [
-        "HTTP/1.1 503 Service Unavailable",
+        f"HTTP/1.1 {status} {REASONS[status]}",
         "Content-Type: application/json",
         "Cache-Control: no-store",
         "Retry-After: 2",
@@ -51,7 +55,13 @@ def max_connections(limit: int = 20_000) -> int:
     return max(64, min(limit, (soft - 100) // 2))
 
 
-def config(public_port: int, backend_ports: list[int], errorfile: Path, host: str = "127.0.0.1") -> str:
+def error_pages(directory: Path) -> dict[int, Path]:
+    """An error page for each status HAProxy answers by itself, written in `directory`."""
+    return {status: error_page(directory / f"{status}.http", status) for status in REASONS}
+
+
+def config(public_port: int, backend_ports: list[int], errorfiles: dict[int, Path], host: str = "127.0.0.1") -> str:
+    errors = "\n".join(f"    errorfile {status} {path}" for status, path in sorted(errorfiles.items()))
     servers = "\n".join(
         f"    server p{index} 127.0.0.1:{port} check inter 1s fall 2 rise 1"
         for index, port in enumerate(backend_ports, start=1)
@@ -70,7 +80,7 @@ defaults
     timeout queue 5s
     retries 2
     option redispatch
-    errorfile 503 {errorfile}
+{errors}
 
 frontend touchline
     bind {host}:{public_port}

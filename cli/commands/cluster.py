@@ -85,7 +85,7 @@ def cluster(
             for server in servers:
                 supervisor.wait_healthy(server)
             config = run_dir / "haproxy.cfg"
-            config.write_text(haproxy.config(public_port, process_ports, haproxy.error_page(run_dir / "503.http")))
+            config.write_text(haproxy.config(public_port, process_ports, haproxy.error_pages(run_dir)))
             balancer = supervisor.start("haproxy", [haproxy_binary(), "-db", "-f", str(config)], env, url=public_url)
             content = supervisor.wait_healthy(balancer, timeout=30)
             _describe(public_url, process_ports, database_url, redis_url, run_dir, content)

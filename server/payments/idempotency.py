@@ -14,14 +14,18 @@
   `idempotency_request_in_progress` (409), so the client retries later with the same key.
 
 If `work` fails with anything but an ApiError, nothing was decided: the claim is released and a
-retry runs `work` again. A claim whose process died is taken over once its lease has passed.
+retry runs `work` again. The claim's lease is renewed while `work` runs, so it lapses only when
+its process has died (a crash, SIGKILL): a retry then takes the key over within LEASE and runs
+`work` again, which must pick up what the dead attempt left (server.services.commerce.checkout).
 Keys are kept for KEY_LIFETIME (24 h); `purge_expired` deletes older ones.
 """
 
 import asyncio
+import contextlib
 import hashlib
+import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -36,8 +40,13 @@ from ..db import Database, rows_changed
 from ..errors import ApiError, Conflict
 from ..models import IdempotencyKey, new_id
 
+log = logging.getLogger(__name__)
+
 KEY_LIFETIME = timedelta(hours=24)
-LEASE = timedelta(minutes=2)  # a claim older than this, still unanswered, is presumed dead
+# A claim not renewed for this long is presumed dead; a running call renews it every RENEW_EVERY.
+# Short, so a viewer whose call died with its process is answered by a retry within seconds.
+LEASE = timedelta(seconds=15)
+RENEW_EVERY = LEASE / 3
 MAX_KEY_LENGTH = 255
 
 Work = Callable[[], Awaitable[tuple[int, Any]]]
@@ -90,7 +99,8 @@ async def idempotent(
         pause = min(pause * 2, 0.2)
 
     try:
-        status, answer = await work()
+        async with _renewed(database, user_id, key, claim):
+            status, answer = await work()
     except ApiError as exc:
         envelope = {"error": True, "message": exc.message, "messageErrorCode": exc.code}
         if exc.details:
@@ -173,6 +183,34 @@ async def _claim(
         return None, (
             await db.execute(select(IdempotencyKey).where(IdempotencyKey.user_id == user_id, IdempotencyKey.key == key))
         ).scalar_one()
+
+
+@contextlib.asynccontextmanager
+async def _renewed(database: Database, user_id: str, key: str, claim: str) -> AsyncIterator[None]:
+    """Keep the claim's lease from lapsing while the block runs."""
+
+    async def renew() -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY.total_seconds())
+            try:
+                async with database.write_session() as db:
+                    await db.execute(
+                        update(IdempotencyKey)
+                        .where(
+                            IdempotencyKey.user_id == user_id, IdempotencyKey.key == key, IdempotencyKey.claim == claim
+                        )
+                        .values(locked_until=clock.now() + LEASE)
+                    )
+                    await db.commit()
+            except Exception as exc:  # the work fails on its own if the database is gone; try again later
+                log.warning("idempotency key %s: cannot renew its lease: %s", key, exc)
+
+    renewing = asyncio.ensure_future(renew())
+    try:
+        yield
+    finally:
+        renewing.cancel()
+        await asyncio.wait([renewing])  # unlike awaiting it, never swallows our own cancellation
 
 
 async def _record(database: Database, user_id: str, key: str, claim: str, status: int, body: Any) -> None:

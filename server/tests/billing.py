@@ -213,6 +213,17 @@ async def pending_contract(database, provider, number: str, type_: str = "svod",
 
 
 @contextlib.asynccontextmanager
+async def database_at(url: str) -> AsyncIterator[Database]:
+    """A Database on an existing database for the block: for tests that prepare data for servers
+    running in other processes (the CLI's cluster tests)."""
+    database = Database(url)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+@contextlib.asynccontextmanager
 async def private_database(session_database_url: str, tmp_dir) -> AsyncIterator[Database]:
     """A fresh migrated database of the same kind as `session_database_url`, dropped afterwards."""
     from server.tests.conftest import _drop_postgres_database, _postgres_database

@@ -11,10 +11,15 @@ works (the sandbox provider writes to the same database):
 3. record the outcome: paid (access starts), refused (402, nothing charged) or still processing
    (202; server.services.commerce.settlement finishes it and tells the viewer on the socket).
 
-Callers wrap the whole checkout in `server.payments.idempotency.idempotent`.
+Callers wrap the whole checkout in `server.payments.idempotency.idempotent`. The purchase or
+contract of step 1 has an id derived from the viewer and the Idempotency-Key (`key_record_id`): when
+a process dies in the middle of a checkout, the retry that takes the key over finds what it left
+and goes on from there (charging with the same reference, so at most once), instead of being
+refused as a second payment in progress.
 """
 
 import asyncio
+import hashlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ... import clock
 from ...db import Database
 from ...errors import ApiError, Conflict
-from ...models import Contract, Event, OutboxMail, Product, Purchase, StoredCard
+from ...models import Contract, Event, OutboxMail, Product, Purchase, StoredCard, new_id
 from ...payments import Charge, PaymentProvider, StoredCardRef
 from ...settings import Settings, get_settings
 from .. import mail
@@ -56,6 +61,12 @@ class Outcome:
 
 class NoStoredCard(Conflict):
     code = "no_stored_card"
+
+
+class KeyReused(Conflict):
+    """The key's record is another product's: the key was used again after its lifetime."""
+
+    code = "idempotency_key_reused"
 
 
 async def stored_card(db: AsyncSession, user_id: str) -> StoredCard | None:
@@ -123,7 +134,7 @@ async def _pay(
 async def _prepare(
     db: AsyncSession, user_id: str, product: Product, source: PaymentSource, region: str | None, now: datetime
 ) -> None:
-    await grants.lock_buyer(db, user_id)
+    """The checks of a new checkout, with the buyer locked (grants.lock_buyer) by the caller."""
     products.require_on_sale(product, now, region)
     await grants.refuse_if_held(db, user_id, product, now)
     if source.stored and await stored_card(db, user_id) is None:
@@ -172,6 +183,29 @@ CONTRACT: _Record[Contract] = _Record(
 )
 
 
+def key_record_id(user_id: str, idempotency_key: str) -> str:
+    """The id of the purchase or contract a checkout with this key records (24 hex characters,
+    like `new_id`): every attempt with the key, in any process, gets the same one."""
+    return hashlib.sha256(f"checkout:{user_id}:{idempotency_key}".encode()).hexdigest()[:24]
+
+
+async def _earlier(
+    db: AsyncSession, kind: _Record[R], user_id: str, idempotency_key: str, product: Product
+) -> tuple[R | None, str]:
+    """The record an earlier attempt with this key left to go on with (its process died before
+    answering): one still paying, or one with a charge, whose outcome the provider gives again
+    for the same reference. None when there is none; then the id for a new record: the key's,
+    unless an attempt gave up on it before any charge (`_abandon`)."""
+    found = await db.get(kind.model, key_record_id(user_id, idempotency_key))
+    if found is None:
+        return None, key_record_id(user_id, idempotency_key)
+    if found.product_id != product.id:
+        raise KeyReused("This Idempotency-Key was already used with another request")
+    if found.status in kind.pending or found.charge_id is not None:
+        return found, found.id
+    return None, new_id()
+
+
 async def buy_ppv(
     database: Database,
     provider: PaymentProvider,
@@ -190,9 +224,13 @@ async def buy_ppv(
         event = await db.get(Event, event_id)
         if event is None or product is None or product.type != "ppv" or product.event_id != event_id:
             raise products.ProductNotFound("Product not found")
-        await _prepare(db, user_id, product, source, region, now)
-        purchase = grants.new_purchase(product, user_id, now, status="init", payment_action="creditCardPay")
-        db.add(purchase)
+        await grants.lock_buyer(db, user_id)
+        purchase, new_record_id = await _earlier(db, PURCHASE, user_id, idempotency_key, product)
+        if purchase is None:
+            await _prepare(db, user_id, product, source, region, now)
+            purchase = grants.new_purchase(product, user_id, now, status="init", payment_action="creditCardPay")
+            purchase.id = new_record_id
+            db.add(purchase)
         await db.commit()
     reference = f"{user_id}:{idempotency_key}"
     return await _pay_for(database, provider, PURCHASE, purchase, user_id, source, reference, settings)
@@ -214,9 +252,13 @@ async def subscribe(
         product = await db.get(Product, product_id)
         if product is None or not grants.bought_as_contract(product):
             raise products.ProductNotFound("Product not found")
-        await _prepare(db, user_id, product, source, region, now)
-        contract = grants.new_contract(product, user_id, now)
-        db.add(contract)
+        await grants.lock_buyer(db, user_id)
+        contract, new_record_id = await _earlier(db, CONTRACT, user_id, idempotency_key, product)
+        if contract is None:
+            await _prepare(db, user_id, product, source, region, now)
+            contract = grants.new_contract(product, user_id, now)
+            contract.id = new_record_id
+            db.add(contract)
         await db.commit()
     reference = f"{user_id}:{idempotency_key}"
     return await _pay_for(database, provider, CONTRACT, contract, user_id, source, reference, settings)
@@ -274,6 +316,10 @@ async def _record_outcome(
         if product is None:  # products are never deleted while something refers to them (RESTRICT)
             raise LookupError(f"product {record.product_id} is gone")
         failure = charge.failure() if charge is not None else None
+        if record.status not in kind.pending:
+            # An attempt that died before answering recorded it: the same charge, told again.
+            status = 202 if charge is not None and charge.pending else 402 if failure is not None else 200
+            return Outcome(record_id, status, failure)
         if charge is not None:
             record.card_brand, record.card_last4 = charge.card.brand, charge.card.last4
             record.card_exp_month, record.card_exp_year = charge.card.exp_month, charge.card.exp_year

@@ -9,7 +9,8 @@ from sqlalchemy import func, select
 from server import clock
 from server.errors import ApiError, Conflict
 from server.models import IdempotencyKey, PaymentCharge, new_id
-from server.payments.idempotency import KEY_LIFETIME, fingerprint, idempotent, purge_expired
+from server.payments import idempotency
+from server.payments.idempotency import KEY_LIFETIME, LEASE, fingerprint, idempotent, purge_expired
 
 from .conftest import card
 
@@ -193,6 +194,30 @@ async def test_claim_of_a_crashed_call_is_taken_over_after_its_lease(database, u
     clock.advance(timedelta(minutes=2))
     answer = await idempotent(database, user_id, "k-crash", "op", {"a": 1}, works, wait=0)
     assert (answer.status, answer.replayed) == (201, False)
+
+
+async def test_a_running_call_renews_its_claim_so_it_is_not_taken_over_after_the_lease(database, user_id, monkeypatch):
+    monkeypatch.setattr(idempotency, "RENEW_EVERY", timedelta(milliseconds=20))
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow():
+        if started.is_set():
+            return 200, {"ran": "twice"}
+        started.set()
+        clock.advance(LEASE * 2)  # longer than the lease: only the renewals keep the claim
+        await release.wait()
+        return 200, {"done": True}
+
+    first = asyncio.create_task(idempotent(database, user_id, "k-long", "op", {"a": 1}, slow))
+    try:
+        await started.wait()
+        await asyncio.sleep(0.2)  # a few renewals
+        with pytest.raises(Conflict) as busy:
+            await idempotent(database, user_id, "k-long", "op", {"a": 1}, slow, wait=0)
+        assert busy.value.code == "idempotency_request_in_progress"
+    finally:
+        release.set()
+    assert (await first).body == {"done": True}
 
 
 async def test_keys_are_kept_24_hours_then_may_be_used_afresh(database, user_id):
