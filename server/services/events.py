@@ -1,16 +1,17 @@
 """Catalogue queries over events, highlights and clips."""
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import BindParameter, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from ..errors import ApiError, NotFound
 from ..models import Event, EventIdentity, Identity, Team
 from .event_views import cache_for
-from .paging import Page, PageQuery, paginate
+from .paging import Page, PagedQuery, PageQuery, paged, paginate, paginate_prepared
 
 CLIP_MEDIA_TYPES = ("highlight", "clip")
 # Viewers' own clips and highlights (server.services.user_clips): the only rows with an owner.
@@ -85,35 +86,99 @@ def _may_hold_user_media(media_types: Sequence[str]) -> bool:
     return not media_types or not set(media_types).isdisjoint(USER_MEDIA_TYPES)
 
 
-def _filtered(stmt: Select, f: EventFilters) -> Select:
-    if f.owner_id is not None:
-        stmt = stmt.where(Event.owner_id == f.owner_id)
-    elif _may_hold_user_media(f.media_types):  # others' clips are in no public list
+@dataclass(frozen=True)
+class _FilterShape:
+    """Which filters a list applies, whatever their values: the statement for each shape is
+    built once (`_list_query`) and run with the values bound."""
+
+    owner: bool
+    public_only: bool
+    identities: bool
+    identity_type: bool
+    media_types: bool
+    teams: bool
+    external_ids: bool
+    sport_types: bool
+    date_from: bool
+    date_to: bool
+    statuses: bool
+    parents: bool
+    highlight_kinds: bool
+
+
+def _shape_of(f: EventFilters) -> _FilterShape:
+    return _FilterShape(
+        owner=f.owner_id is not None,
+        public_only=f.owner_id is None and _may_hold_user_media(f.media_types),  # others' clips are in no list
+        identities=bool(f.identity_ids),
+        identity_type=bool(f.identity_ids) and bool(f.identity_type),
+        media_types=bool(f.media_types),
+        teams=bool(f.team_ids),
+        external_ids=bool(f.external_ids),
+        sport_types=bool(f.sport_types),
+        date_from=f.date_from is not None,
+        date_to=f.date_to is not None,
+        statuses=bool(f.statuses),
+        parents=bool(f.parent_event_ids),
+        highlight_kinds=bool(f.highlight_kinds),
+    )
+
+
+def _values_of(f: EventFilters) -> dict:
+    return {
+        "owner_id": f.owner_id,
+        "identity_ids": list(f.identity_ids),
+        "identity_type": f.identity_type,
+        "media_types": list(f.media_types),
+        "team_ids": list(f.team_ids),
+        "external_ids": list(f.external_ids),
+        "sport_types": list(f.sport_types),
+        "date_from": f.date_from,
+        "date_to": f.date_to,
+        "statuses": list(f.statuses),
+        "parent_event_ids": list(f.parent_event_ids),
+        "highlight_kinds": list(f.highlight_kinds),
+    }
+
+
+def _filtered(stmt: Select, shape: _FilterShape) -> Select:
+    def among(name: str) -> BindParameter:
+        return bindparam(name, expanding=True)
+
+    if shape.owner:
+        stmt = stmt.where(Event.owner_id == bindparam("owner_id"))
+    elif shape.public_only:
         stmt = stmt.where(Event.owner_id.is_(None))
-    if f.identity_ids:
-        linked = select(EventIdentity.event_id).where(EventIdentity.identity_id.in_(f.identity_ids))
-        if f.identity_type:
-            linked = linked.where(EventIdentity.identity_type == f.identity_type)
+    if shape.identities:
+        linked = select(EventIdentity.event_id).where(EventIdentity.identity_id.in_(among("identity_ids")))
+        if shape.identity_type:
+            linked = linked.where(EventIdentity.identity_type == bindparam("identity_type"))
         stmt = stmt.where(Event.id.in_(linked))
-    if f.media_types:
-        stmt = stmt.where(Event.media_type.in_(f.media_types))
-    if f.team_ids:
-        stmt = stmt.where(or_(Event.home_team_id.in_(f.team_ids), Event.away_team_id.in_(f.team_ids)))
-    if f.external_ids:
-        stmt = stmt.where(Event.external_id.in_(f.external_ids))
-    if f.sport_types:
-        stmt = stmt.where(Event.sport_type.in_(f.sport_types))
-    if f.date_from:
-        stmt = stmt.where(Event.event_date >= f.date_from)
-    if f.date_to:
-        stmt = stmt.where(Event.event_date <= f.date_to)
-    if f.statuses:
-        stmt = stmt.where(Event.status.in_(f.statuses))
-    if f.parent_event_ids:
-        stmt = stmt.where(Event.parent_event_id.in_(f.parent_event_ids))
-    if f.highlight_kinds:
-        stmt = stmt.where(Event.highlight_kind.in_(f.highlight_kinds))
+    if shape.media_types:
+        stmt = stmt.where(Event.media_type.in_(among("media_types")))
+    if shape.teams:
+        teams = among("team_ids")
+        stmt = stmt.where(or_(Event.home_team_id.in_(teams), Event.away_team_id.in_(teams)))
+    if shape.external_ids:
+        stmt = stmt.where(Event.external_id.in_(among("external_ids")))
+    if shape.sport_types:
+        stmt = stmt.where(Event.sport_type.in_(among("sport_types")))
+    if shape.date_from:
+        stmt = stmt.where(Event.event_date >= bindparam("date_from"))
+    if shape.date_to:
+        stmt = stmt.where(Event.event_date <= bindparam("date_to"))
+    if shape.statuses:
+        stmt = stmt.where(Event.status.in_(among("statuses")))
+    if shape.parents:
+        stmt = stmt.where(Event.parent_event_id.in_(among("parent_event_ids")))
+    if shape.highlight_kinds:
+        stmt = stmt.where(Event.highlight_kind.in_(among("highlight_kinds")))
     return stmt
+
+
+@functools.cache
+def _list_query(shape: _FilterShape, sort: Sort) -> PagedQuery:
+    return paged(_sorted(_filtered(select(Event.id, Event.updated), shape), sort))
 
 
 def _sorted(stmt: Select, sort: Sort) -> Select:
@@ -176,10 +241,22 @@ async def views_of(db: AsyncSession, stamps: Sequence[tuple[str, datetime]]) -> 
 
 
 async def list_events(db: AsyncSession, filters: EventFilters, sort: Sort, page: PageQuery) -> Page[EventView]:
-    stmt = _sorted(_filtered(select(Event.id, Event.updated), filters), sort)
-    result = await paginate(db, stmt, page, scalars=False)
-    result.entries = await views_of(db, [(row.id, row.updated) for row in result.entries])
-    return result
+    rows = await paginate_prepared(db, _list_query(_shape_of(filters), sort), _values_of(filters), page)
+    return Page(await views_of(db, [(row.id, row.updated) for row in rows.entries]), page, rows.total, rows.next_exists)
+
+
+@functools.cache
+def _stamp_by(id_type: str, by_media_type: bool, may_be_user_media: bool, for_owner: bool) -> Select:
+    """The query for one event's (id, updated) by `id_type`, built once per shape: an event page
+    asks it on every request its answer is not cached."""
+    column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
+    stmt = select(Event.id, Event.updated).where(column == bindparam("ident"))
+    if by_media_type:
+        stmt = stmt.where(Event.media_type.in_(bindparam("media_types", expanding=True)))
+    if may_be_user_media:
+        public = Event.owner_id.is_(None)
+        stmt = stmt.where(or_(public, Event.owner_id == bindparam("owner_id")) if for_owner else public)
+    return stmt.limit(1)
 
 
 async def get_event(
@@ -191,14 +268,9 @@ async def get_event(
     owner_id: str | None = None,
 ) -> EventView:
     """One event, highlight or clip; a viewer's own clip only for that viewer (`owner_id`)."""
-    column = {"_id": Event.id, "event_id": Event.external_id, "reference_id": Event.reference_id}[id_type]
-    stmt = select(Event.id, Event.updated).where(column == ident)
-    if media_types:
-        stmt = stmt.where(Event.media_type.in_(media_types))
-    if _may_hold_user_media(media_types):
-        public = Event.owner_id.is_(None)
-        stmt = stmt.where(public if owner_id is None else or_(public, Event.owner_id == owner_id))
-    found = (await db.execute(stmt.limit(1))).first()
+    stmt = _stamp_by(id_type, bool(media_types), _may_hold_user_media(media_types), owner_id is not None)
+    params = {"ident": ident, "media_types": list(media_types), "owner_id": owner_id}
+    found = (await (await db.connection()).execute(stmt, params)).first()
     views = await views_of(db, [(found.id, found.updated)]) if found is not None else []
     if not views:
         raise NotFound("Event not found", code="event_not_found")

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Row, Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 T = TypeVar("T")
@@ -27,6 +27,36 @@ class Page(Generic[T]):
     query: PageQuery
     total: int | None = None
     next_exists: bool | None = None
+
+
+@dataclass(frozen=True)
+class PagedQuery:
+    """A query built once for many pages (`paged`): its rows with `offset` and `limit` bound at
+    each run, and its count."""
+
+    rows: Select
+    count: Select
+
+
+def paged(stmt: Select) -> PagedQuery:
+    rows = stmt.offset(bindparam("page_offset")).limit(bindparam("page_limit"))
+    return PagedQuery(rows, select(func.count()).select_from(stmt.order_by(None).subquery()))
+
+
+async def paginate_prepared(
+    db: AsyncSession, query: PagedQuery, parameters: dict[str, Any], page: PageQuery
+) -> Page[Row[Any]]:
+    """`paginate` for a PagedQuery: Core rows, and no statement built per call."""
+    conn = await db.connection()
+    extra = 1 if page.next else 0
+    bounds = {"page_offset": page.offset, "page_limit": page.size + extra}
+    rows = list((await conn.execute(query.rows, {**parameters, **bounds})).all())
+    next_exists = None
+    if page.next:
+        next_exists = len(rows) > page.size
+        rows = rows[: page.size]
+    total = (await conn.execute(query.count, parameters)).scalar_one() if page.count else None
+    return Page(rows, page, total, next_exists)
 
 
 async def paginate(db: AsyncSession, stmt: Select, query: PageQuery, *, scalars: bool = True) -> Page[Any]:
