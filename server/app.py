@@ -150,7 +150,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
 
     api = create_api(settings, database, state={"socket": sio}, running=running)
     emitter.bind(sio)
-    static = static_app(settings)
+    # The webapp's page carries the API's first answers (server.first_view).
+    static = static_app(settings, api=api)
     # Outermost: the Host check, relative redirects and the security headers (server/guards.py).
     return guards.guarded(socketio.ASGIApp(sio, other_asgi_app=_dispatch(api, static), socketio_path="ws"), settings)
 

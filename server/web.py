@@ -10,11 +10,12 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
 from .auth.providers.registry import offered
+from .first_view import ASGIApp, FirstView
 from .settings import Settings, origin_of
 
 # Browsers and hls.js want these exact types; Python's table lacks or varies on them.
@@ -28,22 +29,32 @@ class SpaFiles(StaticFiles):
     """Serves the built webapp: client-side routes get index.html, hashed assets are cached for a
     year, and the gzip copies the build writes next to each file (webapp/scripts/compress.mjs) are
     sent to browsers that accept them, so nothing is compressed per request. The page carries its
-    Content-Security-Policy (`page_policy`)."""
+    Content-Security-Policy (`page_policy`) and, given the API, its first view
+    (server.first_view: the API's first answers and the first poster in the page itself)."""
 
-    def __init__(self, *, directory: Path, settings: Settings):
+    def __init__(self, *, directory: Path, settings: Settings, first_view: FirstView | None = None):
         super().__init__(directory=directory, html=True)
         self._settings = settings
-        self._policy: tuple[float, str] | None = None  # (index.html's mtime, the policy for it)
+        self._first_view = first_view
+        # index.html's mtime, its text and its policy (a rebuild changes its inline hashes)
+        self._index: tuple[float, str, str] | None = None
 
-    def page_policy(self) -> str:
-        """The policy for the index.html on disk now (a rebuild changes its inline hashes)."""
+    def _current_index(self) -> tuple[float, str, str]:
         index = Path(str(self.directory)) / "index.html"
         modified = index.stat().st_mtime
-        if self._policy is None or self._policy[0] != modified:
-            self._policy = (modified, page_policy(self._settings, index.read_text(encoding="utf-8")))
-        return self._policy[1]
+        if self._index is None or self._index[0] != modified:
+            text = index.read_text(encoding="utf-8")
+            self._index = (modified, text, page_policy(self._settings, text))
+        return self._index
+
+    def page_policy(self) -> str:
+        """The policy for the index.html on disk now."""
+        return self._current_index()[2]
 
     async def get_response(self, path: str, scope):
+        # Anything without an extension is a page of the single-page app (as below).
+        if self._first_view is not None and (path in (".", "index.html") or not _has_extension(path)):
+            return await self._page_response(scope, self._first_view)
         try:
             response = await self._file_response(path, scope)
         except HTTPException as exc:
@@ -60,6 +71,23 @@ class SpaFiles(StaticFiles):
         if response.headers.get("Content-Type", "").startswith("text/html"):
             response.headers["Content-Security-Policy"] = self.page_policy()
         return response
+
+    async def _page_response(self, scope, first_view: FirstView) -> Response:
+        """index.html with the first view: built per page (and kept a moment, server.first_view),
+        so it is compressed here and validated by its own ETag rather than the file's."""
+        modified, index, policy = self._current_index()
+        page = await first_view.page(scope, index, modified)
+        headers = {
+            "Cache-Control": "no-cache",
+            "Content-Security-Policy": policy,
+            "ETag": page.etag,
+            "Vary": ", ".join(["Accept-Encoding", *first_view.vary()]),
+        }
+        if page.etag in _header_values(scope, b"if-none-match"):
+            return Response(status_code=304, headers=headers)
+        if _accepts_gzip(scope):
+            return Response(page.gzipped, headers={**headers, "Content-Encoding": "gzip"}, media_type="text/html")
+        return Response(page.body, headers=headers, media_type="text/html")
 
     async def _file_response(self, path: str, scope):
         # The build writes a .gz copy only beside a file it also writes: one lookup decides.
@@ -92,6 +120,16 @@ def _accepts_gzip(scope) -> bool:
     return False
 
 
+def _header_values(scope, name: bytes) -> list[str]:
+    """The comma-separated values of a request header (such as the ETags of If-None-Match)."""
+    return [
+        value.strip()
+        for key, raw in scope.get("headers", ())
+        if key == name
+        for value in raw.decode("latin-1").split(",")
+    ]
+
+
 async def _not_found_json(scope, receive, send) -> None:
     response = JSONResponse({"error": True, "message": "Not found", "messageErrorCode": "not_found"}, status_code=404)
     await response(scope, receive, send)
@@ -109,8 +147,9 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     )
 
 
-def static_app(settings: Settings) -> Starlette:
-    """Media and the webapp; missing files answer in the error envelope, like the API."""
+def static_app(settings: Settings, api: ASGIApp | None = None) -> Starlette:
+    """Media and the webapp; missing files answer in the error envelope, like the API. With the
+    API's ASGI app, the webapp's page carries its first view (server.first_view)."""
     from .settings import SURVEY_DEFAULT_FORM_PATH
     from .survey_form import survey_form
 
@@ -119,7 +158,7 @@ def static_app(settings: Settings) -> Starlette:
             Mount("/media", app=media_router(settings)),
             # The built-in survey form the webapp's survey dialog frames (server/survey_form.py).
             Route(SURVEY_DEFAULT_FORM_PATH, survey_form, methods=["GET", "HEAD"]),
-            Mount("/", app=webapp(settings)),
+            Mount("/", app=webapp(settings, api)),
         ],
         exception_handlers={HTTPException: _http_error},
     )
@@ -147,10 +186,11 @@ def media_router(settings: Settings) -> Router:
     )
 
 
-def webapp(settings: Settings):
+def webapp(settings: Settings, api: ASGIApp | None = None):
     dist: Path = settings.webapp_dist
     if (dist / "index.html").exists():
-        return SpaFiles(directory=dist, settings=settings)
+        first_view = FirstView(api, settings) if api is not None else None
+        return SpaFiles(directory=dist, settings=settings, first_view=first_view)
 
     async def placeholder(scope, receive, send):
         response = JSONResponse(
@@ -187,8 +227,13 @@ PROVIDER_SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+# What a <script> runs as: no type, a JavaScript MIME type or a module (HTML's "script block's
+# type string"); anything else (application/json data blocks) is data the policy does not govern.
+_JAVASCRIPT_TYPES = {"", "module", "text/javascript", "application/javascript", "text/ecmascript"}
+
+
 class _InlineScripts(HTMLParser):
-    """The text of every inline <script> of a page (what the policy allows by hash)."""
+    """The text of every inline <script> of a page that runs (what the policy allows by hash)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
@@ -196,7 +241,10 @@ class _InlineScripts(HTMLParser):
         self._inside = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "script" and not any(name == "src" for name, _ in attrs):
+        if tag != "script" or any(name == "src" for name, _ in attrs):
+            return
+        kind = next((value or "" for name, value in attrs if name == "type"), "")
+        if kind.strip().lower() in _JAVASCRIPT_TYPES:
             self._inside = True
             self.scripts.append("")
 

@@ -156,3 +156,11 @@ def test_the_page_may_frame_the_survey_form_and_report_errors_to_the_dsn():
     assert "frame-src 'self' https://forms.example.com;" in policy
     connect = next(d for d in policy.split("; ") if d.startswith("connect-src"))
     assert connect.endswith(" https://o12.ingest.sentry.example:8443") and "key@" not in policy
+
+
+def test_data_blocks_are_not_scripts_and_get_no_hash():
+    """JSON data blocks (server/first_view.py) do not run: the policy allows only what does."""
+    data = '<script type="application/json" id="first-answers">[{"a":"b"}]</script>'
+    module = '<script type="module">import "/assets/x.js";</script>'
+    policy = directives(page_policy(Settings(environment="test"), PAGE.replace("</body>", data + module + "</body>")))
+    assert policy["script-src"] == ["'self'", sha256(THEME_SCRIPT), sha256('import "/assets/x.js";')]

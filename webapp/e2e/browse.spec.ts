@@ -22,6 +22,38 @@ test("home → a league → an event card opens the event page", async ({ page }
   expect(name).toContain((await title.innerText()).trim().split("\n")[0].slice(0, 10));
 });
 
+test("a first visit renders from the answers the page carries, not from calls of its own", async ({
+  page,
+  request,
+}) => {
+  // server/first_view.py puts them into the page: a call here would mean its requests drifted from the app's.
+  const seeded = /^(GET \/api\/config|POST \/api\/(event|clip|identity)\/list|GET \/api\/event\/get_by_id\/.*)$/;
+  const asked: string[] = [];
+  page.on("request", (call) => {
+    const line = `${call.method()} ${new URL(call.url()).pathname}`;
+    if (seeded.test(line)) asked.push(line);
+  });
+  await page.goto("/");
+  await expect(
+    page
+      .getByRole("region", { name: /leagues/i })
+      .getByRole("link")
+      .first(),
+  ).toBeVisible();
+  const card = page.locator('main a[href*="/events/"]').first();
+  await expect(card).toBeVisible();
+  expect(asked).toEqual([]);
+
+  const answer = await request.post("/api/event/list", {
+    data: { page: 0, size: 1, filters: { status: ["upcoming"] } },
+  });
+  const [event] = ((await answer.json()) as { content: { entries: { _id: string; title: string }[] } }).content.entries;
+  await page.goto(`/events/${event._id}`);
+  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
+  // The event and the configuration came with the page (its lists below still ask for their own).
+  expect(asked.filter((line) => !line.startsWith("POST"))).toEqual([]);
+});
+
 test("search finds events as you type", async ({ page }) => {
   await page.goto("/search");
   const box = page.getByRole("main").getByRole("searchbox");

@@ -41,13 +41,16 @@ test("an unentitled viewer sees the paywall, and no stream address reaches the p
 
   expect(traffic.requests.filter((url) => url.includes(".m3u8"))).toEqual([]);
   const bodies = await traffic.bodies();
-  // The event's own answers carry no stream address at all.
+  // The event's own answers carry no stream address at all: the event comes with the page itself
+  // (server/first_view.py), its commerce options from the API.
   const own = bodies.filter(
     (answer) =>
-      answer.url.includes(`/api/event/get_by_id/id/${game._id}`) ||
+      answer.url.endsWith(`/events/${game._id}`) ||
       answer.url.includes(`/api/event/get_commerce_options?eventId=${game._id}`),
   );
   expect(own.length).toBe(2);
+  const carried = own.find((answer) => answer.url.endsWith(`/events/${game._id}`))?.body;
+  expect(carried).toContain(`"path":"/event/get_by_id/id/${game._id}"`);
   for (const answer of own) expect(answer.body, answer.url).not.toContain("/media/s/");
   // Other videos on the page (free highlights, related games) may carry their own addresses; none opens this game.
   for (const answer of bodies) expect(signedEventIds(answer.body), answer.url).not.toContain(game._id);

@@ -107,6 +107,24 @@ export async function withPreroll(page: Page, vast: string): Promise<void> {
     body.content.advertisements = { link: { vast } };
     await route.fulfill({ response, json: body });
   });
+  // A first visit reads the event from the page itself (server/first_view.py): the same change there.
+  await page.route("**/events/*", async (route) => {
+    if (route.request().resourceType() !== "document") return route.fallback();
+    const response = await route.fetch();
+    const html = (await response.text()).replace(
+      /(<script type="application\/json" id="first-answers">)(.*?)(<\/script>)/s,
+      (_block, open: string, json: string, close: string) => {
+        const entries = JSON.parse(json) as { request: { path: string }; answer: { content: ListedEvent } }[];
+        for (const { request, answer } of entries)
+          if (request.path.startsWith("/event/get_by_id/")) answer.content.advertisements = { link: { vast } };
+        return open + JSON.stringify(entries).replace(/</g, "\\u003c") + close;
+      },
+    );
+    const headers = { ...response.headers() };
+    delete headers["content-encoding"];
+    delete headers["content-length"];
+    await route.fulfill({ response, headers, body: html });
+  });
 }
 
 /** The test VAST's tracking hits for one ad id: `{ impression: 1, start: 1, ... }`. */

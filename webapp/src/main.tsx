@@ -1,4 +1,4 @@
-import { StrictMode, Suspense } from "react";
+import { StrictMode, Suspense, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, matchRoutes } from "react-router";
@@ -36,12 +36,42 @@ function preloadFirstPage(config: Promise<AppConfig>): void {
     );
 }
 
+/**
+ * Resolves once the router has loaded the first page (its loaders, code and translations). Until
+ * then the loading frame stays, with the first poster the server may have put into it
+ * (server/first_view.py): React's first paint is the page, not a skeleton replacing that poster.
+ */
+function firstPageLoaded(router: ReturnType<typeof createAppRouter>): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Resolves once the browser has had a frame to paint the loading frame, when it holds the page's
+ * first poster (server/first_view.py): the poster shows before the start-up work and the first
+ * page's downloads begin. A hidden tab paints no frames: the timeout stands in.
+ */
+function posterPainted(): Promise<void> {
+  if (!document.querySelector(".boot__poster")) return Promise.resolve();
+  return new Promise((resolve) => {
+    window.requestAnimationFrame?.(() => setTimeout(resolve));
+    setTimeout(resolve, 100);
+  });
+}
+
 /** Parts loaded on the side (session checks, realtime): a failed download only loses that part. */
 function reportLoadFailure(part: string): (error: unknown) => void {
   return (error) => console.error(`Could not load ${part}:`, error);
 }
 
 async function start() {
+  await posterPainted();
   // Every call from here on carries the session's token (the HTTP client does not know the session).
   authorizeApiCalls();
   // Before anyone can sign in or out (here or in another tab), so no viewer sees another's cached
@@ -73,17 +103,24 @@ async function start() {
       .catch(reportLoadFailure("the session check"));
   }
 
+  await firstPageLoaded(router);
   // index.html carries it; without it nothing can render, and the failure is logged like any other.
   const container = document.getElementById("root");
   if (!container) throw new Error("The page has no #root element");
-  createRoot(container).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <Suspense fallback={<PageSkeleton />}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </QueryClientProvider>
-    </StrictMode>,
+  const root = createRoot(container);
+  // A transition: React renders the whole first page in slices, yielding to the browser between
+  // them, instead of in one long task that would hold up input (the loading frame stays until
+  // it commits).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <Suspense fallback={<PageSkeleton />}>
+            <RouterProvider router={router} />
+          </Suspense>
+        </QueryClientProvider>
+      </StrictMode>,
+    ),
   );
   // The socket (and socket.io's ~13 KB) is not needed for the first paint: connect once idle.
   const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));

@@ -15,10 +15,17 @@ const CONFIG = {
   error_reporting: { dsn: null, environment: "test", max_breadcrumbs: 25, max_events: 10 },
 };
 
-/** Boots src/main.tsx afresh in a page holding the loading frame. */
-async function boot(path = "/") {
+/** Boots src/main.tsx afresh in a page holding the loading frame (and the server's first answers). */
+async function boot(path = "/", firstAnswers?: unknown[]) {
   window.history.replaceState(null, "", path);
   document.body.innerHTML = '<div id="root"><div class="boot" aria-busy="true"></div></div>';
+  if (firstAnswers) {
+    const block = document.createElement("script");
+    block.type = "application/json";
+    block.id = "first-answers";
+    block.textContent = JSON.stringify(firstAnswers);
+    document.body.append(block);
+  }
   await act(async () => {
     await import("@/main");
   });
@@ -75,6 +82,15 @@ describe("start-up", () => {
       await screen.findByRole("heading", { name: "This page could not be loaded" }, { timeout: 10_000 }),
     ).toBeTruthy();
     expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+
+  it("starts from the configuration the page carries, without asking for it", async () => {
+    vi.doMock("@/realtime/socket", () => ({ startRealtime: () => undefined }));
+    const server = fakeServer({});
+    await boot("/", [{ request: { method: "GET", path: "/config" }, answer: { content: CONFIG, error: false } }]);
+    expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(server.callsTo("/config")).toEqual([]);
+    expect(document.querySelector(".boot")).toBeNull();
   });
 
   it("signs a stored session's calls with its token", async () => {

@@ -1,15 +1,17 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "./schema.gen";
 import { ApiError } from "./apiError";
+import { firstAnswer } from "./firstAnswers";
 
 /**
  * The one HTTP client: every call of the webapp goes through it (ARCHITECTURE: one
  * openapi-fetch client). The base URL is absolute and `fetch` is read at call time so tests
- * that stub `globalThis.fetch` see the calls (TOOLCHAIN-NOTES).
+ * that stub `globalThis.fetch` see the calls (TOOLCHAIN-NOTES). The first page's first calls are
+ * answered from the page itself when the server put their answers there (./firstAnswers.ts).
  */
 export const api = createClient<paths>({
   baseUrl: `${globalThis.location?.origin ?? "http://localhost"}/api`,
-  fetch: (request: Request) => globalThis.fetch(request),
+  fetch: async (request: Request) => (await firstAnswer(request)) ?? globalThis.fetch(request),
   querySerializer: { array: { style: "form", explode: true } },
 });
 
