@@ -10,8 +10,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 # uvicorn must import `server...` whatever the caller's working directory is.
 _REPO_ROOT = str(Path(__file__).resolve().parents[2])
@@ -64,22 +66,36 @@ def touchline_app():
     return create_app()
 
 
-def _wait_ready(proc: subprocess.Popen, port: int, path: str, timeout: float, log) -> None:
-    # Any HTTP answer means the app finished its lifespan startup and is routing.
+def wait_answering(
+    url: str, process: subprocess.Popen, output: Callable[[], str], timeout: float, *, healthy: bool = False
+) -> None:
+    """Waits until `url` answers (any HTTP answer: the app finished its lifespan startup and is
+    routing; with `healthy`, a 200), failing at once with the end of `output()` if `process` exits."""
     deadline = time.monotonic() + timeout
+    host, port = urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 80
+    path = urlsplit(url).path or "/"
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            log.seek(0)
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read()[-3000:]}")
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{output()[-3000:]}")
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn = http.client.HTTPConnection(host, port, timeout=2)
             conn.request("GET", path)
-            conn.getresponse().read()
+            status = conn.getresponse().status
             conn.close()
-            return
+            if status == 200 or not healthy:
+                return
         except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"server on port {port} not ready after {timeout}s")
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"{url} did not answer{' 200' if healthy else ''} within {timeout:.0f} s:\n{output()[-3000:]}")
+
+
+def _file_text(log) -> Callable[[], str]:
+    def read() -> str:
+        log.seek(0)
+        return log.read()
+
+    return read
 
 
 class Server:
@@ -106,7 +122,7 @@ def run_server(
             stderr=subprocess.STDOUT,
         )
         try:
-            _wait_ready(proc, port, ready_path, timeout, log)
+            wait_answering(f"http://127.0.0.1:{port}{ready_path}", proc, _file_text(log), timeout)
             yield Server(proc, port)
         finally:
             if proc.poll() is None:

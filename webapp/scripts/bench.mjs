@@ -6,7 +6,7 @@
 //
 // BENCH_URL: measure a server already running there instead (seeded like e2e/serve.sh does).
 // BENCH_ONLY: some parts only, comma-separated: js, ttff, lighthouse (all by default).
-// BENCH_LIGHTHOUSE_RUNS: Lighthouse runs per page (3 by default; each report keeps its median).
+// BENCH_LIGHTHOUSE_RUNS: Lighthouse runs per page (5 by default; each report keeps its median).
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -16,7 +16,7 @@ import { chromium } from "@playwright/test";
 const port = Number(process.env.BENCH_PORT ?? 18790);
 const base = process.env.BENCH_URL?.replace(/\/$/, "") ?? `http://127.0.0.1:${port}`;
 const parts = new Set((process.env.BENCH_ONLY ?? "js,ttff,lighthouse").split(",").map((part) => part.trim()));
-const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const flags = [
   "--headless=new",

@@ -14,19 +14,21 @@ import { splitLocalePath } from "@/i18n/locales";
 import { applyTheme, effectiveTheme, readStoredTheme } from "@/ui/theme";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 import { showStartupError } from "@/app/StartupError";
+import { yieldToMain } from "@/lib/yieldToMain";
+import { preloadSmartBanner } from "@/ui/smartBannerLoad";
+import { signedInMenuCode } from "@/ui/header/UserMenu";
 import "@/ui/theme.css";
 
 /**
  * Starts downloading the first page's code now, and its public data as soon as the configuration
- * is there, instead of after the router has loaded both in turn.
+ * is there, instead of after the router has loaded both in turn. Two steps, each a task of its
+ * own on a phone: finding the route, then asking for its code (whose module preloads cost more
+ * than their share of a task).
  */
-function preloadFirstPage(config: Promise<AppConfig>): void {
+async function preloadFirstPage(config: Promise<AppConfig>): Promise<void> {
   const match = (matchRoutes(appRoutes, window.location) ?? []).at(-1);
   const route = match?.route;
   const target = { params: match?.params ?? {}, url: new URL(window.location.href) };
-  const lazy = route?.lazy;
-  // The router loads it again and reports failures; this only starts the download sooner.
-  if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
   const prefetch = (route?.handle as RouteHandle | undefined)?.prefetch;
   const { token, user } = sessionStore.getState();
   if (prefetch)
@@ -34,6 +36,10 @@ function preloadFirstPage(config: Promise<AppConfig>): void {
       (loaded) => prefetch(loaded, Boolean(token && user), target),
       () => undefined,
     );
+  await yieldToMain();
+  const lazy = route?.lazy;
+  // The router loads it again and reports failures; this only starts the download sooner.
+  if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
 }
 
 /**
@@ -52,26 +58,16 @@ function firstPageLoaded(router: ReturnType<typeof createAppRouter>): Promise<vo
   });
 }
 
-/**
- * Resolves once the browser has had a frame to paint the loading frame, when it holds the page's
- * first poster (server/first_view.py): the poster shows before the start-up work and the first
- * page's downloads begin. A hidden tab paints no frames: the timeout stands in.
- */
-function posterPainted(): Promise<void> {
-  if (!document.querySelector(".boot__poster")) return Promise.resolve();
-  return new Promise((resolve) => {
-    window.requestAnimationFrame?.(() => setTimeout(resolve));
-    setTimeout(resolve, 100);
-  });
-}
-
 /** Parts loaded on the side (session checks, realtime): a failed download only loses that part. */
 function reportLoadFailure(part: string): (error: unknown) => void {
   return (error) => console.error(`Could not load ${part}:`, error);
 }
 
+// The built page starts this code only once its loading frame, with the first poster the server
+// may have put into it (server/first_view.py), is painted (index.html, vite.config.ts).
 async function start() {
-  await posterPainted();
+  // Evaluating the modules was a task of its own; the start-up steps come after it, in theirs.
+  await yieldToMain();
   // Every call from here on carries the session's token (the HTTP client does not know the session).
   authorizeApiCalls();
   // Before anyone can sign in or out (here or in another tab), so no viewer sees another's cached
@@ -80,7 +76,18 @@ async function start() {
     .then(({ watchViewerChanges }) => watchViewerChanges(queryClient))
     .catch(reportLoadFailure("the session code"));
   const configLoad = queryClient.ensureQueryData(appConfigQuery);
-  preloadFirstPage(configLoad);
+  // Its failure is answered below, after the first steps: not an unhandled rejection meanwhile.
+  configLoad.catch(() => undefined);
+  // Start-up comes in a few tasks, not one long one that a phone spends 200 ms on: the page stays
+  // responsive and the downloads just started go on meanwhile.
+  await preloadFirstPage(configLoad);
+  // Parts of the shell the first render shows that are not in the first load come meanwhile: the
+  // app banner on phones (app/AppShell.tsx), the signed-in menu with a session.
+  const shellParts = [
+    preloadSmartBanner(navigator.userAgent),
+    sessionStore.getState().token ? signedInMenuCode.preload() : undefined,
+  ];
+  await yieldToMain();
   const { locale } = splitLocalePath(window.location.pathname);
   // The config decides the theme and the socket; the translations must be there before text renders.
   const translations = initI18n(locale);
@@ -94,6 +101,7 @@ async function start() {
   void import("@/session/telemetry")
     .then(({ startTelemetry }) => startTelemetry(config))
     .catch(reportLoadFailure("error reporting and analytics"));
+  await yieldToMain();
   const router = createAppRouter();
   registerNavigator((to, options) => void router.navigate(to, options));
   // Spec §4 start-up: a stored session is checked.
@@ -103,7 +111,7 @@ async function start() {
       .catch(reportLoadFailure("the session check"));
   }
 
-  await firstPageLoaded(router);
+  await Promise.all([firstPageLoaded(router), ...shellParts]);
   // index.html carries it; without it nothing can render, and the failure is logged like any other.
   const container = document.getElementById("root");
   if (!container) throw new Error("The page has no #root element");

@@ -5,21 +5,19 @@ locust monkey-patches the standard library with gevent, which must not reach the
 that prepares databases here, nor a pytest session.
 """
 
-import http.client
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..fanout import redis_server
-from ..servers import _REPO_ROOT, free_port, run_server
+from ..servers import _REPO_ROOT, free_port, run_server, wait_answering
 from .analysis import Sample, read_requests
 from .mix import FACTOR, RAMP_SECONDS, VIEWER_RPS
 from .prepare import server_env
@@ -121,23 +119,6 @@ def _two_free_ports() -> tuple[int, int]:
     raise RuntimeError("no three consecutive free ports")
 
 
-def _wait_healthy(url: str, process: subprocess.Popen, log: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    host, port = url.removeprefix("http://").split(":")
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"touchline cluster exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            conn = http.client.HTTPConnection(host, int(port), timeout=2)
-            conn.request("GET", "/api/health")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise TimeoutError(f"touchline cluster at {url} not healthy after {timeout:.0f} s:\n{log.read_text()[-3000:]}")
-
-
 @contextmanager
 def cluster(database_url: str, workdir: Path, workers: int = 2) -> Iterator[str]:
     """`touchline cluster` (HAProxy, `workers` server processes) on `database_url` and a private
@@ -161,7 +142,7 @@ def cluster(database_url: str, workdir: Path, workers: int = 2) -> Iterator[str]
             )
             try:
                 url = f"http://127.0.0.1:{port}"
-                _wait_healthy(url, process, log, timeout=120)
+                wait_answering(f"{url}/api/health", process, log.read_text, timeout=120, healthy=True)
                 yield url
             finally:
                 # SIGTERM: the cluster stops HAProxy and its server processes itself.

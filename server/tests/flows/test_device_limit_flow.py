@@ -5,41 +5,23 @@ ticket, and the removed device hears `remove-user-device` on its user room at on
 """
 
 import asyncio
-import contextlib
 import json
-import socket
 
 import httpx
 import pytest
 import socketio
-import uvicorn
 
 from server.app import create_app
 from server.tests.accounts import bearer, new_device, sign_in, sign_up
+from server.tests.serving import uvicorn_serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 TIMEOUT_S = 5
 
 
-@contextlib.asynccontextmanager
-async def serving_app(settings, database):
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    settings = settings.model_copy(update={"port": port})
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings, database), log_level="warning", ws_per_message_deflate=False)
-    )
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        while not server.started:
-            assert not task.done(), "uvicorn stopped before it started"
-            await asyncio.sleep(0.01)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
+def serving_app(settings, database):
+    """The whole app (REST and the socket) on loopback, its settings naming the port it serves on."""
+    return uvicorn_serving(lambda port: create_app(settings.model_copy(update={"port": port}), database))
 
 
 async def test_the_removed_device_is_told_on_the_socket_and_the_new_one_signs_in(settings, database):

@@ -7,9 +7,6 @@ packets, so when a later marker arrives first, the earlier message was never sen
 """
 
 import asyncio
-import contextlib
-import socket
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,12 +15,12 @@ import httpx
 import pytest
 import pytest_asyncio
 import socketio
-import uvicorn
 
 from server.auth.tokens import issue_access_token
 from server.realtime import contract
 from server.realtime.emitter import Emitter
 from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
+from server.tests.serving import uvicorn_serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -45,37 +42,10 @@ def socket_settings(redis_url: str | None = None, origins: list[str] | None = No
 # --- helpers (test_redis_fanout uses them too) --------------------------------------------------
 
 
-@contextlib.asynccontextmanager
-async def serving(sio: socketio.AsyncServer, *, ws: str = "auto") -> AsyncIterator[str]:
+def serving(sio: socketio.AsyncServer, *, ws: str = "auto"):
     """Serve `sio` at /ws with uvicorn (`ws`: its websocket implementation) on a free loopback
     port; yields the base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))  # bound here and handed over: no race for the port
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        socketio.ASGIApp(sio, socketio_path="ws"),
-        lifespan="off",
-        log_level="warning",
-        ws=ws,
-        ws_per_message_deflate=False,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-
-    async def started() -> None:
-        while not server.started:
-            if task.done():
-                task.result()  # surfaces why uvicorn stopped
-                raise RuntimeError("uvicorn exited before it started")
-            await asyncio.sleep(0.01)
-
-    try:
-        await asyncio.wait_for(started(), TIMEOUT_S)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
+    return uvicorn_serving(lambda _port: socketio.ASGIApp(sio, socketio_path="ws"), lifespan="off", ws=ws)
 
 
 async def open_client(

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useRef, type ReactNode } from "react";
+import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from "react";
 import { Outlet, ScrollRestoration, useLocation, useMatches } from "react-router";
 import type { LayoutName, RouteHandle } from "@/lib/routeTypes";
 import { HomeLayout } from "./layouts/HomeLayout";
@@ -11,11 +11,10 @@ import { useIsAuthenticated } from "@/session/store";
 import { splitLocalePath } from "@/i18n/locales";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
+import { smartBannerCode } from "@/ui/smartBannerLoad";
 
 // Toasts are never part of the first paint: their library loads right after it.
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
-// Only phones show the app banner; nobody waits for it.
-const SmartBanner = lazy(() => import("@/ui/SmartBanner").then((module) => ({ default: module.SmartBanner })));
 // The survey (signed-in viewers only, when a form is configured) loads with its translations.
 const SurveyPrompt = lazy(() =>
   Promise.all([import("@/features/survey/SurveyPrompt"), loadNamespace("survey")]).then(([module]) => ({
@@ -62,6 +61,9 @@ export function AppShell() {
   }, [locale]);
   useFocusMainOnPageChange(pathname);
   const surveyOffered = Boolean(useAppConfig().survey.form_url) && isAuthenticated;
+  // Only phones and tablets show the app banner; start-up loads its code with the first page there
+  // (main.tsx), so it is part of the first render and does not push the page down later.
+  const [SmartBanner] = useState(smartBannerCode.current);
   const routeName = (
     [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.name)?.handle as
       RouteHandle | undefined

@@ -36,6 +36,8 @@ export async function initI18n(locale: Locale): Promise<typeof i18n> {
     .use(initReactI18next)
     .use({
       type: "backend",
+      // read(language, namespace, callback), said so: i18next would otherwise guess it from the arity.
+      callbackApi: true,
       read: (lng: string, ns: string, done: (e: unknown, d?: unknown) => void) => {
         loadResource(lng, ns).then(
           (data) => done(null, data),

@@ -1,11 +1,12 @@
 import Cookies from "js-cookie";
 import type { AppConfig } from "@/lib/config";
+import { storePlatformOf, type StorePlatform } from "./storePlatform";
 
 /**
  * Rules of the smart app banner (spec §2, §4, §9): mobile browsers other than Safari (Safari
  * on iOS shows Apple's own banner), hidden by a cookie for a while after the viewer closes it.
  */
-export type StorePlatform = "android" | "ios";
+export { storePlatformOf, type StorePlatform };
 
 export const SMART_BANNER_COOKIE = "smart_banner_closed";
 /** Outside production the cookie is short-lived so the banner can be tested again quickly. */
@@ -14,12 +15,6 @@ export const SMART_BANNER_DEV_MINUTES = 2;
 // iOS browsers are WebKit with their own token; without one of these, an iOS "Safari/" UA is Safari.
 const IOS_OTHER_BROWSERS =
   /CriOS|FxiOS|EdgiOS|OPiOS|OPT\/|GSA\/|YaBrowser|DuckDuckGo|Brave|FBAN|FBAV|Instagram|Line\//i;
-
-export function storePlatformOf(userAgent: string): StorePlatform | null {
-  if (/Android/i.test(userAgent)) return "android";
-  if (/iPhone|iPad|iPod/i.test(userAgent)) return "ios";
-  return null;
-}
 
 export function isMobileSafari(userAgent: string): boolean {
   return storePlatformOf(userAgent) === "ios" && /Safari\//.test(userAgent) && !IOS_OTHER_BROWSERS.test(userAgent);

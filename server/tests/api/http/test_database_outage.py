@@ -10,15 +10,11 @@ what a restart looks like from the application's side.
 
 import asyncio
 import collections
-import contextlib
-import socket
 import time
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 import pytest_asyncio
-import uvicorn
 
 from server.app import create_api
 from server.db import Database
@@ -28,28 +24,12 @@ from server.tests.accounts import bearer, sign_up
 from server.tests.conftest import _drop_postgres_database, _postgres_database
 from server.tests.factories import build_catalogue
 from server.tests.realtime.support import TcpProxy
+from server.tests.serving import uvicorn_serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 OUTAGE_S = 3.0
 RECOVERY_S = 5.0  # from the database's return to every request answering again
-
-
-@contextlib.asynccontextmanager
-async def uvicorn_serving(app) -> AsyncIterator[str]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", log_level="critical"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        while not server.started:
-            assert not task.done(), "uvicorn stopped before it started"
-            await asyncio.sleep(0.01)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
@@ -69,7 +49,8 @@ async def outage_server():
             catalogue_cache_seconds=0,  # every read goes to the database
             login_attempts_per_address=1_000_000,
         )
-        async with uvicorn_serving(create_api(settings)) as url, httpx.AsyncClient(base_url=url, timeout=10) as http:
+        serving = uvicorn_serving(lambda _port: create_api(settings), lifespan="on", log_level="critical")
+        async with serving as url, httpx.AsyncClient(base_url=url, timeout=10) as http:
             yield proxy, http, catalogue
     finally:
         await proxy.aclose()

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALES, localizePath, splitLocalePath, type Locale } from "@/i18n/locales";
+import { DEFAULT_LOCALE, localizePath, splitLocalePath, type Locale } from "@/i18n/locales";
 
 /**
  * The same page in another locale: "/de/league/3?x=1" → "/fr/league/3?x=1", "/de/live" → "/live"
@@ -14,20 +14,28 @@ export function switchLocalePath(url: string, locale: Locale): string {
 }
 
 /**
- * The language's own name ("Deutsch", "עברית") from the browser's locale data, capitalised.
- * The region is named only where two locales share a language (French and French-Canadian).
+ * Each language's own name, capitalised; the region is named only where two locales share a
+ * language (French and French-Canadian). Written out rather than asked of Intl.DisplayNames: that
+ * loads each locale's data on the first render of every page's header (about 18 ms on a fast
+ * machine, four times that on a phone), and a test checks this table against it.
  */
+export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
+  en: "English",
+  de: "Deutsch",
+  es: "Español",
+  fr: "Français",
+  "fr-CA": "Français (Canada)",
+  he: "עברית",
+  it: "Italiano",
+  pl: "Polski",
+  pt: "Português",
+  ca: "Català",
+  ko: "한국어",
+  zh: "中文",
+  "bs-BA": "Bosanski",
+  "uk-UA": "Українська",
+};
+
 export function languageName(locale: Locale): string {
-  const language = locale.split("-")[0];
-  const shared = LOCALES.some((other) => other !== locale && other.split("-")[0] === language);
-  let name: string = locale;
-  try {
-    name =
-      new Intl.DisplayNames([locale], { type: "language", languageDisplay: "standard" }).of(
-        shared ? locale : language,
-      ) ?? locale;
-  } catch {
-    // No locale data in this runtime: the code is still a usable label.
-  }
-  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+  return LANGUAGE_NAMES[locale];
 }

@@ -1,7 +1,8 @@
-import { Component, forwardRef, lazy, Suspense, useState, type ReactNode } from "react";
+import { Component, forwardRef, lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { loadedPlayerView, loadPlayerView } from "./load";
 import type { PlayerHandle, PlayerProps } from "./types";
+import { afterNextPaint } from "@/lib/afterNextPaint";
 import "./Player.css";
 
 const PlayerView = lazy(loadPlayerView);
@@ -62,6 +63,12 @@ export const Player = forwardRef<PlayerHandle, PlayerProps & { className?: strin
   // Already fetched (the router started it with the page): no suspension. A failed fetch stays
   // failed in a lazy component: a retry needs a new one.
   const [View, setView] = useState(() => loadedPlayerView()?.default ?? PlayerView);
+  // The player's elements (media-chrome's and their shadow trees, the engine) mount in a render of
+  // their own once the page is painted: both in one commit kept a phone busy for a third of a
+  // second, and media-chrome measures itself as it connects, which forced the layout of the whole
+  // page in the middle of it. The placeholder shows the same poster meanwhile.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => afterNextPaint(() => startTransition(() => setMounted(true))), []);
   return (
     <div className={className ? `player ${className}` : "player"}>
       <LoadBoundary
@@ -75,7 +82,7 @@ export const Player = forwardRef<PlayerHandle, PlayerProps & { className?: strin
         )}
       >
         <Suspense fallback={<Placeholder poster={props.poster} />}>
-          <View ref={ref} {...props} />
+          {mounted ? <View ref={ref} {...props} /> : <Placeholder poster={props.poster} />}
         </Suspense>
       </LoadBoundary>
     </div>

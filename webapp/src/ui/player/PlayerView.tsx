@@ -1,4 +1,13 @@
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
+import {
+  forwardRef,
+  startTransition,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
 import {
   MediaControlBar,
@@ -19,6 +28,7 @@ import {
   MediaVolumeRange,
   type MediaControllerElement,
 } from "./chrome";
+import { afterNextPaint } from "@/lib/afterNextPaint";
 import { AdBreak } from "./AdBreak";
 import { loadPreroll, type PrerollAd } from "./ads";
 import { applyChromeLanguage } from "./chromeStrings";
@@ -120,6 +130,11 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   const [progress, setProgress] = useState<Progress>(NO_PROGRESS);
   const [mutedByBrowser, setMutedByBrowser] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  // The controls (a dozen of media-chrome's elements with their shadow trees) mount once the video
+  // and its engine are in and painted: one commit of both kept a phone busy for ~250 ms. Until
+  // then the frame shows the poster and the loading indicator, as while any stream starts.
+  const [controlsShown, setControlsShown] = useState(false);
+  useEffect(() => afterNextPaint(() => startTransition(() => setControlsShown(true))), []);
   const [loadedUrl, setLoadedUrl] = useState<string | null>(null);
   /** Counts the streams loaded (a token swap is not a new one). */
   const [loads, setLoads] = useState(0);
@@ -444,61 +459,65 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
             {t("unmute")}
           </button>
         )}
-        <MediaRenditionMenu id={ids.quality} hidden anchor="auto" />
-        {!live && <MediaPlaybackRateMenu id={ids.rate} hidden anchor="auto" rates={RATES} />}
-        <div className="player__timeline">
-          <MediaTimeRange className="player__range" />
-          {!!markers?.length && span && (
-            <div className="player__markers" aria-hidden="true">
-              {markers.map((marker) => {
-                const at = fractionOf(marker.time, span.start, span.end);
-                return at === null ? null : (
-                  <span
-                    key={marker.id}
-                    className="player__marker"
-                    style={{ insetInlineStart: `${at * 100}%` }}
-                    title={marker.label}
-                  />
-                );
-              })}
+        {controlsShown && (
+          <>
+            <MediaRenditionMenu id={ids.quality} hidden anchor="auto" />
+            {!live && <MediaPlaybackRateMenu id={ids.rate} hidden anchor="auto" rates={RATES} />}
+            <div className="player__timeline">
+              <MediaTimeRange className="player__range" />
+              {!!markers?.length && span && (
+                <div className="player__markers" aria-hidden="true">
+                  {markers.map((marker) => {
+                    const at = fractionOf(marker.time, span.start, span.end);
+                    return at === null ? null : (
+                      <span
+                        key={marker.id}
+                        className="player__marker"
+                        style={{ insetInlineStart: `${at * 100}%` }}
+                        title={marker.label}
+                      />
+                    );
+                  })}
+                </div>
+              )}
             </div>
-          )}
-        </div>
-        <MediaControlBar className="player__bar">
-          <MediaPlayButton />
-          <MediaSeekBackwardButton seekOffset={SEEK_STEP} />
-          <MediaSeekForwardButton seekOffset={SEEK_STEP} />
-          <MediaMuteButton />
-          <MediaVolumeRange />
-          {live ? (
-            <LiveControl
-              behind={progress.behind}
-              atLive={progress.atLive}
-              onGoLive={() => {
-                engineRef.current?.seekToLive();
-                void playWithFallback(video);
-              }}
-            />
-          ) : (
-            <MediaTimeDisplay showDuration />
-          )}
-          <span className="player__spacer" />
-          {extraControls}
-          <button
-            type="button"
-            className="player__button player__help-button"
-            aria-label={t("help.open")}
-            title={t("help.open")}
-            aria-haspopup="dialog"
-            onClick={() => setHelpOpen(true)}
-          >
-            ?
-          </button>
-          <MediaRenditionMenuButton invokeTarget={ids.quality} />
-          {!live && <MediaPlaybackRateMenuButton invokeTarget={ids.rate} />}
-          <MediaPipButton />
-          <MediaFullscreenButton />
-        </MediaControlBar>
+            <MediaControlBar className="player__bar">
+              <MediaPlayButton />
+              <MediaSeekBackwardButton seekOffset={SEEK_STEP} />
+              <MediaSeekForwardButton seekOffset={SEEK_STEP} />
+              <MediaMuteButton />
+              <MediaVolumeRange />
+              {live ? (
+                <LiveControl
+                  behind={progress.behind}
+                  atLive={progress.atLive}
+                  onGoLive={() => {
+                    engineRef.current?.seekToLive();
+                    void playWithFallback(video);
+                  }}
+                />
+              ) : (
+                <MediaTimeDisplay showDuration />
+              )}
+              <span className="player__spacer" />
+              {extraControls}
+              <button
+                type="button"
+                className="player__button player__help-button"
+                aria-label={t("help.open")}
+                title={t("help.open")}
+                aria-haspopup="dialog"
+                onClick={() => setHelpOpen(true)}
+              >
+                ?
+              </button>
+              <MediaRenditionMenuButton invokeTarget={ids.quality} />
+              {!live && <MediaPlaybackRateMenuButton invokeTarget={ids.rate} />}
+              <MediaPipButton />
+              <MediaFullscreenButton />
+            </MediaControlBar>
+          </>
+        )}
         {error && (
           <div slot="centered-chrome" className="player__error" role="alert">
             <p>{t(`error.${error.kind === "not-started" ? "not_started" : error.kind}`)}</p>

@@ -146,7 +146,7 @@ describe("DefaultLayout", () => {
     act(() => sessionStore.setState({ token: "t", user: viewer }));
     const { router } = renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
     expect(screen.queryByRole("link", { name: "Sign up" })).toBeNull();
-    const button = screen.getByRole("button", { name: /Alex Fan/ });
+    const button = await screen.findByRole("button", { name: /Alex Fan/ });
     expect(button.getAttribute("aria-expanded")).toBe("false");
     fireEvent.click(button);
     expect(screen.getByRole("link", { name: "Account" }).getAttribute("href")).toBe("/account");
@@ -157,10 +157,10 @@ describe("DefaultLayout", () => {
 });
 
 describe("the signed-in user menu", () => {
-  it("closes when keyboard focus moves past its last item", () => {
+  it("closes when keyboard focus moves past its last item", async () => {
     act(() => sessionStore.setState({ token: "t", user: viewer }));
     renderWithApp(<DefaultLayout>{page}</DefaultLayout>, { url: "/live", path: "/live" });
-    const button = screen.getByRole("button", { name: /Alex Fan/ });
+    const button = await screen.findByRole("button", { name: /Alex Fan/ });
     fireEvent.click(button);
     const logOut = screen.getByRole("button", { name: "Log out" });
     fireEvent.focusOut(button, { relatedTarget: logOut });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { LocaleSwitcher } from "@/ui/header/LocaleSwitcher";
-import { languageName, switchLocalePath } from "@/ui/header/localeSwitch";
+import { LANGUAGE_NAMES, languageName, switchLocalePath } from "@/ui/header/localeSwitch";
+import { LOCALES } from "@/i18n/locales";
 import { renderWithApp, setUpI18n } from "../renderWithApp";
 
 describe("switchLocalePath", () => {
@@ -44,6 +45,18 @@ describe("languageName", () => {
     expect(languageName("fr")).toBe("Français");
     expect(languageName("fr-CA")).toBe("Français (Canada)");
     expect(languageName("bs-BA")).toBe("Bosanski");
+  });
+
+  it("says what the runtime's own locale data says, for every locale", () => {
+    for (const locale of LOCALES) {
+      const language = locale.split("-")[0];
+      const shared = LOCALES.some((other) => other !== locale && other.split("-")[0] === language);
+      const name =
+        new Intl.DisplayNames([locale], { type: "language", languageDisplay: "standard" }).of(
+          shared ? locale : language,
+        ) ?? "";
+      expect(LANGUAGE_NAMES[locale]).toBe(name.charAt(0).toLocaleUpperCase(locale) + name.slice(1));
+    }
   });
 });
 

@@ -1,8 +1,11 @@
+import { useDeferredValue } from "react";
+import { useQueries } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useAppConfig } from "@/lib/config";
 import type { CatalogEvent } from "@/entities/event";
-import { useClipList, type ClipListParams } from "../api/listClips";
-import { useRelatedVideos } from "../api/getRelatedVideos";
+import { clipListQueryOptions, useClipList, type ClipListParams } from "../api/listClips";
+import { relatedVideosQueryOptions, useRelatedVideos } from "../api/getRelatedVideos";
+import { useAudience, useEventMapOptions } from "../api/viewer";
 import { EventCard, EventCardSkeleton } from "../components/EventCard";
 import { Rail } from "../components/Rail";
 import { useLogFailure } from "../lib/useLogFailure";
@@ -56,6 +59,13 @@ function EventRail({
   );
 }
 
+const highlightParams = (gameId: string, kinds: HighlightKind[]): ClipListParams => ({
+  eventIds: [gameId],
+  type: kinds,
+  order: "desc",
+  size: EVENT_PAGE_LIST_SIZE,
+});
+
 function HighlightRail({
   title,
   gameId,
@@ -69,7 +79,7 @@ function HighlightRail({
   exclude: string;
   what: string;
 }) {
-  const query = useClipList({ eventIds: [gameId], type: kinds, order: "desc", size: EVENT_PAGE_LIST_SIZE });
+  const query = useClipList(highlightParams(gameId, kinds));
   const list = { ...query, data: query.data?.entries };
   return <EventRail title={title} query={list} exclude={exclude} what={what} />;
 }
@@ -80,13 +90,34 @@ function RelatedRail({ event }: { event: CatalogEvent }) {
   return <EventRail title={t("lists.related")} query={query} exclude={event.id} what="Related videos" />;
 }
 
-/** Game highlights, player highlights (each where the configuration offers them) and related videos. */
+/**
+ * Game highlights, player highlights (each where the configuration offers them) and related videos.
+ * They show together once every list has answered, rendered in the background (up to 24 cards a
+ * list, below the player): no placeholder that vanishes when a list turns out empty, no list that
+ * pushes another one down as it arrives. Nothing on screen moves.
+ */
 export function EventLists({ event }: { event: CatalogEvent }) {
   const { t } = useTranslation("event");
   const { options } = useAppConfig();
-  if (event.isChannel) return null;
+  const audience = useAudience();
+  const mapOptions = useEventMapOptions();
   // A highlight's lists are its game's.
   const gameId = event.isClip ? event.eventId : event.id;
+  const lists = event.isChannel
+    ? []
+    : [
+        ...(options.game_highlights ? [highlightParams(gameId, GAME_HIGHLIGHT_KINDS)] : []),
+        ...(options.player_highlights ? [highlightParams(gameId, PLAYER_HIGHLIGHT_KINDS)] : []),
+      ];
+  const answered = useQueries({
+    queries: [
+      ...lists.map((params) => clipListQueryOptions(params, audience, mapOptions)),
+      ...(event.isChannel ? [] : [relatedVideosQueryOptions(event.id, audience, mapOptions)]),
+    ],
+    combine: (results) => results.every((result) => !result.isPending),
+  });
+  const shown = useDeferredValue(answered);
+  if (event.isChannel || !shown) return null;
   return (
     <>
       {options.game_highlights && (

@@ -169,6 +169,9 @@ interface Backend {
   clips?: () => ApiEvent[];
   commerce?: () => unknown;
   stats?: () => Response;
+  /** POST /clip/list (the highlight lists) and GET /vod/get_related_videos; empty pages by default. */
+  highlights?: (call: RecordedCall) => Response | Promise<Response>;
+  related?: () => Response | Promise<Response>;
 }
 
 /** The API as the event page uses it; anything else answers an empty page. */
@@ -182,8 +185,8 @@ function serve(backend: Backend) {
       return ok(pageOf(global ? tags.global : tags.own).content);
     },
     "POST /clip/user_list": () => ok(pageOf(backend.clips?.() ?? []).content),
-    "POST /clip/list": () => ok(pageOf([]).content),
-    "GET /vod/get_related_videos": () => ok(pageOf([]).content),
+    "POST /clip/list": (call) => backend.highlights?.(call) ?? ok(pageOf([]).content),
+    "GET /vod/get_related_videos": () => backend.related?.() ?? ok(pageOf([]).content),
     "GET /event/get_commerce_options": () =>
       ok(
         backend.commerce?.() ?? {
@@ -715,6 +718,34 @@ describe("channels, lists, stats and links", () => {
     expect(players).toMatchObject({ size: 24, event_id: [ID], type: ["clip"] });
     await waitFor(() => expect(server.callsTo("/vod/get_related_videos")).toHaveLength(1));
     expect(server.callsTo("/vod/get_related_videos")[0].path).toContain("size=24");
+  });
+
+  it("shows the lists under the player together, once every one has answered, and leaves out empty ones", async () => {
+    let answerRelated: (response: Response) => void = () => undefined;
+    const related = new Promise<Response>((resolve) => (answerRelated = resolve));
+    const highlight = apiEvent({ _id: "7c1c0a8e2b3d4c5e6f7a8b11", title: "All the goals", media_type: "highlight" });
+    const server = serve({
+      event: () => eventWith(),
+      highlights: (call) =>
+        ok(pageOf((call.body as { type: string[] }).type.includes("recap") ? [highlight] : []).content),
+      related: () => related,
+    });
+    await openEvent();
+    await screen.findByTestId("player");
+    await waitFor(() => expect(server.callsTo("/clip/list")).toHaveLength(2));
+    await settle();
+    // The highlights are in, the related videos not yet: nothing shows, not even a placeholder.
+    expect(screen.queryByRole("heading", { name: "Game highlights" })).toBeNull();
+    expect(document.querySelector(".rail")).toBeNull();
+
+    const neighbour = apiEvent({ _id: "7c1c0a8e2b3d4c5e6f7a8b12", title: "Last week's derby" });
+    answerRelated(ok(pageOf([neighbour]).content));
+    expect(await screen.findByRole("heading", { name: "Game highlights" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Related videos" })).toBeTruthy();
+    expect(screen.getByText("All the goals")).toBeTruthy();
+    expect(screen.getByText("Last week's derby")).toBeTruthy();
+    // Player highlights answered an empty page: no list, no heading.
+    expect(screen.queryByRole("heading", { name: "Player highlights" })).toBeNull();
   });
 
   it("starts the player at a shared link's time", async () => {
