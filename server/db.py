@@ -9,7 +9,18 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
 import psycopg
-from sqlalchemy import Connection, CursorResult, Engine, Executable, Result, Row, create_engine, event, text
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Engine,
+    Executable,
+    Result,
+    Row,
+    Select,
+    create_engine,
+    event,
+    text,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -17,12 +28,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from .db_pg_reads import PgReader
+
 
 def unavailable(exc: BaseException) -> bool:
     """Whether `exc` says the database cannot serve right now (it restarts, the network to it is
     down, the pool is exhausted, a lock or a deadlock to retry), as opposed to a fault of the
     query: the first is a 503 to come back from, the second a bug."""
     if isinstance(exc, DisconnectionError | PoolTimeout):
+        return True
+    # Raised by psycopg itself on the reads that skip SQLAlchemy (server/db_pg_reads.py).
+    if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
         return True
     if not isinstance(exc, DBAPIError):
         return False
@@ -50,6 +66,10 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+# Read connections kept open on SQLite (server/db_inline.py), and as many more at a peak.
+INLINE_READERS = 64
+
+
 def make_inline_reader(database_url: str, *, echo: bool = False) -> AsyncEngine | None:
     """For SQLite files: an engine whose read-only connections run on the event loop's thread
     (server/db_inline.py); None elsewhere."""
@@ -58,7 +78,17 @@ def make_inline_reader(database_url: str, *, echo: bool = False) -> AsyncEngine 
         return None
     from .db_inline import inline_reader
 
-    return create_async_engine(url, echo=echo, async_creator=inline_reader(url.database))
+    # A read session holds its connection until the request's answer is built, so under load as
+    # many are out as requests are under way; a connection beyond the pool's size would be opened
+    # and closed per request, and SQLite reads the schema again on every new one. Kept ones cost a
+    # little memory each (the page cache grows only as used).
+    return create_async_engine(
+        url,
+        echo=echo,
+        async_creator=inline_reader(url.database),
+        pool_size=INLINE_READERS,
+        max_overflow=INLINE_READERS,
+    )
 
 
 def make_sync_writer(database_url: str) -> Engine | None:
@@ -103,6 +133,19 @@ async def referenced(db: AsyncSession, model: type[M], ident: str) -> M:
     if row is None:
         raise LookupError(f"{model.__name__} {ident} is referenced but missing")
     return row
+
+
+PG_READER = "pg_reader"
+
+
+async def session_rows(db: AsyncSession, statement: Select[Any], parameters: dict[str, Any]) -> list[Any]:
+    """The rows of a hot read (a page's keys, say) in `db`: in a read session on PostgreSQL
+    straight through psycopg (server/db_pg_reads.py), else on the session's connection. Only for
+    Core selects of plain columns; never needs the session's own uncommitted writes."""
+    reader = db.info.get(PG_READER)
+    if reader is not None:
+        return await reader.rows(statement, parameters)
+    return list((await (await db.connection()).execute(statement, parameters)).all())
 
 
 def rows_changed(result: Result[Any]) -> int:
@@ -157,6 +200,13 @@ class Database:
         self._sqlite_writer = asyncio.Lock()
         self._reader = make_inline_reader(database_url, echo=echo)
         self.readers = async_sessionmaker(self._reader, expire_on_commit=False) if self._reader else None
+        # On PostgreSQL, hot reads go straight through psycopg (server/db_pg_reads.py); read
+        # sessions carry the reader, for the statements that ask it (`session_rows`).
+        self._pg_reader = None if self.is_sqlite else PgReader(self.engine.url, self.engine.dialect)
+        if self._pg_reader is not None:
+            self.readers = async_sessionmaker(
+                self.engine, expire_on_commit=False, class_=AsyncSession, info={PG_READER: self._pg_reader}
+            )
         self._writer = make_sync_writer(database_url)
         self._writer_thread: ThreadPoolExecutor | None = None
         self._waiting_writes: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
@@ -198,7 +248,9 @@ class Database:
         """The rows of a small read by key (a session's standing, say), asked on every request:
         on SQLite on the event loop's thread (server/db_inline.py), else over the async engine.
         If the SQLite file is busy for longer than a read may wait on the loop (a checkpoint),
-        it is read through aiosqlite."""
+        it is read through aiosqlite. On PostgreSQL straight through psycopg (server/db_pg_reads.py)."""
+        if self._pg_reader is not None:
+            return await self._pg_reader.rows(cast("Select[Any]", statement), parameters)
         if self._reader is not None:
             try:
                 async with self._reader.connect() as conn:
@@ -291,6 +343,8 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self._pg_reader is not None:
+            await self._pg_reader.close()
         if self._reader is not None:
             await self._reader.dispose()
         if self._writer_thread is not None:

@@ -110,9 +110,15 @@ class Server:
 
 @contextmanager
 def run_server(
-    target: str, env: dict | None = None, ready_path: str = "/", factory: bool = True, timeout: float = 60.0
+    target: str,
+    env: dict | None = None,
+    ready_path: str = "/",
+    factory: bool = True,
+    timeout: float = 60.0,
+    cwd: str | None = None,
 ):
-    """Start `target` (module:factory), yield a Server once it answers, then stop it."""
+    """Start `target` (module:factory), yield a Server once it answers, then stop it. `env` may
+    name another tree in PYTHONPATH (and `cwd`) to serve that tree's code."""
     port = free_port()
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
@@ -120,6 +126,7 @@ def run_server(
             env={**os.environ, "PYTHONPATH": _REPO_ROOT, **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
+            cwd=cwd,
         )
         try:
             wait_answering(f"http://127.0.0.1:{port}{ready_path}", proc, _file_text(log), timeout)

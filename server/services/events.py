@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import BindParameter, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from ..db import session_rows
 from ..errors import ApiError, NotFound
 from ..models import Event, EventIdentity, Identity, Team
 from .event_views import cache_for
@@ -270,7 +271,7 @@ async def get_event(
     """One event, highlight or clip; a viewer's own clip only for that viewer (`owner_id`)."""
     stmt = _stamp_by(id_type, bool(media_types), _may_hold_user_media(media_types), owner_id is not None)
     params = {"ident": ident, "media_types": list(media_types), "owner_id": owner_id}
-    found = (await (await db.connection()).execute(stmt, params)).first()
+    found = next(iter(await session_rows(db, stmt, params)), None)
     views = await views_of(db, [(found.id, found.updated)]) if found is not None else []
     if not views:
         raise NotFound("Event not found", code="event_not_found")

@@ -6,6 +6,8 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Row, Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..db import session_rows
+
 T = TypeVar("T")
 
 
@@ -47,15 +49,14 @@ async def paginate_prepared(
     db: AsyncSession, query: PagedQuery, parameters: dict[str, Any], page: PageQuery
 ) -> Page[Row[Any]]:
     """`paginate` for a PagedQuery: Core rows, and no statement built per call."""
-    conn = await db.connection()
     extra = 1 if page.next else 0
     bounds = {"page_offset": page.offset, "page_limit": page.size + extra}
-    rows = list((await conn.execute(query.rows, {**parameters, **bounds})).all())
+    rows = await session_rows(db, query.rows, {**parameters, **bounds})
     next_exists = None
     if page.next:
         next_exists = len(rows) > page.size
         rows = rows[: page.size]
-    total = (await conn.execute(query.count, parameters)).scalar_one() if page.count else None
+    total = (await session_rows(db, query.count, parameters))[0][0] if page.count else None
     return Page(rows, page, total, next_exists)
 
 

@@ -25,6 +25,8 @@ def wrapped(error_class, cause: Exception, *, invalidated: bool = False):
         wrapped(ProgrammingError, Exception("whatever"), invalidated=True),
         DisconnectionError("gone"),
         PoolTimeout("QueuePool limit reached"),
+        psycopg.OperationalError("connection refused"),
+        psycopg.errors.AdminShutdown("terminating connection"),
     ],
     ids=[
         "refused",
@@ -35,6 +37,8 @@ def wrapped(error_class, cause: Exception, *, invalidated: bool = False):
         "invalidated",
         "disconnect",
         "pool",
+        "direct read refused",
+        "direct read shut down",
     ],
 )
 def test_an_unreachable_or_busy_database_is_unavailable(exc):
@@ -48,8 +52,9 @@ def test_an_unreachable_or_busy_database_is_unavailable(exc):
         wrapped(IntegrityError, psycopg.errors.UniqueViolation("duplicate key")),
         wrapped(ProgrammingError, psycopg.errors.UndefinedColumn("column x does not exist")),
         ValueError("not a database error"),
+        psycopg.errors.UndefinedColumn("column x does not exist"),
     ],
-    ids=["missing table", "duplicate key", "bad column", "other"],
+    ids=["missing table", "duplicate key", "bad column", "other", "direct read bad column"],
 )
 def test_a_fault_of_the_query_or_the_code_is_not_unavailable(exc):
     assert not unavailable(exc)
