@@ -11,8 +11,10 @@ asked twice. While the server is down a read fails at once (its connection is re
 API answers with 503; psycopg_pool's waiting for its background connections would hold each such
 request for its timeout instead, so the few lines of pooling are ours.
 
-Reads only, and never inside a write transaction: a write session must see its own uncommitted
-rows, which another connection does not.
+Never inside a write transaction: a write session must see its own uncommitted rows, which
+another connection does not. A statement that writes (a SELECT over data-modifying WITH clauses)
+commits on its own here; it is asked with `retry=False`, so a broken connection's error reaches
+its caller, who cannot know whether it was committed.
 """
 
 import asyncio
@@ -52,6 +54,8 @@ def _prepare(statement: Select, dialect: Dialect) -> _Prepared:
     # A list bound to IN becomes one array parameter (psycopg adapts lists to arrays): one text for
     # every list length, which the server can keep prepared.
     sql = _EXPANDING.sub(lambda m: f"{'<> ALL' if m.group(1) else '= ANY'}(%({m.group(2)})s)", compiled.string)
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        raise ValueError(f"a column default computed in Python is not run here: {sql}")
     if "__[POSTCOMPILE_" in sql:
         raise ValueError(f"a parameter rendered at run time is not supported here: {sql}")
     binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()}
@@ -129,8 +133,11 @@ class PgReader:
             found = self._prepared[statement] = _prepare(statement, self._dialect)
         return found
 
-    async def rows(self, statement: Select, parameters: dict[str, Any] | None = None) -> list[Any]:
-        """The rows of `statement`, each a named tuple of its selected columns' keys."""
+    async def rows(
+        self, statement: Select, parameters: dict[str, Any] | None = None, *, retry: bool = True
+    ) -> list[Any]:
+        """The rows of `statement`, each a named tuple of its selected columns' keys. With `retry`,
+        a broken connection's read is asked once more on a new one."""
         prepared = self.prepared(statement)
         values = {}
         # Every bound value, the statement's own literals included.
@@ -149,6 +156,8 @@ class PgReader:
             # The connection broke (the server restarted, the network dropped it), and the idle
             # ones with it: once more on a new one. A server still down refuses that one too.
             await pool.drop_idle()
+            if not retry:
+                raise
             fetched = await self._fetch(pool, prepared.sql, values)
         return [_processed(prepared, raw) for raw in fetched]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from . import report
 from .baselines import DEFAULT_BODY_BYTES
 from .load import LoadResult, run_rated, run_wrk
-from .servers import run_server
+from .servers import analyzed, run_server
 
 LIST_PATH = "/api/event/list"
 LIST_BODY = json.dumps(
@@ -59,7 +59,9 @@ def _prepare(database: str, fresh: bool) -> str:
 def _fill(url: str, count: int) -> int:
     from server.seed.bulk import fill_events
 
-    return fill_events(url, count)
+    inserted = fill_events(url, count)
+    analyzed(url)
+    return inserted
 
 
 def _probe(port: int, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .accounts import REFRESH_LUA
 from .load import _DONE, LoadResult, parse_wrk_output
-from .servers import fresh_sqlite_database, run_server
+from .servers import analyzed, fresh_sqlite_database, run_server
 
 SQLITE_FILE = Path(__file__).resolve().parents[2] / "var" / "bench" / "signed_in.db"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -159,6 +159,7 @@ def _measure_database(database: str, args) -> list[LoadResult]:
     from server.seed.bulk import fill_events
 
     log(f"{database}: {fill_events(url, args.events)} events, {args.sessions} sessions")
+    analyzed(url)
     viewers = asyncio.run(_sign_in_many(url, args.sessions))
     env = {
         "DATABASE_URL": url,

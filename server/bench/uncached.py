@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from .load import LoadResult
-from .servers import _REPO_ROOT, run_server
+from .servers import _REPO_ROOT, analyzed, run_server
 from .signed_in import LIST_BODY, REQUESTS_LUA, _check, _lua, _wrk_script
 
 # The last revision before the kickoff issue's work.
@@ -70,7 +70,7 @@ def prepare(tree: Path, side: str, database: str, events: int) -> str:
         url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
     _in_tree(tree, f"from server.migrate import upgrade; upgrade({url!r})")
     _in_tree(tree, f"from server.seed.bulk import fill_events; fill_events({url!r}, {events})")
-    return url
+    return analyzed(url)  # both sides alike
 
 
 def measure(tree: Path, url: str, args: argparse.Namespace, label: str) -> dict[str, LoadResult]:

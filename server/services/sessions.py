@@ -11,7 +11,8 @@ token without it ever being stored in clear. Reuse of a rotated token after the 
 
 Write paths run in `Database.write_session()` (BEGIN IMMEDIATE on SQLite) and lock rows with
 FOR UPDATE on PostgreSQL, so concurrent sign-ins cannot pass the device limit and concurrent
-refreshes rotate once.
+refreshes rotate once. The common refresh on PostgreSQL is a single statement instead; its update
+of the token's row waits for a concurrent one and then finds the token used, so it too rotates once.
 """
 
 import base64
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, String, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
@@ -31,6 +32,7 @@ from ..auth.tokens import issue_access_token, issue_limit_ticket
 from ..db import Database, rows_changed, run_pipelined
 from ..errors import NotFound, Unauthorized
 from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
+from ..models.types import UTCDateTime
 from ..settings import Settings
 
 # Longest chain of rotations followed inside the grace window (tabs refreshing in a burst).
@@ -387,14 +389,110 @@ _INSERT_SUCCESSOR = insert(RefreshToken).values(
 )
 
 
+def _rotation_in_one_statement(*, same_device: bool) -> Select[Any]:
+    """The common refresh as one statement (PostgreSQL's data-modifying WITH clauses): an unused,
+    unexpired token of a standing session (on the device that asks, when it says) is marked used,
+    its successor inserted and the session's last use touched, in one round trip and its own
+    transaction. No row when anything is less ordinary: a concurrent refresh got there first (the
+    update waits for its row and then finds it used), the token is unknown, used, expired or from
+    another device; the caller then takes the general way, which decides those cases."""
+    now = bindparam("now", type_=UTCDateTime)
+    current = (
+        select(
+            RefreshToken.id,
+            RefreshToken.session_id,
+            AuthSession.expires_at.label("session_expires_at"),
+            User.id.label("user_id"),
+            User.role,
+        )
+        .join(AuthSession, AuthSession.id == RefreshToken.session_id)
+        .join(User, User.id == AuthSession.user_id)
+        .where(
+            RefreshToken.token_hash == bindparam("token_hash"),
+            RefreshToken.used_at.is_(None),
+            RefreshToken.expires_at > now,
+            AuthSession.revoked_at.is_(None),
+            AuthSession.expires_at > now,
+            User.deleted_at.is_(None),
+        )
+    )
+    if same_device:
+        current = current.join(Device, Device.id == AuthSession.device_ref).where(
+            Device.device_id == bindparam("device_id")
+        )
+    token = current.cte("current_token")
+    rotated = (
+        update(RefreshToken)
+        .where(RefreshToken.id == token.c.id, RefreshToken.used_at.is_(None))
+        .values(used_at=now, replaced_by=bindparam("successor_id"))
+        .returning(RefreshToken.id, RefreshToken.session_id)
+        .cte("rotated")
+    )
+    added = insert(RefreshToken).from_select(
+        ["id", "session_id", "token_hash", "created", "expires_at"],
+        select(
+            bindparam("successor_id", type_=String),
+            rotated.c.session_id,
+            bindparam("successor_hash", type_=String),
+            now,
+            func.least(bindparam("refresh_until", type_=UTCDateTime), token.c.session_expires_at, type_=UTCDateTime),
+        ).join_from(rotated, token, token.c.id == rotated.c.id),
+    )
+    touched = (
+        update(AuthSession)
+        .where(
+            AuthSession.id == rotated.c.session_id, AuthSession.last_used < bindparam("stale_before", type_=UTCDateTime)
+        )
+        .values(last_used=now, updated=now)  # `updated` too: its onupdate is Python's, not run here
+        .returning(AuthSession.device_ref)
+        .cte("touched")
+    )
+    device_touched = update(Device).where(Device.id == touched.c.device_ref).values(updated=now)
+    return (
+        select(token.c.user_id, token.c.role, token.c.session_id)
+        .join_from(token, rotated, rotated.c.id == token.c.id)
+        .add_cte(added.cte("added"), device_touched.cte("device_touched"))
+    )
+
+
+_ROTATE_IN_ONE = {same: _rotation_in_one_statement(same_device=same) for same in (False, True)}
+
+
+async def _refresh_in_one_statement(
+    database: Database, token: str, *, policy: Policy, device_id: str | None, now: datetime
+) -> dict | None:
+    """The common refresh on PostgreSQL in one statement; None where the general way decides."""
+    successor = successor_of(token, policy.secret)
+    parameters = {
+        "token_hash": token_hash(token),
+        "now": now,
+        "successor_id": new_id(),
+        "successor_hash": token_hash(successor),
+        "refresh_until": now + timedelta(seconds=policy.refresh_lifetime),
+        "stale_before": now - LAST_USED_RESOLUTION,
+    }
+    if device_id is not None:
+        parameters["device_id"] = device_id
+    rows = await database.commit_statement(_ROTATE_IN_ONE[device_id is not None], parameters)
+    if not rows:
+        return None
+    row = rows[0]
+    return _refresh_result(row.user_id, row.role, row.session_id, successor, policy)
+
+
 async def refresh(database: Database, token: str, *, policy: Policy, device_id: str | None = None) -> dict:
     """Rotate `token`; answers `{token, expires_in, refresh_token}` or raises RefreshFailed.
 
-    One write transaction (Database.write_transaction: on SQLite one hop to its writer thread).
-    The common path is three statements (read, conditional update, insert) and the commit; a
+    On PostgreSQL the common case is one statement (`_rotation_in_one_statement`). Otherwise, and
+    in every other case, one write transaction (Database.write_transaction: on SQLite one hop to
+    its writer thread): three statements (read, conditional update, insert) and the commit; a
     session ended for a reused token is committed before RefreshFailed is raised.
     """
     now = clock.now()
+    if not database.is_sqlite:
+        done = await _refresh_in_one_statement(database, token, policy=policy, device_id=device_id, now=now)
+        if done is not None:
+            return done
     locked = not database.is_sqlite  # SQLite serialises writers; PostgreSQL locks the token's row
     outcome = await database.write_transaction(
         lambda conn: _refresh_now(conn, token, policy=policy, device_id=device_id, now=now, locked=locked)

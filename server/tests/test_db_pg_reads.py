@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
-from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, func, insert, select
+from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, func, insert, select, update
 
 from server.db import Database, session_rows, unavailable
 from server.migrate import upgrade
@@ -33,6 +33,15 @@ KINDS = (
 )
 NOT_KINDS = select(probe.c.id).where(probe.c.kind.not_in(bindparam("kinds", expanding=True))).order_by(probe.c.id)
 COUNT = select(func.count()).select_from(probe).where(probe.c.kind == "goal")
+_bumped = (
+    update(probe)
+    .where(probe.c.id == bindparam("row"))
+    .values(n=probe.c.n + 1)
+    .returning(probe.c.id, probe.c.n)
+    .cte("bumped")
+)
+BUMP = select(_bumped.c.id, _bumped.c.n)  # a statement that writes: Database.commit_statement
+N = select(probe.c.n).where(probe.c.id == bindparam("row"))
 AT = datetime(2026, 11, 27, 18, 30, tzinfo=UTC)
 
 
@@ -88,6 +97,27 @@ async def test_a_write_session_reads_on_its_own_connection_and_sees_its_own_writ
         await db.rollback()
 
 
+async def test_a_statement_that_writes_commits_on_its_own_on_postgresql(database, table):
+    bumped = await database.commit_statement(BUMP, {"row": "a"})
+    if database.is_sqlite:
+        assert bumped is None  # the caller goes its general way
+        return
+    assert [(row.id, row.n) for row in bumped] == [("a", 2)]
+    async with database.session() as db:  # another connection sees it: committed
+        assert (await db.execute(N, {"row": "a"})).scalar_one() == 2
+
+
+def test_a_column_default_computed_in_python_is_refused_rather_than_written_as_null():
+    from sqlalchemy.dialects import postgresql
+
+    from server.db_pg_reads import _prepare
+    from server.models import AuthSession
+
+    touched = update(AuthSession).values(last_used=AT).returning(AuthSession.id).cte("touched")
+    with pytest.raises(ValueError, match="default computed in Python"):
+        _prepare(select(touched.c.id), postgresql.psycopg.dialect())
+
+
 @pytest.fixture
 async def behind_proxy():
     """A database of its own, reached through a TCP proxy that can play a restarting server."""
@@ -137,3 +167,16 @@ async def test_a_connection_the_server_ended_is_replaced_on_the_read_that_meets_
         ).fetchone()
     assert ended and ended[0] >= 1
     assert (await database.read_rows(COUNT, {}))[0][0] == 1
+
+
+async def test_a_statement_that_writes_is_not_asked_again_when_its_connection_broke(behind_proxy):
+    database, _proxy = behind_proxy
+    assert [row.n for row in await database.commit_statement(BUMP, {"row": "a"})] == [2]
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (database.engine.url.database,),
+        )
+    # Its caller cannot know whether it was committed, so it is told, not answered twice.
+    assert await database.commit_statement(BUMP, {"row": "a"}) is None
+    assert [row.n for row in await database.commit_statement(BUMP, {"row": "a"})] == [3]

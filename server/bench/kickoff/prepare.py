@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
+from ..servers import analyzed
+
 PASSWORD = "kickoff bench password 2026"
 SECRET = "touchline-kickoff-bench-secret-0123456789abcdef"
 # The socket handshake's Origin: one fixed origin the servers allow, whatever their port.
@@ -69,7 +71,7 @@ def postgres_database(name: str) -> str:
     url = PG_URL.format(name=name)
     upgrade(url)
     asyncio.run(_seed(url))
-    return url
+    return analyzed(url)
 
 
 def drop_postgres_database(name: str) -> None:

@@ -100,3 +100,23 @@ def test_trivial_connexion_answers_200():
         assert resp.status_code == 200
         assert json.loads(resp.content) == json.loads(body_of_size(2000))
         assert client.get("/api/ping", params={"limit": 0}).status_code == 400
+
+
+def test_a_bulk_filled_postgresql_database_is_analyzed_before_it_is_measured():
+    import psycopg
+
+    from server.bench.servers import analyzed
+    from server.tests.conftest import _drop_postgres_database, _postgres_database
+
+    name = _postgres_database()
+    try:
+        dsn = f"postgresql://postgres@127.0.0.1:5432/{name}"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE TABLE filled (n integer)")
+            conn.execute("INSERT INTO filled SELECT generate_series(1, 1000)")
+        assert analyzed(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}").endswith(name)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            row = conn.execute("SELECT reltuples FROM pg_class WHERE relname = 'filled'").fetchone()
+        assert row is not None and row[0] == 1000
+    finally:
+        _drop_postgres_database(name)

@@ -4,8 +4,11 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select, update
 
 from server import clock
+from server.models import AuthSession, Device, RefreshToken
+from server.services.sessions import token_hash
 from server.tests.accounts import bearer, new_device, refresh, sign_up
 
 
@@ -95,3 +98,76 @@ async def test_a_body_without_subject_token_is_a_validation_error(client):
         json={"grant_type": "token-exchange", "subject_token_type": "urn:ietf:params:oauth:token-type:refresh_token"},
     )
     assert answer.status_code == 400 and answer.json()["details"][0]["field"] == "subject_token"
+
+
+async def _session_of(database, refresh_token: str):
+    async with database.session() as db:
+        return (
+            await db.execute(
+                select(
+                    AuthSession.last_used,
+                    AuthSession.expires_at.label("session_expires_at"),
+                    Device.updated,
+                    RefreshToken.used_at,
+                    RefreshToken.expires_at,
+                )
+                .join(AuthSession, AuthSession.id == RefreshToken.session_id)
+                .join(Device, Device.id == AuthSession.device_ref)
+                .where(RefreshToken.token_hash == token_hash(refresh_token))
+            )
+        ).one()
+
+
+async def test_a_plain_refresh_on_postgresql_is_one_statement_without_a_write_transaction(
+    client, database, monkeypatch
+):
+    if database.is_sqlite:
+        pytest.skip("PostgreSQL's data-modifying WITH clauses; SQLite batches refreshes on its writer thread")
+    account = await sign_up(client)
+
+    async def no_transaction(work):
+        raise AssertionError("the common refresh took the general way")
+
+    monkeypatch.setattr(database, "write_transaction", no_transaction)
+    before = clock.now()
+    first = await refresh(client, account["tokenData"]["refresh_token"], account["device_id"])
+    assert first.status_code == 200
+    following = await refresh(client, first.json()["content"]["refresh_token"])  # without a device id
+    assert following.status_code == 200
+    used = await _session_of(database, account["tokenData"]["refresh_token"])
+    assert before <= used.used_at <= clock.now()
+    assert (
+        await client.get("/api/user/get_devices", headers=bearer(following.json()["content"]["token"]))
+    ).status_code == 200
+
+
+async def test_a_refresh_records_the_sessions_last_use_to_the_minute(client, database):
+    account = await sign_up(client)
+    signed_up = await _session_of(database, account["tokenData"]["refresh_token"])
+    clock.advance(timedelta(seconds=30))
+    token = (await refresh(client, account["tokenData"]["refresh_token"])).json()["content"]["refresh_token"]
+    assert (await _session_of(database, token)).last_used == signed_up.last_used, "finer than a minute"
+    clock.advance(timedelta(seconds=45))
+    before = clock.now()
+    token = (await refresh(client, token)).json()["content"]["refresh_token"]
+    used = await _session_of(database, token)
+    assert before <= used.last_used <= clock.now()
+    assert used.updated == used.last_used, "the device's last use"
+    assert used.used_at is None and used.expires_at > clock.now()
+
+
+async def test_a_successor_never_outlives_its_session(client, database, settings):
+    account = await sign_up(client)
+    token = account["tokenData"]["refresh_token"]
+    clock.advance(timedelta(seconds=settings.session_lifetime - 60))
+    async with database.session() as db:  # as if refreshes had kept it alive until now
+        await db.execute(
+            update(RefreshToken)
+            .where(RefreshToken.token_hash == token_hash(token))
+            .values(expires_at=clock.now() + timedelta(days=1))
+        )
+        await db.commit()
+    answer = await refresh(client, token)
+    assert answer.status_code == 200
+    successor = await _session_of(database, answer.json()["content"]["refresh_token"])
+    assert successor.expires_at == successor.session_expires_at < clock.now() + timedelta(seconds=60)
