@@ -23,7 +23,7 @@ import weakref
 from collections import namedtuple
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -42,29 +42,49 @@ _EXPANDING = re.compile(r"(NOT )?IN \(__\[POSTCOMPILE_(\w+)\]\)")
 @dataclass(frozen=True)
 class _Prepared:
     compiled: SQLCompiler
-    sql: str
     binds: Mapping[str, Callable[[Any], Any] | None]
     expanding: frozenset[str]
     results: tuple[Callable[[Any], Any] | None, ...]
     row: type
+    # Its text by the lists bound to IN that hold one value (see `sql`).
+    texts: dict[frozenset[str], str] = field(default_factory=dict)
+
+    def sql(self, singles: frozenset[str]) -> str:
+        """The statement's text. A list bound to IN becomes one array parameter (psycopg adapts
+        lists to arrays), `= ANY(...)`: one text for every length, which the server can keep
+        prepared. A list of one value is compared with `=` instead, as PostgreSQL itself does
+        with `IN (x)`: an index on the column then also gives the order, where `= ANY` of even
+        one value is planned as a filter and a sort (a page of a 100,000-event catalogue read
+        every row)."""
+        text = self.texts.get(singles)
+        if text is None:
+            text = self.texts[singles] = _EXPANDING.sub(
+                lambda m: _compare(m.group(2), negated=bool(m.group(1)), single=m.group(2) in singles),
+                self.compiled.string,
+            )
+        return text
+
+
+def _compare(name: str, *, negated: bool, single: bool) -> str:
+    if single:
+        return f"{'<>' if negated else '='} %({name})s"
+    return f"{'<> ALL' if negated else '= ANY'}(%({name})s)"
 
 
 def _prepare(statement: Select, dialect: Dialect) -> _Prepared:
     compiled = statement.compile(dialect=dialect)
-    # A list bound to IN becomes one array parameter (psycopg adapts lists to arrays): one text for
-    # every list length, which the server can keep prepared.
-    sql = _EXPANDING.sub(lambda m: f"{'<> ALL' if m.group(1) else '= ANY'}(%({m.group(2)})s)", compiled.string)
     if compiled.insert_prefetch or compiled.update_prefetch:
-        raise ValueError(f"a column default computed in Python is not run here: {sql}")
-    if "__[POSTCOMPILE_" in sql:
-        raise ValueError(f"a parameter rendered at run time is not supported here: {sql}")
+        raise ValueError(f"a column default computed in Python is not run here: {compiled.string}")
     binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()}
     expanding = frozenset(name for name, bind in compiled.binds.items() if bind.expanding)
     columns = list(statement.selected_columns)
     results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
     keys = [column.key or f"c{n}" for n, column in enumerate(columns)]
     row = namedtuple("Row", keys, rename=True)  # type: ignore[misc]  # the fields are the statement's, known at run time
-    return _Prepared(compiled, sql, binds, expanding, results, row)
+    prepared = _Prepared(compiled, binds, expanding, results, row)
+    if "__[POSTCOMPILE_" in (sql := prepared.sql(frozenset())):
+        raise ValueError(f"a parameter rendered at run time is not supported here: {sql}")
+    return prepared
 
 
 def conninfo_of(url: URL) -> str:
@@ -139,17 +159,22 @@ class PgReader:
         """The rows of `statement`, each a named tuple of its selected columns' keys. With `retry`,
         a broken connection's read is asked once more on a new one."""
         prepared = self.prepared(statement)
-        values = {}
+        values: dict[str, Any] = {}
+        singles = set()
         # Every bound value, the statement's own literals included.
         for name, value in (prepared.compiled.construct_params(parameters) or {}).items():
             process = prepared.binds.get(name)
             if name in prepared.expanding:
                 values[name] = [process(item) if process else item for item in value]
+                if len(value) == 1:
+                    singles.add(name)
+                    values[name] = values[name][0]
             else:
                 values[name] = process(value) if process else value
+        sql = prepared.sql(frozenset(singles))
         pool = self._pool()
         try:
-            fetched = await self._fetch(pool, prepared.sql, values)
+            fetched = await self._fetch(pool, sql, values)
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if isinstance(exc, psycopg.errors.QueryCanceled):
                 raise
@@ -158,7 +183,7 @@ class PgReader:
             await pool.drop_idle()
             if not retry:
                 raise
-            fetched = await self._fetch(pool, prepared.sql, values)
+            fetched = await self._fetch(pool, sql, values)
         return [_processed(prepared, raw) for raw in fetched]
 
     @staticmethod

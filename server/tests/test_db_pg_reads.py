@@ -85,6 +85,37 @@ async def test_lists_bound_to_in_and_not_in_of_any_length(database, table):
         assert (await session_rows(db, COUNT, {}))[0][0] == 2
 
 
+def _plan(database, sql: str, parameters: dict) -> str:
+    dsn = database.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn) as conn:
+        conn.execute("CREATE INDEX read_probe_kind_n ON read_probe (kind, n)")
+        conn.execute("SET enable_seqscan = off")  # four rows: as if there were 100,000
+        plan = conn.execute(f"EXPLAIN {sql}", parameters).fetchall()
+        conn.rollback()
+    return "\n".join(line for (line,) in plan)
+
+
+async def test_a_list_of_one_value_is_compared_with_equals_so_an_index_gives_the_order(database, table):
+    if database.is_sqlite:
+        pytest.skip("PostgreSQL's reader")
+    from sqlalchemy.dialects import postgresql
+
+    from server.db_pg_reads import _prepare
+
+    prepared = _prepare(KINDS, postgresql.psycopg.dialect())
+    values = prepared.compiled.construct_params({"kinds": [], "least": 0})
+    one = prepared.sql(frozenset({"kinds"}))
+    assert "read_probe.kind = %(kinds)s" in one
+    assert "Sort" not in _plan(database, one, {**values, "kinds": "goal"})
+    # Of several values PostgreSQL sorts what it found, whichever way the list is written.
+    many = prepared.sql(frozenset())
+    assert "read_probe.kind = ANY(%(kinds)s)" in many
+    assert "Sort" in _plan(database, many, {**values, "kinds": ["goal", "card"]})
+    async with database.read_session() as db:
+        assert [row.id for row in await session_rows(db, KINDS, {"kinds": ["goal"], "least": 0})] == ["b", "a"]
+        assert [row.id for row in await session_rows(db, NOT_KINDS, {"kinds": ["card"]})] == ["a", "b", "c"]
+
+
 async def test_the_database_read_rows_agree(database, table):
     rows = await database.read_rows(KINDS, {"kinds": ["goal"], "least": 0})
     assert [(row.id, row.at) for row in rows] == [("b", AT), ("a", AT)]
