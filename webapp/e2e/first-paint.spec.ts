@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createEvent, staffToken } from "./event-support";
+import { createEvent, newViewer, signInOnPage, staffToken } from "./event-support";
 import { findEvent } from "./player-support";
 
 // What the page does before and around its first paint (issue: kickoff at scale, first paint).
@@ -86,3 +86,49 @@ for (const kind of ["seeded live event, lists under the player", "new live event
     await context.close();
   });
 }
+
+/** From the next page load on, counts every card skeleton put into the document (window.skeletonsSeen). */
+async function countSkeletons(page: Page) {
+  await page.addInitScript(() => {
+    const counter = window as unknown as { skeletonsSeen: number };
+    counter.skeletonsSeen = 0;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (
+            node instanceof Element &&
+            (node.matches(".event-card--skeleton") || node.querySelector(".event-card--skeleton"))
+          )
+            counter.skeletonsSeen += 1;
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** The home page once the app has rendered it with cards; answers how many skeletons it showed. */
+async function skeletonsOnHome(page: Page) {
+  await page.goto("/");
+  await expect(page.locator(".boot")).toHaveCount(0);
+  await expect(page.locator(".event-card:not(.event-card--skeleton)").first()).toBeVisible();
+  return page.evaluate(() => (window as unknown as { skeletonsSeen: number }).skeletonsSeen);
+}
+
+// Rendering skeletons first, the rails' answers would then render the whole page again in one
+// long task (query updates are not time-sliced): the first render waits for the data instead.
+test("the home page's first render has its rails filled: no card skeleton is ever put on the page", async ({
+  page,
+}) => {
+  await countSkeletons(page);
+  expect(await skeletonsOnHome(page)).toBe(0);
+});
+
+test("signed in, the home page's first render waits for rails the page could not carry", async ({ page, request }) => {
+  const viewer = await newViewer(request, "rails");
+  await signInOnPage(page, viewer, "/account");
+  // A signed-in viewer's rails come from the API, not the page: slower than the page's code here.
+  await page.route("**/api/event/list", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await route.continue();
+  });
+  await countSkeletons(page);
+  expect(await skeletonsOnHome(page)).toBe(0);
+});

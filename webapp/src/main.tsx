@@ -20,26 +20,36 @@ import { signedInMenuCode } from "@/ui/header/UserMenu";
 import "@/ui/theme.css";
 
 /**
+ * How long the first render waits for the first page's data once the page's code is here. The
+ * server usually puts the answers into the page (no wait at all); a render before they are in
+ * would show skeletons, and the answers would then render the whole page over again at once, in
+ * one long task (query updates are never time-sliced).
+ */
+const FIRST_DATA_WAIT_MS = 1000;
+
+/**
  * Starts downloading the first page's code now, and its public data as soon as the configuration
  * is there, instead of after the router has loaded both in turn. Two steps, each a task of its
  * own on a phone: finding the route, then asking for its code (whose module preloads cost more
- * than their share of a task).
+ * than their share of a task). Answers the page's data: settled once it is in the query cache.
  */
-async function preloadFirstPage(config: Promise<AppConfig>): Promise<void> {
+async function preloadFirstPage(config: Promise<AppConfig>): Promise<{ data: Promise<void> }> {
   const match = (matchRoutes(appRoutes, window.location) ?? []).at(-1);
   const route = match?.route;
   const target = { params: match?.params ?? {}, url: new URL(window.location.href) };
   const prefetch = (route?.handle as RouteHandle | undefined)?.prefetch;
   const { token, user } = sessionStore.getState();
-  if (prefetch)
-    void config.then(
-      (loaded) => prefetch(loaded, Boolean(token && user), target),
-      () => undefined,
-    );
+  const data = prefetch
+    ? config.then(
+        (loaded) => prefetch(loaded, Boolean(token && user), target),
+        () => undefined,
+      )
+    : Promise.resolve();
   await yieldToMain();
   const lazy = route?.lazy;
   // The router loads it again and reports failures; this only starts the download sooner.
   if (lazy && typeof lazy === "object" && lazy.Component) void lazy.Component().catch(() => undefined);
+  return { data };
 }
 
 /**
@@ -80,7 +90,7 @@ async function start() {
   configLoad.catch(() => undefined);
   // Start-up comes in a few tasks, not one long one that a phone spends 200 ms on: the page stays
   // responsive and the downloads just started go on meanwhile.
-  await preloadFirstPage(configLoad);
+  const firstPage = await preloadFirstPage(configLoad);
   // Parts of the shell the first render shows that are not in the first load come meanwhile: the
   // app banner on phones (app/AppShell.tsx), the signed-in menu with a session.
   const shellParts = [
@@ -112,6 +122,8 @@ async function start() {
   }
 
   await Promise.all([firstPageLoaded(router), ...shellParts]);
+  // The first render shows the page with its data, once, rather than skeletons first.
+  await Promise.race([firstPage.data, new Promise((resolve) => setTimeout(resolve, FIRST_DATA_WAIT_MS))]);
   // index.html carries it; without it nothing can render, and the failure is logged like any other.
   const container = document.getElementById("root");
   if (!container) throw new Error("The page has no #root element");

@@ -74,8 +74,9 @@ describe("start-up", () => {
       ...(await importOriginal<typeof I18nModule>()),
       initI18n: () => Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
     }));
-    // i18next is one instance for the whole file: as if it had never come up in this page.
-    vi.spyOn(i18n, "isInitialized", "get").mockReturnValue(false);
+    // i18next is one instance for the whole file: as if it had never come up in this page (it has
+    // no such property before it first comes up, as when this test runs alone).
+    if ("isInitialized" in i18n) vi.spyOn(i18n, "isInitialized", "get").mockReturnValue(false);
     fakeServer({ "GET /config": () => ok(CONFIG) });
     await boot("/de/");
     expect(
@@ -124,5 +125,40 @@ describe("start-up", () => {
       () => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()),
       { timeout: 10_000 },
     );
+  });
+
+  describe("the first page's data", () => {
+    /** Routes whose one page's prefetch answers `data`; the page renders "app". */
+    function routesPrefetching(data: () => Promise<void>) {
+      const prefetch = vi.fn(data);
+      const routes = [{ path: "*", element: <p>app</p>, handle: { name: "index", layout: "home", prefetch } }];
+      vi.doMock("@/app/router", () => ({ appRoutes: routes, createAppRouter: () => createMemoryRouter(routes) }));
+      vi.doMock("@/realtime/socket", () => ({ startRealtime: () => undefined }));
+      fakeServer({ "GET /config": () => ok(CONFIG) });
+      return prefetch;
+    }
+
+    it("is in before the first render, so the page renders once, with it", async () => {
+      let arrive: () => void = () => undefined;
+      const prefetch = routesPrefetching(() => new Promise<void>((resolve) => (arrive = resolve)));
+      void boot();
+      await vi.waitFor(() => expect(prefetch).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      // The router and the page's code are long ready: still the loading frame while the data comes.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(screen.queryByText("app")).toBeNull();
+      expect(document.querySelector(".boot")).not.toBeNull();
+      act(() => arrive());
+      expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    });
+
+    it("is waited for a second at most: a slow answer comes as an update", async () => {
+      const prefetch = routesPrefetching(() => new Promise<void>(() => undefined));
+      await boot();
+      await vi.waitFor(() => expect(prefetch).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      const asked = performance.now();
+      expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+      // The bound counts from when the page's code is ready, which is after the data was asked for.
+      expect(performance.now() - asked).toBeGreaterThanOrEqual(900);
+    });
   });
 });

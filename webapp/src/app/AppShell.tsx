@@ -12,6 +12,7 @@ import { splitLocalePath } from "@/i18n/locales";
 import { PageSkeleton } from "@/ui/PageSkeleton";
 import { MAIN_CONTENT_ID, SkipLink } from "@/ui/SkipLink";
 import { smartBannerCode } from "@/ui/smartBannerLoad";
+import { storePlatformOf } from "@/ui/storePlatform";
 
 // Toasts are never part of the first paint: their library loads right after it.
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
@@ -62,7 +63,8 @@ export function AppShell() {
   useFocusMainOnPageChange(pathname);
   const surveyOffered = Boolean(useAppConfig().survey.form_url) && isAuthenticated;
   // Only phones and tablets show the app banner; start-up loads its code with the first page there
-  // (main.tsx), so it is part of the first render and does not push the page down later.
+  // (main.tsx), so it is part of the first render and does not push the page down later. Elsewhere
+  // it is not rendered at all: its code would only be fetched, and the first render suspend, for nothing.
   const [SmartBanner] = useState(smartBannerCode.current);
   const routeName = (
     [...matches].reverse().find((match) => (match.handle as RouteHandle | undefined)?.name)?.handle as
@@ -72,9 +74,11 @@ export function AppShell() {
   return (
     <>
       <SkipLink />
-      <Suspense fallback={null}>
-        <SmartBanner />
-      </Suspense>
+      {storePlatformOf(navigator.userAgent) && (
+        <Suspense fallback={null}>
+          <SmartBanner />
+        </Suspense>
+      )}
       <Layout>
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />

@@ -47,7 +47,8 @@ export function guardLoader(handle: RouteHandle): LoaderFunction {
       case "not-found":
         throw pageNotFound(url.pathname);
       default:
-        handle.prefetch?.(config, isAuthenticated, { params, url });
+        // Not awaited: an in-app navigation shows the page at once, its data as it comes.
+        void handle.prefetch?.(config, isAuthenticated, { params, url });
         return null;
     }
   };

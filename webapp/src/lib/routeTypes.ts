@@ -21,5 +21,8 @@ export interface PrefetchTarget {
   url: URL;
 }
 
-/** Data a page can ask for before its code has arrived (duplicate calls are deduplicated). */
-export type Prefetch = (config: AppConfig, isAuthenticated: boolean, target: PrefetchTarget) => void;
+/**
+ * Data a page can ask for before its code has arrived (duplicate calls are deduplicated). Settles,
+ * never rejects, once the answers are in the query cache or have failed (the page shows failures).
+ */
+export type Prefetch = (config: AppConfig, isAuthenticated: boolean, target: PrefetchTarget) => Promise<void>;

@@ -20,13 +20,21 @@ export const HOME_LEAGUES: IdentityListParams = { mediaType: "identity_item" };
 /**
  * Starts the home page's requests from the route's loader, while the page's code is still
  * downloading, instead of after it has rendered: one round trip less before the first posters.
+ * Settles once every rail's answer (or failure) is in the cache.
  */
-export function prefetchHomeRails(queryClient: QueryClient, config: AppConfig, audience: Audience): void {
+export async function prefetchHomeRails(
+  queryClient: QueryClient,
+  config: AppConfig,
+  audience: Audience,
+): Promise<void> {
   const eventOptions = eventMapOptionsOf(config);
-  for (const params of Object.values(HOME_RAILS))
-    void queryClient.prefetchQuery(eventListQueryOptions(params, audience, eventOptions));
-  void queryClient.prefetchQuery(clipListQueryOptions(HOME_HIGHLIGHTS, audience, eventOptions));
-  void queryClient.prefetchQuery(
-    identityListQueryOptions(HOME_LEAGUES, { teamsShortName: config.options.teams_short_name }),
-  );
+  await Promise.all([
+    ...Object.values(HOME_RAILS).map((params) =>
+      queryClient.prefetchQuery(eventListQueryOptions(params, audience, eventOptions)),
+    ),
+    queryClient.prefetchQuery(clipListQueryOptions(HOME_HIGHLIGHTS, audience, eventOptions)),
+    queryClient.prefetchQuery(
+      identityListQueryOptions(HOME_LEAGUES, { teamsShortName: config.options.teams_short_name }),
+    ),
+  ]);
 }

@@ -7,6 +7,7 @@ import { eventMapOptionsOf, type Audience } from "./viewer";
 /**
  * Starts loading the event page's event from the route's loader (and at start-up for a first
  * visit), with the very query key the page uses, so its answer is there when the page renders.
+ * Settles once the answer (or its failure) is in the cache.
  */
 export function prefetchEventAnswer(
   queryClient: QueryClient,
@@ -14,9 +15,9 @@ export function prefetchEventAnswer(
   audience: Audience,
   eventId: string | undefined,
   url: URL,
-): void {
-  if (!eventId) return;
+): Promise<void> {
+  if (!eventId) return Promise.resolve();
   const requested = url.searchParams.get("media_type");
   const mediaType = isClipMediaType(requested) ? requested : undefined;
-  void queryClient.prefetchQuery(eventQueryOptions({ id: eventId, mediaType }, audience, eventMapOptionsOf(config)));
+  return queryClient.prefetchQuery(eventQueryOptions({ id: eventId, mediaType }, audience, eventMapOptionsOf(config)));
 }

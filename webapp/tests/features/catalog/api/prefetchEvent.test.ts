@@ -38,3 +38,23 @@ describe("prefetching the event page's event from the route", () => {
     expect(prefetch).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("what prefetching the event page's event answers", () => {
+  it("settles when the event's answer is in, and at once without an id", async () => {
+    const queryClient = new QueryClient();
+    let answer: () => void = () => undefined;
+    vi.spyOn(queryClient, "prefetchQuery").mockImplementation(() => new Promise<void>((resolve) => (answer = resolve)));
+    let settled = false;
+    const done = prefetchEventAnswer(queryClient, config, "guest", "e1", new URL("https://t.test/events/e1")).then(
+      () => (settled = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(settled).toBe(false);
+    answer();
+    await done;
+    expect(settled).toBe(true);
+    await expect(
+      prefetchEventAnswer(queryClient, config, "guest", undefined, new URL("https://t.test/events/")),
+    ).resolves.toBeUndefined();
+  });
+});
