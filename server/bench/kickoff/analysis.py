@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..load import _percentile
-from .mix import BURST_SIGN_IN, NAMES
+from .mix import BURST_SIGN_IN, BURST_SIGNED_IN, NAMES
 
 TARGET_P99_MS = 250.0
 TARGET_ERROR_RATE = 0.001
@@ -28,6 +28,7 @@ class Sample:
     name: str
     ms: float
     ok: bool
+    status: int = 0  # the HTTP status (0: none, a connection error)
 
     @property
     def done(self) -> float:
@@ -63,7 +64,13 @@ def figures(samples: list[Sample], seconds: float | None = None) -> Figures:
 def read_requests(path: Path) -> list[Sample]:
     with path.open(newline="", encoding="utf-8") as f:
         return [
-            Sample(float(row["timestamp"]), row["name"], float(row["response_time_ms"] or 0), not row["exception"])
+            Sample(
+                float(row["timestamp"]),
+                row["name"],
+                float(row["response_time_ms"] or 0),
+                not row["exception"],
+                int(row.get("status_code") or 0),
+            )
             for row in csv.DictReader(f)
         ]
 
@@ -100,6 +107,8 @@ def step(
 ) -> Step:
     """Figures for the whole run and each phase; held = p99 and errors under target over every
     request of the run, and the peak really offered while it was held."""
+    # A burst person's whole wait is a figure of the fairness check, not a request.
+    samples = [s for s in samples if s.name != BURST_SIGNED_IN]
     t0 = summary["started_at"]
     bounds = {
         "base": (0.0, base_seconds),
@@ -142,9 +151,11 @@ class Fairness:
 
     viewers: int
     viewers_rps: float
-    sign_ins: Figures
-    sign_ins_per_s: float  # answered per second while the burst lasted
-    in_order: float  # share of sign-in pairs sent ORDER_SLACK_S apart answered in the order sent
+    sign_ins: Figures  # every attempt; a shed one counts as an error here
+    shed: int  # attempts answered 503 with Retry-After (no hash could start in time), then asked again
+    people: Figures  # each person, first attempt to token, waits included; error: never signed in
+    sign_ins_per_s: float  # attempts signed in per second while the burst lasted
+    in_order: float  # share of served attempt pairs sent ORDER_SLACK_S apart answered in the order sent
     others_before: Figures
     others_during: Figures
     generator_cpu_warning: bool
@@ -174,22 +185,33 @@ def fairness(samples: list[Sample], summary: dict, *, burst_at: float) -> Fairne
     the first arrivals) and while it lasted (first sign-in sent to last one answered)."""
     t0 = summary["started_at"]
     burst = [s for s in samples if s.name == BURST_SIGN_IN]
-    others = [s for s in samples if s.name != BURST_SIGN_IN]
+    shed = [s for s in burst if s.status == 503]
+    served = [s for s in burst if s.status != 503]
+    people = [s for s in samples if s.name == BURST_SIGNED_IN]
+    others = [s for s in samples if s.name not in (BURST_SIGN_IN, BURST_SIGNED_IN)]
     start = min((s.at for s in burst), default=t0 + burst_at)
-    end = max((s.done for s in burst), default=start)
+    end = max((s.done for s in burst + people), default=start)
     before_from = max(t0 + 3.0, t0 + burst_at - 5.0)
     result = Fairness(
         viewers=summary["base_users"],
         viewers_rps=summary["base_users"] * summary["viewer_rps"],
         sign_ins=figures(burst, end - start or None),
+        shed=len(shed),
+        people=figures(people),
         sign_ins_per_s=sum(s.ok for s in burst) / (end - start) if end > start else math.nan,
-        in_order=in_send_order(burst),
+        in_order=in_send_order(served),
         others_before=figures([s for s in others if before_from <= s.at < t0 + burst_at], t0 + burst_at - before_from),
         others_during=figures([s for s in others if start <= s.at <= end], end - start or None),
         generator_cpu_warning=summary["generator_cpu_warning"],
     )
     during = result.others_during
     result.others_bounded = during.requests > 0 and during.p99_ms < TARGET_P99_MS and during.errors == 0
-    # First come, first served, and nobody given up on: every sign-in answered.
-    result.fair = result.sign_ins.requests > 0 and result.sign_ins.errors == 0 and result.in_order >= IN_ORDER_SHARE
+    # First come, first served, and nobody given up on: every person signed in, the ones shed too
+    # (after the wait they were told), and no attempt failed otherwise.
+    result.fair = (
+        result.people.requests > 0
+        and result.people.errors == 0
+        and all(s.ok for s in served)
+        and result.in_order >= IN_ORDER_SHARE
+    )
     return result

@@ -98,9 +98,11 @@ def run_locust(
 
 
 @contextmanager
-def single_process(database_url: str) -> Iterator[str]:
-    """One server process (uvicorn, as `touchline serve` runs it); yields its base URL."""
-    with run_server("server.bench.servers:touchline_app", server_env(database_url), "/api/health") as server:
+def single_process(database_url: str, settings: dict[str, str] | None = None) -> Iterator[str]:
+    """One server process (uvicorn, as `touchline serve` runs it), with `settings` (environment
+    variables) over the bench's own; yields its base URL."""
+    env = {**server_env(database_url), **(settings or {})}
+    with run_server("server.bench.servers:touchline_app", env, "/api/health") as server:
         yield server.base_url
 
 

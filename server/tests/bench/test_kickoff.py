@@ -9,7 +9,16 @@ import pytest
 from server.bench.kickoff import analysis
 from server.bench.kickoff.__main__ import _next_viewers
 from server.bench.kickoff.analysis import Sample
-from server.bench.kickoff.mix import BURST_SIGN_IN, NAMES, PLAYLIST, SIGN_IN, VIEWER_RPS, peak_viewers, viewers_for
+from server.bench.kickoff.mix import (
+    BURST_SIGN_IN,
+    BURST_SIGNED_IN,
+    NAMES,
+    PLAYLIST,
+    SIGN_IN,
+    VIEWER_RPS,
+    peak_viewers,
+    viewers_for,
+)
 
 
 def test_a_rate_is_a_number_of_watching_viewers_and_the_kickoff_multiplies_it():
@@ -71,7 +80,8 @@ def test_sign_ins_in_order_counts_pairs_sent_far_enough_apart():
 
 
 def test_the_burst_is_fair_and_the_rest_bounded_when_answered_in_order_and_fast():
-    burst = [Sample(1006.0 + i * 0.1, BURST_SIGN_IN, 50.0 + i * 40, True) for i in range(20)]
+    burst = [Sample(1006.0 + i * 0.1, BURST_SIGN_IN, 50.0 + i * 40, True, 200) for i in range(20)]
+    burst += [Sample(s.at, BURST_SIGNED_IN, s.ms, True) for s in burst]
     others = _steady(10, 0, 12, 30)
     result = analysis.fairness(burst + others, _summary(), burst_at=6)
     assert result.fair and result.others_bounded
@@ -81,12 +91,52 @@ def test_the_burst_is_fair_and_the_rest_bounded_when_answered_in_order_and_fast(
     assert not analysis.fairness(burst + slow_others, _summary(), burst_at=6).others_bounded
 
 
-def test_every_request_of_the_mix_runs_against_a_real_server(tmp_path):
+def test_a_shed_sign_in_asked_again_after_its_wait_is_still_fair_and_left_out_of_the_order():
+    # Ten served in order; two shed at 3 s (503), each signed in on its second attempt.
+    served = [Sample(1006.0 + i * 0.1, BURST_SIGN_IN, 100.0 + i * 300, True, 200) for i in range(10)]
+    shed = [Sample(1007.0 + i * 0.1, BURST_SIGN_IN, 3000.0, False, 503) for i in range(2)]
+    again = [Sample(1014.0 + i * 0.1, BURST_SIGN_IN, 80.0, True, 200) for i in range(2)]
+    people = [Sample(s.at, BURST_SIGNED_IN, s.ms, True, 0) for s in served] + [
+        Sample(1007.0 + i * 0.1, BURST_SIGNED_IN, 7100.0, True, 0) for i in range(2)
+    ]
+    result = analysis.fairness(served + shed + again + people + _steady(10, 0, 20, 30), _summary(), burst_at=6)
+    assert result.fair
+    assert result.shed == 2 and result.sign_ins.requests == 14 and result.sign_ins.errors == 2
+    assert result.people.requests == 12 and result.people.errors == 0 and result.people.max_ms == 7100.0
+    assert result.in_order == 1.0  # the shed attempts' answers are no queue order
+
+
+def test_the_burst_is_not_fair_when_someone_never_signs_in_or_an_attempt_fails_otherwise():
+    served = [Sample(1006.0 + i * 0.1, BURST_SIGN_IN, 100.0 + i * 40, True, 200) for i in range(10)]
+    people = [Sample(s.at, BURST_SIGNED_IN, s.ms, True, 0) for s in served]
+    given_up = Sample(1007.5, BURST_SIGNED_IN, 30_000.0, False, 0)
+    assert not analysis.fairness(served + people + [given_up], _summary(), burst_at=6).fair
+    broken = Sample(1007.5, BURST_SIGN_IN, 20.0, False, 500)
+    assert not analysis.fairness(served + people + [broken], _summary(), burst_at=6).fair
+
+
+def test_a_burst_persons_wait_is_no_request_of_the_step():
+    samples = [*_steady(10, 0, 30, 20), Sample(1006.0, BURST_SIGNED_IN, 9000.0, True, 0)]
+    step = analysis.step(samples, _summary(), base_seconds=10, ramp_seconds=5, hold_seconds=15)
+    assert step.overall.requests == len(samples) - 1 and step.overall.max_ms < 9000
+
+
+def _tiny_run(tmp_path, shape, viewers: int, plan_viewers: int, settings: dict[str, str] | None = None):
+    """One short locust run of `shape` against a fresh single server process (with `settings`)."""
     from server.bench.kickoff import prepare
-    from server.bench.kickoff.run import Shape, run_locust, single_process
+    from server.bench.kickoff.run import run_locust, single_process
 
     url = prepare.sqlite_database(tmp_path / "kickoff.db")
     event_id = prepare.live_event(url)
+    plan = tmp_path / "plan.json"
+    prepare.write_plan(plan, url, event_id, plan_viewers, burst=shape.burst)
+    with single_process(url, settings) as base_url:
+        return run_locust(base_url, plan, tmp_path, "tiny", viewers, shape)
+
+
+def test_every_request_of_the_mix_runs_against_a_real_server(tmp_path):
+    from server.bench.kickoff.run import Shape
+
     # Half the viewers sign in and half hold a socket, so three base viewers cover every kind.
     shape = Shape(
         base_seconds=2,
@@ -99,15 +149,41 @@ def test_every_request_of_the_mix_runs_against_a_real_server(tmp_path):
         burst_at=1,
         burst_spread=0.3,
     )
-    plan = tmp_path / "plan.json"
-    prepare.write_plan(plan, url, event_id, peak_viewers(3, shape.factor), burst=shape.burst)
-    with single_process(url) as base_url:
-        samples, summary = run_locust(base_url, plan, tmp_path, "tiny", 3, shape)
+    samples, summary = _tiny_run(tmp_path, shape, 3, peak_viewers(3, shape.factor))
     failed = [s for s in samples if not s.ok]
     assert not failed, failed[:5]
-    counts = {name: sum(s.name == name for s in samples) for name in (*NAMES, BURST_SIGN_IN)}
+    counts = {name: sum(s.name == name for s in samples) for name in (*NAMES, BURST_SIGN_IN, BURST_SIGNED_IN)}
     assert all(counts.values()), counts
-    assert counts[SIGN_IN] == 3 and counts[BURST_SIGN_IN] == 3
+    assert counts[SIGN_IN] == 3 and counts[BURST_SIGN_IN] == 3 and counts[BURST_SIGNED_IN] == 3
     assert (summary["base_users"], summary["peak_users"]) == (3, 6)
     step = analysis.step(samples, summary, base_seconds=2, ramp_seconds=1, hold_seconds=3)
-    assert step.overall.requests == len(samples) and step.overall.errors == 0
+    assert step.overall.requests == len(samples) - 3 and step.overall.errors == 0
+
+
+def test_burst_sign_ins_the_server_sheds_are_asked_again_after_retry_after_and_sign_in(tmp_path):
+    from server.bench.kickoff.run import Shape
+
+    # Four sign-ins at once, one hash at a time, and a wait bound shorter than two hashes: the
+    # later ones are shed with 503 and Retry-After, then come back.
+    shape = Shape(
+        base_seconds=2,
+        ramp_seconds=0,
+        hold_seconds=0,
+        factor=1,
+        signin_share=0,
+        socket_share=0,
+        burst=4,
+        burst_at=0.5,
+        burst_spread=0,
+    )
+    settings = {"TOUCHLINE_ARGON2_SLOTS": "1", "TOUCHLINE_ARGON2_WAIT_SECONDS": "0.03"}
+    samples, summary = _tiny_run(tmp_path, shape, 1, 1, settings)
+    attempts = [s for s in samples if s.name == BURST_SIGN_IN]
+    people = [s for s in samples if s.name == BURST_SIGNED_IN]
+    assert any(s.status == 503 for s in attempts), attempts
+    assert all(s.ok or s.status == 503 for s in attempts), attempts
+    assert len(people) == 4 and all(s.ok for s in people), people
+    # The ones shed waited at least the second Retry-After told them before signing in.
+    assert max(s.ms for s in people) >= 1000
+    result = analysis.fairness(samples, summary, burst_at=0.5)
+    assert result.fair and result.shed >= 1

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import LoginPage from "@/features/auth/pages/LoginPage";
 import { CALLBACK_MESSAGE_TYPE } from "@/features/auth/federated/callbackMessage";
 import { decodeLimitData } from "@/features/auth/signIn/limitData";
+import { BUSY_ATTEMPTS } from "@/features/auth/api/retryAfter";
 import { sessionStore } from "@/session/store";
 import {
   NO_PROVIDERS,
@@ -83,6 +84,42 @@ describe("the sign-in form", () => {
     renderPage(LoginPage, { path: ROUTE, url: ROUTE });
     await fillAndSubmit("fan@touchline.test", "secret-password");
     expect((await screen.findByRole("alert")).textContent).toContain("Too many attempts. Try again in 42 seconds.");
+  });
+
+  describe("when the server is too busy to check the password (503 with Retry-After)", () => {
+    const busy = () =>
+      json(
+        {
+          error: true,
+          message: "Too many sign-ins at once, please try again in a moment",
+          messageErrorCode: "service_unavailable",
+        },
+        503,
+        { "Retry-After": "1" },
+      );
+
+    it("asks again after the wait it was told, and signs in", async () => {
+      let calls = 0;
+      const api = stubApi({
+        "GET /api/oauth2/providers": NO_PROVIDERS,
+        "POST /api/user/login": () => (++calls === 1 ? busy() : json(signedIn())),
+      });
+      const { router } = renderPage(LoginPage, { path: ROUTE, url: `${ROUTE}?redirect=%2Flive` });
+      const started = Date.now();
+      await fillAndSubmit("fan@touchline.test", "touchline-fan-2026");
+      await waitFor(() => expect(router.state.location.pathname).toBe("/live"), { timeout: 5000 });
+      expect(api.callsTo("POST /api/user/login")).toHaveLength(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect(screen.queryByRole("alert")).toBeNull();
+    });
+
+    it(`gives up after ${BUSY_ATTEMPTS} attempts and says so`, async () => {
+      const api = stubApi({ "GET /api/oauth2/providers": NO_PROVIDERS, "POST /api/user/login": busy });
+      renderPage(LoginPage, { path: ROUTE, url: ROUTE });
+      await fillAndSubmit("fan@touchline.test", "touchline-fan-2026");
+      expect(await screen.findByRole("alert", {}, { timeout: 8000 })).toBeTruthy();
+      expect(api.callsTo("POST /api/user/login")).toHaveLength(BUSY_ATTEMPTS);
+    });
   });
 
   it("signs in with the browser as device and goes to the ?redirect= path", async () => {

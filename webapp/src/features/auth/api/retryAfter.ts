@@ -25,3 +25,36 @@ export async function unwrapRateLimited<T>(
 export function retryAfterSeconds(error: unknown): number | undefined {
   return error instanceof ApiError ? waits.get(error) : undefined;
 }
+
+/** Attempts in all at a call the server shed, and the longest wait it may ask for between two. */
+export const BUSY_ATTEMPTS = 4;
+const BUSY_MAX_WAIT_S = 30;
+
+/** Seconds the server asked to wait when it shed `call` (503 with Retry-After), else undefined. */
+async function busyWait(error: unknown, call: Promise<{ response: Response }>): Promise<number | undefined> {
+  if (!(error instanceof ApiError) || error.status !== 503) return undefined;
+  const answer = await call.catch(() => null);
+  const seconds = Number(answer?.response.headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(Math.ceil(seconds), BUSY_MAX_WAIT_S) : undefined;
+}
+
+/**
+ * `unwrapRateLimited` of `ask()`, asked again while the server answers 503 with Retry-After. The
+ * server verifies passwords a few at a time and, in a kickoff's sign-in burst, sheds the ones
+ * that could not start in time (server/auth/passwords.py): nothing was done, so asking again is
+ * safe, and waiting as told keeps the viewer's place fair. After BUSY_ATTEMPTS the error stands.
+ */
+export async function unwrapWhenNotBusy<T>(
+  ask: () => Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const call = ask();
+    try {
+      return await unwrapRateLimited(call);
+    } catch (error) {
+      const seconds = attempt < BUSY_ATTEMPTS ? await busyWait(error, call) : undefined;
+      if (seconds === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
