@@ -14,6 +14,8 @@ export default defineConfig({
   // CI (.ci/run) retries a failed test once; locally a failure shows at once.
   retries: Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
   reporter: [["list"]],
+  // Runs side by side (E2E_DIST) keep their traces apart too.
+  outputDir: process.env.E2E_DIST ? `${process.env.E2E_DIST}-results` : "test-results",
   use: {
     baseURL,
     trace: "retain-on-failure",
@@ -32,10 +34,13 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    // Built first, so the tests never run against a stale bundle.
-    command: "npm run build --silent && bash e2e/serve.sh",
+    // Built first, so the tests never run against a stale bundle. E2E_DIST builds it elsewhere, so
+    // that two runs side by side (each with its own E2E_PORT) never serve each other's half-built files.
+    command: process.env.E2E_DIST
+      ? `npx tsc -b && npx vite build --logLevel error --emptyOutDir --outDir "${process.env.E2E_DIST}" && node scripts/compress.mjs "${process.env.E2E_DIST}" && bash e2e/serve.sh`
+      : "npm run build --silent && bash e2e/serve.sh",
     url: `${baseURL}/api/health`,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), ...(process.env.E2E_DIST ? { E2E_DIST: process.env.E2E_DIST } : {}) },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: "ignore",

@@ -18,12 +18,18 @@ interface PageModule {
  * for its messages after rendering would wait out React's 300 ms reveal throttle as well.
  */
 // The object form lets the router run the route's loader (guards, prefetches) while this loads.
-const page = (load: () => Promise<PageModule>, ...namespaces: Namespace[]) => ({
-  Component: async () => {
-    const [module] = await Promise.all([load(), ...namespaces.map(loadNamespace)]);
-    return module.default;
-  },
-});
+// A page is a factory, never a shared object: once a lazy property has loaded, React Router sets it
+// to undefined in the route's own `lazy` object, so a second route handed the same object (/live and
+// /live/:sportType, or a page under "/" and "/:locale") would find no Component and render nothing.
+type Page = () => NonNullable<RouteObject["lazy"]>;
+const page =
+  (load: () => Promise<PageModule>, ...namespaces: Namespace[]): Page =>
+  () => ({
+    Component: async () => {
+      const [module] = await Promise.all([load(), ...namespaces.map(loadNamespace)]);
+      return module.default;
+    },
+  });
 
 const catalog = {
   home: page(() => import("@/features/catalog/pages/HomePage"), "catalog"),
@@ -82,12 +88,12 @@ function r(
   path: string,
   name: string,
   layout: LayoutName,
-  lazy: RouteObject["lazy"],
+  lazy: Page,
   middleware?: Middleware[],
   prefetch?: Prefetch,
 ): RouteObject {
   const handle: RouteHandle = { name, layout, middleware, prefetch };
-  return { path, lazy, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
+  return { path, lazy: lazy(), handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
 }
 
 const prefetchHome: Prefetch = (config, isAuthenticated) =>
@@ -99,7 +105,7 @@ const prefetchEvent: Prefetch = (config, isAuthenticated, { params, url }) =>
 
 function index(): RouteObject {
   const handle: RouteHandle = { name: "index", layout: "home", prefetch: prefetchHome };
-  return { index: true, lazy: catalog.home, handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
+  return { index: true, lazy: catalog.home(), handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
 }
 
 const LOGIN: Middleware[] = ["auth"];
