@@ -298,6 +298,17 @@ async function followingTabs(crawl: Crawl) {
   }
 }
 
+async function signUpOnPage(page: Page) {
+  await page.goto("/auth/sign-up");
+  await page.getByLabel(/name/i).first().fill("Nova Newcomer");
+  await page.getByLabel(/e-?mail/i).fill(`newcomer-${Date.now()}@example.com`);
+  await page.getByLabel(/^password$/i).fill("a-long-enough-password-2026");
+  await page.getByLabel(/confirm|repeat/i).fill("a-long-enough-password-2026");
+  await page.getByRole("checkbox").first().check();
+  await page.getByRole("button", { name: /sign up|create/i }).click();
+  await expect(page).toHaveURL(/\/auth\/sign-up\/personalization\/?$/);
+}
+
 test.describe("the navigation crawl", () => {
   test.describe.configure({ timeout: 240_000 });
 
@@ -323,6 +334,34 @@ test.describe("the navigation crawl", () => {
     const missing = ANONYMOUS_KINDS.filter((kind) => !crawl.kinds.has(kind));
     expect(missing, `kinds of page the crawl never reached: ${crawl.trail.join("; ")}`).toEqual([]);
     expect(crawl.count).toBeGreaterThanOrEqual(60);
+  });
+
+  test("sign-up onboarding: from a league to its teams and back, following a team, without a reload", async ({
+    page,
+  }) => {
+    await signUpOnPage(page);
+    await markDocument(page);
+    const crawl = startCrawl(page);
+    const main = page.locator("main");
+    const nav = main.getByRole("navigation").first();
+    const tile = main.locator(".follow-tile__link").first();
+    await clickAndCheck(crawl, nav.getByRole("link", { name: /league/i }).first(), "by league");
+    for (const round of [1, 2]) {
+      await clickAndCheck(crawl, tile, `a league's teams (${round})`);
+      await expect(main.getByRole("button", { name: /^follow /i }).first()).toBeVisible();
+      await clickAndCheck(crawl, nav.getByRole("link", { name: /categor/i }).first(), `categories (${round})`);
+      await clickAndCheck(crawl, tile, `a category's leagues (${round})`);
+      await clickAndCheck(crawl, nav.getByRole("link", { name: /league/i }).first(), `leagues (${round})`);
+    }
+    await clickAndCheck(crawl, tile, "a league's teams, at last");
+    const team = main.getByRole("button", { name: /^follow /i }).first();
+    const name = ((await team.getAttribute("aria-label")) ?? "").replace(/^follow /i, "");
+    await team.click();
+    await expect(main.getByRole("button", { name: `Unfollow ${name}`, exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    expect(crawl.count).toBe(10);
   });
 
   test("signed in: 60 clicks through the public, account and following pages, main never blank", async ({
