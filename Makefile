@@ -121,6 +121,7 @@ bench: install
 	$(BIN)/python -m server.bench.accounts
 	$(BIN)/python -m server.bench.signed_in
 	$(BIN)/python -m server.bench.uncached
+	$(BIN)/python -m server.bench.search
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
 	$(BIN)/python -m server.bench.kickoff

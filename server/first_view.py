@@ -154,6 +154,13 @@ def view_of(path: str, query_string: str, config: dict) -> View:
 
 async def ask_api(api: ASGIApp, page: Scope, ask: Ask, region: tuple[bytes, bytes] | None) -> bytes | None:
     """The API's answer to `ask` made anonymously (the body of a 200 without `error`), or None."""
+    return (await answer_of(api, page, ask, region))[1]
+
+
+async def answer_of(
+    api: ASGIApp, page: Scope, ask: Ask, region: tuple[bytes, bytes] | None
+) -> tuple[int, bytes | None]:
+    """The API's status for `ask` made anonymously, and its answer as `ask_api` takes it."""
     body = orjson.dumps(ask.body) if ask.body is not None else b""
     headers = [(b"host", _header(page, b"host") or b"localhost"), (b"accept", b"application/json")]
     if ask.body is not None:
@@ -204,12 +211,12 @@ async def ask_api(api: ASGIApp, page: Scope, ask: Ask, region: tuple[bytes, byte
         disconnected.set()
     answer = b"".join(chunks)
     if status != 200:
-        return None
+        return status, None
     try:
         envelope = orjson.loads(answer)
     except orjson.JSONDecodeError:
-        return None
-    return answer if isinstance(envelope, dict) and envelope.get("error") is False else None
+        return status, None
+    return status, (answer if isinstance(envelope, dict) and envelope.get("error") is False else None)
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
@@ -227,6 +234,8 @@ class Page:
     body: bytes
     gzipped: bytes
     etag: str
+    # 404 for an event page whose event the API does not know (the app shows its not-found screen).
+    status: int = 200
 
 
 # Where index.html takes what the server adds (webapp/index.html says so beside each).
@@ -361,25 +370,29 @@ class FirstView:
         complete = False
         view = View("other")
         poster = None
+        status = 200
         try:
             async with asyncio.timeout(ANSWER_TIMEOUT_SECONDS):
                 config = await ask_api(self._api, scope, CONFIG, forwarded)
                 if config is not None:
                     answered.append((CONFIG, config))
                     view = view_of(scope.get("path", "/"), _route_query(scope), orjson.loads(config)["content"])
-                    answers = await asyncio.gather(*(ask_api(self._api, scope, ask, forwarded) for ask in view.asks))
+                    results = await asyncio.gather(*(answer_of(self._api, scope, ask, forwarded) for ask in view.asks))
+                    answers = [answer for _, answer in results]
                     answered += [(ask, answer) for ask, answer in zip(view.asks, answers, strict=True) if answer]
+                    if view.kind == "event" and results and results[0][0] == 404:
+                        status = 404  # the API knows no such event: the page is its not-found screen
                     complete = all(answers) or view.kind == "event"  # an unknown event stays unknown
                     poster = first_poster(view, list(answers))
         except TimeoutError:
             log.warning("the API did not answer the first view of %s in time", scope.get("path"))
-            answered, poster, complete = [], None, False
+            answered, poster, complete, status = [], None, False, 200
         except Exception:  # the page works without them: the app asks the API itself
             log.exception("the first view of %s could not be built", scope.get("path"))
-            answered, poster, complete = [], None, False
+            answered, poster, complete, status = [], None, False, 200
         body = render(index, view, answered, poster).encode()
         etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        return Page(body, gzip.compress(body, compresslevel=6), etag), complete
+        return Page(body, gzip.compress(body, compresslevel=6), etag, status), complete
 
 
 def _route_query(scope: Scope) -> str:

@@ -3,9 +3,10 @@
 import base64
 import hashlib
 import mimetypes
+import re
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -16,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from .auth.providers.registry import offered
 from .first_view import ASGIApp, FirstView
+from .page_routes import is_page, localized_location
 from .settings import Settings, origin_of
 
 # Browsers and hls.js want these exact types; Python's table lacks or varies on them.
@@ -43,7 +45,7 @@ class SpaFiles(StaticFiles):
         index = Path(str(self.directory)) / "index.html"
         modified = index.stat().st_mtime
         if self._index is None or self._index[0] != modified:
-            text = index.read_text(encoding="utf-8")
+            text = with_app_store_banner(index.read_text(encoding="utf-8"), self._settings)
             self._index = (modified, text, page_policy(self._settings, text))
         return self._index
 
@@ -52,9 +54,14 @@ class SpaFiles(StaticFiles):
         return self._current_index()[2]
 
     async def get_response(self, path: str, scope):
+        page_path = "/" if path in (".", "index.html") else scope.get("path", "/")
         # Anything without an extension is a page of the single-page app (as below).
-        if self._first_view is not None and (path in (".", "index.html") or not _has_extension(path)):
-            return await self._page_response(scope, self._first_view)
+        is_app_page = path in (".", "index.html") or not _has_extension(path)
+        # A page in English (no locale prefix) for a visitor who reads another of our languages.
+        if is_app_page and (redirect := self._locale_redirect(page_path, scope)) is not None:
+            return redirect
+        if self._first_view is not None and is_app_page:
+            return await self._page_response(scope, self._first_view, self._page_status(page_path))
         try:
             response = await self._file_response(path, scope)
         except HTTPException as exc:
@@ -63,6 +70,8 @@ class SpaFiles(StaticFiles):
             if exc.status_code != 404 or _has_extension(path):
                 raise
             response = await self._file_response("index.html", scope)
+            response.status_code = self._page_status(page_path)
+            response.headers["Vary"] = ", ".join(filter(None, [response.headers.get("Vary"), PAGE_VARY]))
             path = "index.html"
         if path.startswith("assets/"):
             response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
@@ -72,22 +81,49 @@ class SpaFiles(StaticFiles):
             response.headers["Content-Security-Policy"] = self.page_policy()
         return response
 
-    async def _page_response(self, scope, first_view: FirstView) -> Response:
+    def _page_status(self, path: str) -> int:
+        """404 for a path the webapp's router has no page for (server.page_routes): the app's page
+        still comes with it and shows the not-found screen, but crawlers and tools see the truth."""
+        return 200 if is_page(path, self._settings.redirects) else 404
+
+    def _locale_redirect(self, path: str, scope) -> Response | None:
+        """A page without a locale prefix, asked for by a visitor whose language is another of ours
+        (the locale cookie the webapp writes, else Accept-Language on a first visit), goes to that
+        language's address: "/" → "/de/" (server.page_routes.localized_location)."""
+        location = localized_location(
+            path,
+            _text(scope.get("query_string")),
+            ", ".join(_header_values(scope, b"cookie")).replace(", ", "; ") or None,
+            ", ".join(_header_values(scope, b"accept-language")) or None,
+            self._settings.redirects,
+        )
+        if location is None:
+            return None
+        return Response(status_code=302, headers={"Location": location, "Cache-Control": "no-cache", "Vary": PAGE_VARY})
+
+    async def _page_response(self, scope, first_view: FirstView, status: int = 200) -> Response:
         """index.html with the first view: built per page (and kept a moment, server.first_view),
-        so it is compressed here and validated by its own ETag rather than the file's."""
+        so it is compressed here and validated by its own ETag rather than the file's. A path that
+        is no page, or an event the API does not know, answers 404 with the same page."""
         modified, index, policy = self._current_index()
         page = await first_view.page(scope, index, modified)
+        status = 404 if page.status == 404 else status
         headers = {
             "Cache-Control": "no-cache",
             "Content-Security-Policy": policy,
             "ETag": page.etag,
-            "Vary": ", ".join(["Accept-Encoding", *first_view.vary()]),
+            "Vary": ", ".join(["Accept-Encoding", PAGE_VARY, *first_view.vary()]),
         }
-        if page.etag in _header_values(scope, b"if-none-match"):
+        if status == 200 and page.etag in _header_values(scope, b"if-none-match"):
             return Response(status_code=304, headers=headers)
         if _accepts_gzip(scope):
-            return Response(page.gzipped, headers={**headers, "Content-Encoding": "gzip"}, media_type="text/html")
-        return Response(page.body, headers=headers, media_type="text/html")
+            return Response(
+                page.gzipped,
+                status_code=status,
+                headers={**headers, "Content-Encoding": "gzip"},
+                media_type="text/html",
+            )
+        return Response(page.body, status_code=status, headers=headers, media_type="text/html")
 
     async def _file_response(self, path: str, scope):
         # The build writes a .gz copy only beside a file it also writes: one lookup decides.
@@ -100,6 +136,51 @@ class SpaFiles(StaticFiles):
                 response.headers["Vary"] = "Accept-Encoding"
                 return response
         return await super().get_response(path, scope)
+
+
+# A page without a locale prefix depends on the visitor's language (the locale cookie, else
+# Accept-Language): it may be a redirect to their language's page.
+PAGE_VARY = "Cookie, Accept-Language"
+
+_APP_STORE_ID = re.compile(r"/id(\d+)(?:[/?#]|$)")
+_HEAD_END = "</head>"
+
+
+def app_store_id(ios_url: str | None) -> str | None:
+    """The App Store id of the iOS app's store address ("https://apps.apple.com/app/id123" → "123")."""
+    match = _APP_STORE_ID.search(ios_url or "")
+    return match.group(1) if match else None
+
+
+def with_app_store_banner(index_html: str, settings: Settings) -> str:
+    """The page with Safari's own app banner for iPhones and iPads (`apple-itunes-app`), when the
+    tenant has the banner on and an iOS app: the app's own banner is for other mobile browsers
+    (spec §2; webapp/src/ui/smartBanner.ts)."""
+    app_id = app_store_id(settings.smart_banner_ios_url) if settings.smart_banner_enabled else None
+    if app_id is None or 'name="apple-itunes-app"' in index_html:
+        return index_html
+    return index_html.replace(_HEAD_END, f'<meta name="apple-itunes-app" content="app-id={app_id}">{_HEAD_END}', 1)
+
+
+def _text(value: bytes | None) -> str:
+    return value.decode("latin-1") if value else ""
+
+
+# Artwork at an address with its content hash (`?v=`, server.media.urls.versioned) never changes;
+# at a bare address it is kept a week and then revalidated by its ETag.
+ARTWORK_VERSIONED_CACHE = "public, max-age=31536000, immutable"
+ARTWORK_CACHE = "public, max-age=604800"
+
+
+class ArtworkFiles(StaticFiles):
+    """Posters and team logos: public, cached long (Lighthouse's "efficient cache policy")."""
+
+    async def get_response(self, path: str, scope):
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            versioned = "v" in parse_qs(_text(scope.get("query_string")))
+            response.headers["Cache-Control"] = ARTWORK_VERSIONED_CACHE if versioned else ARTWORK_CACHE
+        return response
 
 
 def _content_type(path: str) -> str:
@@ -179,8 +260,8 @@ def media_router(settings: Settings) -> Router:
             Route(CLIP_PATH, clip_media_route(signed, fixtures / "media"), methods=["GET", "HEAD"]),
             Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
             *ads_routes(settings, fixtures / "media"),
-            Mount("/logos", app=StaticFiles(directory=fixtures / "logos", check_dir=False)),
-            Mount("/posters", app=StaticFiles(directory=fixtures / "posters", check_dir=False)),
+            Mount("/logos", app=ArtworkFiles(directory=fixtures / "logos", check_dir=False)),
+            Mount("/posters", app=ArtworkFiles(directory=fixtures / "posters", check_dir=False)),
         ],
         default=_not_found_json,
     )

@@ -246,6 +246,7 @@ ACCEPTED_REFUSALS = {
     "issue_access_codes": "both or neither of product_id and event_id, or an expires_at in the past, is a 400",
     "register_user": "profile text with control characters is a 400 (the profile rules)",
     "reset_password": "an unknown, used or expired reset token is a 400 (invalid_reset_token)",
+    "save_playback_position": "a position greater than the duration is a 400",
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
     "(invalid_time_range); so are text with control characters and a teamId no team has",
     "tokenize_card": "a card number failing the Luhn check, or an expiry month already past, is a 400 (invalid_card)",

@@ -48,14 +48,17 @@ clip's playlists and the segments of its range (server.media.routes). The unsign
 
 Public, unsigned:
 
-    /media/posters/<slug>.svg        fixtures/posters/<slug>.svg, static
-    /media/logos/<team-slug>.svg     fixtures/logos/<team-slug>.svg, static
+    /media/posters/<slug>.svg        fixtures/posters/<slug>.svg, static; stored with `?v=<content
+                                     hash>` (`versioned`) and then cached for a year, immutable
+    /media/logos/<team-slug>.svg     fixtures/logos/<team-slug>.svg, the same
     /media/ads/preroll.xml           the test VAST (server.media.ads), `?case=` variants
     /media/ads/preroll.mp4           fixtures/media/ads/preroll.mp4, its video
     /media/ads/track                 its tracking URLs; /media/ads/track/hits counts them
 """
 
+import hashlib
 import re
+from pathlib import Path
 
 MEDIA_PREFIX = "/media"
 SIGNED_PREFIX = f"{MEDIA_PREFIX}/s"
@@ -129,6 +132,16 @@ def poster_url(slug: str) -> str:
 
 def logo_url(slug: str) -> str:
     return f"{MEDIA_PREFIX}/logos/{slug}.svg"
+
+
+def versioned(url: str, file: Path) -> str:
+    """`url` with the content hash of the file it serves (`?v=<hash>`), so it can be cached for
+    good (server.web.ArtworkFiles): new artwork is a new URL. Unchanged without the file."""
+    try:
+        digest = hashlib.sha256(file.read_bytes()).hexdigest()[:12]
+    except OSError:
+        return url
+    return f"{url}?v={digest}"
 
 
 def ads_url(name: str) -> str:

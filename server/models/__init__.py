@@ -37,6 +37,7 @@ from .commerce import (
 from .jobs import JobLease
 from .notices import StatusNotice
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
+from .playback import PlaybackPosition
 from .staff import ApiKey, AuditEntry
 from .viewer_content import Tag
 
@@ -66,6 +67,7 @@ __all__ = [
     "OutboxMail",
     "PasswordReset",
     "PaymentCharge",
+    "PlaybackPosition",
     "Product",
     "Purchase",
     "RateLimitBucket",

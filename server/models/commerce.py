@@ -49,6 +49,8 @@ class Product(IdMixin, Base):
     type: Mapped[str] = mapped_column(String(10), index=True)
     title: Mapped[str] = mapped_column(String(200))
     description: Mapped[str | None] = mapped_column(Text)
+    # The description in the webapp's other locales, by locale ("de": "..."); `description` is English.
+    descriptions: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
     event_id: Mapped[str | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"), index=True)
     price_minor: Mapped[int] = mapped_column(Integer, default=0)
     currency: Mapped[str | None] = mapped_column(String(3))  # None: shown as N/A

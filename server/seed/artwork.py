@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .fixtures import FIXTURES_DIR, CatalogueSpec, TeamSpec, load_catalogue
+from .fixtures import FIXTURES_DIR, CatalogueSpec, SportSpec, TeamSpec, load_catalogue
 
 FONT = 'font-family="Arial,Helvetica,sans-serif" font-weight="700"'
 SHAPES = {
@@ -84,6 +84,12 @@ def poster(title: str, subtitle: str, colours: tuple[str, str]) -> str:
     )
 
 
+def competitions_line(sport: SportSpec) -> str:
+    """A sport poster's subtitle: the competitions it streams now (archived ones are history)."""
+    count = sum(1 for league in sport.leagues if not league.archived)
+    return f"{count} competition{'' if count == 1 else 's'} live and on demand"
+
+
 def render_all(spec: CatalogueSpec | None = None) -> dict[str, str]:
     """Relative path (logos/<slug>.svg, posters/<slug>.svg) -> SVG text."""
     spec = spec or load_catalogue()
@@ -93,10 +99,7 @@ def render_all(spec: CatalogueSpec | None = None) -> dict[str, str]:
         league = spec.league(team.league)
         files[f"posters/{team.slug}.svg"] = poster(team.name, f"{team.city} \u2022 {league.title}", team.colors)
     for sport in spec.sports:
-        count = len(sport.leagues)
-        files[f"posters/{sport.slug}.svg"] = poster(
-            sport.title, f"{count} competitions live and on demand", sport.colors
-        )
+        files[f"posters/{sport.slug}.svg"] = poster(sport.title, competitions_line(sport), sport.colors)
         for league in sport.leagues:
             files[f"posters/{league.slug}.svg"] = poster(
                 league.title, f"{sport.title} \u2022 {league.short_title}", league.colors

@@ -20,6 +20,7 @@ free archived game always do, so every kind of viewer has one to watch.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -27,7 +28,8 @@ from typing import Any
 
 from sqlalchemy import Table
 
-from ..media.urls import DEFAULT_VAST_URL, clip_url, game_url, live_url, logo_url, poster_url
+from ..media import urls as media_urls
+from ..media.urls import DEFAULT_VAST_URL, clip_url, game_url, live_url
 from ..models import (
     Base,
     BundleItem,
@@ -42,10 +44,23 @@ from ..models import (
     Team,
     TeamIdentity,
 )
-from .fixtures import CatalogueSpec, LeagueSpec, TeamSpec, load_catalogue, slugify, stable_id
+from .fixtures import FIXTURES_DIR, CatalogueSpec, LeagueSpec, TeamSpec, load_catalogue, slugify, stable_id
 from .products import build_products
 from .stats import game_stats
 from .tags import build_tags
+
+
+@functools.cache
+def poster_url(slug: str) -> str:
+    """A poster's address with its content hash: served as immutable (server.media.urls.versioned)."""
+    return media_urls.versioned(media_urls.poster_url(slug), FIXTURES_DIR / "posters" / f"{slug}.svg")
+
+
+@functools.cache
+def logo_url(slug: str) -> str:
+    """A team logo's address with its content hash (server.media.urls.versioned)."""
+    return media_urls.versioned(media_urls.logo_url(slug), FIXTURES_DIR / "logos" / f"{slug}.svg")
+
 
 SEED = 20261122
 LIVE_GAMES = 8

@@ -34,6 +34,7 @@ from ..models import (
     OutboxMail,
     PasswordReset,
     PaymentCharge,
+    PlaybackPosition,
     Purchase,
     StoredCard,
     Tag,
@@ -215,6 +216,7 @@ ERASURE: tuple[Erase, ...] = (
     Erase(PasswordReset),
     Erase(Follow),
     Erase(WatchlistItem),
+    Erase(PlaybackPosition),  # where the viewer stopped in each video
     Erase(IdempotencyKey),  # recorded answers of money-moving calls
     Erase(AnalyticsEvent),  # what the viewer did, and the traits an identify carried
     Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards

@@ -278,32 +278,6 @@ async def get_event(
     return views[0]
 
 
-def _search_words(q: str) -> list[str]:
-    words = [w for w in q.lower().split() if w][:8]
-    if not words:
-        raise ApiError(
-            "q needs at least one word",
-            code="validation_error",
-            details=[{"field": "q", "message": "needs at least one word"}],
-        )
-    return words
-
-
-def _like_escape(word: str) -> str:
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-async def search_events(db: AsyncSession, q: str, statuses: Sequence[str], page: PageQuery) -> Page[EventView]:
-    stmt = select(Event.id, Event.updated).where(Event.media_type == "event")
-    for word in _search_words(q):
-        stmt = stmt.where(Event.search_text.like(f"%{_like_escape(word)}%", escape="\\"))
-    if statuses:
-        stmt = stmt.where(Event.status.in_(statuses))
-    result = await paginate(db, stmt.order_by(Event.event_date.desc(), Event.id.desc()), page, scalars=False)
-    result.entries = await views_of(db, [(row.id, row.updated) for row in result.entries])
-    return result
-
-
 async def related_videos(db: AsyncSession, ident: str, page: PageQuery) -> Page[EventView]:
     """Archived games and highlights sharing a team, else the league, with the given item."""
     item = await db.get(Event, ident)

@@ -77,6 +77,8 @@ async def product(
     on_sale: bool = True,
     offer_start: datetime | None = None,
     offer_end: datetime | None = None,
+    description: str = "For tests",
+    descriptions: dict[str, str] | None = None,
 ) -> Product:
     """A product; svod and cvod default to renewable monthly contracts."""
     now = clock.now()
@@ -85,7 +87,8 @@ async def product(
         id=new_id(),
         type=type_,
         title=title or f"{type_} product {new_id()[:6]}",
-        description="For tests",
+        description=description,
+        descriptions=dict(descriptions or {}),
         event_id=event_id,
         price_minor=price_minor,
         currency=currency,

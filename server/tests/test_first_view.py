@@ -15,7 +15,7 @@ from server import clock, first_view
 from server.first_view import CLIP_MEDIA_TYPES, CONFIG, HOME_LEAGUES, HOME_RAILS, json_for_html, view_of
 from server.realtime import signals
 from server.settings import PROJECT_ROOT, Settings
-from server.web import _InlineScripts, page_policy, static_app
+from server.web import _InlineScripts, page_policy, static_app, with_app_store_banner
 
 from .accounts import sign_up
 from .conftest import with_state
@@ -126,8 +126,24 @@ async def test_a_highlight_page_carries_it_from_the_clip_endpoint(web, catalogue
 async def test_other_pages_and_unknown_events_carry_the_configuration_alone(web):
     for path in ("/about", "/events/ffffffffffffffffffffffff", "/events/stats/ffffffffffffffffffffffff"):
         response = await web.get(path, headers=PLAIN)
-        assert response.status_code == 200
         assert requests_of(response.text) == [CONFIG.as_json()], path
+
+
+async def test_an_unknown_event_answers_404_with_the_page_that_shows_not_found(web, catalogue):
+    for path in ("/events/ffffffffffffffffffffffff", "/de/events/ffffffffffffffffffffffff"):
+        response = await web.get(path, headers=PLAIN)
+        assert response.status_code == 404, path
+        assert requests_of(response.text) == [CONFIG.as_json()]
+    unknown_clip = await web.get("/events/ffffffffffffffffffffffff?media_type=clip", headers=PLAIN)
+    assert unknown_clip.status_code == 404
+    assert (await web.get(f"/events/{catalogue['hoops']}", headers=PLAIN)).status_code == 200
+    # The stats page of an unknown event is a page the app answers itself, after its own request.
+    assert (await web.get("/events/stats/ffffffffffffffffffffffff", headers=PLAIN)).status_code == 200
+
+
+async def test_the_page_carries_safaris_app_banner(web):
+    page = (await web.get("/about", headers=PLAIN)).text
+    assert re.search(r'<meta name="apple-itunes-app" content="app-id=\d+">', page)
 
 
 async def test_the_page_is_the_same_for_every_viewer(web, catalogue):
@@ -233,7 +249,7 @@ async def test_the_api_is_asked_without_the_viewers_credentials_but_in_their_reg
         names = {name for name, _ in call["headers"]}
         assert b"authorization" not in names and b"cookie" not in names
         assert (b"cloudfront-viewer-country", b"fr") in call["headers"]
-    assert response.headers["vary"] == "Accept-Encoding, CloudFront-Viewer-Country"
+    assert response.headers["vary"] == "Accept-Encoding, Cookie, Accept-Language, CloudFront-Viewer-Country"
 
 
 async def test_a_page_is_kept_while_the_api_keeps_answers_and_dropped_when_the_catalogue_changes(dist):
@@ -253,7 +269,7 @@ async def test_without_the_api_the_page_is_the_plain_template(dist):
         await send({"type": "http.response.body", "body": b""})
 
     response = await fetch(page_app(dist, down), "/")
-    assert response.status_code == 200 and response.text == INDEX
+    assert response.status_code == 200 and response.text == with_app_store_banner(INDEX, Settings(environment="test"))
 
 
 async def test_a_slow_api_does_not_hold_the_page_back(dist, monkeypatch):
@@ -262,7 +278,7 @@ async def test_a_slow_api_does_not_hold_the_page_back(dist, monkeypatch):
 
     monkeypatch.setattr(first_view, "ANSWER_TIMEOUT_SECONDS", 0.05)
     response = await asyncio.wait_for(fetch(page_app(dist, slow), "/"), timeout=2)
-    assert response.status_code == 200 and response.text == INDEX
+    assert response.status_code == 200 and response.text == with_app_store_banner(INDEX, Settings(environment="test"))
 
 
 async def test_the_page_is_compressed_and_revalidated_by_its_own_etag(dist):

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from server.settings import Settings
-from server.web import page_policy, static_app
+from server.web import app_store_id, page_policy, static_app, with_app_store_banner
 
 INDEX = "<!doctype html><html><body><div id=root></div>" + "<!-- padding -->" * 64 + "</body></html>"
 SCRIPT = "console.log('touchline');" * 64
@@ -164,3 +164,71 @@ def test_data_blocks_are_not_scripts_and_get_no_hash():
     module = '<script type="module">import "/assets/x.js";</script>'
     policy = directives(page_policy(Settings(environment="test"), PAGE.replace("</body>", data + module + "</body>")))
     assert policy["script-src"] == ["'self'", sha256(THEME_SCRIPT), sha256('import "/assets/x.js";')]
+
+
+# --- pages that are not pages, the visitor's language, Safari's app banner, artwork caching -------
+
+
+async def test_a_path_the_webapp_has_no_page_for_answers_404_with_the_app_page(client):
+    """The app still shows its not-found screen; crawlers and link checkers see 404."""
+    for path in ("/no-such-page", "/de/no-such-page", "/xx/live", "/events"):
+        response = await client.get(path, headers={"Accept-Encoding": "identity"})
+        assert response.status_code == 404, path
+        assert response.text == INDEX and response.headers["content-type"].startswith("text/html")
+    for path in ("/", "/live", "/de/league/3", "/auth/login/"):
+        assert (await client.get(path)).status_code == 200, path
+
+
+async def test_an_old_address_with_a_redirect_rule_is_a_page_the_app_sends_on(dist):
+    app = static_app(Settings(environment="test", webapp_dist=dist, redirects={"/old/path": "/live"}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://touchline.test") as http:
+        assert (await http.get("/old/path")).status_code == 200
+        assert (await http.get("/older/path")).status_code == 404
+
+
+async def test_the_language_chosen_last_is_remembered_for_pages_without_prefix(client):
+    response = await client.get("/league/3?tab=2", headers={"Cookie": "i18n_locale=de"})
+    assert response.status_code == 302
+    assert response.headers["location"] == "/de/league/3?tab=2"
+    assert "Cookie" in response.headers["vary"] and "Accept-Language" in response.headers["vary"]
+    english = await client.get("/league/3", headers={"Cookie": "i18n_locale=en", "Accept-Language": "de"})
+    assert english.status_code == 200
+    assert (await client.get("/de/live", headers={"Cookie": "i18n_locale=fr"})).status_code == 200
+
+
+async def test_a_first_visit_gets_the_browsers_language(client):
+    response = await client.get("/", headers={"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
+    assert response.status_code == 302 and response.headers["location"] == "/pl/"
+    assert (await client.get("/", headers={"Accept-Language": "en-US,en;q=0.9"})).status_code == 200
+    assert (await client.get("/", headers={"Accept-Language": "nl-NL"})).status_code == 200
+
+
+def test_safari_gets_apples_app_banner_with_the_tenants_app_id():
+    settings = Settings(environment="test", smart_banner_ios_url="https://apps.apple.com/us/app/touchline/id1234567")
+    page = with_app_store_banner(PAGE, settings)
+    assert '<meta name="apple-itunes-app" content="app-id=1234567"></head>' in page
+    assert with_app_store_banner(PAGE, settings.model_copy(update={"smart_banner_enabled": False})) == PAGE
+    assert with_app_store_banner(PAGE, settings.model_copy(update={"smart_banner_ios_url": None})) == PAGE
+    assert app_store_id("https://apps.apple.com/app/id0000000000") == "0000000000"
+    assert app_store_id("https://example.com/app") is None
+
+
+async def test_artwork_at_a_versioned_address_is_cached_for_good(dist):
+    app = static_app(Settings(environment="test", webapp_dist=dist))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://touchline.test") as http:
+        versioned = await http.get("/media/posters/basketball.svg?v=0123456789ab")
+        bare = await http.get("/media/logos/ashford-town.svg")
+        again = await http.get("/media/logos/ashford-town.svg", headers={"If-None-Match": bare.headers["etag"]})
+    assert versioned.status_code == 200
+    assert versioned.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert bare.headers["cache-control"] == "public, max-age=604800" and bare.headers["etag"]
+    assert again.status_code == 304
+
+
+def test_seeded_artwork_addresses_carry_their_content_hash():
+    from server.seed.catalogue import logo_url, poster_url
+    from server.seed.fixtures import FIXTURES_DIR
+
+    svg = (FIXTURES_DIR / "posters" / "basketball.svg").read_bytes()
+    assert poster_url("basketball") == f"/media/posters/basketball.svg?v={hashlib.sha256(svg).hexdigest()[:12]}"
+    assert logo_url("ashford-town").startswith("/media/logos/ashford-town.svg?v=")

@@ -1,8 +1,7 @@
-"""Events: lists with filters, search, one event, and the live counts by sport."""
+"""Events: lists with filters, one event, and the live counts by sport (search: search.py)."""
 
 from ...services import events as events_service
 from ...services.events import EventFilters, Sort, parse_date_range
-from ...services.paging import PageQuery
 from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.database import db_read_session
 from ..http.envelope import ok, page_query
@@ -27,12 +26,6 @@ async def list_events(body: dict):
     sort = Sort(body.get("sort", "event_date"), body.get("order", "desc") == "desc")
     async with db_read_session() as db:
         return await events_service.list_events(db, filters, sort, page_query(body))
-
-
-@shared_with_overlay(events_page)
-async def search_events(q: str, page: int = 0, size: int = 10, status: list | None = None):
-    async with db_read_session() as db:
-        return await events_service.search_events(db, q, status or (), PageQuery(page, size, next=True))
 
 
 @shared_with_overlay(one_event)

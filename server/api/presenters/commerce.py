@@ -33,6 +33,7 @@ def product(item: Product, viewer: Viewer | None = None, *, items: Sequence[Prod
         "_id": item.id,
         "title": item.title,
         "description": item.description,
+        "descriptions": dict(item.descriptions or {}),
         "type": item.type,
         "event_id": item.event_id,
         "price": major(item.price_minor, item.currency),

@@ -33,8 +33,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Text search over event titles and team names */
+        /**
+         * Text search over event titles and team names
+         * @description Every word must match: inside the title or a team's name, as a typo of a team, league,
+         *     category or sport name word (from 4 letters one edit, from 8 two), or by naming the
+         *     event's sport ("football"). Events found through a typo come after those holding every
+         *     word as typed.
+         */
         get: operations["search_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search teams, leagues, categories, sports and events at once
+         * @description Every word of `q` must match. A word matches a name word exactly, as its beginning,
+         *     inside it, or (from 4 letters) within one edit, two from 8 letters (a typo): "Ash" and
+         *     "Asford" both find Ashford Town. Each group lists its best matches first (exact, then
+         *     beginning, inside, typo); a word naming a sport ("football") also finds that sport's
+         *     events. Events come most recent first, those found through a typo last, like
+         *     `search_events`, whose further pages they continue.
+         */
+        get: operations["search_all"];
         put?: never;
         post?: never;
         delete?: never;
@@ -461,7 +492,7 @@ export interface paths {
         /**
          * Delete the signed-in viewer's account
          * @description Revokes every session and erases personal data (profile, devices, follows, watchlist, clips,
-         *     private tags, stored card). Purchase and contract records are kept without personal data;
+         *     private tags, playback positions, stored card). Purchase and contract records are kept without personal data;
          *     running contracts stop renewing.
          */
         post: operations["delete_account"];
@@ -597,6 +628,91 @@ export interface paths {
         put?: never;
         /** Take an event or clip off the watchlist (removing an absent one is harmless) */
         post: operations["remove_from_watchlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/save_playback_position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record where the viewer is in an archived event or clip (replaces the last report)
+         * @description The player reports at most every ~10 s while playing, on pause and when the page is left
+         *     (a `keepalive` request). One position is kept per viewer and video: a report replaces the
+         *     last one, concurrent reports leave one row. `position` and `duration` are seconds of the
+         *     video's stream; `position` may not exceed `duration`. A viewer keeps at most 200
+         *     positions, the least recently watched go first. Live, upcoming and channel events keep
+         *     none (409 `not_resumable`).
+         */
+        post: operations["save_playback_position"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/get_playback_position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the viewer would resume a video, or null
+         * @description `content` is null when nothing is saved for the video, or what is saved was barely started
+         *     (under 10 s) or is finished (95 % of the duration or more): the video starts from the
+         *     beginning.
+         */
+        get: operations["get_playback_position"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/get_continue_watching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The viewer's started, unfinished videos ("Continue watching"), most recently watched first
+         * @description Each entry is a video with the viewer's position in it. Videos barely started (under 10 s)
+         *     or finished (95 % of the duration or more) are left out.
+         */
+        get: operations["get_continue_watching"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/remove_playback_position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forget the viewer's position in a video (removing an absent one is harmless) */
+        post: operations["remove_playback_position"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2170,6 +2286,34 @@ export interface components {
                 }[];
             };
         };
+        /** @description A team, league or category found by a search; its page is /team/{_id}, /league/{_id} or /category/{_id}. */
+        SearchNamed: {
+            _id: components["schemas"]["Id"];
+            title: string;
+            shortTitle: string | null;
+            sportType: string | null;
+            /** @description Teams only. */
+            logo?: string | null;
+            /** @description Leagues and categories only (their PosterH). */
+            imageUrl?: string | null;
+        };
+        SearchResponse: components["schemas"]["Envelope"] & {
+            content: {
+                teams: components["schemas"]["SearchNamed"][];
+                leagues: components["schemas"]["SearchNamed"][];
+                categories: components["schemas"]["SearchNamed"][];
+                /** @description Sports (sportType values) with all their events counted; a sport's page is /live/{sportType}. */
+                sports: {
+                    sportType: string;
+                    title: string;
+                    count: number;
+                }[];
+                /** @description The first page of `search_events` for the same words. */
+                events: components["schemas"]["PageMeta"] & {
+                    entries: components["schemas"]["Event"][];
+                };
+            };
+        };
         StatValue: {
             text: string;
             number: number;
@@ -2556,6 +2700,37 @@ export interface components {
                 selected: components["schemas"]["Id"][];
             };
         };
+        SavePlaybackPositionRequest: {
+            video_id: components["schemas"]["Id"];
+            /** @description Seconds into the video's stream; at most `duration`. */
+            position: number;
+            /** @description The video's length in seconds. */
+            duration: number;
+        };
+        PlaybackPosition: {
+            video_id: components["schemas"]["Id"];
+            position: number;
+            duration: number;
+            /**
+             * Format: date-time
+             * @description When the viewer was last at this position.
+             */
+            updated: string;
+        };
+        PlaybackPositionResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["PlaybackPosition"];
+        };
+        NullablePlaybackPositionResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["PlaybackPosition"] | components["schemas"]["NullValue"];
+        };
+        ContinueWatchingEntry: components["schemas"]["PlaybackPosition"] & {
+            video: components["schemas"]["Event"];
+        };
+        ContinueWatchingPage: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["PageMeta"] & {
+                entries: components["schemas"]["ContinueWatchingEntry"][];
+            };
+        };
         DeviceInfo: {
             id: components["schemas"]["DeviceIdString"];
             name: components["schemas"]["DeviceIdString"];
@@ -2830,6 +3005,16 @@ export interface components {
             _id: components["schemas"]["Id"];
             title: string;
             description: string | null;
+            /**
+             * @description The description in other languages, by locale (`de`, `fr-CA`...; the webapp's locales):
+             *     the webapp shows the viewer's language and falls back to `description`.
+             * @example {
+             *       "de": "Sieh dir das Spiel 7 Tage lang live und auf Abruf an."
+             *     }
+             */
+            descriptions?: {
+                [key: string]: string;
+            };
             type: components["schemas"]["ProductType"];
             event_id: components["schemas"]["NullableId"];
             /** @description Major units, for display. */
@@ -4267,6 +4452,165 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    search_all: {
+        parameters: {
+            query: {
+                /**
+                 * @description Words to look for (case-insensitive, every word must match).
+                 * @example asford
+                 */
+                q: string;
+                /** @description The most items of each group (and events on the first page). */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches, grouped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "teams": [
+                     *           {
+                     *             "_id": "5f1c0a8e2b3d4c5e6f7a8b01",
+                     *             "title": "Ashford Town",
+                     *             "shortTitle": "ASH",
+                     *             "logo": "/media/logos/ashford-town.svg",
+                     *             "sportType": "football"
+                     *           }
+                     *         ],
+                     *         "leagues": [
+                     *           {
+                     *             "_id": "5f1c0a8e2b3d4c5e6f7a8b02",
+                     *             "title": "Northern Premier Division",
+                     *             "shortTitle": "NPD",
+                     *             "imageUrl": "/media/posters/npd.svg",
+                     *             "sportType": "football"
+                     *           }
+                     *         ],
+                     *         "categories": [
+                     *           {
+                     *             "_id": "5f1c0a8e2b3d4c5e6f7a8b03",
+                     *             "title": "Football",
+                     *             "shortTitle": null,
+                     *             "imageUrl": null,
+                     *             "sportType": "football"
+                     *           }
+                     *         ],
+                     *         "sports": [
+                     *           {
+                     *             "sportType": "football",
+                     *             "title": "Football",
+                     *             "count": 42
+                     *           }
+                     *         ],
+                     *         "events": {
+                     *           "content": {
+                     *             "entryCount": 1,
+                     *             "totalCount": 1,
+                     *             "itemsPerPage": 10,
+                     *             "startIndex": 0,
+                     *             "count": 1,
+                     *             "nextExists": false,
+                     *             "entries": [
+                     *               {
+                     *                 "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *                 "title": "Harbor City Mariners vs Riverside Rovers",
+                     *                 "description": "Northern Premier Division, matchday 12.",
+                     *                 "event_date": "2026-11-21T18:00:00Z",
+                     *                 "gameStartDate": "2026-11-21T18:04:00Z",
+                     *                 "endDate": "2026-11-21T19:55:00Z",
+                     *                 "event_id": "TL-EV-000123",
+                     *                 "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *                 "sportType": "football",
+                     *                 "media_type": "event",
+                     *                 "eventType": "game",
+                     *                 "gameType": "game",
+                     *                 "status": "archived",
+                     *                 "commerce_type": "commerce_free_media",
+                     *                 "commerceType": [],
+                     *                 "gender": "male",
+                     *                 "availableForUser": true,
+                     *                 "availableInUserRegion": true,
+                     *                 "integrations": {
+                     *                   "vidswap": {
+                     *                     "enabled": true,
+                     *                     "id": "vs-000123"
+                     *                   }
+                     *                 },
+                     *                 "content": {
+                     *                   "HLSStream": "/media/vod/football/index.m3u8",
+                     *                   "PanoStream": null,
+                     *                   "PosterH": "/media/posters/northern-premier-division.svg",
+                     *                   "MezzanineVideo": null,
+                     *                   "EPG": null
+                     *                 },
+                     *                 "eventTeams": {
+                     *                   "homeTeam": {
+                     *                     "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *                     "name": "Harbor City Mariners",
+                     *                     "shortName": "HCM",
+                     *                     "logo": "/media/logos/harbor-city-mariners.svg",
+                     *                     "color": "#0b3d91"
+                     *                   },
+                     *                   "awayTeam": {
+                     *                     "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *                     "name": "Riverside Rovers",
+                     *                     "shortName": "RIV",
+                     *                     "logo": "/media/logos/riverside-rovers.svg",
+                     *                     "color": "#c8102e"
+                     *                   }
+                     *                 },
+                     *                 "mediaIdentities": [
+                     *                   {
+                     *                     "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *                     "title": "Northern Premier Division",
+                     *                     "media_type": "identity_item"
+                     *                   },
+                     *                   {
+                     *                     "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *                     "title": "Football",
+                     *                     "media_type": "identity"
+                     *                   }
+                     *                 ],
+                     *                 "advertisements": {
+                     *                   "link": {
+                     *                     "vast": null
+                     *                   }
+                     *                 },
+                     *                 "metaTitle": "Northern Premier Division•Football",
+                     *                 "type": null,
+                     *                 "startTime": null,
+                     *                 "endTime": null,
+                     *                 "duration": 6900,
+                     *                 "added": "2026-11-01T10:00:00Z",
+                     *                 "updated": "2026-11-21T20:00:00Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "error": false,
+                     *           "message": ""
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6293,6 +6637,296 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WatchlistIdsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    save_playback_position: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "video_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                 *       "position": 754.2,
+                 *       "duration": 5400
+                 *     }
+                 */
+                "application/json": components["schemas"]["SavePlaybackPositionRequest"];
+            };
+        };
+        responses: {
+            /** @description The position as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "video_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "position": 754.2,
+                     *         "duration": 5400,
+                     *         "updated": "2026-11-28T06:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlaybackPositionResponse"];
+                };
+            };
+            /** @description The body breaks the contract, or `position` is greater than `duration`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "position must not be greater than duration",
+                     *       "messageErrorCode": "validation_error",
+                     *       "details": [
+                     *         {
+                     *           "field": "position",
+                     *           "message": "position must not be greater than duration"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The video is live, upcoming or a channel; only archived events and clips keep a position. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Only archived events and clips keep a playback position",
+                     *       "messageErrorCode": "not_resumable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_playback_position: {
+        parameters: {
+            query: {
+                /** @example 5f1c0a8e2b3d4c5e6f7a8b9c */
+                video_id: components["schemas"]["Id"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The position to resume at, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "video_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "position": 754.2,
+                     *         "duration": 5400,
+                     *         "updated": "2026-11-28T06:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NullablePlaybackPositionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    get_continue_watching: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 0. */
+                page?: components["parameters"]["Page"];
+                /** @description Entries per page. */
+                size?: components["parameters"]["Size"];
+                /**
+                 * @description Compute `nextExists`.
+                 * @example true
+                 */
+                next?: components["parameters"]["Next"];
+                /**
+                 * @description Compute `totalCount`.
+                 * @example true
+                 */
+                count?: components["parameters"]["Count"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of videos with positions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "entryCount": 1,
+                     *         "totalCount": 1,
+                     *         "itemsPerPage": 10,
+                     *         "startIndex": 0,
+                     *         "count": 1,
+                     *         "nextExists": false,
+                     *         "entries": [
+                     *           {
+                     *             "video": {
+                     *               "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *               "title": "Harbor City Mariners vs Riverside Rovers",
+                     *               "description": "Northern Premier Division, matchday 12.",
+                     *               "event_date": "2026-11-21T18:00:00Z",
+                     *               "gameStartDate": "2026-11-21T18:04:00Z",
+                     *               "endDate": "2026-11-21T19:55:00Z",
+                     *               "event_id": "TL-EV-000123",
+                     *               "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *               "sportType": "football",
+                     *               "media_type": "event",
+                     *               "eventType": "game",
+                     *               "gameType": "game",
+                     *               "status": "archived",
+                     *               "commerce_type": "commerce_free_media",
+                     *               "commerceType": [],
+                     *               "gender": "male",
+                     *               "availableForUser": true,
+                     *               "availableInUserRegion": true,
+                     *               "integrations": {
+                     *                 "vidswap": {
+                     *                   "enabled": true,
+                     *                   "id": "vs-000123"
+                     *                 }
+                     *               },
+                     *               "content": {
+                     *                 "HLSStream": "/media/vod/football/index.m3u8",
+                     *                 "PanoStream": null,
+                     *                 "PosterH": "/media/posters/northern-premier-division.svg",
+                     *                 "MezzanineVideo": null,
+                     *                 "EPG": null
+                     *               },
+                     *               "eventTeams": {
+                     *                 "homeTeam": {
+                     *                   "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *                   "name": "Harbor City Mariners",
+                     *                   "shortName": "HCM",
+                     *                   "logo": "/media/logos/harbor-city-mariners.svg",
+                     *                   "color": "#0b3d91"
+                     *                 },
+                     *                 "awayTeam": {
+                     *                   "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *                   "name": "Riverside Rovers",
+                     *                   "shortName": "RIV",
+                     *                   "logo": "/media/logos/riverside-rovers.svg",
+                     *                   "color": "#c8102e"
+                     *                 }
+                     *               },
+                     *               "mediaIdentities": [
+                     *                 {
+                     *                   "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *                   "title": "Northern Premier Division",
+                     *                   "media_type": "identity_item"
+                     *                 },
+                     *                 {
+                     *                   "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *                   "title": "Football",
+                     *                   "media_type": "identity"
+                     *                 }
+                     *               ],
+                     *               "advertisements": {
+                     *                 "link": {
+                     *                   "vast": null
+                     *                 }
+                     *               },
+                     *               "metaTitle": "Northern Premier Division•Football",
+                     *               "type": null,
+                     *               "startTime": null,
+                     *               "endTime": null,
+                     *               "duration": 6900,
+                     *               "added": "2026-11-01T10:00:00Z",
+                     *               "updated": "2026-11-21T20:00:00Z"
+                     *             },
+                     *             "video_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *             "position": 754.2,
+                     *             "duration": 5400,
+                     *             "updated": "2026-11-28T06:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContinueWatchingPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    remove_playback_position: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "video_id": "5f1c0a8e2b3d4c5e6f7a8b9c"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WatchlistRequest"];
+            };
+        };
+        responses: {
+            /** @description Forgotten. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": null,
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OkResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

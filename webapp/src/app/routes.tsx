@@ -44,7 +44,17 @@ const catalog = {
   category: page(() => import("@/features/catalog/pages/CategoryPage"), "catalog"),
   subCategory: page(() => import("@/features/catalog/pages/SubCategoryPage"), "catalog"),
   team: page(() => import("@/features/catalog/pages/TeamPage"), "catalog"),
-  channel: page(() => import("@/features/catalog/pages/ChannelPage"), "catalog"),
+  // A channel plays like an event: its player's code and texts come with the page.
+  channel: page(
+    () => {
+      preloadPlayer();
+      return import("@/features/catalog/pages/ChannelPage");
+    },
+    "catalog",
+    "event",
+    "errors",
+    "player",
+  ),
   eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog"),
   // The player's code (hls.js, media-chrome) starts loading with the page, not after it.
   event: page(

@@ -23,6 +23,8 @@ export interface Product {
   id: string;
   title: string;
   description: string | null;
+  /** The description in other locales, by locale; `description` is the default language's. */
+  descriptions: Readonly<Record<string, string>>;
   type: ProductType;
   eventId: string | null;
   /** Major units, for display. */
@@ -77,6 +79,14 @@ function currencyOf(value: string | null | undefined): string {
 
 const CONTRACT_TYPES: readonly ProductType[] = ["svod", "cvod"];
 
+/** A product's description in the viewer's language, else the default one (null: none). */
+export function productDescription(
+  product: Pick<Product, "description" | "descriptions">,
+  locale: string,
+): string | null {
+  return product.descriptions[locale] || product.description;
+}
+
 /** The one API → UI mapping of products. */
 export function mapProduct(api: ApiProduct): Product {
   const isContract = CONTRACT_TYPES.includes(api.type);
@@ -84,6 +94,7 @@ export function mapProduct(api: ApiProduct): Product {
     id: api._id,
     title: api.title || NO_TITLE,
     description: api.description || null,
+    descriptions: api.descriptions ?? {},
     type: api.type,
     eventId: api.event_id ?? null,
     price: api.price,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { components } from "@/api/schema.gen";
-import { formatPrice, mapCommerceOptions, mapProduct, mapPurchase } from "@/entities/product";
+import { formatPrice, mapCommerceOptions, mapProduct, mapPurchase, productDescription } from "@/entities/product";
 
 type ApiProduct = components["schemas"]["Product"];
 
@@ -71,6 +71,16 @@ describe("mapProduct", () => {
       autoRenew: true,
       items: [{ id: "f06dd9d1114e3c5061346e52", title: "All Access", type: "svod", eventId: null }],
     });
+  });
+});
+
+describe("productDescription", () => {
+  it("is the viewer's language's text when the product has one, else the default text", () => {
+    const product = mapProduct(apiProduct({ descriptions: { de: "Rund um die Uhr." } }));
+    expect(productDescription(product, "de")).toBe("Rund um die Uhr.");
+    expect(productDescription(product, "fr")).toBe("Around the clock.");
+    expect(productDescription(mapProduct(apiProduct()), "de")).toBe("Around the clock.");
+    expect(productDescription(mapProduct(apiProduct({ description: null })), "de")).toBeNull();
   });
 });
 

@@ -98,3 +98,16 @@ async def test_staff_list_every_product_and_viewers_may_not(client, database, se
 
     assert [p["_id"] for p in answer.json()["content"]["entries"]] == [hidden.id]
     assert refused.status_code == 403
+
+
+async def test_a_product_carries_its_description_in_other_languages(client, database):
+    described = await product(
+        database, "svod", description="Every match.", descriptions={"de": "Jedes Spiel.", "fr": "Tous les matchs."}
+    )
+    plain = await product(database, "svod")
+
+    content = (await client.get(f"/api/commerce/get_subscriptions_by_id/id/{described.id}")).json()["content"]
+    assert content["description"] == "Every match."
+    assert content["descriptions"] == {"de": "Jedes Spiel.", "fr": "Tous les matchs."}
+    answer = (await client.get(f"/api/commerce/get_subscriptions_by_id/id/{plain.id}")).json()["content"]
+    assert answer["descriptions"] == {}

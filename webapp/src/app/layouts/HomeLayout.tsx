@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
+import { Footer } from "@/ui/Footer";
 import { Header } from "@/ui/header/Header";
 import { MAIN_CONTENT_ID } from "@/ui/SkipLink";
 import { useTheme } from "@/ui/theme";
 import "./layouts.css";
 
-/** The homepage: header and full-bleed content (hero rails run edge to edge), no footer. */
+/** The homepage: header, full-bleed content (hero rails run edge to edge) and the footer. */
 export function HomeLayout({ children }: { children: ReactNode }) {
   useTheme();
   return (
@@ -13,6 +14,7 @@ export function HomeLayout({ children }: { children: ReactNode }) {
       <main id={MAIN_CONTENT_ID} className="layout__main" tabIndex={-1}>
         {children}
       </main>
+      <Footer />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { CloseIcon, MenuIcon } from "../icons";
 import { useDismiss } from "../useDismiss";
 import { HomeLink } from "./HomeLink";
 import { LocaleSwitcher } from "./LocaleSwitcher";
+import { MyStuffNav } from "./myStuff";
 import { PrimaryNav } from "./PrimaryNav";
 import { SearchForm } from "./SearchForm";
 import { ThemeToggle } from "./ThemeToggle";
@@ -58,6 +59,7 @@ export function Header() {
         <UserMenu />
         <div ref={menuRef} id={MENU_ID} className="site-header__menu" data-open={open}>
           <PrimaryNav />
+          <MyStuffNav />
           <SearchForm />
           <div className="site-header__prefs">
             <LocaleSwitcher />

@@ -172,11 +172,11 @@ describe("the signed-in user menu", () => {
 });
 
 describe("HomeLayout", () => {
-  it("has the header but no footer", () => {
+  it("has the header and the footer with its links", () => {
     renderWithApp(<HomeLayout>{page}</HomeLayout>);
     expect(screen.getByRole("banner")).toBeTruthy();
     expect(screen.getByRole("navigation", { name: "Main" })).toBeTruthy();
-    expect(screen.queryByRole("contentinfo")).toBeNull();
+    expect(within(screen.getByRole("contentinfo")).getByRole("link", { name: "Privacy" })).toBeTruthy();
   });
 });
 

@@ -40,6 +40,20 @@ describe("the devices section", () => {
     expect(sessionStore.getState().devices.map((item) => item.isCurrent)).toEqual([true, false]);
   });
 
+  it("names the system and browser instead of showing the identification string", async () => {
+    const linux =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    stubApi({
+      "GET /api/user/get_devices": () =>
+        ok({ devices: [device("d1", navigator.userAgent), { ...device("d2", linux), osName: null }], limit: 5 }),
+    });
+    renderDevices();
+    const [, desktop] = await screen.findAllByRole("listitem");
+    expect(within(desktop).getByText("Computer · Linux")).toBeTruthy();
+    expect(within(desktop).getByText("Chrome 131").getAttribute("title")).toBe(linux);
+    expect(within(desktop).queryByText("Unknown system")).toBeNull();
+  });
+
   it("removes another device and shows the devices left", async () => {
     const api = stubApi({
       "GET /api/user/get_devices": () =>

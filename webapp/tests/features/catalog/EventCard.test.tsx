@@ -31,6 +31,18 @@ describe("EventCard", () => {
     expect(screen.getByText("Port Sable Albion")).toBeTruthy();
   });
 
+  it("leads a channel's card to its channel page, where it plays, and says it is always on", async () => {
+    const event = mapEvent(
+      apiEvent({ status: "channel", eventType: "channel", title: "Touchline Sports 24" }),
+      OPTIONS,
+    );
+    await renderPage(<EventCard event={event} now={NOW} timeZone="UTC" />);
+
+    const link = await screen.findByRole("link", { name: /Touchline Sports 24/ });
+    expect(link.getAttribute("href")).toBe("/channels/d2aefc184837b3fb7057f13a");
+    expect(link.querySelector(".event-card__badge")?.textContent).toBe("Channel");
+  });
+
   it("lets the server's texts (title, league line, team names) pick their own direction, for right-to-left pages", async () => {
     const event = mapEvent(apiEvent({ title: "הפועל חיפה vs Ashford Town" }), OPTIONS);
     await renderPage(<EventCard event={event} now={NOW} timeZone="UTC" />);

@@ -6,7 +6,6 @@ import EventStatsPage from "@/features/catalog/pages/EventStatsPage";
 import LeaguePage from "@/features/catalog/pages/LeaguePage";
 import LivePage from "@/features/catalog/pages/LivePage";
 import RedirectEventPage from "@/features/catalog/pages/RedirectEventPage";
-import SearchPage from "@/features/catalog/pages/SearchPage";
 import { apiEvent, apiLeague, pageOf, testConfig } from "./fixtures";
 import { renderPage } from "./renderPage";
 
@@ -94,72 +93,6 @@ describe("ArchivePage", () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-});
-
-/** The search page's live region (loading notes and empty states are status regions too). */
-const resultCount = () => document.querySelector<HTMLElement>(".search-page__count[role=status]")!;
-
-describe("SearchPage", () => {
-  it("searches as the viewer types, after a pause, and keeps the query in the URL", async () => {
-    const calls = stubApi((url) => (url.pathname === "/api/event/search" ? json(pageOf([apiEvent()])) : notFound()));
-    const { router } = await renderPage(<SearchPage />, { path: "/search", route: "/search" });
-
-    expect(screen.getByText(/Type a team, league or event name/)).toBeTruthy();
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), {
-      target: { value: "ashford" },
-    });
-    expect(calls).toHaveLength(0);
-
-    expect(await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
-    expect(router.state.location.search).toBe("?q=ashford");
-    expect(calls.map((call) => call.url.searchParams.get("q"))).toEqual(["ashford"]);
-  });
-
-  it("announces how many results it found, politely", async () => {
-    stubApi(() =>
-      json(
-        pageOf(
-          [
-            apiEvent(),
-            apiEvent({ _id: "aaaaaaaaaaaaaaaaaaaaaaaa", title: "Riverside Rovers vs Harbor City Mariners" }),
-          ],
-          true,
-        ),
-      ),
-    );
-    await renderPage(<SearchPage />, { path: "/search", route: "/search?q=town" });
-    const status = resultCount();
-    expect(status.getAttribute("aria-live")).toBe("polite");
-    await waitFor(() => expect(status.textContent).toBe("2 results More results load as you scroll."));
-  });
-
-  it("keeps the previous results on screen while the next query loads", async () => {
-    let release: (() => void) | undefined;
-    stubApi((url) => {
-      if (url.searchParams.get("q") === "ashford") return json(pageOf([apiEvent()]));
-      return new Promise<Response>((resolve) => {
-        release = () => resolve(json(pageOf([])));
-      }) as unknown as Response;
-    });
-    await renderPage(<SearchPage />, { path: "/search", route: "/search?q=ashford" });
-    expect(await screen.findByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
-    await waitFor(() => expect(resultCount().textContent).toBe("1 result"));
-
-    fireEvent.change(screen.getByRole("searchbox", { name: "Search events and teams" }), {
-      target: { value: "ashfordx" },
-    });
-    await waitFor(() => expect(resultCount().textContent).toBe(""));
-    await waitFor(() => expect(release).toBeDefined());
-    expect(screen.getByRole("link", { name: /Ashford Town vs Port Sable Albion/ })).toBeTruthy();
-    release!();
-    expect(await screen.findByText(/No results for “ashfordx”/)).toBeTruthy();
-  });
-
-  it("shows an empty state when nothing matches", async () => {
-    stubApi(() => json(pageOf([])));
-    await renderPage(<SearchPage />, { path: "/search", route: "/search?q=zzz" });
-    expect(await screen.findByText(/No results for “zzz”/)).toBeTruthy();
   });
 });
 

@@ -8,8 +8,10 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { appConfigQuery, type AppConfig } from "@/lib/config";
 import { NotFoundError } from "@/lib/errors";
 import catalog from "@/i18n/locales/en/catalog.json";
+import common from "@/i18n/locales/en/common.json";
 import errors from "@/i18n/locales/en/errors.json";
 import event from "@/i18n/locales/en/event.json";
+import following from "@/i18n/locales/en/following.json";
 import { testConfig } from "./fixtures";
 
 /** Stands in for the app's route error screen: says which not-found context was thrown. */
@@ -28,9 +30,9 @@ export async function renderPage(
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: "en",
-    ns: ["catalog", "event", "errors"],
+    ns: ["catalog", "event", "errors", "common", "following"],
     defaultNS: "catalog",
-    resources: { en: { catalog, event, errors } },
+    resources: { en: { catalog, event, errors, common, following } },
     interpolation: { escapeValue: false },
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });

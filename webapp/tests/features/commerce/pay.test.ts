@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { pay, type Order, type Payment } from "@/features/commerce/api/pay";
+import { onPurchaseStatus, tellOtherTabs } from "@/realtime/purchases";
+import type { UserPurchaseStatusPayload } from "@/realtime/events.gen";
 
 interface Call {
   path: string;
@@ -82,5 +84,33 @@ describe("paying", () => {
     expect(stored.path).toBe("/commerce/ppv/purchase_by_stored_cc");
     expect(stored.body).toEqual({ event_id: "e1", product_id: "p1" });
     expect(stored.key).not.toBe(declined.key);
+  });
+});
+
+describe("the viewer's other tabs", () => {
+  it("hear of a purchase that succeeded at once (the server announces only later settlements)", async () => {
+    const heard: UserPurchaseStatusPayload[] = [];
+    const stop = onPurchaseStatus((status) => heard.push(status));
+    server([() => json(purchase("success"))]);
+    await pay(ORDER, CARD);
+    await vi.waitFor(() =>
+      expect(heard).toEqual([{ purchaseId: "buy1", status: "success", productId: "p1", eventId: "e1" }]),
+    );
+    stop();
+  });
+
+  it("hear nothing of a payment still processing (its settlement is announced on the socket)", async () => {
+    const heard: UserPurchaseStatusPayload[] = [];
+    const witness: UserPurchaseStatusPayload[] = [];
+    const stop = onPurchaseStatus((status) => heard.push(status));
+    server([() => json(purchase("in progress"), 202)]);
+    await expect(pay(ORDER, CARD)).resolves.toMatchObject({ processing: true });
+    // A message sent after it arrives after anything pay() sent: none came before.
+    const stopWitness = onPurchaseStatus((status) => witness.push(status));
+    tellOtherTabs({ purchaseId: "other", status: "error", productId: "p9" });
+    await vi.waitFor(() => expect(witness).toHaveLength(1));
+    expect(heard.map((status) => status.purchaseId)).toEqual(["other"]);
+    stop();
+    stopWitness();
   });
 });

@@ -12,7 +12,7 @@ import { setUpEnglish } from "../../support/i18n";
 
 export { json, stubApi } from "../../support/fetchStub";
 
-export const setUpI18n = () => setUpEnglish(["following", "errors"]);
+export const setUpI18n = () => setUpEnglish(["following", "errors", "common"]);
 
 export function page<T>(entries: T[]) {
   return {

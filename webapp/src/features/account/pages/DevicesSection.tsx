@@ -8,6 +8,7 @@ import { FormAlert } from "@/ui/form/FormAlert";
 import { useDevices } from "../api/getDevices";
 import { useDeleteDevice } from "../api/deleteDevice";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { deviceLabel } from "../lib/deviceLabel";
 import "./sections.css";
 
 /**
@@ -59,9 +60,8 @@ function DeviceItem({ device }: { device: Device }) {
   const remove = useDeleteDevice();
   const [confirming, setConfirming] = useState(false);
   const date = (iso: string) => new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(new Date(iso));
-  const system = device.osName
-    ? [device.osName, device.osVersion].filter(Boolean).join(" ")
-    : t("devices.unknown_system");
+  const label = deviceLabel(device);
+  const system = label.system ?? t("devices.unknown_system");
   const title = `${t(`devices.type.${device.deviceType}`)} · ${system}`;
   const titleId = `device-${device.id}`;
 
@@ -72,8 +72,9 @@ function DeviceItem({ device }: { device: Device }) {
           {title}
           {device.isCurrent && <span className="account-device__badge">{t("devices.current")}</span>}
         </p>
-        <p className="account-device__name" dir="ltr">
-          {device.deviceName}
+        {/* The browser by name; its whole identification string for whoever wants it. */}
+        <p className="account-device__name" dir="ltr" title={label.browser ? device.deviceName : undefined}>
+          {label.browser ?? device.deviceName}
         </p>
         <p className="account-device__dates">
           {t("devices.added", { date: date(device.addedAt) })} ·{" "}

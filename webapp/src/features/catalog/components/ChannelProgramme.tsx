@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
@@ -16,6 +17,18 @@ export function groupByDay(slots: readonly ProgrammeSlot[], now: Date): { offset
     days.set(offset, [...(days.get(offset) ?? []), slot]);
   }
   return [...days.entries()].sort(([a], [b]) => a - b).map(([offset, daySlots]) => ({ offset, slots: daySlots }));
+}
+
+/** How often the guide looks at the clock again, so "on now" moves on while the viewer watches. */
+export const NOW_TICK_MS = 30_000;
+
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), NOW_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
 }
 
 function Slot({ slot, now }: { slot: ProgrammeSlot; now: Date }) {
@@ -49,11 +62,14 @@ function Slot({ slot, now }: { slot: ProgrammeSlot; now: Date }) {
   );
 }
 
-/** A channel's programme guide by day; a guide that fails to load reads as empty (spec §8). */
+/**
+ * A channel's programme guide by day, the slot on air now marked (aria-current="time") and
+ * highlighted; a guide that fails to load reads as empty (spec §8).
+ */
 export function ChannelProgramme({ channel }: { channel: CatalogEvent }) {
   const { t, i18n } = useTranslation("catalog");
   const programme = useChannelProgramme(channel.epgUrl);
-  const now = new Date();
+  const now = useNow();
 
   useLogFailure(programme.error, "Channel programme");
 

@@ -14,14 +14,19 @@ const NETWORK_NAMES: Record<Exclude<SocialKind, "web">, string> = {
   whatsapp: "WhatsApp",
 };
 
-/** The top of a league, category or team page: artwork, title, where it belongs, social links. */
+/**
+ * The top of a league, category or team page: artwork, title, where it belongs, social links,
+ * and the page's actions (Follow) at the end of the title row.
+ */
 export function IdentityHeader({
   identity,
   eyebrow,
+  actions,
   children,
 }: {
   identity: Identity;
   eyebrow?: ReactNode;
+  actions?: ReactNode;
   children?: ReactNode;
 }) {
   const { t } = useTranslation("catalog");
@@ -81,6 +86,7 @@ export function IdentityHeader({
           )}
           {children}
         </div>
+        {actions && <div className="identity-header__actions">{actions}</div>}
       </div>
     </header>
   );

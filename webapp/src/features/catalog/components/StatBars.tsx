@@ -1,6 +1,23 @@
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import type { StatMetric } from "@/entities/stats";
 import "./StatBars.css";
+
+/**
+ * A metric's names in the viewer's language: the partner writes them in English, so metrics we
+ * know (by filterId) read from the translations; the English abbreviations stay for English only
+ * (other languages show the translated name). Metrics we do not know keep the partner's names.
+ */
+export function metricNames(
+  metric: Pick<StatMetric, "id" | "name" | "shortName">,
+  t: TFunction<"catalog">,
+  language: string,
+): { name: string; shortName: string } {
+  const key = `stats.metrics.${metric.id}` as const;
+  const known = t(key, { defaultValue: "" });
+  if (!known) return { name: metric.name, shortName: metric.shortName };
+  return { name: known, shortName: language === "en" ? metric.shortName : known };
+}
 
 /**
  * Match stats as mirrored bars: home grows towards the start, away towards the end. The
@@ -15,7 +32,7 @@ export function StatBars({
   homeName: string;
   awayName: string;
 }) {
-  const { t } = useTranslation("catalog");
+  const { t, i18n } = useTranslation("catalog");
   return (
     <table className="stat-bars">
       <thead className="visually-hidden">
@@ -30,31 +47,34 @@ export function StatBars({
         </tr>
       </thead>
       <tbody>
-        {metrics.map((metric) => (
-          <tr key={metric.id} className="stat-bars__row">
-            <td className="stat-bars__value stat-bars__value--home">
-              {metric.home.text}
-              <span className="stat-bars__track stat-bars__track--home" aria-hidden="true">
-                <span className="stat-bars__fill" style={{ inlineSize: `${metric.home.ratio * 100}%` }} />
-              </span>
-            </td>
-            <th scope="row" className="stat-bars__name">
-              {/* The short name is for the eye on narrow screens; the long one is always read out. */}
-              <abbr title={metric.name} dir="auto" aria-hidden="true">
-                {metric.shortName}
-              </abbr>
-              <span className="stat-bars__long" dir="auto">
-                {metric.name}
-              </span>
-            </th>
-            <td className="stat-bars__value stat-bars__value--away">
-              {metric.away.text}
-              <span className="stat-bars__track stat-bars__track--away" aria-hidden="true">
-                <span className="stat-bars__fill" style={{ inlineSize: `${metric.away.ratio * 100}%` }} />
-              </span>
-            </td>
-          </tr>
-        ))}
+        {metrics.map((metric) => {
+          const { name, shortName } = metricNames(metric, t, i18n.language);
+          return (
+            <tr key={metric.id} className="stat-bars__row">
+              <td className="stat-bars__value stat-bars__value--home">
+                {metric.home.text}
+                <span className="stat-bars__track stat-bars__track--home" aria-hidden="true">
+                  <span className="stat-bars__fill" style={{ inlineSize: `${metric.home.ratio * 100}%` }} />
+                </span>
+              </td>
+              <th scope="row" className="stat-bars__name">
+                {/* The short name is for the eye on narrow screens; the long one is always read out. */}
+                <abbr title={name} dir="auto" aria-hidden="true">
+                  {shortName}
+                </abbr>
+                <span className="stat-bars__long" dir="auto">
+                  {name}
+                </span>
+              </th>
+              <td className="stat-bars__value stat-bars__value--away">
+                {metric.away.text}
+                <span className="stat-bars__track stat-bars__track--away" aria-hidden="true">
+                  <span className="stat-bars__fill" style={{ inlineSize: `${metric.away.ratio * 100}%` }} />
+                </span>
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

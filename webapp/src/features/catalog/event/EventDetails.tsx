@@ -5,7 +5,11 @@ import type { EventStats } from "@/entities/stats";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { EventStatus } from "../components/EventStatus";
 import { EventTeams } from "../components/EventTeams";
+import { Countdown } from "./Countdown";
 import { scoreOf } from "./statsView";
+
+// Kick-off passing changes nothing here: the page asks for the event again then (EventPage).
+const noop = () => undefined;
 
 /** Title, league and category, status, teams with the score, description and links. */
 export function EventDetails({
@@ -42,6 +46,10 @@ export function EventDetails({
         {event.title}
       </h1>
       <EventStatus event={event} />
+      {/* Where the stage shows no countdown (it shows the paywall instead), the page does. */}
+      {event.status === "upcoming" && !available && (
+        <Countdown startsAt={event.startsAt} startingSoon={false} onElapsed={noop} />
+      )}
       {event.teams && <EventTeams teams={event.teams} score={scoreOf(stats)} />}
       {event.description && (
         <p className="event-page__description" dir="auto">

@@ -41,7 +41,8 @@ function EventRail({
 }: {
   title: string;
   query: ListQuery;
-  exclude: string;
+  /** Ids not to show again: the page's own event, and in related videos what the lists above show. */
+  exclude: ReadonlySet<string>;
   what: string;
 }) {
   useLogFailure(query.error, what);
@@ -51,7 +52,7 @@ function EventRail({
     <Rail
       title={title}
       query={query}
-      items={query.data?.filter((item) => item.id !== exclude)}
+      items={query.data?.filter((item) => !exclude.has(item.id))}
       itemKey={eventKey}
       renderItem={(item) => <EventCard event={item} now={now} />}
       skeleton={<EventCardSkeleton />}
@@ -76,7 +77,7 @@ function HighlightRail({
   title: string;
   gameId: string;
   kinds: HighlightKind[];
-  exclude: string;
+  exclude: ReadonlySet<string>;
   what: string;
 }) {
   const query = useClipList(highlightParams(gameId, kinds));
@@ -84,10 +85,19 @@ function HighlightRail({
   return <EventRail title={title} query={list} exclude={exclude} what={what} />;
 }
 
-function RelatedRail({ event }: { event: CatalogEvent }) {
+/** Related videos, without the event itself and without what the highlight lists above show. */
+function RelatedRail({ event, above }: { event: CatalogEvent; above: ClipListParams[] }) {
   const { t } = useTranslation("event");
+  const audience = useAudience();
+  const mapOptions = useEventMapOptions();
   const query = useRelatedVideos(event.id);
-  return <EventRail title={t("lists.related")} query={query} exclude={event.id} what="Related videos" />;
+  // The lists above, from the cache they filled (no second request).
+  const shownAbove = useQueries({
+    queries: above.map((params) => clipListQueryOptions(params, audience, mapOptions)),
+    combine: (results) => results.flatMap((result) => result.data?.entries ?? []).map((item) => item.id),
+  });
+  const exclude = new Set([event.id, ...shownAbove]);
+  return <EventRail title={t("lists.related")} query={query} exclude={exclude} what="Related videos" />;
 }
 
 /**
@@ -118,6 +128,7 @@ export function EventLists({ event }: { event: CatalogEvent }) {
   });
   const shown = useDeferredValue(answered);
   if (event.isChannel || !shown) return null;
+  const own = new Set([event.id]);
   return (
     <>
       {options.game_highlights && (
@@ -125,7 +136,7 @@ export function EventLists({ event }: { event: CatalogEvent }) {
           title={t("lists.game_highlights")}
           gameId={gameId}
           kinds={GAME_HIGHLIGHT_KINDS}
-          exclude={event.id}
+          exclude={own}
           what="Game highlights"
         />
       )}
@@ -134,11 +145,11 @@ export function EventLists({ event }: { event: CatalogEvent }) {
           title={t("lists.player_highlights")}
           gameId={gameId}
           kinds={PLAYER_HIGHLIGHT_KINDS}
-          exclude={event.id}
+          exclude={own}
           what="Player highlights"
         />
       )}
-      <RelatedRail event={event} />
+      <RelatedRail event={event} above={lists} />
     </>
   );
 }

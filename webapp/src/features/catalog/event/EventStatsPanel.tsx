@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import type { EventStats } from "@/entities/stats";
 import type { CatalogEvent } from "@/entities/event";
 import { StatBars } from "../components/StatBars";
-import { scoreboard } from "./statsView";
+import { periodLabel, scoreboard } from "./statsView";
 
-function Scoreboard({ stats }: { stats: EventStats }) {
+function Scoreboard({ stats, sportType }: { stats: EventStats; sportType: string | null }) {
   const { t } = useTranslation("event");
   const board = scoreboard(stats);
   if (!board || board.periods < 2) return null;
@@ -19,7 +19,7 @@ function Scoreboard({ stats }: { stats: EventStats }) {
           </th>
           {Array.from({ length: board.periods }, (_, index) => (
             <th key={index} scope="col">
-              {t("stats.period", { number: index + 1 })}
+              {(({ key, number }) => t(`stats.periods.${key}`, { number }))(periodLabel(sportType, index))}
             </th>
           ))}
           <th scope="col">{t("stats.total")}</th>
@@ -58,10 +58,11 @@ export function EventStatsPanel({ event, stats }: { event: CatalogEvent; stats: 
   return (
     <section className="event-panel event-stats" aria-labelledby={headingId} style={style}>
       <h2 id={headingId} className="event-panel__title">
-        {stats.groupName ?? t("stats.title")}
+        {/* The partner names its group in English ("Match stats"): the heading is ours, translated. */}
+        {t("stats.title")}
         {event.isLive && <span className="event-stats__live">{t("stats.live")}</span>}
       </h2>
-      <Scoreboard stats={stats} />
+      <Scoreboard stats={stats} sportType={event.sportType} />
       {stats.metrics.length > 0 && (
         <StatBars
           metrics={stats.metrics}

@@ -33,3 +33,32 @@ export function scoreboard(stats: EventStats | undefined): { periods: number; ro
   });
   return { periods, rows: [row("home"), row("away")] };
 }
+
+/** The translation (event namespace, `stats.periods.*`) of a period's column heading. */
+export interface PeriodLabel {
+  key: "first_half" | "second_half" | "set" | "quarter" | "period" | "overtime";
+  number: number;
+}
+
+/**
+ * What a period is called in the game's sport: football has halves, volleyball sets, basketball
+ * quarters and ice hockey periods; a period past the regular ones is overtime (basketball, hockey).
+ * Other sports number their periods.
+ */
+export function periodLabel(sportType: string | null | undefined, index: number): PeriodLabel {
+  const number = index + 1;
+  switch (sportType) {
+    case "football":
+      if (index === 0) return { key: "first_half", number };
+      if (index === 1) return { key: "second_half", number };
+      return { key: "overtime", number };
+    case "volleyball":
+      return { key: "set", number };
+    case "basketball":
+      return index < 4 ? { key: "quarter", number } : { key: "overtime", number };
+    case "ice-hockey":
+      return index < 3 ? { key: "period", number } : { key: "overtime", number };
+    default:
+      return { key: "period", number };
+  }
+}

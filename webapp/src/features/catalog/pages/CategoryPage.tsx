@@ -2,6 +2,8 @@ import { useMemo } from "react";
 import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Identity, MainCategory } from "@/entities/identity";
+import { FollowButton } from "@/ui/follow/FollowButton";
+import { followedItemOf } from "@/ui/follow/followedItem";
 import { useIdentity } from "../api/getIdentity";
 import { useIdentityList } from "../api/listIdentities";
 import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
@@ -46,7 +48,7 @@ export default function CategoryPage() {
     <IdentityPageFrame query={query}>
       {(category) => (
         <>
-          <IdentityHeader identity={category} />
+          <IdentityHeader identity={category} actions={<FollowButton item={followedItemOf(category)} />} />
           <SubCategories mainId={category.id} />
           <IdentityEvents filters={filters} />
         </>

@@ -26,11 +26,13 @@ import { MyClipsPanel } from "../event/MyClipsPanel";
 import { PlayerControlsContext, type PlayerControls } from "../event/playerControls";
 import { PlayerToolbar } from "../event/PlayerToolbar";
 import { PurchaseNotice } from "../event/PurchaseNotice";
+import { ResumeNote } from "../event/ResumeNote";
 import { eventPageReducer, initialEventPageState, type EventPageAction, type EventPageState } from "../event/realtime";
 import { parseStartAt } from "../event/share";
 import { statsRefreshInterval } from "../event/statsView";
 import { createStreamClock } from "../event/streamClock";
 import { useEventRealtime } from "../event/useEventRealtime";
+import { usePlaybackPosition } from "../event/usePlaybackPosition";
 import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
 import { useLogFailure } from "../lib/useLogFailure";
 import "../event/EventView.css";
@@ -79,6 +81,15 @@ function EventView({
   const stage = useRef<HTMLDivElement>(null);
   const [clock] = useState(createStreamClock);
   const [playingClip, setPlayingClip] = useState<UserClip | null>(null);
+  const resume = usePlaybackPosition({
+    event,
+    player,
+    clock,
+    root: stage,
+    signedIn,
+    startAt,
+    suspended: !!playingClip,
+  });
 
   const available = accessOf(event).kind === "available";
   // Spec §4 and §6: tags and clips only for signed-in viewers, never for channels.
@@ -144,6 +155,7 @@ function EventView({
             onRetryStream={onRetryStream}
           />
           {playingClip && <ClipBanner clip={playingClip} onBack={backToEvent} />}
+          <ResumeNote resume={resume} />
           <PurchaseNotice notice={state.purchase} dispatch={dispatch} />
           <PlayerToolbar event={event} playable={available && !!event.streamUrl} />
         </div>
@@ -151,7 +163,8 @@ function EventView({
           <EventDetails event={event} stats={stats.data} statsOffered={statsOffered} />
           {statsOffered && <EventStatsPanel event={event} stats={stats.data} />}
         </div>
-        {!event.isChannel && (
+        {/* Moments and clips are cut from what plays: nothing to tag before kick-off. */}
+        {!event.isChannel && event.status !== "upcoming" && (
           <div className="event-page__panels">
             <MomentsPanel tags={personal ? tags : null} />
             {personal && !event.isClip && <MyClipsPanel clips={clips.data ?? []} isPending={clips.isLoading} />}

@@ -1,3 +1,4 @@
+import { Suspense, lazy } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { CatalogEvent } from "@/entities/event";
@@ -7,12 +8,18 @@ import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { useEventList } from "../api/listEvents";
 import { useClipList } from "../api/listClips";
 import { useIdentityList } from "../api/listIdentities";
+import { useAudience } from "../api/viewer";
 import { EventCard, EventCardSkeleton } from "../components/EventCard";
 import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
 import { Rail } from "../components/Rail";
 import { EmptyState } from "../components/States";
 import { HOME_HIGHLIGHTS, HOME_LEAGUES, HOME_RAILS } from "../homeRails";
 import "../components/CatalogPage.css";
+
+// Signed-in viewers only, after the first render: anonymous visitors never download it.
+const PersonalRails = lazy(() =>
+  import("../components/loadPersonalRails").then((module) => module.loadPersonalRails()),
+);
 
 const eventKey = (event: CatalogEvent) => event.id;
 const identityKey = (identity: Identity) => identity.id;
@@ -21,12 +28,16 @@ const identityKey = (identity: Identity) => identity.id;
 const FIRST_SCREEN_RAILS = 2;
 const FIRST_SCREEN_CARDS = 4;
 
-/** The home page (/ and /home): rails of live, upcoming, latest, highlights and leagues. */
+/**
+ * The home page (/ and /home): rails of live, upcoming, latest, highlights and leagues; for a
+ * signed-in viewer, led by their own (what they follow, what they were watching, their club).
+ */
 export default function HomePage() {
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();
   useDocumentTitle(t("home.title"));
   const now = new Date();
+  const signedIn = useAudience() === "viewer";
 
   const live = useEventList(HOME_RAILS.live);
   const upcoming = useEventList(HOME_RAILS.upcoming);
@@ -49,6 +60,11 @@ export default function HomePage() {
   return (
     <div className="page catalog-page">
       <h1 className="visually-hidden">{t("home.title")}</h1>
+      {signedIn && (
+        <Suspense fallback={null}>
+          <PersonalRails now={now} />
+        </Suspense>
+      )}
       {allEmpty ? (
         <EmptyState
           action={

@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { useAppConfig } from "@/lib/config";
 import type { Identity, SubCategory } from "@/entities/identity";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { FollowButton } from "@/ui/follow/FollowButton";
+import { followedItemOf } from "@/ui/follow/followedItem";
 import { useIdentity } from "../api/getIdentity";
 import { useIdentityList } from "../api/listIdentities";
 import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
@@ -51,6 +53,7 @@ export default function LeaguePage() {
           <>
             <IdentityHeader
               identity={league}
+              actions={<FollowButton item={followedItemOf(league)} />}
               eyebrow={
                 category && (
                   <Link to={localePath(`/category/${encodeURIComponent(category.id)}`)}>{category.title}</Link>

@@ -2,6 +2,8 @@ import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import { belongsToCategory, type Identity, type SubCategory } from "@/entities/identity";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { FollowButton } from "@/ui/follow/FollowButton";
+import { followedItemOf } from "@/ui/follow/followedItem";
 import { useIdentity } from "../api/getIdentity";
 import { IdentityEvents } from "../components/IdentityEvents";
 import { IdentityHeader } from "../components/IdentityHeader";
@@ -25,6 +27,7 @@ export default function SubCategoryPage() {
           <>
             <IdentityHeader
               identity={item}
+              actions={<FollowButton item={followedItemOf(item)} />}
               eyebrow={
                 parent && <Link to={localePath(`/category/${encodeURIComponent(parent.id)}`)}>{parent.title}</Link>
               }

@@ -2,6 +2,8 @@ import { useMemo } from "react";
 import { Link, useParams } from "react-router";
 import type { Identity, Team } from "@/entities/identity";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { FollowButton } from "@/ui/follow/FollowButton";
+import { followedItemOf } from "@/ui/follow/followedItem";
 import { useIdentity } from "../api/getIdentity";
 import { IdentityEvents } from "../components/IdentityEvents";
 import { IdentityHeader } from "../components/IdentityHeader";
@@ -25,6 +27,7 @@ export default function TeamPage() {
           <>
             <IdentityHeader
               identity={team}
+              actions={<FollowButton item={followedItemOf(team)} />}
               eyebrow={leagues.map((league, index) => (
                 <span key={league.id}>
                   {index > 0 && " · "}

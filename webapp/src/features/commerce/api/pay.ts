@@ -1,5 +1,6 @@
 import { api, unwrap, isApiError } from "@/api/client";
 import { queryClient } from "@/lib/queryClient";
+import { tellOtherTabs } from "@/realtime/purchases";
 import { attemptFor, finishAttempt } from "../lib/idempotency";
 import { tokenizeCard, type CardDetails } from "./cards";
 
@@ -67,8 +68,16 @@ async function payOnce(scope: string, order: Order, payment: Payment): Promise<P
   try {
     const result = await send(order, payment, token, params);
     finishAttempt(scope);
-    // What the viewer holds changed (or will): the catalogue's answers and the lists are stale.
+    // What the viewer holds changed (or will): the catalogue's answers and the lists are stale,
+    // here and in the viewer's other tabs (the server announces only what settles later).
     void queryClient.invalidateQueries();
+    if (!result.processing)
+      tellOtherTabs({
+        purchaseId: result.id,
+        status: "success",
+        productId: order.productId,
+        ...(order.kind === "ppv" ? { eventId: order.eventId } : {}),
+      });
     return result;
   } catch (error) {
     if (isApiError(error) && error.code && FINAL_CODES.has(error.code)) finishAttempt(scope);

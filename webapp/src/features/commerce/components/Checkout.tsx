@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "@/api/client";
-import { formatPrice, type Product } from "@/entities/product";
+import { formatPrice, productDescription, type Product } from "@/entities/product";
 import { useLocale, useLocalePath } from "@/i18n/useLocalePath";
 import { notify } from "@/lib/notify";
 import { FormAlert } from "@/ui/form/FormAlert";
@@ -51,7 +51,7 @@ export function Checkout({ product, order, redirect }: { product: Product; order
     <div className="commerce-checkout">
       <div className="commerce-checkout__product">
         <h3 className="commerce-checkout__title">{product.title}</h3>
-        {product.description && <p>{product.description}</p>}
+        {productDescription(product, locale) && <p dir="auto">{productDescription(product, locale)}</p>}
         <ProductDetails product={product} />
       </div>
       {product.purchaseProcessing ? (

@@ -8,6 +8,7 @@ import { notify } from "@/lib/notify";
 import { useCancelContract } from "../api/subscriptions";
 import type { Contract } from "../api/model";
 import { formatDate } from "../lib/format";
+import { StatusBadge } from "./StatusBadge";
 
 /** A contract: status, period, next renewal or end date, last payment, and cancel at period end. */
 export function ContractView({ contract, linkTitle }: { contract: Contract; linkTitle?: boolean }) {
@@ -40,7 +41,7 @@ export function ContractView({ contract, linkTitle }: { contract: Contract; link
             contract.title
           )}
         </h3>
-        <span className="commerce-status">{t(`contract.status.${status}`)}</span>
+        <StatusBadge status={status}>{t(`contract.status.${status}`)}</StatusBadge>
       </div>
       <dl className="commerce-details">
         <div>

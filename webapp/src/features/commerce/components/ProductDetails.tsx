@@ -18,7 +18,10 @@ export function ProductDetails({ product }: { product: Product }) {
         ? t("product.unlocks.bundle", { items: product.bundle?.items.map((item) => item.title).join(", ") || "-" })
         : product.type === "cvod"
           ? t("product.unlocks.cvod")
-          : t("product.unlocks.svod", { count: product.allowedAccessIdentityItems.length });
+          : product.allowedAccessIdentityItems.length === 0
+            ? // A subscription naming no league unlocks every league's matches.
+              t("product.unlocks.svod_all")
+            : t("product.unlocks.svod", { count: product.allowedAccessIdentityItems.length });
   return (
     <dl className="commerce-details">
       <div>

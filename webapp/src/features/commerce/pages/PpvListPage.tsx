@@ -7,6 +7,7 @@ import { FormAlert } from "@/ui/form/FormAlert";
 import { usePurchases } from "../api/purchases";
 import { AccountSection, Loading } from "../components/Section";
 import { formatDate } from "../lib/format";
+import { StatusBadge } from "../components/StatusBadge";
 
 /** /account/ppv: the viewer's pay-per-view purchases, newest first, each opening its receipt. */
 export default function PpvListPage() {
@@ -31,7 +32,7 @@ export default function PpvListPage() {
                 <h3 className="commerce-card__title">
                   <Link to={localePath(`/account/ppv/${purchase.id}`)}>{purchase.title}</Link>
                 </h3>
-                <span className="commerce-status">{t(`status.${purchase.status}`)}</span>
+                <StatusBadge status={purchase.status}>{t(`status.${purchase.status}`)}</StatusBadge>
               </div>
               <p>
                 {formatPrice(purchase, locale)} · {formatDate(purchase.added, locale)}

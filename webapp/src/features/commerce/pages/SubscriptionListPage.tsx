@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useErrorText } from "@/api/errors";
-import { formatPrice } from "@/entities/product";
+import { formatPrice, productDescription } from "@/entities/product";
 import { useLocale, useLocalePath } from "@/i18n/useLocalePath";
 import { FormAlert } from "@/ui/form/FormAlert";
 import { useSubscriptionProducts } from "../api/subscriptions";
@@ -35,7 +35,7 @@ export default function SubscriptionListPage() {
                 <h2 className="commerce-card__title">{product.title}</h2>
                 <span className="commerce-status">{t(`plans.types.${product.type}`)}</span>
               </div>
-              {product.description && <p>{product.description}</p>}
+              {productDescription(product, locale) && <p dir="auto">{productDescription(product, locale)}</p>}
               <ProductDetails product={product} />
               {product.active ? (
                 <p>{t("checkout.alreadyHeld")}</p>

@@ -3,13 +3,13 @@ import { api, unwrap } from "@/api/client";
 import { mapFollowEntries, type FollowedItem, type FollowedMapOptions } from "@/entities/followed";
 import { useAppConfig } from "@/lib/config";
 import { sessionStore, useSession, followedItems } from "@/session/store";
+import { toggleFollowKey } from "@/ui/follow/useToggleFollow";
 
 /** Spec §7/§9: the follow list is asked for with size 150, version 2. */
 export const FOLLOW_LIST_SIZE = 150;
 
+/** Also made stale by every follow and unfollow (src/ui/follow/useToggleFollow.ts). */
 export const followListKey = ["following", "list"] as const;
-/** The key of every follow and unfollow in flight. */
-export const toggleFollowKey = ["following", "toggle"] as const;
 
 /**
  * Everything the viewer follows, fetched again; the answer replaces the session's `followed` map

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { FollowedItem } from "@/entities/followed";
-import { useToggleFollow } from "../api/toggleFollow";
+import { useToggleFollow } from "@/ui/follow/useToggleFollow";
 import { useFollowedMap } from "../api/followList";
 import { FollowTile, FollowTileSkeleton } from "./FollowTile";
 

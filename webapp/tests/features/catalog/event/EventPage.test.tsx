@@ -5,6 +5,7 @@ import type { components } from "@/api/schema.gen";
 import type { EventPlayerHandle, EventPlayerProps } from "@/features/catalog/event/EventPlayer";
 import EventPage from "@/features/catalog/pages/EventPage";
 import type { ServerToClientEvents } from "@/realtime/events.gen";
+import { tellOtherTabs } from "@/realtime/purchases";
 import { joinEventRoom, leaveEventRoom } from "@/realtime/socket";
 import { apiEvent, pageOf } from "../fixtures";
 import { renderPage } from "../renderPage";
@@ -61,6 +62,12 @@ vi.mock("@/realtime/socket", () => ({
   leaveEventRoom: vi.fn(async (eventId: string) => ({ ok: true, room: `event:${eventId}` })),
   useSocketEvent: (name: string, handler: (payload: never) => void) => {
     socket.listeners.set(name, handler);
+  },
+  onSocketEvent: (name: string, handler: (payload: never) => void) => {
+    socket.listeners.set(name, handler);
+    return () => {
+      if (socket.listeners.get(name) === handler) socket.listeners.delete(name);
+    };
   },
 }));
 
@@ -358,6 +365,29 @@ describe("the event page's realtime behaviour (spec §4)", () => {
     expect(leaveEventRoom).toHaveBeenCalledWith(ID);
   });
 
+  it("shows no moments or clips panels before kick-off", async () => {
+    signIn();
+    serve({ event: () => upcomingEvent() });
+    await openEvent();
+    await screen.findByRole("timer");
+    expect(screen.queryByText("No moments yet. Tag one while you watch.")).toBeNull();
+    expect(screen.queryByRole("heading", { name: "Moments" })).toBeNull();
+  });
+
+  it("counts down to kick-off on the page when the stage shows the paywall", async () => {
+    serve({
+      event: () => ({
+        ...lockedEvent(),
+        status: "upcoming",
+        event_date: new Date(Date.now() + 3 * 3600_000).toISOString(),
+        gameStartDate: null,
+      }),
+    });
+    await openEvent();
+    const timer = await screen.findByRole("timer");
+    expect(timer.textContent).toMatch(/0?2:59:\d\d|03:00:00/);
+  });
+
   it("leaves the room when the eventId parameter changes", async () => {
     serve({ event: () => eventWith() });
     const { router } = await openEvent();
@@ -481,6 +511,55 @@ describe("buying access", () => {
     expect((await screen.findByTestId("player")).dataset.stream).toBe(SIGNED("bought"));
     expect(screen.getByText("Payment confirmed. Enjoy the match!")).toBeTruthy();
     expect(screen.queryByRole("region", { name: "Watch this match" })).toBeNull();
+  });
+
+  it("unlocks when another tab of the browser paid for the match at once (no socket message)", async () => {
+    signIn();
+    let paid = false;
+    serve({
+      event: () => (paid ? eventWith({ availableForUser: true }, { HLSStream: SIGNED("bought") }) : lockedEvent()),
+      commerce,
+    });
+    await openEvent();
+    await screen.findByRole("link", { name: /Buy this match/ });
+
+    paid = true;
+    // What the paying tab's checkout sends (src/features/commerce/api/pay.ts).
+    tellOtherTabs({
+      purchaseId: "3b1c0a8e2b3d4c5e6f7a8bc1",
+      status: "success",
+      productId: "4a1c0a8e2b3d4c5e6f7a8bb0",
+      eventId: ID,
+    });
+    expect((await screen.findByTestId("player")).dataset.stream).toBe(SIGNED("bought"));
+    expect(screen.queryByRole("region", { name: "Watch this match" })).toBeNull();
+  });
+
+  it("looks at the event again when the answer right after the purchase still reads locked", async () => {
+    signIn();
+    let answersAfterPurchase = -1;
+    serve({
+      event: () => {
+        if (answersAfterPurchase >= 0) answersAfterPurchase += 1;
+        // The first answer after the message comes from the server's short cache of holdings.
+        return answersAfterPurchase >= 2
+          ? eventWith({ availableForUser: true }, { HLSStream: SIGNED("bought") })
+          : lockedEvent();
+      },
+      commerce,
+    });
+    await openEvent();
+    await screen.findByRole("link", { name: /Buy this match/ });
+
+    answersAfterPurchase = 0;
+    await serverSays("user-purchase-status", {
+      purchaseId: "3b1c0a8e2b3d4c5e6f7a8bc1",
+      status: "success",
+      productId: "4a1c0a8e2b3d4c5e6f7a8bb0",
+      eventId: ID,
+    });
+    expect((await screen.findByTestId("player", {}, { timeout: 4_000 })).dataset.stream).toBe(SIGNED("bought"));
+    expect(answersAfterPurchase).toBe(2);
   });
 
   it("tells a failed payment as an alert and keeps the paywall", async () => {
@@ -748,6 +827,23 @@ describe("channels, lists, stats and links", () => {
     expect(screen.queryByRole("heading", { name: "Player highlights" })).toBeNull();
   });
 
+  it("leaves out of the related videos what the highlight lists above already show", async () => {
+    const highlight = apiEvent({ _id: "7c1c0a8e2b3d4c5e6f7a8b11", title: "All the goals", media_type: "highlight" });
+    const neighbour = apiEvent({ _id: "7c1c0a8e2b3d4c5e6f7a8b12", title: "Last week's derby" });
+    serve({
+      event: () => eventWith(),
+      highlights: (call) =>
+        ok(pageOf((call.body as { type: string[] }).type.includes("recap") ? [highlight] : []).content),
+      related: () => ok(pageOf([highlight, neighbour]).content),
+    });
+    await openEvent();
+    const related = (await screen.findByRole("heading", { name: "Related videos" })).closest("section")!;
+    expect(within(related).getByText("Last week's derby")).toBeTruthy();
+    expect(within(related).queryByText("All the goals")).toBeNull();
+    // Shown once, in the game highlights.
+    expect(screen.getAllByText("All the goals")).toHaveLength(1);
+  });
+
   it("starts the player at a shared link's time", async () => {
     serve({ event: () => eventWith() });
     await openEvent(`/events/${ID}?t=12m34s`);
@@ -801,7 +897,8 @@ describe("channels, lists, stats and links", () => {
       within(periods)
         .getAllByRole("row")
         .map((row) => row.textContent),
-    ).toEqual(["TeamP1P2Total", "Ashford Town112", "Port Sable Albion011"]);
+      // A football game's periods are its halves.
+    ).toEqual(["Team1st half2nd halfTotal", "Ashford Town112", "Port Sable Albion011"]);
   });
 
   it("leaves the stats out when they fail to load (spec §8)", async () => {

@@ -32,6 +32,7 @@ const product = (patch: Partial<Product>): Product => ({
   id: "p",
   title: "Product",
   description: null,
+  descriptions: {},
   type: "ppv",
   eventId: null,
   price: 9.99,

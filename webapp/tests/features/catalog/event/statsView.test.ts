@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { mapEventStats } from "@/entities/stats";
-import { LIVE_STATS_REFRESH_MS, scoreboard, scoreOf, statsRefreshInterval } from "@/features/catalog/event/statsView";
+import {
+  LIVE_STATS_REFRESH_MS,
+  periodLabel,
+  scoreboard,
+  scoreOf,
+  statsRefreshInterval,
+} from "@/features/catalog/event/statsView";
 
 const stats = (home: number[], away: number[]) =>
   mapEventStats({
@@ -34,5 +40,27 @@ describe("the event page's stats", () => {
       ],
     });
     expect(scoreboard(mapEventStats({ vidswap: {} }))).toBeNull();
+  });
+});
+
+describe("period labels", () => {
+  const labels = (sport: string | null, count: number) =>
+    Array.from({ length: count }, (_, index) => {
+      const { key, number } = periodLabel(sport, index);
+      return key === "first_half" || key === "second_half" || key === "overtime" ? key : `${key} ${number}`;
+    });
+
+  it("calls football's periods halves", () => {
+    expect(labels("football", 2)).toEqual(["first_half", "second_half"]);
+  });
+
+  it("numbers volleyball's sets, basketball's quarters and ice hockey's periods, then overtime", () => {
+    expect(labels("volleyball", 5)).toEqual(["set 1", "set 2", "set 3", "set 4", "set 5"]);
+    expect(labels("basketball", 5)).toEqual(["quarter 1", "quarter 2", "quarter 3", "quarter 4", "overtime"]);
+    expect(labels("ice-hockey", 4)).toEqual(["period 1", "period 2", "period 3", "overtime"]);
+  });
+
+  it("numbers the periods of other sports", () => {
+    expect(labels(null, 2)).toEqual(["period 1", "period 2"]);
   });
 });

@@ -6,7 +6,6 @@ import { mapFollowEntry, type FollowedItem } from "@/entities/followed";
 import { useAppConfig } from "@/lib/config";
 import { notify } from "@/lib/notify";
 import { sessionStore } from "@/session/store";
-import { followListKey, toggleFollowKey } from "./followList";
 
 export interface ToggleFollowInput {
   item: FollowedItem;
@@ -17,6 +16,12 @@ export interface ToggleFollowInput {
 interface Snapshot {
   previous: FollowedItem | undefined;
 }
+
+/** The key of every follow and unfollow in flight: a follow list answered meanwhile is dropped. */
+export const toggleFollowKey = ["following", "toggle"] as const;
+/** Query keys of the following pages that a follow or unfollow makes stale. */
+const FOLLOW_LIST_KEY = ["following", "list"] as const;
+const RECOMMENDATIONS_KEY = ["following", "recommendations"] as const;
 
 function withItem(item: FollowedItem): void {
   const { followed } = sessionStore.getState();
@@ -30,13 +35,15 @@ function withoutItem(id: string): void {
 }
 
 /**
- * Follows or unfollows one item (follow/save, follow/remove_by_reference). Optimistic: the
- * session's followed map changes at once and is put back, with a translated toast, when the
- * server refuses.
+ * Follows or unfollows one league, category or team (follow/save, follow/remove_by_reference),
+ * wherever a page offers it: the following pages' tiles and the catalogue pages' Follow buttons.
+ * Optimistic: the session's followed map changes at once and is put back, with a translated
+ * toast, when the server refuses.
  */
 export function useToggleFollow() {
   const queryClient = useQueryClient();
-  const { t } = useTranslation(["following", "errors"]);
+  // The shell's own namespace: every page has it, so no page waits for the button's words.
+  const { t, i18n } = useTranslation("common");
   const teamsShortName = useAppConfig().options.teams_short_name;
 
   return useMutation<FollowedItem | null, unknown, ToggleFollowInput, Snapshot>({
@@ -56,21 +63,21 @@ export function useToggleFollow() {
       return { previous };
     },
     onSuccess: (saved, { follow }) => {
-      // The server's item carries what the tile did not know (its categories).
+      // The server's item carries what the page did not know (its categories).
       if (follow && saved && saved.id in sessionStore.getState().followed) withItem(saved);
     },
-    onError: (error, { item, follow }, context) => {
+    onError: async (error, { item, follow }, context) => {
       if (context?.previous) withItem(context.previous);
       else withoutItem(item.id);
-      const message = t(follow ? "following:toast.followFailed" : "following:toast.unfollowFailed", {
-        name: item.title,
-      });
+      const message = t(follow ? "follow.follow_failed" : "follow.unfollow_failed", { name: item.title });
+      // The error's own words are in the errors namespace, which a catalogue page has not loaded.
+      await i18n.loadNamespaces("errors").catch(() => undefined);
       void notify.danger(message, { description: errorText(error, t) });
     },
     // Recommendations follow what is followed; the list itself is the session's already.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: followListKey, refetchType: "none" });
-      void queryClient.invalidateQueries({ queryKey: ["following", "recommendations"] });
+      void queryClient.invalidateQueries({ queryKey: FOLLOW_LIST_KEY, refetchType: "none" });
+      void queryClient.invalidateQueries({ queryKey: RECOMMENDATIONS_KEY });
     },
   });
 }
