@@ -126,6 +126,7 @@ async function markDocument(page: Page) {
 /** What a person sees after the click: content in main, no error screen, the same document. */
 async function checkPage(crawl: Crawl, what: string) {
   const { page } = crawl;
+  const t0 = Date.now();
   crawl.count += 1;
   crawl.trail.push(`${what} → ${new URL(page.url()).pathname}`);
   const trail = `after ${crawl.trail.slice(-3).join(", ")}`;
@@ -149,8 +150,11 @@ async function checkPage(crawl: Crawl, what: string) {
   crawl.hrefs.add(new URL(page.url()).pathname);
   if (!crawl.axeChecked.has(kind)) {
     crawl.axeChecked.add(kind);
+    const t1 = Date.now();
     await checkAccessibility(page, kind);
+    console.log(`TIMING axe ${kind} ${Date.now() - t1}`);
   }
+  console.log(`TIMING page ${what} ${Date.now() - t0}`);
 }
 
 async function checkAccessibility(page: Page, kind: string) {
@@ -273,8 +277,8 @@ async function followingTabs(crawl: Crawl) {
   const { page } = crawl;
   // The following pages share one screen: tabs and their Followed/All switches.
   const tabs: [string, RegExp][] = [
-    ["Categories", /\/following\/category$/],
-    ["Leagues", /\/following\/league$/],
+    ["Categories", /\/following\/category\/?$/],
+    ["Leagues", /\/following\/league\/?$/],
   ];
   for (const [name, url] of tabs) {
     await clickAndCheck(crawl, page.locator("main").getByRole("link", { name, exact: true }).first(), `tab ${name}`);
@@ -291,7 +295,7 @@ async function followingTabs(crawl: Crawl) {
     );
   }
   // A category of the following page, and back to all of them.
-  const category = page.locator('main a[href*="/following/category/"]').first();
+  const category = page.locator("main .follow-tile__link").first();
   if (await category.count()) {
     await clickAndCheck(crawl, category, "a category of the following page");
     await clickAndCheck(crawl, page.locator("main").getByRole("link", { name: "All", exact: true }).first(), "All");

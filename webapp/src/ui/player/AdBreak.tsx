@@ -12,6 +12,8 @@ export type AdOutcome = "complete" | "skipped" | "failed";
 
 interface AdBreakProps {
   ad: PrerollAd;
+  /** The ad's video started playing (its impression). */
+  onStart?: () => void;
   onDone: (outcome: AdOutcome) => void;
 }
 
@@ -21,7 +23,7 @@ interface AdBreakProps {
  * (impression, start, quartiles, complete, skip, mute, pause, click). Whatever goes wrong with it
  * ends it, and the match starts.
  */
-export function AdBreak({ ad, onDone }: AdBreakProps) {
+export function AdBreak({ ad, onStart, onDone }: AdBreakProps) {
   const { t } = useTranslation("player");
   const video = useRef<HTMLVideoElement>(null);
   const skipButton = useRef<HTMLButtonElement>(null);
@@ -30,9 +32,11 @@ export function AdBreak({ ad, onDone }: AdBreakProps) {
   const [muted, setMuted] = useState(false);
   const done = useRef(false);
   const finish = useRef(onDone);
+  const begin = useRef(onStart);
   useEffect(() => {
     finish.current = onDone;
-  }, [onDone]);
+    begin.current = onStart;
+  }, [onDone, onStart]);
 
   useEffect(() => {
     const element = video.current;
@@ -57,6 +61,7 @@ export function AdBreak({ ad, onDone }: AdBreakProps) {
       started = true;
       clearTimeout(startTimer);
       tracking.trackImpression();
+      begin.current?.();
     };
     const onTime = () => {
       clearTimeout(stallTimer);
@@ -158,17 +163,6 @@ export function AdBreak({ ad, onDone }: AdBreakProps) {
         >
           {t("ad.mute")}
         </button>
-        {ad.clickThrough && (
-          <a
-            className="player-ad__button"
-            href={ad.clickThrough}
-            target="_blank"
-            rel="noopener noreferrer sponsored"
-            onClick={visit}
-          >
-            {t("ad.visit")}
-          </a>
-        )}
         {skipIn !== null &&
           (canSkip ? (
             <button ref={skipButton} type="button" className="player-ad__skip" onClick={skip}>
@@ -180,6 +174,18 @@ export function AdBreak({ ad, onDone }: AdBreakProps) {
             </span>
           ))}
       </div>
+      {/* In the top corner, apart from the bar: on a phone the bar has room for one row only. */}
+      {ad.clickThrough && (
+        <a
+          className="player-ad__button player-ad__visit"
+          href={ad.clickThrough}
+          target="_blank"
+          rel="noopener noreferrer sponsored"
+          onClick={visit}
+        >
+          {t("ad.visit")}
+        </a>
+      )}
     </section>
   );
 }

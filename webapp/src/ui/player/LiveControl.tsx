@@ -27,7 +27,11 @@ export function LiveControl({ behind, atLive, onGoLive }: LiveControlProps) {
     >
       <span className="player__live-dot" aria-hidden="true" />
       <span aria-hidden="true">{t("live.badge")}</span>
-      {late && <span aria-hidden="true">{formatClock(behind, true)}</span>}
+      {late && (
+        <span aria-hidden="true" dir="ltr">
+          {formatClock(behind, true)}
+        </span>
+      )}
     </button>
   );
 }

@@ -30,11 +30,12 @@ import {
 } from "./chrome";
 import { afterNextPaint } from "@/lib/afterNextPaint";
 import { AdBreak } from "./AdBreak";
-import { loadPreroll, type PrerollAd } from "./ads";
+import { loadPreroll, markPrerollShown, prerollDue, type PrerollAd } from "./ads";
 import { applyChromeLanguage } from "./chromeStrings";
 import { fractionOf, isAtLive, secondsBehindLive, toStreamTime } from "./dvr";
 import { createEngine, type EngineError, type PlaybackEngine } from "./engine";
 import { HelpDialog } from "./HelpDialog";
+import { leaveArrowsToController, setKeyboardSeekStep } from "./keyboard";
 import { LiveControl } from "./LiveControl";
 import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
@@ -103,7 +104,7 @@ async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<v
 }
 
 const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
-  const { source, poster, vastUrl, markers, extraControls } = props;
+  const { source, poster, vastUrl, adKey, markers, extraControls } = props;
   const { t, i18n } = useTranslation("player");
   applyChromeLanguage(i18n.language, t);
 
@@ -124,7 +125,8 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   const [started, setStarted] = useState(false);
   const [error, setError] = useState<PlayerError | null>(null);
   // The pre-roll is the one the player started with: an ad never interrupts a match under way.
-  const [prerollUrl] = useState(vastUrl ?? null);
+  // A break already shown in this session (the viewer came back to the event) is not shown again.
+  const [prerollUrl] = useState(() => (vastUrl && (!adKey || prerollDue(adKey)) ? vastUrl : null));
   const [adPhase, setAdPhase] = useState<AdPhase>(prerollUrl ? "loading" : "done");
   const [ad, setAd] = useState<PrerollAd | null>(null);
   const [progress, setProgress] = useState<Progress>(NO_PROGRESS);
@@ -179,6 +181,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     const host = controller.current;
     if (!host) return;
     host.prepend(video);
+    setKeyboardSeekStep(host, SEEK_STEP);
     // Fullscreen shows the whole frame: the controls, and the ad, help and errors over them.
     if (frame.current) host.fullscreenElement = frame.current;
     const engine = createEngine(video, {
@@ -412,7 +415,13 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     [video],
   );
 
-  // --- keyboard help ------------------------------------------------------------------------------
+  // --- keyboard ---------------------------------------------------------------------------------
+
+  // ← and → step SEEK_STEP seconds with the seek bar focused too (not its slider's 1 %).
+  useEffect(() => {
+    const range = controlsShown ? controller.current?.querySelector<HTMLElement>("media-time-range") : null;
+    return range ? leaveArrowsToController(range) : undefined;
+  }, [controlsShown]);
 
   useEffect(() => {
     const host = controller.current;
@@ -463,7 +472,9 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
           <>
             <MediaRenditionMenu id={ids.quality} hidden anchor="auto" />
             {!live && <MediaPlaybackRateMenu id={ids.rate} hidden anchor="auto" rates={RATES} />}
-            <div className="player__timeline">
+            {/* The timeline runs left to right in every language, as in most players: the seek
+                bar's clicks, fill and playhead, the markers and the times all read that way. */}
+            <div className="player__timeline" dir="ltr">
               <MediaTimeRange className="player__range" />
               {!!markers?.length && span && (
                 <div className="player__markers" aria-hidden="true">
@@ -497,7 +508,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
                   }}
                 />
               ) : (
-                <MediaTimeDisplay showDuration />
+                <MediaTimeDisplay showDuration dir="ltr" />
               )}
               <span className="player__spacer" />
               {extraControls}
@@ -538,7 +549,15 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
           }}
         />
       )}
-      {adPhase === "playing" && ad && <AdBreak ad={ad} onDone={() => setAdPhase("done")} />}
+      {adPhase === "playing" && ad && (
+        <AdBreak
+          ad={ad}
+          onStart={() => {
+            if (adKey) markPrerollShown(adKey);
+          }}
+          onDone={() => setAdPhase("done")}
+        />
+      )}
       {adPhase === "loading" && (
         <div className="player__placeholder player__overlay" role="status">
           <span className="player__spinner" aria-hidden="true" />

@@ -7,6 +7,49 @@
 /** How long the VAST may take (the parser's own default is two minutes). */
 export const AD_DEADLINE_MS = 2_000;
 
+/** Where the pre-rolls already shown in this tab's session are kept (one key per break). */
+export const PREROLLS_SHOWN_KEY = "touchline.prerolls-shown";
+/** At most this many keys are kept (the oldest are forgotten first). */
+const PREROLLS_KEPT = 200;
+
+type KeyStore = Pick<Storage, "getItem" | "setItem">;
+
+function defaultStore(): KeyStore | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null; // storage disabled: every visit is a first one
+  }
+}
+
+function shownKeys(store: KeyStore | null): string[] {
+  try {
+    const parsed: unknown = JSON.parse(store?.getItem(PREROLLS_SHOWN_KEY) ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter((key): key is string => typeof key === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether the pre-roll `key` (e.g. one event's) is still to be shown in this session: a viewer
+ * who comes back to the same event (the match stats and back, a reload) sees its ad once.
+ */
+export function prerollDue(key: string, store: KeyStore | null = defaultStore()): boolean {
+  return !shownKeys(store).includes(key);
+}
+
+/** Remembers for this session that the pre-roll `key` was shown (it started playing). */
+export function markPrerollShown(key: string, store: KeyStore | null = defaultStore()): void {
+  const keys = shownKeys(store).filter((known) => known !== key);
+  keys.push(key);
+  try {
+    store?.setItem(PREROLLS_SHOWN_KEY, JSON.stringify(keys.slice(-PREROLLS_KEPT)));
+  } catch {
+    // storage full or disabled: the ad may show again, nothing worse
+  }
+}
+
 /** A media file as the VAST parser gives it (the fields used here). */
 export interface VastMediaFile {
   fileURL: string | null;

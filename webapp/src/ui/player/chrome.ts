@@ -26,6 +26,46 @@ import RenditionMenuButtonElement from "media-chrome/dist/menu/media-rendition-m
 
 export type MediaControllerElement = ControllerElement;
 
+/**
+ * The quality menu rebuilds its items whenever the picture's size changes, which automatic
+ * quality does at any time: an open menu lost the item under the viewer's finger (and with it the
+ * focus, which closes the menu). While it is open, the size the controller sends it waits until it
+ * closes. (The controller sets it with setAttribute; a custom element's attributeChangedCallback is
+ * fixed when it is defined, so the attribute is held back on its way in.)
+ */
+const SIZE_ATTRIBUTES = new Set(["mediaheight", "mediawidth"]);
+const heldSizes = new WeakMap<Element, Map<string, string | null>>();
+const renditionMenu = RenditionMenuElement.prototype as unknown as HTMLElement;
+const setAttribute = HTMLElement.prototype.setAttribute;
+const removeAttribute = HTMLElement.prototype.removeAttribute;
+
+function holdWhileOpen(menu: HTMLElement, name: string, value: string | null): boolean {
+  if (!SIZE_ATTRIBUTES.has(name.toLowerCase()) || menu.hidden) return false;
+  let held = heldSizes.get(menu);
+  if (!held) {
+    heldSizes.set(menu, (held = new Map()));
+    const onToggle = (event: Event) => {
+      if ((event as ToggleEvent).newState !== "closed") return;
+      menu.removeEventListener("toggle", onToggle);
+      const sizes = heldSizes.get(menu);
+      heldSizes.delete(menu);
+      for (const [attribute, size] of sizes ?? [])
+        if (size === null) removeAttribute.call(menu, attribute);
+        else setAttribute.call(menu, attribute, size);
+    };
+    menu.addEventListener("toggle", onToggle);
+  }
+  held.set(name.toLowerCase(), value);
+  return true;
+}
+
+renditionMenu.setAttribute = function (this: HTMLElement, name: string, value: string) {
+  if (!holdWhileOpen(this, name, value)) setAttribute.call(this, name, value);
+};
+renditionMenu.removeAttribute = function (this: HTMLElement, name: string) {
+  if (!holdWhileOpen(this, name, null)) removeAttribute.call(this, name);
+};
+
 /** Props to attributes as media-chrome's own wrappers map them. */
 function toAttributeValue(value: unknown): unknown {
   if (typeof value === "boolean") return value ? "" : undefined;

@@ -24,6 +24,11 @@ export interface PlayerProps {
   poster?: string | null;
   /** A VAST pre-roll played before the source (once per player). */
   vastUrl?: string | null;
+  /**
+   * Names the pre-roll's break (e.g. `event:<id>`): it plays once per session of the tab, however
+   * often the viewer comes back. Without it, once per player.
+   */
+  adKey?: string | null;
   /** Stream seconds to begin at when a source (a different stream) is loaded. */
   startAt?: number | null;
   markers?: readonly PlayerMarker[];

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { pickMediaFile, skipAfterOf, within, type VastMediaFile } from "@/ui/player/ads";
+import {
+  markPrerollShown,
+  pickMediaFile,
+  prerollDue,
+  PREROLLS_SHOWN_KEY,
+  skipAfterOf,
+  within,
+  type VastMediaFile,
+} from "@/ui/player/ads";
 
 const file = (overrides: Partial<VastMediaFile>): VastMediaFile => ({
   fileURL: "https://ads.example.com/a.mp4",
@@ -70,5 +78,53 @@ describe("the ad's deadline", () => {
     const result = within(late, 2_000, null);
     await vi.advanceTimersByTimeAsync(2_000);
     await expect(result).resolves.toBeNull();
+  });
+});
+
+/** A Storage of its own (the methods the pre-roll record uses). */
+function memoryStore(initial: Record<string, string> = {}) {
+  const items = new Map(Object.entries(initial));
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+  };
+}
+
+describe("a pre-roll once per event in a session", () => {
+  it("is due for an event until it has been shown, then no more", () => {
+    const store = memoryStore();
+    expect(prerollDue("event:a", store)).toBe(true);
+    markPrerollShown("event:a", store);
+    expect(prerollDue("event:a", store)).toBe(false);
+    expect(prerollDue("event:b", store)).toBe(true);
+  });
+
+  it("is kept in the tab's session storage by default", () => {
+    sessionStorage.clear();
+    markPrerollShown("event:c");
+    expect(prerollDue("event:c")).toBe(false);
+    expect(JSON.parse(sessionStorage.getItem(PREROLLS_SHOWN_KEY) ?? "[]")).toEqual(["event:c"]);
+    sessionStorage.clear();
+    expect(prerollDue("event:c")).toBe(true);
+  });
+
+  it("treats an unreadable record as nothing shown, and starts it afresh", () => {
+    const store = memoryStore({ [PREROLLS_SHOWN_KEY]: "{not json" });
+    expect(prerollDue("event:a", store)).toBe(true);
+    markPrerollShown("event:a", store);
+    expect(prerollDue("event:a", store)).toBe(false);
+  });
+
+  it("shows the ad when there is no storage at all (disabled), and does not fail", () => {
+    expect(prerollDue("event:a", null)).toBe(true);
+    expect(() => markPrerollShown("event:a", null)).not.toThrow();
+  });
+
+  it("keeps the latest 200 events only", () => {
+    const store = memoryStore();
+    for (let index = 0; index < 205; index += 1) markPrerollShown(`event:${index}`, store);
+    expect(prerollDue("event:0", store)).toBe(true);
+    expect(prerollDue("event:204", store)).toBe(false);
+    expect(JSON.parse(store.getItem(PREROLLS_SHOWN_KEY)!)).toHaveLength(200);
   });
 });

@@ -151,6 +151,7 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       source={source}
       poster={event.posterUrl}
       vastUrl={event.vastUrl}
+      adKey={`event:${event.id}`}
       startAt={loadAt}
       markers={markers}
       accessToken={accessToken}

@@ -114,6 +114,37 @@ export function purchaseConcerns(
   return payload.eventId === eventId || productIds.includes(payload.productId);
 }
 
+/**
+ * After a purchase that unlocks the event, the waits before each new look at it while it still
+ * reads locked: the server may answer from what it cached of the viewer's holdings a moment
+ * before (about 2 s), and a settlement may land just after the message that announced it.
+ */
+export const UNLOCK_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reloads with `reload` until `unlocked()` holds: at once, then after each of `delays`. Stops
+ * when `cancelled()` (the page went, a newer purchase took over). Resolves with whether it unlocked.
+ */
+export async function reloadUntilUnlocked(
+  reload: () => Promise<unknown>,
+  unlocked: () => boolean,
+  {
+    delays = UNLOCK_RETRY_DELAYS_MS,
+    wait = sleep,
+    cancelled = () => false,
+  }: { delays?: readonly number[]; wait?: (ms: number) => Promise<void>; cancelled?: () => boolean } = {},
+): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    if (cancelled()) return false;
+    await reload().catch(() => undefined);
+    if (unlocked()) return true;
+    if (attempt >= delays.length || cancelled()) return false;
+    await wait(delays[attempt]);
+  }
+}
+
 const SIGNED = "/media/s/";
 
 /**

@@ -1,11 +1,19 @@
 import { useEffect, useRef, type Dispatch } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { CatalogEvent, EventStatus } from "@/entities/event";
+import { usePurchaseStatus } from "@/realtime/purchases";
 import { joinEventRoom, leaveEventRoom, useSocketEvent } from "@/realtime/socket";
 import { eventQueryOptions, type EventLookup } from "../api/getEvent";
 import { commerceOptionsQueryOptions } from "../api/getCommerceOptions";
 import { useAudience, useEventMapOptions } from "../api/viewer";
-import { applyUpdateEvent, purchaseConcerns, sameStream, withEventUrlChange, type EventPageAction } from "./realtime";
+import {
+  applyUpdateEvent,
+  purchaseConcerns,
+  reloadUntilUnlocked,
+  sameStream,
+  withEventUrlChange,
+  type EventPageAction,
+} from "./realtime";
 
 const ROOM_STATUSES: readonly EventStatus[] = ["live", "upcoming"];
 
@@ -57,6 +65,15 @@ export function useEventRealtime(
 
   useEventRoom(roomId, event?.status);
 
+  /** Counts the unlock attempts: a newer one, or leaving the page, stops an older one. */
+  const unlocking = useRef(0);
+  useEffect(
+    () => () => {
+      unlocking.current += 1;
+    },
+    [],
+  );
+
   /** Loads the event again for the stream signed for this viewer; the player starts afresh. */
   const reloadStream = () => {
     const before = queryClient.getQueryData(options.queryKey)?.streamUrl ?? null;
@@ -83,17 +100,27 @@ export function useEventRealtime(
       void queryClient.invalidateQueries({ queryKey: commerceOptionsQueryOptions(roomId, audience).queryKey });
   });
 
-  useSocketEvent("user-purchase-status", (payload) => {
+  // From the user room (every socket of the viewer) and from this browser's other tabs.
+  usePurchaseStatus((payload) => {
     if (!event) return;
     const commerceKey = commerceOptionsQueryOptions(event.id, audience).queryKey;
     const productIds = queryClient.getQueryData(commerceKey)?.products.map((product) => product.id) ?? [];
     const concerns = purchaseConcerns(payload, event.id, productIds);
     if (concerns) dispatch({ type: "purchase-status", status: payload.status });
     // A completed purchase may unlock the event (a subscription bought elsewhere too): reload it,
-    // and the player starts with the stream the viewer now gets.
+    // and the player starts with the stream the viewer now gets. Again a little later while it
+    // still reads locked (an answer from just before the settlement).
     if (payload.status === "success" && (concerns || !event.isAvailableForUser)) {
-      void queryClient.invalidateQueries({ queryKey: commerceKey });
-      void queryClient.invalidateQueries({ queryKey: options.queryKey, exact: true });
+      const attempt = ++unlocking.current;
+      void reloadUntilUnlocked(
+        () =>
+          Promise.all([
+            queryClient.invalidateQueries({ queryKey: commerceKey }),
+            queryClient.invalidateQueries({ queryKey: options.queryKey, exact: true }),
+          ]),
+        () => queryClient.getQueryData(options.queryKey)?.isAvailableForUser === true,
+        { cancelled: () => unlocking.current !== attempt },
+      );
     }
   });
 

@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mapEvent } from "@/entities/event";
 import {
   applyUpdateEvent,
   eventPageReducer,
   initialEventPageState,
   purchaseConcerns,
+  reloadUntilUnlocked,
   sameStream,
   streamPath,
   withEventUrlChange,
@@ -146,5 +147,47 @@ describe("sameStream", () => {
     expect(sameStream("https://cdn.example/a.m3u8", "https://cdn.example/a.m3u8")).toBe(true);
     expect(sameStream(null, null)).toBe(false);
     expect(sameStream(null, signed("t", "live/x.m3u8"))).toBe(false);
+  });
+});
+
+describe("unlocking the page after a purchase", () => {
+  const noWait = () => Promise.resolve();
+
+  it("reloads once when the first answer is unlocked", async () => {
+    const reload = vi.fn(() => Promise.resolve());
+    await expect(reloadUntilUnlocked(reload, () => true, { wait: noWait })).resolves.toBe(true);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("looks again, after each wait, while the answer still reads locked (a cached one)", async () => {
+    let answers = 0;
+    const waits: number[] = [];
+    const unlocked = await reloadUntilUnlocked(
+      async () => {
+        answers += 1;
+      },
+      () => answers >= 3,
+      { delays: [1_000, 2_000, 4_000], wait: async (ms) => void waits.push(ms) },
+    );
+    expect(unlocked).toBe(true);
+    expect(answers).toBe(3);
+    expect(waits).toEqual([1_000, 2_000]);
+  });
+
+  it("gives up after the last wait, and a failed reload counts as a look", async () => {
+    const reload = vi.fn(() => Promise.reject(new Error("offline")));
+    const unlocked = await reloadUntilUnlocked(reload, () => false, { delays: [1, 2], wait: noWait });
+    expect(unlocked).toBe(false);
+    expect(reload).toHaveBeenCalledTimes(3);
+  });
+
+  it("stops when cancelled (the page went, or a newer purchase took over)", async () => {
+    let cancelled = false;
+    const reload = vi.fn(async () => {
+      cancelled = true;
+    });
+    const unlocked = await reloadUntilUnlocked(reload, () => false, { wait: noWait, cancelled: () => cancelled });
+    expect(unlocked).toBe(false);
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });
