@@ -18,6 +18,7 @@ from itertools import combinations
 
 from sqlalchemy import (
     ColumnElement,
+    Integer,
     Select,
     and_,
     bindparam,
@@ -344,7 +345,9 @@ async def _condition(db: AsyncSession, words: Sequence[_Word], name: str) -> _Co
         return _Condition(where)
     # A bound parameter named after the condition: two conditions may meet in one statement.
     match = literal_column("event_search").op("MATCH")(bindparam(name, expression))
-    matching = select(literal_column("rowid")).select_from(table("event_search")).where(match)
+    matching: Select[tuple[int]] = (
+        select(literal_column("rowid", Integer)).select_from(table("event_search")).where(match)
+    )
     return _Condition(and_(_ROWID.in_(matching), where), by_rowid=found <= FEW)
 
 

@@ -126,7 +126,6 @@ async function markDocument(page: Page) {
 /** What a person sees after the click: content in main, no error screen, the same document. */
 async function checkPage(crawl: Crawl, what: string) {
   const { page } = crawl;
-  const t0 = Date.now();
   crawl.count += 1;
   crawl.trail.push(`${what} → ${new URL(page.url()).pathname}`);
   const trail = `after ${crawl.trail.slice(-3).join(", ")}`;
@@ -150,11 +149,8 @@ async function checkPage(crawl: Crawl, what: string) {
   crawl.hrefs.add(new URL(page.url()).pathname);
   if (!crawl.axeChecked.has(kind)) {
     crawl.axeChecked.add(kind);
-    const t1 = Date.now();
     await checkAccessibility(page, kind);
-    console.log(`TIMING axe ${kind} ${Date.now() - t1}`);
   }
-  console.log(`TIMING page ${what} ${Date.now() - t0}`);
 }
 
 async function checkAccessibility(page: Page, kind: string) {
@@ -294,12 +290,11 @@ async function followingTabs(crawl: Crawl) {
       `${name}: All`,
     );
   }
-  // A category of the following page, and back to all of them.
-  const category = page.locator("main .follow-tile__link").first();
-  if (await category.count()) {
-    await clickAndCheck(crawl, category, "a category of the following page");
-    await clickAndCheck(crawl, page.locator("main").getByRole("link", { name: "All", exact: true }).first(), "All");
-  }
+  // A league's teams (the tabs end on Leagues), its followed ones, and all of them again.
+  const main = page.locator("main");
+  await clickAndCheck(crawl, main.locator(".follow-tile__link").first(), "a league of the following page");
+  await clickAndCheck(crawl, main.getByRole("link", { name: "Followed", exact: true }).first(), "its Followed");
+  await clickAndCheck(crawl, main.getByRole("link", { name: "All", exact: true }).first(), "its All");
 }
 
 async function signUpOnPage(page: Page) {

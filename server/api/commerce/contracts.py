@@ -47,7 +47,17 @@ async def _subscribe(operation: str, body: dict, source: checkout.PaymentSource)
         )
 
     async def show(user_id: str, contract_id: str) -> dict:
-        return await _present(await _find(user_id, contract_id), refresh=True)
+        contract = await _find(user_id, contract_id)
+        shown = await _present(contract, refresh=True)
+        if contract.status == "active":
+            # Paid at once: the viewer's other tabs and devices unlock now (a charge that needs
+            # action is announced when it settles).
+            async with db_session() as db:
+                channel = (await products.get_view(db, contract.product_id)).product.event_id
+            await announce_purchase_status(
+                settlement.Announcement(user_id, contract.id, "success", contract.product_id, channel)
+            )
+        return shown
 
     return await pay_once(operation, body, pay, show)
 

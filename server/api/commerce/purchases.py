@@ -39,7 +39,15 @@ async def _buy(operation: str, body: dict, source: checkout.PaymentSource):
         )
 
     async def show(user_id: str, purchase_id: str) -> dict:
-        return await _present(await _find(user_id, purchase_id), refresh=True)
+        purchase = await _find(user_id, purchase_id)
+        shown = await _present(purchase, refresh=True)
+        if purchase.status == "success":
+            # Paid at once: the viewer's other tabs and devices unlock now (a charge that needs
+            # action is announced when it settles).
+            await announce_purchase_status(
+                settlement.Announcement(user_id, purchase.id, "success", purchase.product_id, purchase.event_id)
+            )
+        return shown
 
     return await pay_once(operation, body, pay, show)
 

@@ -13,6 +13,7 @@ from server.tests.api.commerce.shop import (
     ACTION_THEN_SUCCESS,
     DECLINED,
     EXPIRED,
+    GOOD_CARD,
     INSUFFICIENT_FUNDS,
     buy_ppv,
     card_token,
@@ -20,7 +21,9 @@ from server.tests.api.commerce.shop import (
     event_for,
     new_key,
 )
+from server.tests.billing import purchase_messages
 from server.tests.commerce import paid_event, product
+from server.tests.mailbox import recording_socket
 
 
 @pytest.fixture
@@ -241,3 +244,27 @@ async def test_a_used_card_token_cannot_pay_twice(client, database, viewer):
     assert reused.status_code == 400 and reused.json()["messageErrorCode"] == "invalid_card_token"
     # The failed attempt does not block buying it properly afterwards.
     assert (await buy_ppv(client, viewer["headers"], second_event.id, second.id)).status_code == 200
+
+
+async def test_paying_at_once_tells_every_socket_of_the_buyer(client, viewer, match):
+    event, ppv = match
+    key, token = new_key(), await card_token(client, viewer["headers"], GOOD_CARD)
+    with recording_socket() as socket:
+        answer = await buy_ppv(client, viewer["headers"], event.id, ppv.id, key=key, token=token)
+        assert answer.status_code == 200, answer.text
+        # A retry with the same key replays the answer: nothing is announced again.
+        again = await buy_ppv(client, viewer["headers"], event.id, ppv.id, key=key, token=token)
+        assert again.json() == answer.json()
+    purchase_id = answer.json()["content"]["_id"]
+    assert purchase_messages(socket, purchase_id) == [
+        {"purchaseId": purchase_id, "status": "success", "productId": ppv.id, "eventId": event.id}
+    ]
+    rooms = [room for name, _data, room in socket.sent if name == "user-purchase-status"]
+    assert rooms == [f"user:{viewer['id']}"]
+
+
+async def test_a_refused_card_tells_no_socket_of_a_success(client, viewer, match):
+    event, ppv = match
+    with recording_socket() as socket:
+        assert (await buy_ppv(client, viewer["headers"], event.id, ppv.id, number=DECLINED)).status_code == 402
+    assert [data for name, data, _room in socket.sent if name == "user-purchase-status"] == []

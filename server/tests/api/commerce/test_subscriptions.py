@@ -9,7 +9,9 @@ from server import clock
 from server.tests.accounts import sign_up
 from server.tests.api.commerce import shop
 from server.tests.api.commerce.shop import DECLINED, event_for, new_key, subscribe
+from server.tests.billing import purchase_messages
 from server.tests.commerce import paid_event, product
+from server.tests.mailbox import recording_socket
 
 
 @pytest.fixture
@@ -34,6 +36,18 @@ async def test_subscribing_starts_a_monthly_contract_that_unlocks_the_leagues_ev
     assert contract["nextBillingDate"] == contract["contractEndDate"] is not None
     assert (await event_for(client, viewer["headers"], event.id))["availableForUser"] is True
     assert (await client.get("/api/commerce/card", headers=viewer["headers"])).json()["content"]["last4"] == "4242"
+
+
+async def test_subscribing_at_once_tells_every_socket_of_the_subscriber(client, viewer, league_pass):
+    _, svod = league_pass
+    with recording_socket() as socket:
+        answer = await subscribe(client, viewer["headers"], svod.id)
+    assert answer.status_code == 200, answer.text
+    contract_id = answer.json()["content"]["id"]
+    assert purchase_messages(socket, contract_id) == [
+        {"purchaseId": contract_id, "status": "success", "productId": svod.id}
+    ]
+    assert [room for name, _data, room in socket.sent if name == "user-purchase-status"] == [f"user:{viewer['id']}"]
 
 
 async def test_a_declined_first_payment_gives_402_and_a_failed_contract(client, viewer, league_pass):
