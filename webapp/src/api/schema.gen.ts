@@ -4519,91 +4519,87 @@ export interface operations {
                      *           }
                      *         ],
                      *         "events": {
-                     *           "content": {
-                     *             "entryCount": 1,
-                     *             "totalCount": 1,
-                     *             "itemsPerPage": 10,
-                     *             "startIndex": 0,
-                     *             "count": 1,
-                     *             "nextExists": false,
-                     *             "entries": [
-                     *               {
-                     *                 "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
-                     *                 "title": "Harbor City Mariners vs Riverside Rovers",
-                     *                 "description": "Northern Premier Division, matchday 12.",
-                     *                 "event_date": "2026-11-21T18:00:00Z",
-                     *                 "gameStartDate": "2026-11-21T18:04:00Z",
-                     *                 "endDate": "2026-11-21T19:55:00Z",
-                     *                 "event_id": "TL-EV-000123",
-                     *                 "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
-                     *                 "sportType": "football",
-                     *                 "media_type": "event",
-                     *                 "eventType": "game",
-                     *                 "gameType": "game",
-                     *                 "status": "archived",
-                     *                 "commerce_type": "commerce_free_media",
-                     *                 "commerceType": [],
-                     *                 "gender": "male",
-                     *                 "availableForUser": true,
-                     *                 "availableInUserRegion": true,
-                     *                 "integrations": {
-                     *                   "vidswap": {
-                     *                     "enabled": true,
-                     *                     "id": "vs-000123"
-                     *                   }
+                     *           "entryCount": 1,
+                     *           "totalCount": 1,
+                     *           "itemsPerPage": 5,
+                     *           "startIndex": 0,
+                     *           "count": 1,
+                     *           "nextExists": false,
+                     *           "entries": [
+                     *             {
+                     *               "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *               "title": "Harbor City Mariners vs Riverside Rovers",
+                     *               "description": "Northern Premier Division, matchday 12.",
+                     *               "event_date": "2026-11-21T18:00:00Z",
+                     *               "gameStartDate": "2026-11-21T18:04:00Z",
+                     *               "endDate": "2026-11-21T19:55:00Z",
+                     *               "event_id": "TL-EV-000123",
+                     *               "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *               "sportType": "football",
+                     *               "media_type": "event",
+                     *               "eventType": "game",
+                     *               "gameType": "game",
+                     *               "status": "archived",
+                     *               "commerce_type": "commerce_free_media",
+                     *               "commerceType": [],
+                     *               "gender": "male",
+                     *               "availableForUser": true,
+                     *               "availableInUserRegion": true,
+                     *               "integrations": {
+                     *                 "vidswap": {
+                     *                   "enabled": true,
+                     *                   "id": "vs-000123"
+                     *                 }
+                     *               },
+                     *               "content": {
+                     *                 "HLSStream": "/media/vod/football/index.m3u8",
+                     *                 "PanoStream": null,
+                     *                 "PosterH": "/media/posters/northern-premier-division.svg",
+                     *                 "MezzanineVideo": null,
+                     *                 "EPG": null
+                     *               },
+                     *               "eventTeams": {
+                     *                 "homeTeam": {
+                     *                   "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *                   "name": "Harbor City Mariners",
+                     *                   "shortName": "HCM",
+                     *                   "logo": "/media/logos/harbor-city-mariners.svg",
+                     *                   "color": "#0b3d91"
                      *                 },
-                     *                 "content": {
-                     *                   "HLSStream": "/media/vod/football/index.m3u8",
-                     *                   "PanoStream": null,
-                     *                   "PosterH": "/media/posters/northern-premier-division.svg",
-                     *                   "MezzanineVideo": null,
-                     *                   "EPG": null
+                     *                 "awayTeam": {
+                     *                   "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *                   "name": "Riverside Rovers",
+                     *                   "shortName": "RIV",
+                     *                   "logo": "/media/logos/riverside-rovers.svg",
+                     *                   "color": "#c8102e"
+                     *                 }
+                     *               },
+                     *               "mediaIdentities": [
+                     *                 {
+                     *                   "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *                   "title": "Northern Premier Division",
+                     *                   "media_type": "identity_item"
                      *                 },
-                     *                 "eventTeams": {
-                     *                   "homeTeam": {
-                     *                     "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
-                     *                     "name": "Harbor City Mariners",
-                     *                     "shortName": "HCM",
-                     *                     "logo": "/media/logos/harbor-city-mariners.svg",
-                     *                     "color": "#0b3d91"
-                     *                   },
-                     *                   "awayTeam": {
-                     *                     "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
-                     *                     "name": "Riverside Rovers",
-                     *                     "shortName": "RIV",
-                     *                     "logo": "/media/logos/riverside-rovers.svg",
-                     *                     "color": "#c8102e"
-                     *                   }
-                     *                 },
-                     *                 "mediaIdentities": [
-                     *                   {
-                     *                     "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
-                     *                     "title": "Northern Premier Division",
-                     *                     "media_type": "identity_item"
-                     *                   },
-                     *                   {
-                     *                     "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
-                     *                     "title": "Football",
-                     *                     "media_type": "identity"
-                     *                   }
-                     *                 ],
-                     *                 "advertisements": {
-                     *                   "link": {
-                     *                     "vast": null
-                     *                   }
-                     *                 },
-                     *                 "metaTitle": "Northern Premier Division•Football",
-                     *                 "type": null,
-                     *                 "startTime": null,
-                     *                 "endTime": null,
-                     *                 "duration": 6900,
-                     *                 "added": "2026-11-01T10:00:00Z",
-                     *                 "updated": "2026-11-21T20:00:00Z"
-                     *               }
-                     *             ]
-                     *           },
-                     *           "error": false,
-                     *           "message": ""
+                     *                 {
+                     *                   "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *                   "title": "Football",
+                     *                   "media_type": "identity"
+                     *                 }
+                     *               ],
+                     *               "advertisements": {
+                     *                 "link": {
+                     *                   "vast": null
+                     *                 }
+                     *               },
+                     *               "metaTitle": "Northern Premier Division•Football",
+                     *               "type": null,
+                     *               "startTime": null,
+                     *               "endTime": null,
+                     *               "duration": 6900,
+                     *               "added": "2026-11-01T10:00:00Z",
+                     *               "updated": "2026-11-21T20:00:00Z"
+                     *             }
+                     *           ]
                      *         }
                      *       },
                      *       "error": false,
