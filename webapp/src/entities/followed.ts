@@ -52,3 +52,22 @@ export function mapFollowEntries(
   }
   return followed;
 }
+
+/** The contract's event list takes at most 50 ids per filter. */
+const MAX_FOLLOWED_IDS = 50;
+
+/** What the viewer follows, as the event list's filters take it: leagues and categories, and teams apart. */
+export interface FollowedIds {
+  identities: string[];
+  teams: string[];
+}
+
+export function followedIdsOf(items: readonly FollowedItem[]): FollowedIds {
+  const identities = new Set<string>();
+  const teams = new Set<string>();
+  for (const item of items) (item.type === "team" ? teams : identities).add(item.id);
+  return {
+    identities: [...identities].sort().slice(0, MAX_FOLLOWED_IDS),
+    teams: [...teams].sort().slice(0, MAX_FOLLOWED_IDS),
+  };
+}

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { FollowedItem } from "@/entities/followed";
-import { followedIdsOf, orderFollowedEvents } from "@/features/catalog/api/listFollowedEvents";
+import { followedIdsOf } from "@/entities/followed";
+import { orderFollowedEvents } from "@/features/catalog/api/listFollowedEvents";
 import { clubPath, parseClub } from "@/features/catalog/api/listClubEvents";
 import HomePage from "@/features/catalog/pages/HomePage";
 import { mapEvent } from "@/entities/event";

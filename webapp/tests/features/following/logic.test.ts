@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { CatalogEvent } from "@/entities/event";
 import { candidateTypeOf, followingPath, followingRouteOf } from "@/features/following/lib/followingRoute";
 import { continueTarget } from "@/features/following/lib/returnPath";
-import { followedIdsOf, rankRecommendations } from "@/features/following/api/recommendations";
+import { followedIdsOf } from "@/entities/followed";
+import { rankRecommendations } from "@/features/following/api/recommendations";
 
 describe("following routes", () => {
   it("reads the page from the route's name and parameters", () => {

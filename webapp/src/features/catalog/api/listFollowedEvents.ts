@@ -1,24 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CatalogEvent, EventMapOptions } from "@/entities/event";
-import type { FollowedItem } from "@/entities/followed";
+import type { FollowedIds } from "@/entities/followed";
 import { fetchEventPage, type EventFilters } from "./listEvents";
 import { useAudience, useEventMapOptions, type Audience } from "./viewer";
-
-/** The contract takes at most 50 ids per filter. */
-const MAX_IDS = 50;
-
-/** What the viewer follows, as the event list's filters take it: leagues and categories, and teams. */
-export interface FollowedIds {
-  identities: string[];
-  teams: string[];
-}
-
-export function followedIdsOf(items: readonly FollowedItem[]): FollowedIds {
-  const identities = new Set<string>();
-  const teams = new Set<string>();
-  for (const item of items) (item.type === "team" ? teams : identities).add(item.id);
-  return { identities: [...identities].sort().slice(0, MAX_IDS), teams: [...teams].sort().slice(0, MAX_IDS) };
-}
 
 /** Live games first, then the next kick-offs, each game once. */
 export function orderFollowedEvents(events: readonly CatalogEvent[], size: number): CatalogEvent[] {

@@ -2,33 +2,15 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import type { components } from "@/api/schema.gen";
 import { mapEvent, type CatalogEvent, type EventMapOptions } from "@/entities/event";
-import type { FollowedItem } from "@/entities/followed";
+import { followedIdsOf, type FollowedIds } from "@/entities/followed";
 import { useAppConfig } from "@/lib/config";
 import { useFollowedItems } from "./followList";
 
 type EventListRequest = components["schemas"]["EventListRequest"];
 type EventFilters = components["schemas"]["EventFilters"];
 
-/** The contract takes at most 50 ids per filter. */
-const MAX_IDS = 50;
 const COMING_SIZE = 30;
 const PAST_SIZE = 12;
-
-/** The ids the recommendations are asked for: leagues and categories, and teams apart. */
-export interface FollowedIds {
-  identities: string[];
-  teams: string[];
-}
-
-export function followedIdsOf(items: readonly FollowedItem[]): FollowedIds {
-  const identities = new Set<string>();
-  const teams = new Set<string>();
-  for (const item of items) {
-    if (item.type === "team") teams.add(item.id);
-    else identities.add(item.id);
-  }
-  return { identities: [...identities].sort().slice(0, MAX_IDS), teams: [...teams].sort().slice(0, MAX_IDS) };
-}
 
 /** How closely an event matches what the viewer follows: a team, then a league, then a category. */
 export function matchScore(event: CatalogEvent, ids: FollowedIds): number {
