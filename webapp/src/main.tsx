@@ -152,4 +152,5 @@ async function start() {
 }
 
 // Without the configuration or the translations nothing can render: say so instead of loading forever.
-start().catch(showStartupError);
+// Exported so that tests can wait for a start-up to end before the next one begins.
+export const started: Promise<void> = start().catch(showStartupError);
