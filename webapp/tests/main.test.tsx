@@ -124,12 +124,7 @@ describe("start-up", () => {
     expect(configCalls.length).toBeGreaterThan(0);
     for (const call of configCalls) expect(call.authorization).toBeNull();
     // The session check's calls (other parts of start-up may ask for more, in either order).
-    const check = [
-      "/user/check_current_device",
-      "/user/get_profile",
-      "/follow/list_by_user",
-      "/user/get_watchlist_ids",
-    ];
+    const check = ["/user/check_current_device", "/user/get_profile", "/user/get_watchlist_ids"];
     const checked = server.calls.filter((call) => check.includes(call.path));
     expect(new Set(checked.map((call) => call.path))).toEqual(new Set(check));
     for (const call of checked) expect(call.authorization).toBe("Bearer access-1");
