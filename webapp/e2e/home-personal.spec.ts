@@ -89,10 +89,17 @@ test("watch an archived game part way, find it under Continue watching, and resu
   await page.goto(`/events/${game._id}`);
   await expectPlaying(page);
   // Skip ahead to 1:05 and watch a little, then pause: the pause is reported.
-  await playerVideo(page).evaluate((video: HTMLVideoElement) => {
-    video.currentTime = 65;
-  });
-  await expect.poll(async () => (await videoState(page)).currentTime, { timeout: 15_000 }).toBeGreaterThan(66);
+  // Seek again while the player is still settling (its first level switch may restart the stream).
+  await expect
+    .poll(
+      async () =>
+        playerVideo(page).evaluate((video: HTMLVideoElement) => {
+          if (video.currentTime < 60) video.currentTime = 65;
+          return video.currentTime;
+        }),
+      { timeout: 20_000, intervals: [1_000] },
+    )
+    .toBeGreaterThan(66);
   const reported = page.waitForResponse((r) => r.url().endsWith("/api/user/save_playback_position") && r.ok());
   await playerVideo(page).evaluate((video: HTMLVideoElement) => video.pause());
   const saved = (await (await reported).json()) as { content: { position: number; duration: number } };

@@ -31,7 +31,7 @@ export function StatusBadge({ status, children }: { status: string; children: Re
       <span className="commerce-status__mark" aria-hidden="true">
         {MARKS[tone]}
       </span>
-      {children}
+      <span className="commerce-status__text">{children}</span>
     </span>
   );
 }
