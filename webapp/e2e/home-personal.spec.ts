@@ -79,7 +79,7 @@ test("watch an archived game part way, find it under Continue watching, and resu
 }) => {
   test.slow(); // a game played, paused, and played again from the saved place
   const viewer = await newViewer(request, "resume");
-  const game = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+  const game = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
   await signInOnPage(page, viewer, "/");
 
   // Nothing to continue yet.

@@ -34,7 +34,7 @@ test.describe("pre-roll ads", () => {
   });
 
   test("a viewer skips the ad once the VAST allows it, and the skip is tracked", async ({ page, request }) => {
-    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     const ad = adId("skip");
     await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
     await page.goto(`/events/${event._id}`);

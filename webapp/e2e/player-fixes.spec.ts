@@ -94,7 +94,7 @@ test.describe("the player's controls", () => {
     page,
     request,
   }) => {
-    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     await page.goto(`/events/${event._id}`);
     await expectPlaying(page, 1);
     await pausePlayback(page);
@@ -131,7 +131,7 @@ test.describe("the player's controls", () => {
 
 test.describe("the seek bar in Hebrew (right to left)", () => {
   test("the timeline runs left to right: click, fill, playhead and time all agree", async ({ page, request }) => {
-    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     await page.goto(`/he/events/${event._id}`);
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await expectPlaying(page, 1);

@@ -11,6 +11,7 @@ export interface ListedEvent {
   availableForUser: boolean;
   content: { HLSStream: string | null; PanoStream: string | null };
   advertisements: { link: { vast: string | null } };
+  duration: number | null;
 }
 
 interface EventQuery {
@@ -19,6 +20,8 @@ interface EventQuery {
   commerce?: "commerce_free_media" | "commerce_members_media";
   /** Leave out events with a pre-roll (default), or ask for them. */
   withAd?: boolean;
+  /** Only videos at least this long (other tests may have archived short live streams since the seed). */
+  minSeconds?: number;
   bearer?: string;
 }
 
@@ -34,6 +37,7 @@ export async function findEvents(request: APIRequestContext, query: EventQuery, 
     (event) =>
       (!query.commerce || event.commerce_type === query.commerce) &&
       (query.withAd ?? false) === !!event.advertisements.link.vast &&
+      (event.duration ?? 0) >= (query.minSeconds ?? 0) &&
       event.content.HLSStream !== null,
   );
 }
