@@ -115,7 +115,7 @@ test.describe("the player on a live event", () => {
     // Choose the rendition furthest from the one playing: the picture changes to it.
     const playing = (await videoState(page)).videoHeight;
     const target = [...heights].sort((a, b) => Math.abs(b - playing) - Math.abs(a - playing))[0];
-    await menu.getByRole("menuitemradio", { name: `${target}p` }).click();
+    await menu.getByRole("menuitemradio", { name: `${target}p`, exact: true }).click();
     await expect.poll(async () => (await videoState(page)).videoHeight, { timeout: 15_000 }).toBe(target);
     await expectPlaying(page, 1);
   });
@@ -137,7 +137,7 @@ test.describe("the player on a live event", () => {
 
 test.describe("the player on an archived event", () => {
   test("an archived VOD plays and seeks", async ({ page, request }) => {
-    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media" });
+    const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     await page.goto(`/events/${event._id}`);
     await expectPlaying(page, 1);
     const { duration } = await videoState(page);
