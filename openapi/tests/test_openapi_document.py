@@ -30,7 +30,9 @@ BASE_URI = "urn:touchline:openapi"
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # Paths whose first segment is not their tag.
-TAG_EXCEPTIONS = {"/health": "meta", "/config": "meta"}
+# Paths whose first segment names no tag: the meta routes, and the search across everything (its
+# answer leads with events, and the event handlers serve it).
+TAG_EXCEPTIONS = {"/health": "meta", "/config": "meta", "/search": "event"}
 
 REGISTRY = Registry().with_resource(BASE_URI, Resource.from_contents(DOCUMENT, default_specification=DRAFT4))
 
