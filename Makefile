@@ -60,7 +60,7 @@ generate: install webapp/node_modules/.installed
 	cd webapp && npm run generate
 
 test-python: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # Dredd and Schemathesis against a freshly seeded server.
 openapi/node_modules/.installed: openapi/package.json openapi/package-lock.json

@@ -30,6 +30,7 @@ import aiohttp
 import typer
 
 from . import credentials as stored_logins
+from .terminal_text import echo, visible, visible_data, visible_lines
 
 DEFAULT_API_URL = "http://127.0.0.1:8080"
 DEVICE_ID = "touchline-cli"
@@ -42,11 +43,14 @@ class AdminApiError(Exception):
     """An error envelope from the API, or a failure to get one (`code` then says which)."""
 
     def __init__(self, message: str, code: str, status: int | None = None, details: list | None = None):
+        # The server's words may repeat what was sent (a name, a path): shown escaped wherever
+        # the CLI or the TUI prints them (cli/terminal_text.py).
+        message, code = visible_lines(str(message)), visible(code) if isinstance(code, str) else code
         super().__init__(message)
         self.message = message
         self.code = code
         self.status = status
-        self.details = details or []
+        self.details = visible_data(details or [])
 
     def __str__(self) -> str:
         lines = [f"{self.message} ({self.code})"]
@@ -246,7 +250,7 @@ class AdminClient:
 
 def fail(message: str) -> typer.Exit:
     """Print `message` to stderr; returns the exit (code 1) to raise."""
-    typer.echo(f"Error: {message}", err=True)
+    echo(f"Error: {message}", err=True)
     return typer.Exit(1)
 
 

@@ -74,7 +74,9 @@ class RoomWatch:
         message = await self._inbox.get()
         if message is None:
             raise AdminApiError(
-                "The server closed the socket (the sign-in ended, or the server stopped)", "socket_closed"
+                "The server closed the socket (the sign-in ended, the account lost its staff role, "
+                "or the server stopped)",
+                "socket_closed",
             )
         return message
 

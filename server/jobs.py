@@ -12,7 +12,12 @@
   process died between its commit and its send go out (server.services.status_notices);
 - kickoff every `kickoff_interval_seconds`: upcoming events whose event_date has come go live
   (server.services.event_admin.start_due), their rooms get `update-event`, and every process's
-  anonymous catalogue cache is emptied (server.realtime.signals).
+  anonymous catalogue cache is emptied (server.realtime.signals);
+- analytics retention every `analytics_retention_interval_seconds`: analytics events older than
+  `analytics_retention_days` are deleted in batches (server.services.analytics_retention);
+- outbox and audit retention every `outbox_audit_retention_interval_seconds`: mail older than
+  `outbox_retention_hours` and audit entries older than `audit_retention_days` are deleted in
+  batches (server.services.mail.purge_old, server.services.audit.purge_old).
 
 An interval of 0 turns that job off. Every server process schedules them, but each round runs
 in one process only: the one holding the job's lease (server.services.job_runs), which also
@@ -90,7 +95,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
     """name -> (interval in seconds, work) of the jobs `settings` turn on."""
     from .payments import provider_for
     from .realtime.announcements import announce_change, announce_purchase_statuses, resend_unsent_statuses
-    from .services import mail, status_notices
+    from .services import analytics_retention, mail, status_notices
     from .services.commerce import renewals, settlement
 
     provider = provider_for(settings, database)
@@ -131,12 +136,27 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         await resend_unsent_statuses(database)
         await status_notices.purge_sent(database)
 
+    async def retain_analytics() -> None:
+        deleted = await analytics_retention.delete_expired(database, settings)
+        if deleted:
+            log.info("analytics retention: %d events deleted", deleted)
+
+    async def retain_outbox_and_audit() -> None:
+        from .services import audit
+
+        mails = await mail.purge_old(database, settings.outbox_retention_hours)
+        entries = await audit.purge_old(database, settings.audit_retention_days)
+        if mails or entries:
+            log.info("retention: %d outbox mails and %d audit entries deleted", mails, entries)
+
     planned = {
         "notices": (settings.notices_interval_seconds, notices),
         "settlement": (settings.settlement_interval_seconds, settle),
         "renewals": (settings.renewal_interval_seconds, renew),
         "payment-cleanup": (settings.payment_cleanup_interval_seconds, clean),
         "kickoff": (settings.kickoff_interval_seconds, kickoff),
+        "analytics-retention": (settings.analytics_retention_interval_seconds, retain_analytics),
+        "outbox-audit-retention": (settings.outbox_audit_retention_interval_seconds, retain_outbox_and_audit),
     }
     return {name: job for name, job in planned.items() if job[0] > 0}
 

@@ -69,6 +69,7 @@ PAGE_PATTERNS: tuple[str, ...] = (
     "auth/sign-up/subscription/code",
     "auth/password/reset",
     "auth/password/forgot",
+    "auth/verify",
     "auth/oauth2/callback/:provider",
     *(
         f"{prefix}/{pattern}"

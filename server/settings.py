@@ -71,6 +71,18 @@ class Settings(BaseSettings):
     # carries, and whether the webapp sends them (unset: on everywhere but development).
     tenant: str = Field(default="touchline", pattern=r"^[a-z0-9][a-z0-9_.-]{0,39}$")
     analytics_enabled: bool | None = None
+    # What one client may send (server/services/analytics_limits.py; anyone may post events):
+    # batches per window (seconds) per client address and per sender (viewer, or anonymous id),
+    # and the bytes an event and a batch may take as compact JSON (the contract bounds the rest).
+    analytics_batches_per_address: int = Field(default=120, ge=1)
+    analytics_batches_per_sender: int = Field(default=30, ge=1)
+    analytics_batch_window: int = Field(default=60, ge=1, le=3600)
+    analytics_max_event_bytes: int = Field(default=4096, ge=1024, le=64 * 1024)
+    analytics_max_batch_bytes: int = Field(default=32 * 1024, ge=4096, le=512 * 1024)
+    # Events are deleted this many days after they arrived, by the analytics-retention job every
+    # analytics_retention_interval_seconds (one process of a cluster; 0 turns it off).
+    analytics_retention_days: int = Field(default=90, ge=1, le=3650)
+    analytics_retention_interval_seconds: float = Field(default=3600.0, ge=0)
     # Error reporting (Sentry): nothing is reported, and the webapp loads no SDK, without a DSN.
     # The webapp reports to TOUCHLINE_SENTRY_WEBAPP_DSN, else to the server's DSN.
     sentry_dsn: str | None = None
@@ -93,6 +105,11 @@ class Settings(BaseSettings):
     device_limit: int = Field(default=5, ge=1, le=100)
     limit_ticket_lifetime: int = Field(default=5 * 60, ge=30, le=3600)
     password_reset_lifetime: int = Field(default=60 * 60, ge=60)
+    # E-mail verification links (issue 26 §5): a sign-up waits for its owner's click this long.
+    email_verification_lifetime: int = Field(default=24 * 3600, ge=300, le=14 * 24 * 3600)
+    # Test runs only: every verification mail is also written to this directory as JSON, so
+    # out-of-process clients (e2e, contract, CLI tests) follow the link. Refused in production.
+    mail_drop_dir: Path | None = None
     # Argon2id, at least OWASP's minimum (19 MiB, t=2, p=1).
     argon2_memory_kib: int = Field(default=19 * 1024, ge=19 * 1024)
     argon2_time_cost: int = Field(default=2, ge=2)
@@ -102,12 +119,23 @@ class Settings(BaseSettings):
     # to come back (503 with Retry-After) instead of queueing without end.
     argon2_slots: int = Field(default=0, ge=0, le=64)
     argon2_wait_seconds: float = Field(default=3.0, gt=0, le=60)
-    # Rate limits: attempts per window (seconds). Failed sign-ins count per account; every
-    # attempt counts per client address.
-    login_failures_per_account: int = Field(default=10, ge=1)
+    # Rate limits: attempts per window (seconds). Every attempt counts per client address.
+    # Failed sign-ins count per (account, client address) and per client address: a failing
+    # client waits, nobody else does (issue 26 §7, server/services/signin_limits.py).
+    login_failures_per_client: int = Field(default=10, ge=1)
+    login_client_failure_window: int = Field(default=15 * 60, ge=1)
+    login_failures_per_address: int = Field(default=100, ge=1)  # across accounts: spraying one address
+    login_address_failure_window: int = Field(default=60 * 60, ge=1)
+    # Per account, from every client: far above one client's budget; past it only the account's
+    # known devices may sign in until the window's failures decay (failures claiming a known
+    # device have a budget of the same size of their own).
+    login_failures_per_account: int = Field(default=100, ge=1)
     login_failure_window: int = Field(default=15 * 60, ge=1)
     login_attempts_per_address: int = Field(default=30, ge=1)
     login_address_window: int = Field(default=60, ge=1)
+    # New passwords (server/auth/password_rules.py): the zxcvbn score they need (0-4; 2: about a
+    # million guesses or more). 0 keeps only the repeated-character and personal-word rules.
+    password_min_score: int = Field(default=2, ge=0, le=4)
     # Where links in mails point (the webapp); defaults to this server.
     public_base_url: str | None = None
     # Origins whose pages may open the socket at /ws (comma-separated or a JSON list in
@@ -115,6 +143,11 @@ class Settings(BaseSettings):
     socket_allowed_origins: Annotated[list[str] | None, NoDecode] = None
     # Per-message deflate on websockets: ~3x the memory per connection (TOOLCHAIN-NOTES), off.
     socket_per_message_deflate: bool = False
+    # Socket caps per process (server/realtime/caps.py): connections open at once from one client
+    # address (REST's, X-Forwarded-For from TOUCHLINE_FORWARDED_ALLOW_IPS; 0: no cap, for load
+    # tests from one machine), and rooms one connection may be in (a page needs two or three).
+    socket_connections_per_address: int = Field(default=20, ge=0, le=100_000)
+    socket_rooms_per_connection: int = Field(default=50, ge=1, le=10_000)
     # Seconds between full garbage collections, which then run only on this timer (see
     # server/gc_policy.py: with thousands of sockets CPython's own schedule stalls broadcasts for
     # ~1 s). 0 keeps CPython's schedule.
@@ -163,6 +196,13 @@ class Settings(BaseSettings):
     smtp_starttls: bool = True  # require STARTTLS (turn off only for a local relay)
     smtp_timeout: float = Field(default=15.0, gt=0, le=120)
     mail_from: str = "Touchline <no-reply@touchline.invalid>"
+    # Outbox mail (delivered or not) is removed this many hours after it was written: it holds
+    # addresses and, for delivery, working links (the outbox-audit-retention job).
+    outbox_retention_hours: int = Field(default=168, ge=1, le=24 * 366)
+    # Audit entries are removed this many days after they were recorded (the same job).
+    audit_retention_days: int = Field(default=400, ge=1, le=3650)
+    # The outbox-audit-retention job's interval (one process of a cluster; 0 turns it off).
+    outbox_audit_retention_interval_seconds: float = Field(default=3600.0, ge=0)
     # Card payments (server/payments): the provider that charges cards; "sandbox" is the built-in
     # test-mode processor. Its "requires action" test cards stay processing this many seconds.
     payment_provider: Literal["sandbox"] = "sandbox"
@@ -182,6 +222,10 @@ class Settings(BaseSettings):
     # Signed stream URLs (server/media/signing.py) stop working this many seconds after the event
     # was fetched; the player fetches the event again for a fresh one.
     stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
+    # Stream and poster addresses staff store may point into private, loopback and link-local
+    # networks only where this is on (a lab's local encoder): viewers' players open them
+    # (server/media/stream_addresses.py).
+    allow_private_stream_urls: bool = False
     # Live playlists (server/media/live.py) list this many seconds of the stream behind the live
     # edge, so viewers can seek back and jump to live again; never from before the kickoff.
     live_rewind_seconds: int = Field(default=1800, ge=6, le=6 * 3600)
@@ -218,6 +262,12 @@ class Settings(BaseSettings):
     def _refuse_default_secret_in_production(self) -> "Settings":
         if self.environment == "production" and self.secret_key == DEV_SECRET:
             raise ValueError("TOUCHLINE_SECRET_KEY must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_mail_drop_in_production(self) -> "Settings":
+        if self.environment == "production" and self.mail_drop_dir is not None:
+            raise ValueError("TOUCHLINE_MAIL_DROP_DIR is for test runs: it must not be set in production")
         return self
 
     @model_validator(mode="after")

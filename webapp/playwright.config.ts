@@ -1,9 +1,15 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 // Debian's Chromium (Playwright cannot download browsers here); override with CHROMIUM_PATH.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const port = Number(process.env.E2E_PORT ?? 18780);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** Where the e2e server writes its confirmation mails (TOUCHLINE_MAIL_DROP_DIR): e2e/mailbox.ts reads them. */
+export const mailDir = process.env.E2E_MAIL_DIR ?? join(tmpdir(), `touchline-e2e-mail-${port}`);
+mkdirSync(mailDir, { recursive: true });
 
 export default defineConfig({
   testDir: "e2e",
@@ -40,7 +46,11 @@ export default defineConfig({
       ? `npx tsc -b && npx vite build --logLevel error --emptyOutDir --outDir "${process.env.E2E_DIST}" && node scripts/compress.mjs "${process.env.E2E_DIST}" && bash e2e/serve.sh`
       : "npm run build --silent && bash e2e/serve.sh",
     url: `${baseURL}/api/health`,
-    env: { E2E_PORT: String(port), ...(process.env.E2E_DIST ? { E2E_DIST: process.env.E2E_DIST } : {}) },
+    env: {
+      E2E_PORT: String(port),
+      TOUCHLINE_MAIL_DROP_DIR: mailDir,
+      ...(process.env.E2E_DIST ? { E2E_DIST: process.env.E2E_DIST } : {}),
+    },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: "ignore",

@@ -24,6 +24,19 @@ def _moment(value: str | None, option: str) -> str | None:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
+def _status(entry: dict) -> str:
+    """The status, and how many calls a counted entry (refused anonymous calls) stands for."""
+    count = entry.get("count") or 1
+    return f"{entry['status']} ×{count}" if count > 1 else str(entry["status"])
+
+
+def _detail(detail: dict | None) -> str:
+    """`oldRole=viewer newRole=support`; a list is shown by its length (`mailIds=10`)."""
+    if not detail:
+        return NONE
+    return " ".join(f"{k}={len(v) if isinstance(v, list) else v}" for k, v in detail.items())
+
+
 @app.command("list")
 def list_entries(
     ctx: typer.Context,
@@ -57,15 +70,16 @@ def list_entries(
     if not content["entries"]:
         console.print("No audit entries match." if not page else f"No audit entries on page {page}.")
         return
-    headers = ["When (UTC)", "Actor", "Action", "Target", "Status", "From"]
+    headers = ["When (UTC)", "Actor", "Action", "Target", "Status", "From", "Detail"]
     rows = [
         [
             when(e["at"]),
             e["actor"] or e["actorId"] or e["actorType"],
             e["action"],
             e["target"] or NONE,
-            str(e["status"]),
+            _status(e),
             e["clientAddress"] or NONE,
+            _detail(e.get("detail")),
         ]
         for e in content["entries"]
     ]

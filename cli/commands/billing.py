@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ..admin_client import fail
+from ..terminal_text import echo
 from .progress import spinner
 from .staff_api import api_call, print_json
 from .staff_options import options_of, staff_options
@@ -42,7 +43,7 @@ def renew(
         if content["errors"]:
             raise fail(f"{content['errors']} contract(s) could not be handled now (see the server's log)")
         return
-    typer.echo(_summary(content))
+    echo(_summary(content))
     if content["errors"]:
         raise typer.Exit(1)
 

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from ..admin_client import fail
+from ..terminal_text import echo
 from .staff_api import NONE, Page, Size, api_call, more_hint, new_console, object_id, print_json, print_rows, when
 from .staff_options import options_of, staff_options
 
@@ -84,7 +85,7 @@ def create(
         print_json(content)
         return
     key = content["key"]
-    typer.echo(f"Made API key {key['_id']} ({key['name']}, role {key['role']}).")
+    echo(f"Made API key {key['_id']} ({key['name']}, role {key['role']}).")
     typer.echo("Its secret, shown only this once (keep it in a secret store; use it as TOUCHLINE_API_KEY):")
     typer.echo(content["secret"])
 
@@ -123,4 +124,4 @@ def revoke(
     if options.as_json:
         print_json(content)
         return
-    typer.echo(f"Revoked API key {content['_id']} ({content['name']}).")
+    echo(f"Revoked API key {content['_id']} ({content['name']}).")

@@ -15,6 +15,7 @@ import typer
 
 from .. import credentials
 from ..admin_client import DEFAULT_API_URL, DEVICE_ID, AdminApiError, AdminClient, StaffCredentials, run
+from ..terminal_text import echo
 
 STAFF_ROLES = ("support", "admin")
 
@@ -51,7 +52,7 @@ def login(
     password = typer.prompt("Password", hide_input=True)
     stored = run(_sign_in(api_url, address.strip(), password))
     path = credentials.save(stored)
-    typer.echo(f"Signed in to {stored.api_url} as {stored.email} ({stored.role}). Kept in {path}.")
+    echo(f"Signed in to {stored.api_url} as {stored.email} ({stored.role}). Kept in {path}.")
 
 
 async def _sign_out(stored: credentials.StoredLogin) -> bool:
@@ -74,4 +75,4 @@ def logout() -> None:
     ended = asyncio.run(_sign_out(stored))
     credentials.remove()
     how = "ended" if ended else "forgotten here (the server could not end it: expired, or unreachable)"
-    typer.echo(f"Signed out of {stored.api_url}: the session of {stored.email} is {how}.")
+    echo(f"Signed out of {stored.api_url}: the session of {stored.email} is {how}.")

@@ -1,7 +1,8 @@
 """`touchline outbox …`: the mail the server wrote (GET /api/admin/outbox), for support staff.
 
 Without an SMTP server mail stays in the outbox (status `kept`); with one, it records `sent` or
-`failed`. `list` shows a page, newest first; `show ID` prints one mail with its text; `resend ID`
+`failed`. `list` shows a page, newest first; `show ID` prints one mail with its text as staff may
+read it (the server redacts working secrets such as a reset link's token); `resend ID`
 sends it again (POST /api/admin/outbox/{id}/resend: a new outbox entry, in the audit log). The
 server and the staff account come from the group's options (staff_options.py), as does `--json`.
 """

@@ -2,7 +2,9 @@
 
 In development, when no ifa issuer is configured, it also starts an OpenID Connect provider
 (oidc-provider-mock) on 127.0.0.1:9400 as a child process, points the ifa sign-on at it and
-stops it with the server, so the federated sign-in works out of the box.
+stops it with the server, so the federated sign-in works out of the box. When 9400 is taken
+(another `make run`), the provider takes a free port and ifa points at that one: never at
+whatever answers on 9400.
 """
 
 import os
@@ -55,7 +57,8 @@ def serve(
     with development_identity_provider(settings) as issuer:
         if issuer:
             get_settings.cache_clear()  # the ifa settings now come from the environment
-            typer.echo(f"ifa sign-on: development OpenID provider at {issuer}")
+            taken = "" if issuer.endswith(f":{DEV_IFA_PORT}") else f" (port {DEV_IFA_PORT} is taken)"
+            typer.echo(f"ifa sign-on: development OpenID provider at {issuer}{taken}")
         uvicorn.run(
             "server.app:asgi",
             factory=True,
@@ -77,8 +80,9 @@ def serve(
 
 @contextmanager
 def development_identity_provider(settings: Settings, port: int = DEV_IFA_PORT) -> Iterator[str | None]:
-    """Run oidc-provider-mock for the ifa sign-on while the block runs; yields its issuer, or
-    None when it is not wanted (not development, an issuer is configured) or cannot start.
+    """Run oidc-provider-mock for the ifa sign-on while the block runs; yields its issuer (on
+    `port`, or on a free port when `port` is taken), or None when it is not wanted (not
+    development, an issuer is configured) or cannot start.
 
     The ifa settings reach the server (and uvicorn's reload workers) through the environment,
     which is restored afterwards."""
@@ -92,11 +96,7 @@ def development_identity_provider(settings: Settings, port: int = DEV_IFA_PORT) 
     log_path = settings.var_dir / "ifa-provider.log"
     with local_provider.local_openid_provider(port, log_path) as issuer:
         if issuer is None:
-            typer.echo(
-                f"ifa sign-on off: the development OpenID provider did not start on port {port} "
-                f"(is it taken?); see {log_path}",
-                err=True,
-            )
+            typer.echo(f"ifa sign-on off: the development OpenID provider did not start; see {log_path}", err=True)
             yield None
             return
         variables = local_provider.settings_for(issuer)

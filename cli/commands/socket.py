@@ -15,7 +15,6 @@ with `--count N`, after N messages. `touchline socket --json watch …` prints o
 line: {"event", "data", "at"}.
 """
 
-import json
 from enum import StrEnum
 from typing import Annotated
 from urllib.parse import urlsplit, urlunsplit
@@ -23,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import typer
 
 from ..admin_client import AdminClient, fail, run
+from ..terminal_text import json_text, visible
 from .staff_api import print_json
 from .staff_options import options_of, staff_options
 
@@ -160,9 +160,9 @@ async def _watch(client: AdminClient, room: str, count: int | None, as_json: boo
         seen = 0
         async for message in messages:
             if as_json:
-                typer.echo(json.dumps(message._asdict(), ensure_ascii=False))
+                typer.echo(json_text(message._asdict()))
             else:
-                typer.echo(f"{message.at} {message.event} {json.dumps(message.data, ensure_ascii=False)}")
+                typer.echo(f"{visible(message.at)} {visible(message.event)} {json_text(message.data)}")
             seen += 1
             if count is not None and seen >= count:
                 return

@@ -2,7 +2,6 @@
 call, object ids, option types and output (tables that fall back to `header: value` blocks on
 narrow terminals, JSON for scripts)."""
 
-import json
 import re
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -15,6 +14,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from ..admin_client import TIMEOUT_S, AdminClient, fail, run
+from ..terminal_text import SafeConsole, json_text
 from .staff_options import StaffOptions
 
 T = TypeVar("T")
@@ -46,8 +46,9 @@ def api_call(options: StaffOptions, work: Callable[[AdminClient], Awaitable[T]],
 
 def new_console() -> Console:
     # Made per command: it writes to the stdout of the moment (CliRunner swaps it in tests).
-    # Names and device strings are the users' own text: never read as markup or emoji codes.
-    return Console(highlight=False, markup=False, emoji=False)
+    # Names and device strings are the users' own text: never read as markup or emoji codes, and
+    # their control characters are shown escaped (cli/terminal_text.py), never sent to the terminal.
+    return SafeConsole(highlight=False, markup=False, emoji=False)
 
 
 def print_rows(
@@ -78,7 +79,7 @@ def print_rows(
 
 
 def print_json(content: Any) -> None:
-    typer.echo(json.dumps(content, indent=2, ensure_ascii=False))
+    typer.echo(json_text(content, indent=2))
 
 
 def when(value: str | None) -> str:

@@ -5,12 +5,17 @@ The tests prepare data with the server's test helpers (server.tests.*) on the `d
 `accounts_db`, in the tests' event loop; the CLI itself reaches the server only through its
 admin API."""
 
+import json
+import re
 import socket
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from types import SimpleNamespace
 
+import httpx
 import pytest
 import uvicorn
 
@@ -21,6 +26,24 @@ from server.tests.billing import private_database
 
 SECRET = "cli-test-secret-of-at-least-32-bytes-long"
 SQLITE = "sqlite+aiosqlite://"  # private_database() makes a database of this kind, in a file of its own
+# The servers write confirmation mails here too (TOUCHLINE_MAIL_DROP_DIR): sign-ups follow the link.
+MAIL_DROP = Path(tempfile.mkdtemp(prefix="touchline-cli-mail-"))
+
+
+def register_and_confirm(url: str, body: dict) -> httpx.Response:
+    """Sign up through POST /api/user/register, then open the mailed confirmation link as the
+    owner would (POST /api/user/verify_email): the answer is that sign-in's."""
+    registered = httpx.post(f"{url}/api/user/register", json=body, timeout=60)
+    assert registered.status_code == 202, registered.text
+    mails = [json.loads(path.read_text()) for path in sorted(MAIL_DROP.glob("*.json"))]
+    [text, *_] = [
+        m["text"] for m in reversed(mails) if m["to"] == body["email"].lower() and m["kind"] == "email_verification"
+    ]
+    link = re.search(r"/auth/verify/\?token=(\S+)", text)
+    assert link, text
+    token = link.group(1)
+    device = {key: body[key] for key in ("device_id", "device_name", "strategy") if key in body}
+    return httpx.post(f"{url}/api/user/verify_email", json={"token": token, **device}, timeout=60)
 
 
 @contextmanager
@@ -80,6 +103,7 @@ def server_settings(database_url: str, redis_url: str | None = None) -> Settings
         # Renewals run when a test asks (`touchline billing renew`), never on the server's schedule:
         # a run looks at every contract of its database, and one run at a time per process.
         renewal_interval_seconds=0,
+        mail_drop_dir=MAIL_DROP,
     )
 
 

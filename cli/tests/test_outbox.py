@@ -1,10 +1,14 @@
 """`touchline outbox list|show|resend`, run as support staff would (CliRunner) against a real server: the
 mail is a password reset link the server wrote (no SMTP server: it stays in the outbox)."""
 
+import json
+import re
+
 import httpx
 from typer.testing import CliRunner
 
 from cli.main import app
+from cli.tests.conftest import MAIL_DROP
 from cli.tests.test_users import CLEAN_ENV, NOBODY, as_json, sign_up, staff_env
 
 runner = CliRunner()
@@ -24,7 +28,7 @@ def reset_mail(server) -> dict:
 
 def test_list_shows_the_mail_to_an_address(live_server):
     ada = reset_mail(live_server)
-    result = touchline(live_server, "list", "--to", ada["email"])
+    result = touchline(live_server, "list", "--to", ada["email"], "--kind", "password_reset")
     assert result.exit_code == 0, result.output
     [row] = [line for line in result.output.splitlines() if ada["email"] in line]
     assert "password_reset" in row and "kept" in row
@@ -44,7 +48,9 @@ def test_list_says_when_nothing_matches(live_server):
 
 def test_show_prints_one_mail_with_its_text(live_server):
     ada = reset_mail(live_server)
-    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset"))[
+        "entries"
+    ]
     result = touchline(live_server, "show", mail["_id"])
     assert result.exit_code == 0, result.output
     assert f"To:       {ada['email']}" in result.output and mail["subject"] in result.output
@@ -53,7 +59,9 @@ def test_show_prints_one_mail_with_its_text(live_server):
 
 def test_show_json_prints_the_mail(live_server):
     ada = reset_mail(live_server)
-    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset"))[
+        "entries"
+    ]
     assert as_json(touchline(live_server, "--json", "show", mail["_id"], "--to", ada["email"])) == mail
 
 
@@ -69,10 +77,14 @@ def test_a_viewer_account_is_refused_with_exit_code_1(live_server):
 
 def test_resend_writes_the_mail_again_as_a_new_entry(live_server):
     ada = reset_mail(live_server)
-    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset"))[
+        "entries"
+    ]
     result = touchline(live_server, "resend", mail["_id"])
     assert result.exit_code == 0, result.output
-    newest, original = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    newest, original = as_json(
+        touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset")
+    )["entries"]
     assert original == mail and newest["_id"] != mail["_id"]
     assert (newest["subject"], newest["text"], newest["status"]) == (mail["subject"], mail["text"], "kept")
     assert f"is written again as {newest['_id']}: kept in the outbox" in " ".join(result.output.split())
@@ -80,9 +92,13 @@ def test_resend_writes_the_mail_again_as_a_new_entry(live_server):
 
 def test_resend_json_prints_the_new_entry(live_server):
     ada = reset_mail(live_server)
-    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset"))[
+        "entries"
+    ]
     resent = as_json(touchline(live_server, "--json", "resend", mail["_id"]))
-    [newest, _original] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"]))["entries"]
+    [newest, _original] = as_json(
+        touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset")
+    )["entries"]
     assert resent == newest and resent["to"] == ada["email"] and resent["kind"] == "password_reset"
 
 
@@ -94,3 +110,17 @@ def test_resend_of_an_unknown_mail_ends_with_exit_code_1(live_server):
 def test_resend_of_a_malformed_id_ends_with_exit_code_1_before_anything_is_sent():
     result = touchline(None, "resend", "not-an-id")
     assert result.exit_code == 1 and "is not a mail id" in result.output
+
+
+def test_show_prints_a_reset_link_redacted_never_its_token(live_server):
+    ada = reset_mail(live_server)
+    [mail] = as_json(touchline(live_server, "--json", "list", "--to", ada["email"], "--kind", "password_reset"))[
+        "entries"
+    ]
+    [dropped] = [json.loads(path.read_text()) for path in MAIL_DROP.glob(f"*-{mail['_id']}.json")]
+    link = re.search(r"\?token=(\S+)", dropped["text"])
+    assert link, dropped["text"]
+    token = link.group(1)
+    result = touchline(live_server, "show", mail["_id"])
+    assert result.exit_code == 0, result.output
+    assert "/auth/password/reset/?token=…redacted…" in result.output and token not in result.output

@@ -1,7 +1,11 @@
 """`touchline serve` in development starts an OpenID provider for the ifa sign-on and stops it."""
 
+import json
 import os
 import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -54,11 +58,39 @@ def test_no_provider_is_started_otherwise(settings):
         assert "TOUCHLINE_IFA_ISSUER" not in os.environ
 
 
-def test_a_taken_port_leaves_the_ifa_sign_on_off(tmp_path):
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        with development_identity_provider(Settings(environment="development", var_dir=tmp_path), port=port) as issuer:
-            assert issuer is None
-            assert "TOUCHLINE_IFA_ISSUER" not in os.environ
+class Squatter(BaseHTTPRequestHandler):
+    """Something else on the development provider's port that looks like an OpenID provider
+    (another `make run`'s, or anyone's): it must never be federated with."""
+
+    requests: ClassVar[list[str]] = []
+
+    def do_GET(self):
+        Squatter.requests.append(self.path)
+        issuer = f"http://{self.headers['Host']}"
+        body = json.dumps({"issuer": issuer, "jwks_uri": f"{issuer}/jwks"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_taken_port_gets_our_own_provider_on_a_free_port_never_the_one_answering_there(tmp_path):
+    squatter = ThreadingHTTPServer(("127.0.0.1", 0), Squatter)
+    threading.Thread(target=squatter.serve_forever, daemon=True).start()
+    taken = f"http://127.0.0.1:{squatter.server_address[1]}"
+    try:
+        settings = Settings(environment="development", var_dir=tmp_path)
+        with development_identity_provider(settings, port=squatter.server_address[1]) as issuer:
+            assert issuer is not None and issuer != taken
+            assert os.environ["TOUCHLINE_IFA_ISSUER"] == issuer
+            discovery = httpx.get(f"{issuer}/.well-known/openid-configuration", timeout=5).json()
+            assert discovery["issuer"] == issuer
+            assert discovery["introspection_endpoint"] == f"{issuer}/oauth2/introspect", "ours, not the squatter's"
+        assert Squatter.requests == [], "the squatter was never asked"
+    finally:
+        squatter.shutdown()
+        squatter.server_close()

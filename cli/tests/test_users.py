@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from cli.tests.conftest import PASSWORD
+from cli.tests.conftest import PASSWORD, register_and_confirm
 
 runner = CliRunner()
 NOBODY = "f" * 24
@@ -43,9 +43,9 @@ def sign_up(server, name: str = "Test Fan", **fields) -> dict:
     """A viewer registered through the API: {userId, email, device, access, refresh}."""
     word = uuid.uuid4().hex[:10]
     device = f"Mozilla/5.0 CliTest/{word}"
-    answer = httpx.post(
-        f"{server.url}/api/user/register",
-        json={
+    answer = register_and_confirm(
+        server.url,
+        {
             "email": f"fan-{word}@example.com",
             "password": PASSWORD,
             "displayName": name,

@@ -1,14 +1,18 @@
 """The TUI's small async layer over the admin API: one AdminClient (so the same sign-in: an API
 key, TOUCHLINE_STAFF_EMAIL/_PASSWORD, or the stored `touchline login`), one method per call the
-screens make, and the staff role the session has (for disabling admin-only actions)."""
+screens make, and the staff role the session has (for disabling admin-only actions).
+
+Every string the server answers (and every socket message) leaves this layer with its control
+characters escaped (cli/terminal_text.py), so no screen shows a user's text raw."""
 
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from ..admin_client import AdminApiError, AdminClient
 from ..room_watch import RoomMessage, RoomWatch
+from ..terminal_text import visible_data
 
 __all__ = ["ADMIN_ONLY", "AdminApi", "AdminApiError", "ConsoleOptions"]
 
@@ -61,11 +65,11 @@ class AdminApi:
 
     async def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
         await self._ensure_signed_in()
-        return await self.client.get(path, params)
+        return visible_data(await self.client.get(path, params))
 
     async def post(self, path: str, body: Any = None) -> Any:
         await self._ensure_signed_in()
-        return await self.client.post(path, body)
+        return visible_data(await self.client.post(path, body))
 
     # --- the calls of the screens ------------------------------------------------------------
 
@@ -117,7 +121,7 @@ class AdminApi:
 
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
-        return RoomWatch(self.client, room)
+        return _visible_messages(RoomWatch(self.client, room))
 
     # --- access codes ---
 
@@ -161,3 +165,15 @@ class AdminApi:
 
     async def resend_mail(self, mail_id: str) -> dict:
         return await self.post(f"/admin/outbox/{mail_id}/resend")
+
+
+@asynccontextmanager
+async def _visible_messages(
+    watch: AbstractAsyncContextManager[AsyncIterator[RoomMessage]],
+) -> AsyncIterator[AsyncIterator[RoomMessage]]:
+    async def escaped(messages: AsyncIterator[RoomMessage]) -> AsyncIterator[RoomMessage]:
+        async for message in messages:
+            yield RoomMessage(*visible_data(list(message)))
+
+    async with watch as messages:
+        yield escaped(messages)

@@ -49,14 +49,32 @@ async function api(method, path, body, token) {
   return json;
 }
 
-// A fresh account for transactions that end or change a session (logout, delete_account, ...).
+// The newest confirmation token mailed to `email`: the contract server writes every confirmation
+// mail to TOUCHLINE_MAIL_DROP_DIR as JSON (a test-only setting, refused in production).
+async function verificationToken(email) {
+  const dir = process.env.TOUCHLINE_MAIL_DROP_DIR;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const mails = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().reverse()
+      .map((f) => JSON.parse(fs.readFileSync(`${dir}/${f}`, 'utf8')))
+      .filter((m) => m.to === email.toLowerCase() && m.kind === 'email_verification');
+    if (mails.length) return mails[0].text.match(/\/auth\/verify\/\?token=(\S+)/)[1];
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a resent link is written after the answer
+  }
+  throw new Error(`no confirmation mail to ${email} in ${dir}`);
+}
+
+// A fresh account for transactions that end or change a session (logout, delete_account, ...):
+// signed up, and its confirmation link opened (which signs it in).
 async function signUp(extra = {}) {
   counter += 1;
   const email = `dredd-${process.pid}-${counter}-${Date.now()}@example.com`;
   const password = 'dredd contract password';
   const device = uniqueDevice();
-  const answer = await api('POST', '/user/register', {
+  await api('POST', '/user/register', {
     email, password, displayName: 'Dredd', device_id: device, device_name: device, strategy: 'refresh', ...extra,
+  });
+  const answer = await api('POST', '/user/verify_email', {
+    token: await verificationToken(email), device_id: device, device_name: device, strategy: 'refresh',
   });
   const { profile, tokenData } = answer.content;
   return { email, password, device, userId: profile.userId, ...tokenData };
@@ -64,5 +82,5 @@ async function signUp(extra = {}) {
 
 module.exports = {
   fixtures, ids, base, NOBODY, INVALID_BODY, keepExample, emptyMap, setBody, setPath, setToken, dropToken,
-  uniqueDevice, api, signUp,
+  uniqueDevice, api, signUp, verificationToken,
 };

@@ -193,6 +193,12 @@ class SessionLiveness:
         for session_id in session_ids:
             self._forget(session_id)
 
+    def forget_account(self, user_id: str) -> None:
+        """The account changed (its role): ask the database again about its sessions, which are
+        not ended for that."""
+        for session_id in [sid for sid, belief in self._standing.items() if belief.user_id == user_id]:
+            self._standing.pop(session_id, None)
+
     def _forget(self, session_id: str) -> None:
         self._standing.pop(session_id, None)
         self._ended[session_id] = None

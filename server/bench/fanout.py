@@ -245,6 +245,7 @@ class Generators:
 
 def prepare_database(directory: Path) -> tuple[str, str]:
     """A fresh SQLite database with a signed-in staff account; returns (url, access token)."""
+    from server import clock
     from server.db import Database
     from server.migrate import upgrade
     from server.models import User, new_id
@@ -273,6 +274,7 @@ def prepare_database(directory: Path) -> tuple[str, str]:
                     role="admin",
                     club_list=[],
                     options={},
+                    email_verified_at=clock.now(),  # not a sign-up: nothing to confirm
                 )
                 db.add(user)
                 await db.commit()
@@ -299,6 +301,8 @@ def touchline_env(database_url: str, redis_url: str | None = None) -> dict:
         "TOUCHLINE_SECRET_KEY": SECRET,
         "TOUCHLINE_RESPONSE_VALIDATION": "false",
         "TOUCHLINE_ACCESS_TOKEN_LIFETIME": "3600",
+        # Every simulated viewer connects from this machine's one address.
+        "TOUCHLINE_SOCKET_CONNECTIONS_PER_ADDRESS": "0",
     }
     if redis_url:
         env["REDIS_URL"] = redis_url

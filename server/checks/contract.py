@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -41,6 +42,8 @@ from ..seed.fixtures import stable_id
 from ..seed.loader import seed
 from ..seed.users import load_demo_users, seed_demo_users
 from ..settings import PROJECT_ROOT, Settings
+from . import pg_database
+from .pg_database import DEFAULT_SERVER_URL as DEFAULT_POSTGRESQL_SERVER
 
 OPENAPI_DIR = PROJECT_ROOT / "openapi"
 DREDD = OPENAPI_DIR / "node_modules" / ".bin" / "dredd"
@@ -48,6 +51,9 @@ HOOKS = OPENAPI_DIR / "dredd" / "hooks.js"
 # Fixed so a failure in CI reproduces locally; override to explore (CONTRACT_SEED=random).
 DEFAULT_SEED = 20261122
 MAX_EXAMPLES = int(os.environ.get("CONTRACT_MAX_EXAMPLES", "100"))
+# The PostgreSQL run repeats the conformance run with fewer examples: the coverage phase (every
+# pattern's and bound's edge, NUL included) is the same, the random part smaller (~3 minutes).
+POSTGRESQL_MAX_EXAMPLES = int(os.environ.get("CONTRACT_POSTGRESQL_MAX_EXAMPLES", "20"))
 
 
 def free_port() -> int:
@@ -121,6 +127,9 @@ def _operations_index() -> dict:
 @contextmanager
 def running_server(database_url: str, secret: str, log_path: Path, providers: dict[str, str]):
     port = free_port()
+    # Confirmation mails land here too, for the hooks' sign-ups (Dredd, Schemathesis) to follow
+    # the link; set in this process's environment so the hook processes inherit it.
+    os.environ.setdefault("TOUCHLINE_MAIL_DROP_DIR", str(log_path.parent / "mail"))
     env = {
         **providers,
         **os.environ,
@@ -131,9 +140,13 @@ def running_server(database_url: str, secret: str, log_path: Path, providers: di
         # Dredd and Schemathesis sign in hundreds of times from one address.
         "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "1000000",
         "TOUCHLINE_LOGIN_FAILURES_PER_ACCOUNT": "1000000",
+        "TOUCHLINE_LOGIN_FAILURES_PER_CLIENT": "1000000",
+        "TOUCHLINE_LOGIN_FAILURES_PER_ADDRESS": "1000000",
         # ... and ask for (and use) password-reset links from it; the limit per mail address
         # stays on (openapi/dredd/requests/account.js produces its 429).
         "TOUCHLINE_PASSWORD_RESET_REQUESTS_PER_ADDRESS": "1000000",
+        # ... and send analytics from it; the budget per sender stays on (requests/analytics.js).
+        "TOUCHLINE_ANALYTICS_BATCHES_PER_ADDRESS": "1000000",
     }
     env.pop("TOUCHLINE_REDIS_URL", None)
     command = [
@@ -230,6 +243,7 @@ SCHEMATHESIS_IDS = {
 ACCEPTED_REFUSALS = {
     "emit_socket_message": "a payload that breaks its message's schema in asyncapi/asyncapi.yaml, or a room of "
     "the wrong kind, is a 400",
+    "change_password": "a common, personal or one-character new password is a 400 (weak_password)",
     "create_clip": "a blank title or one with control characters, an endTime not after startTime or more than 10 "
     "minutes after it, or times outside the event's stream is a 400 (invalid_time_range for times)",
     "create_event": "a blank title, control characters, a value longer than its column (reference_id 80, "
@@ -237,15 +251,19 @@ ACCEPTED_REFUSALS = {
     "at home and away, or a date no datetime holds is a 400",
     "get_channel_programme": "a window whose `from` is after its `to` is a 400",
     "list_events": "an `event_date` range whose start is after its end is a 400",
-    "record_analytics_events": "a property name that is not 1 to 40 letters, digits, '_', '.' or '-', or a "
-    "timestamp no datetime holds, is a 400",
+    "record_analytics_events": "a property name that is not 1 to 40 letters, digits, '_', '.' or '-', a "
+    "timestamp no datetime holds, a tenant other than the server's, an event or batch over its bytes or more "
+    "than 4 anonymous ids is a 400; a sender past its budget gets 429",
     "redeem_access_code": "redemption attempts are limited per account: the demo viewer's many attempts get 429; "
     "a used-up code is a 409, an expired one a 410",
     "exchange_token": "an unknown or disabled sign-on provider is a 400 (provider_not_supported)",
     "ifa_callback": "a `redirect_uri` other than the server's own is a 400",
     "issue_access_codes": "both or neither of product_id and event_id, or an expires_at in the past, is a 400",
-    "register_user": "profile text with control characters is a 400 (the profile rules)",
-    "reset_password": "an unknown, used or expired reset token is a 400 (invalid_reset_token)",
+    "register_user": "profile text with control characters is a 400 (the profile rules); so is a common, "
+    "personal or one-character password (weak_password)",
+    "reset_password": "an unknown, used or expired reset token is a 400 (invalid_reset_token); so is a common, "
+    "personal or one-character password (weak_password)",
+    "verify_email": "an unknown, used or expired confirmation token is a 400 (invalid_verification_token)",
     "save_playback_position": "a position greater than the duration is a 400",
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
     "(invalid_time_range); so are text with control characters and a teamId no team has",
@@ -308,18 +326,20 @@ def schemathesis_command(config: Path, base: str, *, checks: str, examples: int,
     return command + (["--seed", seed] if seed != "random" else [])
 
 
-def run_schemathesis(base: str, index: dict, fixtures_path: Path, ids: dict, work: Path) -> int:
+def run_schemathesis(
+    base: str, index: dict, fixtures_path: Path, ids: dict, work: Path, *, examples: int = MAX_EXAMPLES, on: str = ""
+) -> int:
     checked = sorted(op["operationId"] for op in index.values())
     seed = os.environ.get("CONTRACT_SEED", str(DEFAULT_SEED))
     config = work / "schemathesis.toml"
     config.write_text(schemathesis_config(ids))
     command = schemathesis_command(
-        config, base, checks="all", examples=MAX_EXAMPLES, phases="examples,coverage,fuzzing", seed=seed
+        config, base, checks="all", examples=examples, phases="examples,coverage,fuzzing", seed=seed
     )
     command += ["--report-dir", str(work / "schemathesis")]
     for operation_id in checked:
         command += ["--include-operation-id", operation_id]
-    print(f"\n== Schemathesis: {len(checked)} operations, --checks all", flush=True)
+    print(f"\n== Schemathesis{on}: {len(checked)} operations, --checks all", flush=True)
     # Bearer tokens come from server/checks/schemathesis_hooks.py: a fresh account for the
     # operations that end or change a session, the demo accounts otherwise.
     env = {
@@ -361,6 +381,18 @@ def _test_card(base: str, token: str) -> dict:
     return {"token": _call(base, "POST", "/commerce/card/tokenize", card, token)["token"]}
 
 
+def verification_token(email: str) -> str:
+    """The newest confirmation token mailed to `email` (the server's TOUCHLINE_MAIL_DROP_DIR)."""
+    drop = Path(os.environ["TOUCHLINE_MAIL_DROP_DIR"])
+    for _ in range(50):
+        for path in sorted(drop.glob("*.json"), reverse=True):
+            mail = json.loads(path.read_text())
+            if mail["to"] == email.lower() and mail["kind"] == "email_verification":
+                return re.search(r"/auth/verify/\?token=(\S+)", mail["text"]).group(1)  # type: ignore[union-attr]
+        time.sleep(0.1)
+    raise RuntimeError(f"no confirmation mail to {email} in {drop}")
+
+
 def register_peers(base: str) -> list[dict]:
     """Two fresh viewers (not the demo viewer, whom the conformance run uses), each with the
     sandbox's paying test card stored, so the run's purchases and subscriptions go through and
@@ -370,7 +402,10 @@ def register_peers(base: str) -> list[dict]:
         email = f"{name}-{secrets.token_hex(4)}@example.com"
         device = f"schemathesis-{name}"
         account = {"email": email, "password": PEER_PASSWORD, "device_id": device, "device_name": device}
-        token = _call(base, "POST", "/user/register", {**account, "displayName": name})["tokenData"]["access_token"]
+        _call(base, "POST", "/user/register", {**account, "displayName": name})
+        confirm = {"token": verification_token(email), "device_id": device, "device_name": device}
+        token = _call(base, "POST", "/user/verify_email", confirm)
+        token = token["tokenData"]["access_token"]
         _call(base, "POST", "/commerce/card/update", {"card": _test_card(base, token)}, token)
         peers.append({"name": name, "email": email})
     return peers
@@ -506,20 +541,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", choices=("dredd", "schemathesis", "authorization"), help="Run one of the three checks."
     )
+    parser.add_argument(
+        "--postgresql-url",
+        default=os.environ.get("CONTRACT_POSTGRESQL_URL", DEFAULT_POSTGRESQL_SERVER),
+        help="The PostgreSQL server on which Schemathesis runs a second time, in a database of its own "
+        "(made and dropped by the run).",
+    )
+    parser.add_argument("--no-postgresql", action="store_true", help="Leave out the PostgreSQL run.")
     args = parser.parse_args(argv)
 
     work = PROJECT_ROOT / "var" / "contract"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     database_url = args.database_url or f"sqlite+aiosqlite:///{work / 'touchline.db'}"
+    results = check_database(database_url, work, args.only)
+    # SQLite stores what PostgreSQL refuses (NUL in text): Schemathesis runs on both, the second
+    # time with fewer examples (CI's time budget); not when --database-url already chose one.
+    if args.only in (None, "schemathesis") and not args.no_postgresql and args.database_url is None:
+        if not pg_database.server_reachable(args.postgresql_url):
+            print(f"\nPostgreSQL is not reachable at {args.postgresql_url} (--no-postgresql leaves that run out)")
+            results["Schemathesis on PostgreSQL"] = 1
+        else:
+            with pg_database.fresh_database(args.postgresql_url) as pg_url:
+                results |= {
+                    f"{tool} on PostgreSQL": code
+                    for tool, code in check_database(pg_url, work / "postgresql", "schemathesis").items()
+                }
+
+    print(f"\n{len(_operations_index())} operations checked")
+    for tool, code in results.items():
+        print(f"  {tool}: {'passed' if code == 0 else f'FAILED (exit {code})'}")
+    if any(results.values()):
+        print(f"server logs: {(work / 'server.log').relative_to(PROJECT_ROOT)}, ", end="")
+        print(f"{(work / 'postgresql' / 'server.log').relative_to(PROJECT_ROOT)}")
+    return 1 if any(results.values()) else 0
+
+
+def check_database(database_url: str, work: Path, only: str | None) -> dict[str, int]:
+    """Migrate and seed `database_url`, serve it and run the checks (`only` one of them) with
+    their files under `work`; each check's exit code by its name."""
+    work.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_urlsafe(32)
+    on_postgresql = database_url.startswith("postgresql")
 
     upgrade(database_url)  # runs its own event loop
     ids = asyncio.run(_prepare_database(database_url))
     index = _operations_index()
     fixtures_path = work / "fixtures.json"
 
-    results = {}
+    results: dict[str, int] = {}
     with (
         local_openid_provider(free_port(), work / "ifa-provider.log") as ifa_issuer,
         running_server(database_url, secret, work / "server.log", _providers(ifa_issuer)) as base,
@@ -538,19 +608,14 @@ def main(argv: list[str] | None = None) -> int:
                 indent=2,
             )
         )
-        if args.only in (None, "dredd"):
+        if only in (None, "dredd"):
             results["Dredd"] = run_dredd(base, fixtures_path)
-        if args.only in (None, "schemathesis"):
-            results["Schemathesis"] = run_schemathesis(base, index, fixtures_path, ids, work)
-        if args.only in (None, "authorization"):
+        if only in (None, "schemathesis"):
+            examples, on = (POSTGRESQL_MAX_EXAMPLES, " on PostgreSQL") if on_postgresql else (MAX_EXAMPLES, "")
+            results["Schemathesis"] = run_schemathesis(base, index, fixtures_path, ids, work, examples=examples, on=on)
+        if only in (None, "authorization"):
             results["Schemathesis authorization"] = run_authorization(base, work, ids, accounts["staff"]["token"])
-
-    print(f"\n{len(index)} operations checked")
-    for tool, code in results.items():
-        print(f"  {tool}: {'passed' if code == 0 else f'FAILED (exit {code})'}")
-    if any(results.values()):
-        print(f"server log: {(work / 'server.log').relative_to(PROJECT_ROOT)}")
-    return 1 if any(results.values()) else 0
+    return results
 
 
 if __name__ == "__main__":

@@ -28,23 +28,37 @@ _fixtures = json.loads(Path(os.environ["TOUCHLINE_CONTRACT_FIXTURES"]).read_text
 _counter = itertools.count(1)
 
 
+def _post(path: str, payload: dict) -> dict:
+    request = urllib.request.Request(
+        f"{_fixtures['base']}/api{path}",
+        data=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
 def _fresh_account_token() -> str:
+    """A new account: signed up, then its confirmation link (from the server's mail drop) opened."""
+    from server.checks.contract import verification_token
+
     n = next(_counter)
     device = f"schemathesis-{os.getpid()}-{n}"
-    body = json.dumps(
+    email = f"st-{os.getpid()}-{n}@example.com"
+    _post(
+        "/user/register",
         {
-            "email": f"st-{os.getpid()}-{n}@example.com",
+            "email": email,
             "password": "schemathesis password",
             "displayName": "Schemathesis",
             "device_id": device,
             "device_name": device,
-        }
-    ).encode()
-    request = urllib.request.Request(
-        f"{_fixtures['base']}/api/user/register", data=body, headers={"Content-Type": "application/json"}
+        },
     )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())["content"]["tokenData"]["access_token"]
+    confirmed = _post(
+        "/user/verify_email", {"token": verification_token(email), "device_id": device, "device_name": device}
+    )
+    return confirmed["content"]["tokenData"]["access_token"]
 
 
 @schemathesis.auth(refresh_interval=None)

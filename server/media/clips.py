@@ -26,9 +26,9 @@ not by their file, is what lets a clip's token open its own segments and no othe
 segment carries EXT-X-DISCONTINUITY: its timestamps jump back, as in the live playlists. The
 renditions are aligned (server.media.playlists), so every rendition's playlist is the same text.
 
-Stored URLs lie inside the stream's VOD directory, so a token for the stream opens its games and
-clips with no change to what a token covers (server.media.signing.covers); a clip's token carries
-its range and opens only the clip.
+A token opens the made playlist it was issued for alone (server.media.reach): a game's token
+its game playlists and the segments of [0, seconds), a clip's its clip playlists and the
+segments of its range; not another game length or clip of the same sample.
 
 Bounds. A game lasts at most MAX_GAME_SECONDS (7 days: the contract's bound on an event's
 duration; server.services.event_admin), a range at most MAX_RANGE_MS (an hour: more than any

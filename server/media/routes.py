@@ -2,10 +2,12 @@
 (the layout: server.media.urls).
 
 Every playlist and segment request is checked (server.media.signing), in this order:
-- the token's signature and expiry, and that the path lies within the token's stream;
-- a clip's token (`range`): that the path is that clip's master or rendition playlist, or one of
-  the segments of its range (`seg-<j>.ts` with j among the segments covering it): a free
-  highlight of a paid game opens the highlight, not the game;
+- the token's signature and expiry, and that the path is one the token opens (server.media.reach):
+  the stored playlist it was issued for, that playlist in each of the sample's renditions, and
+  their segments; for a game or clip only the segments of its range (`seg-<j>.ts` with j among
+  the segments covering it). So a free event's token opens neither the live stream of its sample
+  nor another game length or clip on it (paid events' streams), a free highlight of a paid game
+  opens the highlight and not the game, and a VOD token never opens a live path;
 - a token issued to a viewer: that the request bears that viewer's access token (the bearer
   header, else the media cookie: server.media.credentials), of the session named by the token's
   `sid` when it has one, and that this session still stands (server.auth.standing: a per-process
@@ -60,8 +62,9 @@ from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media,
 from .credentials import viewer_token
 from .live import LiveStream
 from .playlists import Stream, VodPlaylist, load_stream
-from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, covers, verify
-from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
+from .reach import Place
+from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
+from .urls import LIVE_VARIANT, SEGMENT_NAME
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -156,10 +159,9 @@ class SignedMedia:
     async def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
         """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
         grant = self.grant(scope["path_params"]["token"], now)
-        if not covers(grant.stream, media_path):
-            raise StreamDenied("This stream link is for another stream")
-        if grant.clip is not None and not self.in_clip(grant, media_path):
-            raise StreamDenied("This stream link is for a clip: it opens that clip alone")
+        place = grant.reach.place(media_path)
+        if place is None or not self.within(grant, place):
+            raise StreamDenied("This stream link opens only the stream it was issued for")
         if grant.user_id is not None:
             await self.check_viewer(scope, grant)
         if grant.regions is not None:
@@ -168,23 +170,24 @@ class SignedMedia:
                 raise StreamDenied("This stream is not available in your region", REGION_DENIED)
         return grant
 
-    def in_clip(self, grant: StreamGrant, media_path: str) -> bool:
-        """Whether a clip's token opens `media_path`: the clip's playlists, its range's segments."""
-        assert grant.clip is not None
-        start_ms, end_ms = grant.clip
-        below = media_path.removeprefix(f"vod/{grant.stream}/")
-        if below == media_path:
-            return False  # the live master
-        directory, _, name = below.rpartition("/")
-        if "/" in directory:
-            return False
-        if name == clip_file(start_ms, end_ms):
-            return True
-        segment = SEGMENT_NAME.fullmatch(name)
-        if segment is None:
-            return False
-        timeline = timeline_of(self.root, grant.stream)
-        return timeline is not None and int(segment[1]) in clip_segments(timeline, start_ms, end_ms)
+    def within(self, grant: StreamGrant, place: Place) -> bool:
+        """The checks of a place that need the sample: a game's or clip's segment lies in its
+        range; a file served as it is lies in one of the sample's renditions (not in another
+        sample below this one's directory)."""
+        if place.segment is not None:
+            made, timeline = grant.reach.made, timeline_of(self.root, grant.stream)
+            return (
+                made is not None
+                and timeline is not None
+                and place.segment in clip_segments(timeline, made.start_ms, made.end_ms)
+            )
+        if place.file and place.rendition:
+            if grant.reach.live:  # a live segment: the hot path, no file system to ask
+                live = self.live_stream(grant.stream)
+                return live is not None and place.rendition in live.renditions
+            ladder = load_stream(self.root, grant.stream)
+            return ladder is not None and ladder.rendition(place.rendition) is not None
+        return True
 
     async def check_viewer(self, scope: Scope, grant: StreamGrant) -> None:
         token = viewer_token(scope)
@@ -225,7 +228,7 @@ class SignedMedia:
         if kind == "live":  # the live master
             await self.live(scope, send, rest[: -len(".m3u8")], None, grant, now, head)
             return
-        # covers() holds: a VOD path lies below the token's stream directory.
+        # check() held: a VOD path lies below the token's stream directory.
         below = media_path.removeprefix(f"vod/{grant.stream}/")
         directory, _, name = below.rpartition("/")
         if name == LIVE_VARIANT and directory and "/" not in directory:  # a rendition's live playlist

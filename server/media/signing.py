@@ -10,20 +10,20 @@ URIs (a master's `360p/index.m3u8` or `../vod/<sample>/360p/live.m3u8`, a rendit
 The token is an HS256 JWT (PyJWT's JWS) under a key derived from `secret_key` for media only (an
 access token is never a stream token, nor the reverse), audience `touchline-media`, with claims:
 
-    stream  the stream it opens: a VOD directory under /media/vod, which a live sample shares
-            (a token for live sample X also opens vod/X/..., where its renditions' live
-            playlists and segments are), with every rendition below it
+    path    the stored media path it was issued for, without `/media/` and the query
+            (`vod/football/game-7200.m3u8`, `live/football.m3u8`): the token opens that playlist,
+            the same playlist in each rendition of its sample and the segments they list, nothing
+            else (server.media.reach): not the sample's live stream for a VOD token nor the reverse,
+            not another game length or clip range on the same sample, so not another event's
+            stream. A clip's or highlight's token opens the segments of its range alone
     evt     the event it was issued for (the parent event for clips)
     sub     the viewer it was issued to; absent for events anyone may watch (free ones)
     sid     with `sub`: the viewer's sign-in session the URL was issued in
-    range   clips and highlights only (a stored `clip-<from>-<to>.m3u8`): [from, to] ms of the
-            stream's timeline; the token then opens that clip's playlists (master and each
-            rendition's) and the segments of that range, nothing else of the stream: not its
-            game, its other clips or its files (server.media.routes)
     reg     events limited to regions only: those regions (ISO 3166 alpha-2); requests from any
             other region are refused with `stream_region_denied`
-    start   live streams only: the event's kickoff (epoch seconds), where its live playlist
-            begins (server.media.live); absent: the stream has been on for ever
+    start   live streams only, and always there: the event's kickoff (epoch seconds), where its
+            live playlist begins (server.media.live); a live URL signed without a kickoff begins
+            where it was signed, never the whole rewind window before
     exp     `stream_token_seconds` after issue, on server.clock
 
 A token with `sub` is honoured only for a request bearing that viewer's access token
@@ -42,7 +42,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,7 +55,9 @@ from jwt.exceptions import InvalidKeyError, PyJWTError
 
 from .. import clock
 from ..settings import Settings
-from .urls import CLIP_NAME, MEDIA_PREFIX, signed_url
+from .reach import Reach, reach_of
+from .reach import stream_of as stream_of
+from .urls import MEDIA_PREFIX, signed_url
 
 ALGORITHM = "HS256"
 AUDIENCE = "touchline-media"
@@ -67,8 +68,6 @@ DENIED = "stream_access_denied"
 REGION_DENIED = "stream_region_denied"
 SESSION_ENDED = "stream_session_ended"
 
-# One path segment of a stream path: no empty, `.` or `..` segments, nothing to escape.
-_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
 _SIGNABLE = (f"{MEDIA_PREFIX}/vod/", f"{MEDIA_PREFIX}/live/")
 
 
@@ -83,14 +82,28 @@ class StreamDenied(Exception):
 
 @dataclass(frozen=True)
 class StreamGrant:
-    stream: str
+    reach: Reach  # `path`, and what a token for it opens
     event_id: str
     user_id: str | None
     expires_at: int
     starts_at: int | None = None  # the `start` claim
     session_id: str | None = None  # `sid`
-    clip: tuple[int, int] | None = None  # `range`: the clip's [from, to] ms
     regions: tuple[str, ...] | None = None  # `reg`
+
+    @property
+    def path(self) -> str:
+        """The stored media path the token was issued for."""
+        return self.reach.issued
+
+    @property
+    def stream(self) -> str:
+        """The sample's directory below the media root."""
+        return self.reach.stream
+
+    @property
+    def clip(self) -> tuple[int, int] | None:
+        """A clip's or highlight's [from, to) ms: its token opens that range alone."""
+        return self.reach.clip
 
 
 @lru_cache(maxsize=8)
@@ -117,43 +130,8 @@ _JWS = PyJWS(algorithms=[])
 _JWS.register_algorithm(ALGORITHM, _MediaHS256())
 
 
-def _parts_ok(parts: list[str]) -> bool:
-    return bool(parts) and all(_PART.match(p) for p in parts)
-
-
-def stream_of(media_path: str) -> str | None:
-    """The stream a stored media path (without `/media/`) belongs to, or None if it names none:
-    `vod/a/b/index.m3u8` -> `a/b`; `live/football.m3u8` -> `football`."""
-    kind, _, rest = media_path.partition("/")
-    if kind == "live":
-        name = rest[: -len(".m3u8")] if rest.endswith(".m3u8") else ""
-        return name if _parts_ok([name]) else None
-    if kind == "vod":
-        parts = rest.split("/")
-        return "/".join(parts[:-1]) if len(parts) >= 2 and _parts_ok(parts) else None
-    return None
-
-
-def covers(stream: str, media_path: str) -> bool:
-    """Whether a token for `stream` opens `media_path` (`live/...` or `vod/...`, no `/media/`).
-    Refuses `..` and empty segments, so nothing outside the stream's directory is reachable."""
-    if media_path == f"live/{stream}.m3u8":
-        return True
-    prefix = f"vod/{stream}/"
-    return media_path.startswith(prefix) and _parts_ok(media_path[len(prefix) :].split("/"))
-
-
-def clip_range(media_path: str) -> tuple[int, int] | None:
-    """The range a stored clip path (`vod/<stream>/clip-<from>-<to>.m3u8`) plays, else None."""
-    found = CLIP_NAME.fullmatch(media_path.rpartition("/")[2])
-    if found is None:
-        return None
-    start, end = int(found[1]), int(found[2])
-    return (start, end) if start < end else None
-
-
 def issue(
-    stream: str,
+    path: str,
     *,
     event_id: str,
     user_id: str | None,
@@ -162,17 +140,21 @@ def issue(
     now: float | None = None,
     start: float | None = None,
     session_id: str | None = None,
-    clip: tuple[int, int] | None = None,
     regions: Sequence[str] | None = None,
 ) -> str:
+    """A token for the stored media path `path` (`vod/...` or `live/...`, no `/media/`). A live
+    path needs its `start`. Raises ValueError for a path that names no stream."""
+    reach = reach_of(path)
+    if reach is None:
+        raise ValueError(f"{path!r} names no stream of this server")
+    if reach.live != (start is not None):
+        raise ValueError("a live stream's token carries its kickoff (`start`), and only a live stream's")
     issued = int(clock.timestamp() if now is None else now)
-    claims: dict[str, object] = {"aud": AUDIENCE, "stream": stream, "evt": event_id, "exp": issued + lifetime}
+    claims: dict[str, object] = {"aud": AUDIENCE, "path": path, "evt": event_id, "exp": issued + lifetime}
     if user_id is not None:
         claims["sub"] = user_id
         if session_id is not None:
             claims["sid"] = session_id
-    if clip is not None:
-        claims["range"] = list(clip)
     if regions:
         claims["reg"] = sorted(set(regions))
     if start is not None:
@@ -229,9 +211,10 @@ def sign_stream(
 ) -> str | None:
     """The URL a viewer gets for a stored stream URL: this server's VOD and live media signed for
     `user_id` (None: anyone) in their session `session_id`, and `event_id`; any other URL
-    unchanged. `start` (epoch seconds, the event's kickoff) goes into live URLs' tokens: their
-    playlists begin there. A clip's URL gets a token for its range alone; `regions` (the event's,
-    when it is limited to some) bind the token to them."""
+    unchanged. The token opens that stored playlist alone (with its renditions and segments).
+    `start` (epoch seconds, the event's kickoff) goes into live URLs' tokens: their playlists
+    begin there (without one: where the URL is signed). `regions` (the event's, when it is
+    limited to some) bind the token to them."""
     if not url:
         return url
     parts = urlsplit(url)
@@ -243,17 +226,18 @@ def sign_stream(
     if not parts.path.startswith(_SIGNABLE):
         return url
     media_path = parts.path[len(MEDIA_PREFIX) + 1 :]
-    stream = stream_of(media_path)
-    if stream is None:
+    if stream_of(media_path) is None:
         return url  # not a stream this server serves; the unsigned path answers 404 anyway
     live = media_path.startswith("live/")
     issued = clock.timestamp() if now is None else now
     lifetime = settings.stream_token_seconds
+    if live and start is None:
+        start = issued  # no kickoff named: nothing before the URL was signed
     key = (media_path, event_id, user_id, session_id, start if live else None, tuple(regions or ()), lifetime)
     token = _recent_tokens.get(key, settings.secret_key, issued, lifetime)
     if token is None:
         token = issue(
-            stream,
+            media_path,
             event_id=event_id,
             user_id=user_id,
             secret=settings.secret_key,
@@ -261,7 +245,6 @@ def sign_stream(
             now=issued,
             start=start if live else None,
             session_id=session_id,
-            clip=None if live else clip_range(media_path),
             regions=regions,
         )
         _recent_tokens.put(key, settings.secret_key, issued, token)
@@ -280,34 +263,22 @@ def verify(token: str, *, secret: str, now: float | None = None) -> StreamGrant:
         raise StreamDenied("This stream link is not valid") from None
     if not isinstance(claims, dict) or claims.get("aud") != AUDIENCE:
         raise StreamDenied("This stream link is not valid")
-    stream, event_id, user_id, exp = claims.get("stream"), claims.get("evt"), claims.get("sub"), claims.get("exp")
-    start, session_id, clip, regions = claims.get("start"), claims.get("sid"), claims.get("range"), claims.get("reg")
+    path, event_id, user_id, exp = claims.get("path"), claims.get("evt"), claims.get("sub"), claims.get("exp")
+    start, session_id, regions = claims.get("start"), claims.get("sid"), claims.get("reg")
+    reach = reach_of(path) if isinstance(path, str) else None
     if (
-        not isinstance(stream, str)
+        reach is None
         or not isinstance(event_id, str)
         or type(exp) is not int
         or (user_id is not None and not isinstance(user_id, str))
-        or (start is not None and type(start) is not int)
+        # A live token always names where its stream begins; nothing else has a beginning.
+        or (type(start) is not int if reach.live else start is not None)
         or (session_id is not None and not isinstance(session_id, str))
-        or (clip is not None and not _is_range(clip))
         or (regions is not None and not (isinstance(regions, list) and all(isinstance(r, str) for r in regions)))
     ):
         raise StreamDenied("This stream link is not valid")
     if (clock.timestamp() if now is None else now) >= exp:
         raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)
     return StreamGrant(
-        stream,
-        event_id,
-        user_id,
-        exp,
-        start,
-        session_id,
-        (clip[0], clip[1]) if clip is not None else None,
-        tuple(regions) if regions is not None else None,
-    )
-
-
-def _is_range(value: object) -> bool:
-    return (
-        isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value) and 0 <= value[0] < value[1]
+        reach, event_id, user_id, exp, start, session_id, tuple(regions) if regions is not None else None
     )

@@ -40,11 +40,13 @@ everything under one token's directory, `/media/s/<token>/`:
     vod/<sample>/<rendition>/seg-<j>.ts     segment j of that timeline, the segments the made
                                             playlists list: the rendition's file j mod N (N files)
 
-A token names a stream, `<sample>`, and opens exactly `live/<sample>.m3u8` and what lies below
-`vod/<sample>/` (server.media.signing.covers): every rendition of its own sample, nothing of
-another's (`football-pano` is not below `football/`). A clip's token (a `range`) opens only that
-clip's playlists and the segments of its range (server.media.routes). The unsigned /media/vod and
-/media/live paths serve nothing: a stored URL is only a name.
+A token names the stored path it was issued for and opens that playlist alone, in the sample's
+directory and in each of its renditions, with the segments they list (server.media.reach): a
+live master's token its renditions' `live.m3u8` and their files; a game's or clip's token its
+playlists and the `seg-<j>.ts` of its range; a stored VOD file's token that file in each
+rendition and their files. Nothing of another stream (`football-pano` is not below `football/`),
+nor another playlist of the same sample (its live stream, another game or clip). The unsigned
+/media/vod and /media/live paths serve nothing: a stored URL is only a name.
 
 Public, unsigned:
 

@@ -3,6 +3,7 @@
 from .accounts import (
     AuthSession,
     Device,
+    EmailVerification,
     FederatedIdentity,
     Follow,
     LimitTicket,
@@ -53,6 +54,7 @@ __all__ = [
     "CardHandle",
     "Contract",
     "Device",
+    "EmailVerification",
     "EpgProgramme",
     "Event",
     "EventIdentity",

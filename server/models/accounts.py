@@ -40,6 +40,9 @@ class User(IdMixin, TimestampMixin, Base):
     last_sign_in: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Set when the account was deleted: personal data is erased, the row stays for purchase records.
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # When the owner proved the address is theirs (a verification or reset link, a provider that
+    # vouches for it, staff and seeded accounts). A password account signs in only once it is set.
+    email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class FederatedIdentity(IdMixin, TimestampMixin, Base):
@@ -124,6 +127,21 @@ class PasswordReset(IdMixin, Base):
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class EmailVerification(IdMixin, Base):
+    """A sign-up's verification link: single use, expiring, stored as the token's SHA-256 hash.
+    Each sign-up of an address gets its own, with the password typed then: opening the link sets
+    that password, so a link never opens an account with a password someone else chose."""
+
+    __tablename__ = "email_verifications"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
 class OutboxMail(IdMixin, Base):
     """Every mail the server writes. Without SMTP settings it stays here (`kept`) for staff."""
 
@@ -133,6 +151,9 @@ class OutboxMail(IdMixin, Base):
     kind: Mapped[str] = mapped_column(String(30))
     subject: Mapped[str] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
+    # What staff are shown: `text` with every working secret (a reset link's token...) redacted,
+    # rendered when the mail is written (server/services/mail.py); `text` is only ever delivered.
+    staff_text: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(10))
     error: Mapped[str | None] = mapped_column(String(500))
     created: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

@@ -13,7 +13,9 @@ class AnalyticsEvent(IdMixin, Base):
     """`kind` is identify or track; `user_id` is the signed-in viewer who sent it (from the bearer
     token, never from the body), null for anonymous visitors; deleting the account deletes its
     events (server.services.accounts ERASURE).
-    `occurred` is the browser's clock, `received` the server's."""
+    `occurred` is the browser's clock, `received` the server's: rows are deleted by it after the
+    retention (server.services.analytics_retention; the index: migration 0013).
+    `tenant` is the server's own (TOUCHLINE_TENANT), never the body's."""
 
     __tablename__ = "analytics_events"
     __table_args__ = (Index("ix_analytics_events_tenant_received", "tenant", "received"),)
@@ -25,4 +27,4 @@ class AnalyticsEvent(IdMixin, Base):
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
     properties: Mapped[dict] = mapped_column(JSON, default=dict)
     occurred: Mapped[datetime] = mapped_column(UTCDateTime)
-    received: Mapped[datetime] = mapped_column(UTCDateTime)
+    received: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

@@ -1,13 +1,14 @@
 """Staff tools: API keys for scripts and the audit log of admin writes.
 
 An API key's secret is shown once, when it is made; only its SHA-256 hash is stored, with a
-short prefix of the secret to tell keys apart. Audit entries are only ever inserted: the API
+short prefix of the secret to tell keys apart. Audit entries are only ever inserted (a counted
+entry of refused anonymous calls has its count raised) and removed by the retention job: the API
 has no operation that changes or removes one.
 """
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base, IdMixin
@@ -25,6 +26,9 @@ class ApiKey(IdMixin, Base):
     prefix: Mapped[str] = mapped_column(String(16), index=True)
     secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # The key that made this one, when a key did: this key acts at most with that key's role and
+    # stops when it is revoked (server.services.api_keys).
+    created_by_key: Mapped[str | None] = mapped_column(ForeignKey("api_keys.id", ondelete="SET NULL"), index=True)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -53,3 +57,10 @@ class AuditEntry(IdMixin, Base):
     target: Mapped[str | None] = mapped_column(String(200), index=True)
     client_address: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)
+    # What the operation changed or read, beyond its target (a role's old and new value, a new
+    # key's role and name, the mail read): a small JSON object, or null.
+    detail: Mapped[dict | None] = mapped_column(JSON)
+    # How many requests the entry stands for: refused anonymous calls are counted in one entry per
+    # client address, minute, operation and status (`aggregate_key`, unique), not one row each.
+    count: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    aggregate_key: Mapped[str | None] = mapped_column(String(64), unique=True)

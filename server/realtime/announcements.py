@@ -10,6 +10,7 @@ import logging
 from collections.abc import Iterable
 
 from ..auth import standing
+from ..auth.tokens import STAFF_ROLES
 from ..db import Database
 from ..services import status_notices
 from ..services.commerce.settlement import Announcement
@@ -106,6 +107,19 @@ async def announce_catalogue_changed(out: Emitter | None = None) -> None:
     except Exception:  # this process's caches are dropped whatever happens to the signal
         signals.heard(signals.CATALOGUE_CHANGED)
         log.exception("could not tell the other processes that the catalogue changed")
+
+
+async def announce_role_changed(user_id: str, role: str, out: Emitter | None = None) -> None:
+    """An account's role changed (committed): this process asks the database again about its
+    sessions, and when the role may not watch rooms its watching sockets are disconnected here and,
+    with Redis, in every process (server.realtime.staff_watches)."""
+    standing.default.forget_account(user_id)
+    if role in STAFF_ROLES:
+        return
+    try:
+        await (out or emitter.default).end_staff_watches(user_id)
+    except Exception:
+        log.exception("could not end the room watches of %s", user_id)
 
 
 async def announce_sessions_ended(ended: SessionsEnded | None, out: Emitter | None = None) -> None:

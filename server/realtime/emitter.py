@@ -19,6 +19,7 @@ from . import contract, signals
 from .fanout import WriteOnlyRedisManager
 from .session_rooms import session_room
 from .socket import REDIS_CHANNEL, event_room, user_room
+from .staff_watches import watcher_room
 
 log = logging.getLogger(__name__)
 NAMESPACE = "/"
@@ -168,6 +169,17 @@ class Emitter:
             return False
         for session_id in session_ids:
             await close_room(session_room(session_id), namespace=NAMESPACE)
+        return True
+
+    async def end_staff_watches(self, user_id: str) -> bool:
+        """Close the account's `watcher:<id>` room: its connections that watch rooms are
+        disconnected here and, through Redis, in every other process (server.realtime.staff_watches).
+        False when nothing is bound."""
+        close_room = getattr(self._target, "close_room", None)
+        if close_room is None:
+            log.warning("realtime emitter is not bound; the watches of %s stay open", user_id)
+            return False
+        await close_room(watcher_room(user_id), namespace=NAMESPACE)
         return True
 
 

@@ -43,6 +43,7 @@ from redis.backoff import NoBackoff
 from socketio.redis_manager import parse_redis_sentinel_url
 
 from .census import CensusWriter
+from .room_book import CompactRooms
 from .session_rooms import close_here
 
 CONNECTING = "connecting"
@@ -72,7 +73,7 @@ class Backoff:
         return delay * random.uniform(0.5, 1.0)
 
 
-class SupervisedRedisManager(socketio.AsyncRedisManager):
+class SupervisedRedisManager(CompactRooms, socketio.AsyncRedisManager):
     name = "touchline-redis"
     # Set by socketio's manager (untyped): the publishing client and the listener's pub/sub.
     redis: Any

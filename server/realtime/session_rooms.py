@@ -28,7 +28,8 @@ from typing import Any
 import socketio
 
 from ..auth import standing
-from . import signals
+from . import signals, staff_watches
+from .room_book import CompactRooms
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +53,9 @@ def session_of(room: Any) -> str | None:
 async def close_here(manager: socketio.AsyncManager, room: Any, namespace: str | None) -> None:
     """What closing a room means in this process: a session room's streams are refused and its
     connections here are disconnected; a signal room's listeners run (server.realtime.signals);
-    nothing for other rooms."""
-    if signals.heard(room):
+    a watcher room's connections are disconnected (server.realtime.staff_watches); nothing for
+    other rooms."""
+    if signals.heard(room) or await staff_watches.close_here(manager, room, namespace):
         return
     session_id = session_of(room)
     if session_id is None:
@@ -66,7 +68,7 @@ async def close_here(manager: socketio.AsyncManager, room: Any, namespace: str |
             await manager.server.disconnect(sid, namespace=namespace, ignore_queue=True)
 
 
-class LocalManager(socketio.AsyncManager):
+class LocalManager(CompactRooms, socketio.AsyncManager):
     """The rooms of a process without Redis, where closing a session room ends its sockets."""
 
     async def close_room(self, room: Any, namespace: str | None) -> Any:
@@ -111,14 +113,16 @@ class SessionSweeper:
                 log.warning("socket: could not check the sessions of this process's connections: %s", exc)
 
     async def sweep(self) -> int:
-        """Close the rooms of the sessions that ended; how many."""
+        """Close the rooms of the sessions that ended, and the watches of accounts that are no
+        longer staff (a role change this process did not hear of); how many rooms."""
         manager = self.sio.manager
+        cut = await staff_watches.sweep_here(manager, self.database)
         session_ids = local_session_ids(manager)
         if not session_ids:
-            return 0
+            return cut
         async with self.database.session() as db:
             alive = await standing.standing_sessions(db, session_ids)
         ended = [session_id for session_id in session_ids if session_id not in alive]
         for session_id in ended:
             await close_here(manager, session_room(session_id), NAMESPACE)
-        return len(ended)
+        return len(ended) + cut

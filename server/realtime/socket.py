@@ -8,6 +8,11 @@ is in `session:<sid>` from its handshake on: when the session ends (logout, a re
 refresh-token reuse, ending other sessions, a password reset, account deletion, staff), that room
 is closed and the connection disconnected, at once where it ended and within
 SESSION_SWEEP_SECONDS everywhere (server.realtime.session_rooms).
+
+`watch-room` asks the database for the account's role on every call (the access token's role
+may be up to its lifetime old), and a watching connection is in `watcher:<userId>`, closed when the
+account loses its staff role (server.realtime.staff_watches). Connections per client address and
+rooms per connection are capped (server.realtime.caps).
 """
 
 import asyncio
@@ -23,9 +28,12 @@ from typing import Any
 import socketio
 
 from . import contract
+from .caps import TOO_MANY_CONNECTIONS, TOO_MANY_ROOMS, SocketCaps, client_address
+from .caps import from_settings as caps_from_settings
 from .fanout import SupervisedRedisManager
 from .session_rooms import SESSION_SWEEP_SECONDS, LocalManager, SessionSweeper, session_room
 from .slow_consumers import MAX_QUEUED_MESSAGES, BoundedSocketServer
+from .staff_watches import watcher_room
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +43,11 @@ REDIS_CHANNEL = "touchline:socketio"
 # Client messages are a few ids; refuse anything far larger before parsing it.
 MAX_MESSAGE_BYTES = 16 * 1024
 NAMESPACE = "/"
-# Roles of the handshake token that may `watch-room` (server.auth.tokens.STAFF_ROLES).
+# Roles that may `watch-room` (server.auth.tokens.STAFF_ROLES).
 STAFF_ROLES = ("support", "admin")
 WATCH_FORBIDDEN = "Only staff (support or admin) may watch a room"
+TOO_MANY_CONNECTIONS_MESSAGE = "Too many connections from your address; close some and try again later"
+TOO_MANY_ROOMS_MESSAGE = "This connection is in too many rooms; leave one first"
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,13 @@ class TokenAuthenticator:
         """True while the user's session stands (always, without a database)."""
         if self.database is None:
             return True
+        return await self.current_role(user) is not None
+
+    async def current_role(self, user: SocketUser) -> str | None:
+        """The account's role now, from the database, while its session stands (None once it has
+        ended); the token's role without a database."""
+        if self.database is None:
+            return user.role
         from ..services.sessions import session_alive
 
         try:
@@ -164,7 +181,7 @@ class TokenAuthenticator:
         except Exception as exc:
             log.warning("socket: cannot check the session of user %s: %s", user.user_id, exc)
             raise AuthUnavailable() from exc
-        return alive is not None
+        return alive.role if alive is not None else None
 
 
 def token_authenticator(secret: str, database: Any = None) -> TokenAuthenticator:
@@ -182,6 +199,13 @@ def allowed_origins(settings: Any) -> list[str]:
 
 # The sweep of each server that checks sessions in a database (server.realtime.session_rooms).
 _sweepers: "weakref.WeakKeyDictionary[socketio.AsyncServer, SessionSweeper]" = weakref.WeakKeyDictionary()
+# Each server's caps and their counts (server.realtime.caps).
+_caps: "weakref.WeakKeyDictionary[socketio.AsyncServer, SocketCaps]" = weakref.WeakKeyDictionary()
+
+
+def caps_of(sio: socketio.AsyncServer) -> SocketCaps:
+    """The server's connection and room caps, with what they count now."""
+    return _caps[sio]
 
 
 def create_socket_server(
@@ -201,7 +225,9 @@ def create_socket_server(
     (`token_authenticator`); without it every connection is anonymous. With a database behind
     it, the connections of sessions that ended are closed within `session_sweep_seconds`
     (server.realtime.session_rooms). A connection with `max_queued_messages` messages waiting to
-    be sent is closed (server.realtime.slow_consumers).
+    be sent is closed (server.realtime.slow_consumers). `settings` may also cap connections per
+    client address and rooms per connection (`socket_connections_per_address`,
+    `socket_rooms_per_connection`: server.realtime.caps).
     Call `start_socket_server` once the event loop runs, `close_socket_server` at the end.
     """
     redis_url = getattr(settings, "redis_url", None)
@@ -217,7 +243,8 @@ def create_socket_server(
         max_queued=max_queued_messages,
     )
     contract.contract()  # load and compile now: a broken document fails at start-up
-    _register_handlers(sio, authenticate)
+    caps = _caps[sio] = caps_from_settings(settings)
+    _register_handlers(sio, authenticate, caps)
     database = getattr(authenticate, "database", None)
     if database is not None:
         _sweepers[sio] = SessionSweeper(sio, database, session_sweep_seconds)
@@ -240,7 +267,7 @@ def _unknown(event: str) -> str:
     return _fail("validation_error", f"'{event}' is not a message the client may send")
 
 
-def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | None) -> None:
+def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | None, caps: SocketCaps) -> None:
     # python-socketio also routes a client *message* named "connect" or "disconnect" to these
     # handlers (the catch-all skips reserved names). The real handshake and hang-up run while the
     # sid is still pending, never connected; a message can only come from a connected sid.
@@ -248,22 +275,34 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         return sio.manager.is_connected(sid, NAMESPACE)
 
     session_alive = getattr(authenticate, "session_alive", None)
+    current_role = getattr(authenticate, "current_role", None)
 
     @sio.event
     async def connect(sid: str, *args: Any) -> str | None:
         if sent_as_message(sid):
             return _unknown("connect")  # must not re-run the handshake and replace the session
+        environ = args[0] if args and isinstance(args[0], dict) else {}
         auth = args[1] if len(args) > 1 else None  # args: environ[, auth]
         user = await _user(auth, authenticate)
-        await sio.save_session(sid, {"user": user})
-        if user is not None and user.session_id:
-            # Closed when the session ends: the connection is then disconnected (session_rooms).
-            await sio.enter_room(sid, session_room(user.session_id))
+        # Counted last: a refused handshake never reaches `disconnect`, which uncounts.
+        if not caps.admit(sid, client_address(environ)):
+            raise _refuse(TOO_MANY_CONNECTIONS_MESSAGE, TOO_MANY_CONNECTIONS)
+        try:
+            await sio.save_session(sid, {"user": user})
+            if user is not None and user.session_id:
+                # Closed when the session ends: the connection is then disconnected (session_rooms).
+                await sio.enter_room(sid, session_room(user.session_id))
+        except BaseException:
+            caps.forget(sid)
+            raise
         return None
 
     @sio.event
     async def disconnect(sid: str, *args: Any) -> str | None:
-        return _unknown("disconnect") if sent_as_message(sid) else None
+        if sent_as_message(sid):
+            return _unknown("disconnect")
+        caps.forget(sid)  # python-socketio drops the connection's rooms after this
+        return None
 
     def room_handler(name: str, join: bool, room_of: Callable[[dict], str], own_user: bool):
         # `*args`: a client may emit any number of arguments; only exactly one is valid.
@@ -290,8 +329,11 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
                         return _fail("forbidden", SESSION_ENDED)
             room = room_of(payload)
             if join:
+                if not caps.join(sid, room):
+                    return _fail(TOO_MANY_ROOMS, TOO_MANY_ROOMS_MESSAGE)
                 await sio.enter_room(sid, room)
             else:
+                caps.leave(sid, room)
                 await sio.leave_room(sid, room)
             return _ok(room)
 
@@ -313,16 +355,23 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         except contract.ContractError as exc:
             return _fail("validation_error", exc.message, exc.details)
         user: SocketUser | None = (await sio.get_session(sid)).get("user")
-        if user is None or not user.staff:
+        if user is None:
             return _fail("forbidden", WATCH_FORBIDDEN)
-        if session_alive is not None:
+        role = user.role
+        if current_role is not None:  # the role now, not the token's (a demotion counts at once)
             try:
-                alive = await session_alive(user)
+                role = await current_role(user)
             except AuthUnavailable:
                 return _fail("service_unavailable", UNAVAILABLE)
-            if not alive:
+            if role is None:
                 return _fail("forbidden", SESSION_ENDED)
+        if role not in STAFF_ROLES:
+            return _fail("forbidden", WATCH_FORBIDDEN)
         room = payload["room"]
+        if not caps.join(sid, room):
+            return _fail(TOO_MANY_ROOMS, TOO_MANY_ROOMS_MESSAGE)
+        # Closed when the account loses its staff role: the watch then ends (staff_watches).
+        await sio.enter_room(sid, watcher_room(user.user_id))
         await sio.enter_room(sid, room)
         return _ok(room)
 

@@ -58,6 +58,7 @@ async def seed_demo_users(db: AsyncSession, users: list[DemoUser], passwords: Pa
                 options={},
                 created=now,
                 updated=now,
+                email_verified_at=now,  # demo and staff accounts: their addresses are ours
             )
         )
         added += 1

@@ -1,4 +1,4 @@
-"""Accounts: creating one with a password, finding one to sign in, changing the password, ending
+"""Accounts (signing up is in signup.py): finding one to sign in, changing the password, ending
 other sessions, deleting the account.
 
 Deleting an account keeps the `users` row (purchase and contract records will point at it) and
@@ -12,11 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
-from ..errors import Conflict, Forbidden
+from ..errors import Forbidden
 from ..models import (
     AccessCode,
     AccessCodeRedemption,
@@ -26,6 +25,7 @@ from ..models import (
     CardHandle,
     Contract,
     Device,
+    EmailVerification,
     Event,
     FederatedIdentity,
     Follow,
@@ -40,49 +40,12 @@ from ..models import (
     Tag,
     User,
     WatchlistItem,
-    new_id,
 )
 from ..settings import Settings
-from . import mail, profiles, sessions
+from . import mail, sessions
 from .account_lock import lock_account
 
 DELETED_DISPLAY_NAME = "Deleted user"
-
-
-class EmailTaken(Conflict):
-    code = "user_already_exists"
-
-    def __init__(self) -> None:
-        super().__init__("An account with this e-mail address exists already")
-
-
-async def ensure_email_free(db: AsyncSession, email: str) -> None:
-    """Raise EmailTaken when an account (deleted ones included) has this e-mail address."""
-    if await db.scalar(select(User.id).where(User.email == email)) is not None:
-        raise EmailTaken()
-
-
-async def create_account(
-    db: AsyncSession, *, email: str, password_hash: str, display_name: str, profile: Mapping[str, Any], now: datetime
-) -> User:
-    """A new viewer account with its optional profile fields (through the profile rules), committed.
-    Raises EmailTaken when another registration took the address first (the unique index)."""
-    user = User(
-        id=new_id(),
-        email=email,
-        password_hash=password_hash,
-        display_name=display_name,
-        club_list=[],
-        options={},
-        created=now,
-        updated=now,
-    )
-    db.add(user)
-    try:
-        await db.flush()
-    except IntegrityError:  # the unique e-mail index: another registration won the race
-        raise EmailTaken() from None
-    return await profiles.update_profile(db, user.id, dict(profile))  # commits the new account
 
 
 async def find_for_sign_in(db: AsyncSession, email: str) -> User | None:
@@ -214,6 +177,7 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Device),
     Erase(LimitTicket),
     Erase(PasswordReset),
+    Erase(EmailVerification),
     Erase(Follow),
     Erase(WatchlistItem),
     Erase(PlaybackPosition),  # where the viewer stopped in each video

@@ -1,19 +1,34 @@
-"""The audit log of admin writes: one entry per request, whatever its outcome.
+"""The audit log of admin writes (and sensitive reads): one entry per request, whatever its
+outcome, except refused anonymous calls: those are counted, one entry per client address, minute,
+operation and status (`count` says how many), so a flood of them cannot grow the log faster
+than a row a minute per source and operation.
 
-Entries are recorded by the API layer for every write operation of the admin API
-(server/api/http/audit.py) and only read back here: nothing changes or removes them.
+Entries are recorded by the API layer (server/api/http/audit.py) and only read back here; the
+API changes none. Entries older than `audit_retention_days` are removed by `purge_old()` (a
+cluster-wide job, server.jobs). Text that came from a request (target, label) is stored with its
+control characters escaped, so an entry never carries ESC or NUL to a staff terminal.
 """
 
+import hashlib
+import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..db import Database
 from ..models import AuditEntry, User, new_id
 from .paging import Page, PageQuery, paginate
+from .retention import delete_older_than
+
+# C0, DEL and C1 control characters.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Rows deleted per statement by `purge_old()`: short transactions, whatever the backlog.
+PURGE_BATCH = 1000
 
 
 @dataclass(frozen=True)
@@ -45,25 +60,73 @@ async def record(
     target: str | None,
     client_address: str | None,
     status: int,
+    detail: dict[str, Any] | None = None,
 ) -> None:
-    """Append one entry, in a transaction of its own (after the request's own work)."""
+    """Append one entry, in a transaction of its own (after the request's own work); an
+    anonymous caller's is counted into its minute's entry instead (`_count_anonymous`)."""
+    now = clock.now()
+    values = {
+        "at": now,
+        "actor_type": actor.type,
+        "actor_id": actor.id,
+        "actor_label": visible(actor.label or "")[:254] or None,
+        "action": visible(action)[:64],
+        "method": visible(method)[:8],
+        "path": visible(path)[:500],
+        "target": visible(target)[:200] if target else None,
+        "client_address": visible(client_address)[:64] if client_address else None,
+        "status": status,
+        "detail": _visible_json(detail) if detail else None,
+    }
+    if actor.type == ANONYMOUS.type:
+        await _count_anonymous(database, values)
+        return
     async with database.session() as db:
-        db.add(
-            AuditEntry(
-                id=new_id(),
-                at=clock.now(),
-                actor_type=actor.type,
-                actor_id=actor.id,
-                actor_label=(actor.label or "")[:254] or None,
-                action=action[:64],
-                method=method[:8],
-                path=path[:500],
-                target=target[:200] if target else None,
-                client_address=client_address[:64] if client_address else None,
-                status=status,
+        db.add(AuditEntry(id=new_id(), count=1, **values))
+        await db.commit()
+
+
+def visible(text: str) -> str:
+    """`text` with its control characters escaped (`\\x1b`), as it may go to a terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _visible_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {visible(str(k)): _visible_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_visible_json(v) for v in value]
+    return value
+
+
+def aggregate_key(values: dict[str, Any]) -> str:
+    """The entry a refused anonymous call is counted in: its client address, minute, operation
+    and status (hashed: a fixed-size unique key)."""
+    minute = values["at"].replace(second=0, microsecond=0).isoformat()
+    parts = (values["client_address"] or "", minute, values["action"], str(values["status"]))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+async def _count_anonymous(database: Database, values: dict[str, Any]) -> None:
+    """Insert the minute's entry for this source, operation and status, or add one to its count:
+    one statement, atomic on SQLite and PostgreSQL whichever process records it."""
+    async with database.write_session() as db:
+        insert = postgresql.insert if db.bind.dialect.name == "postgresql" else sqlite.insert
+        statement = insert(AuditEntry).values(id=new_id(), count=1, aggregate_key=aggregate_key(values), **values)
+        await db.execute(
+            statement.on_conflict_do_update(
+                index_elements=[AuditEntry.aggregate_key], set_={"count": AuditEntry.count + 1}
             )
         )
         await db.commit()
+
+
+async def purge_old(database: Database, retention_days: int) -> int:
+    """Delete entries older than `retention_days`, a batch per transaction; how many."""
+    cutoff = clock.now() - timedelta(days=retention_days)
+    return await delete_older_than(database, AuditEntry.at, cutoff, batch=PURGE_BATCH)
 
 
 async def user_label(db: AsyncSession, user_id: str) -> str | None:
@@ -93,4 +156,4 @@ async def list_entries(db: AsyncSession, filters: Filters, query: PageQuery) -> 
     return await paginate(db, stmt, query)
 
 
-__all__ = ["ANONYMOUS", "Actor", "Filters", "list_entries", "record", "user_label"]
+__all__ = ["ANONYMOUS", "Actor", "Filters", "list_entries", "purge_old", "record", "user_label", "visible"]

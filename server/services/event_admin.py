@@ -29,7 +29,6 @@ client fetches the event again to get the URL signed for it (server/media/signin
 from __future__ import annotations
 
 import logging
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,11 +42,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..db import Database
 from ..errors import ApiError, Conflict, NotFound
+from ..instants import parse_instant
+from ..media import stream_addresses
 from ..media.clips import MAX_GAME_SECONDS
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, Team, new_id
 from ..seed.fixtures import load_catalogue, slugify
+from ..text_rules import control_message, has_control_characters
 from .events import EventView, load_views
 
 log = logging.getLogger(__name__)
@@ -140,11 +142,8 @@ def parse_time(value: str | None, field_name: str) -> datetime | None:
     if value is None:
         return None
     try:
-        parsed = datetime.fromisoformat(value.strip().upper().replace(" ", "T"))
-        if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC)
-    except (ValueError, OverflowError):
+        return parse_instant(value)
+    except ValueError:
         raise _invalid(field_name, f"{field_name} must be a date and time like 2026-11-21T18:00:00Z") from None
 
 
@@ -287,8 +286,9 @@ def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) ->
 # --- reading the body ----------------------------------------------------------------------------
 
 
-def columns_of(body: Mapping[str, Any]) -> dict[str, Any]:
-    """AdminEventFields (wire names) as column values; refuses what the columns cannot hold."""
+def columns_of(body: Mapping[str, Any], *, allow_private_urls: bool = False) -> dict[str, Any]:
+    """AdminEventFields (wire names) as column values; refuses what the columns cannot hold, and
+    addresses viewers' browsers must not be sent to (server/media/stream_addresses.py)."""
     values: dict[str, Any] = {}
     for wire, column in PLAIN.items():
         if wire in body:
@@ -303,6 +303,9 @@ def columns_of(body: Mapping[str, Any]) -> dict[str, Any]:
     for wire, column in CONTENT.items():
         if wire in (body.get("content") or {}):
             values[column] = body["content"][wire]
+            why = stream_addresses.refusal(values[column], allow_private=allow_private_urls) if values[column] else None
+            if why is not None:
+                raise _invalid(f"content.{wire}", f"content.{wire} {why}")
     # content.EPG is not stored: a channel's guide is always /api/event/epg/{id}.
     for column in ("homeTeamId", "awayTeamId"):
         if column in body:
@@ -314,9 +317,8 @@ def columns_of(body: Mapping[str, Any]) -> dict[str, Any]:
             continue
         where = _wire_name(column)
         # Never meant, and PostgreSQL cannot store NUL at all; a description may have line breaks.
-        allowed = "\n\r\t" if column == "description" else ""
-        if any(unicodedata.category(char) == "Cc" and char not in allowed for char in value):
-            raise _invalid(where, f"{where} must not contain control characters")
+        if has_control_characters(value, free_text=column == "description"):
+            raise _invalid(where, control_message(where))
         limit = COLUMN_LIMITS.get(column)
         if limit is not None and len(value) > limit:
             raise _invalid(where, f"{where} is longer than {limit} characters")
@@ -396,10 +398,12 @@ async def _view(db: AsyncSession, event: Event) -> EventView:
 # --- operations ----------------------------------------------------------------------------------
 
 
-async def create(db: AsyncSession, body: Mapping[str, Any], now: datetime | None = None) -> EventView:
+async def create(
+    db: AsyncSession, body: Mapping[str, Any], now: datetime | None = None, *, allow_private_urls: bool = False
+) -> EventView:
     """A new event from AdminEventCreate; `event_id` and `reference_id` are generated when omitted."""
     now = now or clock.now()
-    values = columns_of(body)
+    values = columns_of(body, allow_private_urls=allow_private_urls)
     event = Event(
         id=new_id(),
         media_type="event",
@@ -452,12 +456,17 @@ async def create(db: AsyncSession, body: Mapping[str, Any], now: datetime | None
 
 
 async def update(
-    db: AsyncSession, event_id: str, body: Mapping[str, Any], now: datetime | None = None
+    db: AsyncSession,
+    event_id: str,
+    body: Mapping[str, Any],
+    now: datetime | None = None,
+    *,
+    allow_private_urls: bool = False,
 ) -> tuple[EventView, Change]:
     """Apply AdminEventUpdate: fields not sent are unchanged. A change of status follows the status
     machine and does what go_live or finish would (fields sent with it win over what they set)."""
     now = now or clock.now()
-    values = columns_of(body)
+    values = columns_of(body, allow_private_urls=allow_private_urls)
     event = await _locked(db, event_id)
     before = _snapshot(event)
     identities = await _check_references(db, event, values, list(body["identities"]) if "identities" in body else None)
@@ -512,11 +521,11 @@ async def finish(db: AsyncSession, event_id: str, now: datetime | None = None) -
 
 
 async def set_stream(
-    db: AsyncSession, event_id: str, url: str, now: datetime | None = None
+    db: AsyncSession, event_id: str, url: str, now: datetime | None = None, *, allow_private_urls: bool = False
 ) -> tuple[EventView, Change]:
     """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
     now = now or clock.now()
-    values = columns_of({"content": {"HLSStream": url}})
+    values = columns_of({"content": {"HLSStream": url}}, allow_private_urls=allow_private_urls)
     event = await _locked(db, event_id)
     if event.status not in (UPCOMING, LIVE, CHANNEL):
         raise Conflict(

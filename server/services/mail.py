@@ -1,16 +1,23 @@
 """Mail: written to the outbox first, delivered through SMTP afterwards.
 
 `write()` adds the mail to the outbox table inside the caller's transaction, so a mail exists
-exactly when the change it reports was committed. Without SMTP settings it stays there with
+exactly when the change it reports was committed. A mail that carries a working secret (a reset
+link's token: anything that signs someone in) names it in `Message.secrets`; the outbox keeps,
+beside the text that is delivered, the text staff are shown, with each secret replaced by
+`REDACTED` (rendered here, when the mail is written, not guessed from the text later). Staff
+never see the delivered text: only SMTP (and the database) carry it. Without SMTP settings it stays there with
 status `kept` (staff read it with `GET /admin/outbox`). With SMTP it is `queued`, and
 `deliver()` (run after the commit, outside the request) sends it and records `sent` or `failed`;
 the outbox row is never removed, whatever the SMTP server says. Staff send a mail again with
-`resend()`: a new outbox entry, delivered the same way.
+`resend()`: a new outbox entry, delivered the same way. Mail is removed once older than
+`outbox_retention_hours` (`purge_old()`, a cluster-wide job in server.jobs).
 """
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from enum import StrEnum
@@ -25,6 +32,7 @@ from ..errors import NotFound
 from ..models import OutboxMail, new_id
 from ..settings import Settings
 from .paging import Page, PageQuery, paginate
+from .retention import delete_older_than
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +40,8 @@ KEPT = "kept"
 QUEUED = "queued"
 SENT = "sent"
 FAILED = "failed"
+# Rows deleted per statement by `purge_old()`: short transactions, whatever the backlog.
+PURGE_BATCH = 1000
 
 
 class MailKind(StrEnum):
@@ -42,24 +52,58 @@ class MailKind(StrEnum):
     ACCOUNT_DELETED = "account_deleted"
     PURCHASE_RECEIPT = "purchase_receipt"
     RENEWAL_FAILED = "renewal_failed"
+    EMAIL_VERIFICATION = "email_verification"  # a sign-up's link: a working secret
+    SIGNUP_ATTEMPT = "signup_attempt"  # someone signed up with an address that has an account
+
+
+# Kinds whose text carries a working secret: written without naming it in `secrets` is a bug.
+SECRET_KINDS = frozenset({MailKind.PASSWORD_RESET, MailKind.EMAIL_VERIFICATION})
+REDACTED = "…redacted…"
+# A link whose query names one of these carries a secret (a safety net for a forgotten `secrets`).
+_SECRET_QUERY = re.compile(r"[?&](?:token|code|key|secret)=([^&\s]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Message:
     subject: str
     text: str
+    # Substrings of `text` that must never be shown to staff (a reset token): redacted in `staff_text`.
+    secrets: tuple[str, ...] = ()
+
+    def staff_text(self) -> str:
+        text = self.text
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+
+class UndeclaredSecret(ValueError):
+    """A mail would show staff a secret: the code that wrote it did not name it in `secrets`."""
+
+
+def _checked(kind: MailKind, message: Message) -> Message:
+    if any(not secret or secret not in message.text for secret in message.secrets):
+        raise UndeclaredSecret(f"a {kind} mail names a secret its text does not contain")
+    if kind in SECRET_KINDS and not message.secrets:
+        raise UndeclaredSecret(f"a {kind} mail must name its secret")
+    shown = message.staff_text()
+    if any(match.group(1) != REDACTED for match in _SECRET_QUERY.finditer(shown)):
+        raise UndeclaredSecret(f"a {kind} mail holds a link with a secret it does not name")
+    return message
 
 
 # --- the mails ------------------------------------------------------------------------------
 
 
-def password_reset_message(link: str, minutes: int) -> Message:
+def password_reset_message(link: str, minutes: int, *, token: str) -> Message:
+    """`token` is the secret part of `link`, redacted for staff."""
     return Message(
         "Reset your Touchline password",
         "Someone asked to reset the password of your Touchline account.\n"
         f"Open this link within {minutes} minutes to choose a new one:\n"
         f"{link}\n\n"
         "The link works once. If you did not ask for it, ignore this mail: your password stays as it is.\n",
+        secrets=(token,),
     )
 
 
@@ -108,13 +152,16 @@ def renewal_failed_message(*, title: str, amount: str, grace_until: str, link: s
 
 def write(db: AsyncSession, settings: Settings, *, to: str, kind: MailKind, message: Message) -> OutboxMail:
     """Add a mail to the outbox in the caller's transaction; the caller commits, then calls
-    `deliver()` with the ids of the mails whose status is `queued`."""
+    `deliver()` with the ids of the mails whose status is `queued`. Raises UndeclaredSecret when
+    the text would show staff a secret `message` does not name."""
+    message = _checked(kind, message)
     mail = OutboxMail(
         id=new_id(),
         to_address=to,
         kind=str(kind),
         subject=message.subject,
         text=message.text,
+        staff_text=message.staff_text(),
         status=QUEUED if settings.smtp_host else KEPT,
         created=clock.now(),
     )
@@ -131,19 +178,30 @@ class MailNotFound(NotFound):
 
 async def resend(db: AsyncSession, settings: Settings, mail_id: str) -> OutboxMail:
     """Write the mail `mail_id` again as a new outbox entry (same address, kind, subject and
-    text; the original stays as it was) and commit; the caller then delivers it if `queued`."""
+    text, and the same text for staff; the original stays as it was) and commit; the caller then
+    delivers it if `queued`."""
     original = await db.get(OutboxMail, mail_id)
     if original is None:
         raise MailNotFound()
-    copy = write(
-        db,
-        settings,
-        to=original.to_address,
-        kind=MailKind(original.kind),
-        message=Message(original.subject, original.text),
+    copy = OutboxMail(
+        id=new_id(),
+        to_address=original.to_address,
+        kind=original.kind,
+        subject=original.subject,
+        text=original.text,
+        staff_text=original.staff_text,
+        status=QUEUED if settings.smtp_host else KEPT,
+        created=clock.now(),
     )
+    db.add(copy)
     await db.commit()
     return copy
+
+
+async def purge_old(database: Database, retention_hours: int) -> int:
+    """Delete mail written more than `retention_hours` ago, a batch per transaction; how many."""
+    cutoff = clock.now() - timedelta(hours=retention_hours)
+    return await delete_older_than(database, OutboxMail.created, cutoff, batch=PURGE_BATCH)
 
 
 def queued_ids(mails: Iterable[OutboxMail | None]) -> list[str]:

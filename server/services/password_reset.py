@@ -19,7 +19,7 @@ from .. import clock
 from ..errors import ApiError
 from ..models import OutboxMail, PasswordReset, User, new_id
 from ..settings import Settings
-from . import mail, ratelimit, sessions
+from . import mail, sessions, signin_limits
 from .accounts import devices_with_live_sessions
 
 TOKEN_PREFIX = "pr_"
@@ -65,7 +65,7 @@ async def request_reset(db: AsyncSession, settings: Settings, email: str) -> Out
             expires_at=now + timedelta(seconds=lifetime),
         )
     )
-    message = mail.password_reset_message(reset_link(settings, token), max(1, lifetime // 60))
+    message = mail.password_reset_message(reset_link(settings, token), max(1, lifetime // 60), token=token)
     outbox = mail.write(db, settings, to=user.email, kind=mail.MailKind.PASSWORD_RESET, message=message)
     await db.commit()
     return outbox
@@ -118,6 +118,8 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
         raise InvalidResetToken()
     user.password_hash = password_hash
     user.updated = now
+    if user.email_verified_at is None:  # the link reached the address: it is the owner's
+        user.email_verified_at = now
     await db.execute(
         update(PasswordReset)
         .where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))
@@ -125,8 +127,8 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
     )
     devices = await devices_with_live_sessions(db, user.id)
     ended = await sessions.revoke_user_sessions(db, user.id, reason="password_reset")
-    if user.email:  # the owner proved themselves: failed sign-ins no longer lock the account
-        await ratelimit.forget(db, ratelimit.signin_limits(settings)[1], user.email)
+    if user.email:  # the owner proved themselves: failed sign-ins from everywhere no longer count
+        await signin_limits.forget_account(db, settings, user.email)
     outbox = None
     if user.email:
         outbox = mail.write(

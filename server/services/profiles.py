@@ -1,6 +1,5 @@
 """The viewer's own profile: personal fields, favourite categories and clubs, survey progress."""
 
-import unicodedata
 from datetime import date
 
 from sqlalchemy import select
@@ -9,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..errors import ApiError, NotFound, Unauthorized
 from ..models import Identity, Team, User
+from ..text_rules import control_message, has_control_characters
 from .account_lock import lock_account
 
 # Wire name -> column of the free-text fields; blank text is stored as "not given" (null).
@@ -19,8 +19,9 @@ MAX_SURVEY_RECORDS = 20
 MAX_SURVEY_KEY_LENGTH = 64
 
 
-def _invalid(message: str) -> ApiError:
-    return ApiError(message, code="validation_error")
+def _invalid(message: str, field: str | None = None) -> ApiError:
+    details = [{"field": field, "message": message}] if field else None
+    return ApiError(message, code="validation_error", details=details)
 
 
 async def get_profile(db: AsyncSession, user_id: str) -> User:
@@ -36,6 +37,14 @@ async def update_profile(db: AsyncSession, user_id: str, changes: dict) -> User:
     `db` comes from `Database.write_session()`; the account lock keeps two concurrent updates
     of different survey records from losing one of them."""
     user = await lock_account(db, user_id)
+    await apply_profile(db, user, changes)
+    await db.commit()
+    return user
+
+
+async def apply_profile(db: AsyncSession, user: User, changes: dict) -> None:
+    """Check and set the fields of `changes` on `user` without committing (a sign-up checks a
+    would-be account this way before it knows whether the address is free)."""
     if "displayName" in changes:
         user.display_name = _display_name(changes["displayName"])
     for field, column in TEXT_FIELDS.items():
@@ -53,23 +62,20 @@ async def update_profile(db: AsyncSession, user_id: str, changes: dict) -> User:
         user.club_list = await _club_list(db, changes["clubList"])
     if "options" in changes:
         user.options = _merged_options(user.options or {}, changes["options"])
-    await db.commit()
-    return user
 
 
 def _text(field: str, value: str | None) -> str | None:
-    """Trimmed text, null when blank. Control characters are refused: they are never meant, and
-    PostgreSQL cannot store NUL in text at all."""
+    """Trimmed text, null when blank. Control characters are refused (server/text_rules.py)."""
     text = (value or "").strip()
-    if any(unicodedata.category(char) == "Cc" for char in text):
-        raise _invalid(f"{field} must not contain control characters")
+    if has_control_characters(text):
+        raise _invalid(control_message(field), field)
     return text or None
 
 
 def _display_name(value: str) -> str:
     name = _text("displayName", value)
     if not name:
-        raise _invalid("displayName must not be blank")
+        raise _invalid("displayName must not be blank", "displayName")
     return name
 
 

@@ -30,10 +30,11 @@ from .. import clock
 from ..auth.standing import Alive, session_alive
 from ..auth.tokens import issue_access_token, issue_limit_ticket
 from ..db import Database, rows_changed, run_pipelined
-from ..errors import NotFound, Unauthorized
+from ..errors import ApiError, NotFound, Unauthorized
 from ..models import AuthSession, Device, LimitTicket, RefreshToken, User, new_id
 from ..models.types import UTCDateTime
 from ..settings import Settings
+from ..text_rules import control_message, has_control_characters
 
 # Longest chain of rotations followed inside the grace window (tabs refreshing in a burst).
 MAX_CHAIN = 16
@@ -111,6 +112,15 @@ class DeviceIn:
     os_name: str | None = None
     os_version: str | None = None
     app_version: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every way in (sign-up, sign-in, device check, token exchange) makes one of these; the
+        # strings end up in staff terminals (`touchline devices list`) and, NUL, nowhere at all.
+        for name in ("device_id", "device_name", "os_name", "os_version", "app_version"):
+            value = getattr(self, name)
+            if value is not None and has_control_characters(value):
+                message = control_message(name)
+                raise ApiError(message, code="validation_error", details=[{"field": name, "message": message}])
 
 
 @dataclass

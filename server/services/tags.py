@@ -20,7 +20,6 @@ live stream begins. An upcoming event has nothing to tag yet.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,6 +37,7 @@ from ..media.live import load_vod_playlist
 from ..media.urls import MEDIA_PREFIX
 from ..models import Event, Tag, Team, User, new_id
 from ..settings import Settings
+from ..text_rules import control_message, has_control_characters
 from . import ratelimit
 from .paging import Page, PageQuery, paginate
 
@@ -221,8 +221,8 @@ def _clean_text(values: dict) -> dict:
         if column not in cleaned or cleaned[column] is None:
             continue
         text = cleaned[column].strip()
-        if any(unicodedata.category(char) == "Cc" for char in text):
-            raise _invalid(column, f"{WIRE_NAMES[column]} must not contain control characters")
+        if has_control_characters(text):
+            raise _invalid(column, control_message(WIRE_NAMES[column]))
         cleaned[column] = text or (NO_TITLE if column == "title" else None)
     return cleaned
 

@@ -20,7 +20,6 @@ the offending field in `details`.
 """
 
 import math
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,6 +36,7 @@ from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, clip_url
 from ..models import Event, EventIdentity, new_id
 from ..settings import Settings
+from ..text_rules import control_message, has_control_characters
 from . import ratelimit
 from .access import Viewer, decide
 from .events import EventFilters, EventView, Sort, list_events, load_views
@@ -88,8 +88,8 @@ def clip_title(value: str) -> str:
     title = (value or "").strip()
     if not title:
         raise _refusal("title", "title must not be blank")
-    if any(unicodedata.category(char) == "Cc" for char in title):
-        raise _refusal("title", "title must not contain control characters")
+    if has_control_characters(title):
+        raise _refusal("title", control_message("title"))
     return title
 
 

@@ -77,8 +77,14 @@ async def database(database_url):
 @pytest.fixture(scope="session")
 def settings(database_url) -> Settings:
     # Every test signs in from the same address: the per-address limit is tested on its own app.
+    # So are the analytics budgets (server/tests/api/analytics/test_budget.py).
     return Settings(
-        environment="test", database_url=database_url, response_validation=True, login_attempts_per_address=1_000_000
+        environment="test",
+        database_url=database_url,
+        response_validation=True,
+        login_attempts_per_address=1_000_000,
+        analytics_batches_per_address=1_000_000,
+        analytics_batches_per_sender=1_000_000,
     )
 
 
@@ -96,6 +102,7 @@ def with_state(app, state: dict):
             scope = {**scope, "state": dict(state)}
         await app(scope, receive, send)
 
+    wrapped.state = state  # type: ignore[attr-defined]  # test helpers find the database here
     return wrapped
 
 

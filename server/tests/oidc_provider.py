@@ -2,7 +2,9 @@
 
 `python -m server.tests.oidc_provider` serves oidc-provider-mock (discovery, authorize form,
 token endpoint, JWKS, userinfo) on 127.0.0.1 and a free port, which it prints first on stdout.
-Clients must register (their secret is checked) and send a nonce.
+Clients must register (their secret is checked) and send a nonce. Token introspection (RFC 7662,
+which the mock lacks) is added in front of it by server.auth.providers.local_introspection: a
+registered client may ask which client an access token was issued to.
 
 oidc-provider-mock does not implement PKCE: it accepts any `code_verifier`. `PkceCheck` adds
 RFC 7636 in front of it, from the wire alone: it remembers the `code_challenge` of each
@@ -106,8 +108,10 @@ def main(argv: list[str] | None = None) -> None:
     import werkzeug.serving
     from oidc_provider_mock import app
 
+    from server.auth.providers.local_introspection import Introspection
+
     provider = app(require_client_registration=True, require_nonce=True)
-    server = werkzeug.serving.make_server("127.0.0.1", args.port, PkceCheck(provider), threaded=True)
+    server = werkzeug.serving.make_server("127.0.0.1", args.port, Introspection(PkceCheck(provider)), threaded=True)
     print(server.server_port, flush=True)
     server.serve_forever()
 
@@ -202,6 +206,9 @@ class OidcProvider:
     def set_user(self, sub: str, **claims) -> None:
         httpx.put(f"{self.issuer}/users/{sub}", json=claims, timeout=HTTP_TIMEOUT_S).raise_for_status()
 
+    def revoke_tokens(self, sub: str) -> None:
+        httpx.post(f"{self.issuer}/users/{sub}/revoke-tokens", timeout=HTTP_TIMEOUT_S).raise_for_status()
+
     async def authorize(
         self,
         client: RegisteredClient,
@@ -247,6 +254,12 @@ class OidcProvider:
         verifier = "v" * 43
         code = await self.authorize(client, sub, state="s-test", nonce=nonce, code_verifier=verifier)
         return (await self.tokens(client, code, verifier))["id_token"]
+
+    async def access_token(self, client: RegisteredClient, sub: str) -> str:
+        """An access token issued to `client` for `sub`, through the whole code flow."""
+        verifier = "a" * 43
+        code = await self.authorize(client, sub, state="s-test", nonce="n-test", code_verifier=verifier)
+        return (await self.tokens(client, code, verifier))["access_token"]
 
     async def tokens(self, client: RegisteredClient, code: str, verifier: str) -> dict:
         async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_S) as http:

@@ -27,8 +27,9 @@ async def app_client(app_settings):
 
 
 def free_stream(url: str, settings: Settings) -> str:
-    """A stored stream URL as a free event's viewers get it (see server/tests/media for the rules)."""
-    signed = sign_stream(url, user_id=None, event_id="e0e000000000000000000001", settings=settings)
+    """A stored stream URL as a free event's viewers get it (see server/tests/media for the rules); a
+    live one kicked off long ago."""
+    signed = sign_stream(url, user_id=None, event_id="e0e000000000000000000001", settings=settings, start=0.0)
     assert signed is not None
     return signed
 

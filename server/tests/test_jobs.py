@@ -41,6 +41,8 @@ def fast(database_url: str, **overrides) -> Settings:
         "payment_cleanup_interval_seconds": 0.05,
         "kickoff_interval_seconds": 0,  # tested in server/tests/services/test_event_admin.py
         "notices_interval_seconds": 0,  # tested in server/tests/services/test_status_notices.py
+        "analytics_retention_interval_seconds": 0,  # tested in server/tests/services/test_analytics_retention.py
+        "outbox_audit_retention_interval_seconds": 0,  # tested in server/tests/services/test_outbox_audit_retention.py
     }
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { confirmSignUp } from "./mailbox";
 
 const password = "a-long-enough-password-2026";
 
@@ -20,6 +21,7 @@ test("sign up, log out and log in again", async ({ page }) => {
   const consent = page.getByRole("checkbox");
   if (await consent.count()) await consent.first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
+  await confirmSignUp(page, email); // "check your mail", then the mailed link signs the account in
 
   // A new account goes on to personalization first (following.spec.ts covers that step).
   await expect(page).toHaveURL(/\/auth\/sign-up\/personalization/);

@@ -9,6 +9,7 @@ import {
   type Request,
   type Response,
 } from "@playwright/test";
+import { confirmationLink } from "./mailbox";
 
 /** The seeded accounts (fixtures/users.yaml). */
 export const STAFF = { email: "staff@touchline.test", password: "touchline-staff-2026" };
@@ -37,22 +38,19 @@ export async function signInByApi(request: APIRequestContext, email: string, pas
 
 export const staffToken = (request: APIRequestContext) => signInByApi(request, STAFF.email, STAFF.password);
 
-/** A new viewer account of its own, so one test's tags, clips and purchases meet no other's. */
+/** A new viewer account of its own, so one test's tags, clips and purchases meet no other's:
+ * signed up, then its mailed confirmation link opened (which signs it in). */
 export async function newViewer(request: APIRequestContext, name: string) {
   const email = `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const registered = await content<{ tokenData: { access_token: string } }>(
-    request.post("/api/user/register", {
-      data: {
-        email,
-        password: PASSWORD,
-        displayName: name,
-        device_id: DEVICE,
-        device_name: DEVICE,
-        strategy: "refresh",
-      },
-    }),
+  const device = { device_id: DEVICE, device_name: DEVICE, strategy: "refresh" };
+  await content(
+    request.post("/api/user/register", { data: { email, password: PASSWORD, displayName: name, ...device } }),
   );
-  return { email, password: PASSWORD, token: registered.tokenData.access_token };
+  const token = new URLSearchParams((await confirmationLink(email)).split("?")[1]).get("token");
+  const confirmed = await content<{ tokenData: { access_token: string } }>(
+    request.post("/api/user/verify_email", { data: { token, ...device } }),
+  );
+  return { email, password: PASSWORD, token: confirmed.tokenData.access_token };
 }
 
 /** Signs in through the login page and lands on `then`. */

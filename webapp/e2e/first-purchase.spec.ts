@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { confirmSignUp } from "./mailbox";
 import { commerceOptions, listEvents, videoTime } from "./event-support";
 
 /**
@@ -33,11 +34,13 @@ test("sign up, follow two leagues, buy a live pay-per-view match, and it plays",
 
   await page.goto("/auth/sign-up");
   await page.getByLabel(/name/i).first().fill("Nia New");
-  await page.getByLabel(/e-?mail/i).fill(`journey-${Date.now()}@example.com`);
+  const email = `journey-${Date.now()}@example.com`;
+  await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByLabel(/confirm|repeat/i).fill(password);
   await page.getByRole("checkbox").first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
+  await confirmSignUp(page, email);
 
   await expect(page).toHaveURL(/\/auth\/sign-up\/personalization\/?$/);
   for (const league of LEAGUES) await follow(page, league);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { confirmSignUp } from "./mailbox";
 
 const password = "a-long-enough-password-2026";
 const NORTH = "Northern Premier Division";
@@ -7,11 +8,13 @@ const SOUTH = "Southern Championship";
 async function signUp(page: Page) {
   await page.goto("/auth/sign-up");
   await page.getByLabel(/name/i).first().fill("Fola Follower");
-  await page.getByLabel(/e-?mail/i).fill(`follower-${Date.now()}@example.com`);
+  const email = `follower-${Date.now()}@example.com`;
+  await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByLabel(/confirm|repeat/i).fill(password);
   await page.getByRole("checkbox").first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
+  await confirmSignUp(page, email);
 }
 
 async function follow(page: Page, name: string) {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { confirmSignUp } from "./mailbox";
 import { listEvents, newViewer, signInOnPage, type ApiEvent } from "./event-support";
 import { expectPlaying, findEvent, playerVideo, videoState } from "./player-support";
 
@@ -17,11 +18,13 @@ type Game = ApiEvent & {
 async function signUp(page: Page) {
   await page.goto("/auth/sign-up");
   await page.getByLabel(/name/i).first().fill("Hana Home");
-  await page.getByLabel(/e-?mail/i).fill(`home-${Date.now()}@example.com`);
+  const email = `home-${Date.now()}@example.com`;
+  await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByLabel(/confirm|repeat/i).fill(password);
   await page.getByRole("checkbox").first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
+  await confirmSignUp(page, email);
 }
 
 const homeLink = (page: Page) => page.getByRole("banner").getByRole("link", { name: /homepage/i });

@@ -1,6 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { newViewer, signInOnPage } from "./event-support";
+import { confirmSignUp } from "./mailbox";
 
 /**
  * A person moving through the app: from "/", it clicks in-app links and controls (header, chips,
@@ -50,6 +51,7 @@ const ROUTE_KINDS: [kind: string, pattern: RegExp][] = [
   ["/auth/sign-up/following/...", /^\/auth\/sign-up\/following\/(league|category)(\/[^/]+)?(\/followed)?$/],
   ["/auth/login/limit", /^\/auth\/login\/limit$/],
   ["/auth/password/reset", /^\/auth\/password\/reset$/],
+  ["/auth/verify", /^\/auth\/verify$/],
   ["/payment/{outcome}", /^\/payment\/(failure|success|processing)$/],
   ["/auth/password/forgot", /^\/auth\/password\/forgot$/],
   ["/following/{level}", /^\/following\/(league|category)(\/followed)?$/],
@@ -298,13 +300,15 @@ async function followingTabs(crawl: Crawl) {
 }
 
 async function signUpOnPage(page: Page) {
+  const email = `newcomer-${Date.now()}@example.com`;
   await page.goto("/auth/sign-up");
   await page.getByLabel(/name/i).first().fill("Nova Newcomer");
-  await page.getByLabel(/e-?mail/i).fill(`newcomer-${Date.now()}@example.com`);
+  await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill("a-long-enough-password-2026");
   await page.getByLabel(/confirm|repeat/i).fill("a-long-enough-password-2026");
   await page.getByRole("checkbox").first().check();
   await page.getByRole("button", { name: /sign up|create/i }).click();
+  await confirmSignUp(page, email); // "check your mail"; the mailed link signs the account in
   await expect(page).toHaveURL(/\/auth\/sign-up\/personalization\/?$/);
 }
 

@@ -11,6 +11,9 @@ export TOUCHLINE_WEBAPP_DIST="${E2E_DIST:-$root/webapp/dist}"
 # Every test signs up and in from this one address: the per-address limit (server tests cover it)
 # would refuse the suite's own accounts. The per-account limit stays as configured.
 export TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS=1000
+# Confirmation mails are also written here (test-only), for the tests to open the sign-up link
+# (playwright.config.ts sets the directory; e2e/mailbox.ts reads it).
+export TOUCHLINE_MAIL_DROP_DIR="${TOUCHLINE_MAIL_DROP_DIR:-$data/mail}"
 "$root/.venv/bin/touchline" db upgrade >/dev/null
 "$root/.venv/bin/touchline" seed >/dev/null
 "$root/.venv/bin/touchline" serve --port "${E2E_PORT:?}" &

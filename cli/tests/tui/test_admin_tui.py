@@ -3,11 +3,10 @@
 import socket
 import uuid
 
-import httpx
 from textual.widgets import DataTable
 
 from cli.admin_client import AdminClient, StaffCredentials
-from cli.tests.conftest import PASSWORD
+from cli.tests.conftest import PASSWORD, register_and_confirm
 from cli.tui.api import AdminApi
 from cli.tui.app import TouchlineAdmin
 from cli.tui.dashboard import DashboardScreen
@@ -114,9 +113,9 @@ async def test_it_starts_with_the_server_down_and_says_so(live_server):
 def sign_up(server) -> dict:
     word = uuid.uuid4().hex[:10]
     device = f"Mozilla/5.0 TuiTest/{word}"
-    answer = httpx.post(
-        f"{server.url}/api/user/register",
-        json={
+    answer = register_and_confirm(
+        server.url,
+        {
             "email": f"tui-{word}@example.com",
             "password": PASSWORD,
             "displayName": f"Tui Fan {word}",

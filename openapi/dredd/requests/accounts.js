@@ -1,5 +1,7 @@
 // Dredd requests for sign-up, sign-in, sessions and devices (tag user) and token refresh.
-const { fixtures, NOBODY, keepExample, emptyMap, setBody, setToken, dropToken, uniqueDevice, api, signUp } = require('../support');
+const {
+  fixtures, NOBODY, keepExample, emptyMap, setBody, setToken, dropToken, uniqueDevice, api, signUp, verificationToken,
+} = require('../support');
 
 // A fresh account has no survey records: expect `options` without the example's key.
 const noSurvey = (t) => emptyMap(t, ['content', 'profile', 'options']);
@@ -23,17 +25,27 @@ async function accountAtLimit() {
 
 module.exports = {
   register_user: {
-    200: (t) => {
+    202: (t) => {
       const device = uniqueDevice();
       setBody(t, { email: `dredd-register-${Date.now()}-${process.pid}@example.com`, password: 'dredd contract password',
         displayName: 'Dredd', device_id: device, device_name: device, strategy: 'refresh' });
-      noSurvey(t);
     },
     400: (t) => setBody(t, { email: 'fan@example.com', password: 'short', displayName: 'Dredd', device_id: 'd', device_name: 'd' }),
     404: (t) => setBody(t, { email: `dredd-404-${Date.now()}@example.com`, password: 'dredd contract password',
       displayName: 'Dredd', device_id: 'd', device_name: 'd', identity: NOBODY }),
-    409: (t) => setBody(t, { email: fixtures.accounts.viewer.email, password: 'dredd contract password', displayName: 'Dredd',
-      device_id: 'd', device_name: 'd' }),
+    429: RATE_LIMIT,
+    503: BUSY,
+  },
+  verify_email: {
+    200: async (t) => {
+      const email = `dredd-verify-${Date.now()}-${process.pid}@example.com`;
+      const device = uniqueDevice();
+      await api('POST', '/user/register', { email, password: 'dredd contract password', displayName: 'Dredd',
+        device_id: device, device_name: device });
+      setBody(t, { token: await verificationToken(email), device_id: device, device_name: device, strategy: 'refresh' });
+      noSurvey(t);
+    },
+    400: (t) => setBody(t, { token: `ev_${'x'.repeat(40)}`, device_id: 'd', device_name: 'd' }),
     429: RATE_LIMIT,
     503: BUSY,
   },

@@ -4,6 +4,7 @@ import logging
 from datetime import datetime
 
 from ...errors import ApiError
+from ...instants import parse_instant
 from ...services.commerce import access_codes
 from ...services.paging import PageQuery
 from ..http.audit import note_target
@@ -36,7 +37,7 @@ def _when(value: str | None) -> datetime | None:
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(value.strip().upper())
+        return parse_instant(value)
     except ValueError:
         message = "expires_at must be a date and time like 2026-12-31T23:59:59Z"
         details = [{"field": "expires_at", "message": message}]

@@ -4,9 +4,11 @@ server/api/http/audit.py, never here)."""
 from datetime import datetime
 
 from ...errors import ApiError
+from ...instants import in_utc
 from ...models import AuditEntry
 from ...services import audit
 from ...services.paging import PageQuery
+from ...text_rules import control_message, has_control_characters
 from ..http.context import staff
 from ..http.database import db_session
 from ..http.envelope import iso, page_of
@@ -25,6 +27,8 @@ def present(entry: AuditEntry) -> dict:
         "target": entry.target,
         "clientAddress": entry.client_address,
         "status": entry.status,
+        "count": entry.count,
+        "detail": entry.detail,
     }
 
 
@@ -40,14 +44,17 @@ def _when(field: str, value: datetime | str | None) -> datetime | None:
             moment = datetime.fromisoformat(value.strip().upper())
         except ValueError:
             raise _invalid(field, f"{field} must be a date and time like 2026-11-24T18:00:00Z") from None
-    if moment is not None and moment.tzinfo is None:
-        raise _invalid(field, f"{field} must say its offset (Z for UTC)")
-    return moment
+    if moment is None:
+        return None
+    try:
+        return in_utc(moment, naive_is_utc=False)
+    except ValueError:
+        raise _invalid(field, f"{field} must say its offset (Z for UTC) and lie within the years 1 to 9999") from None
 
 
 def _text(field: str, value: str | None) -> str | None:
-    if value is not None and any(ord(c) < 32 for c in value):
-        raise _invalid(field, f"{field} must not contain control characters")
+    if value is not None and has_control_characters(value):
+        raise _invalid(field, control_message(field))
     return value
 
 

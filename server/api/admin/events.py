@@ -17,7 +17,7 @@ from ...services.events import EventFilters, EventView, Sort, list_events
 from ...services.events import get_event as find_event
 from ...services.paging import PageQuery
 from ..http.audit import note_target
-from ..http.context import bind_viewer, staff
+from ..http.context import bind_viewer, settings, staff
 from ..http.database import db_session, db_write_session
 from ..http.envelope import ok, page_of
 from ..presenters.catalogue import event_presenter
@@ -70,7 +70,7 @@ async def _changed(view: EventView, change: event_admin.Change) -> dict:
 async def create_event(body: dict):
     principal = await staff()
     async with db_write_session() as db:
-        view = await event_admin.create(db, body)
+        view = await event_admin.create(db, body, allow_private_urls=settings().allow_private_stream_urls)
     note_target(view.event.id)
     await announce_catalogue_changed()
     log.info(
@@ -86,7 +86,7 @@ async def create_event(body: dict):
 async def update_event(id_: str, body: dict):
     principal = await staff()
     async with db_write_session() as db:
-        view, change = await event_admin.update(db, id_, body)
+        view, change = await event_admin.update(db, id_, body, allow_private_urls=settings().allow_private_stream_urls)
     log.info("staff %s changed event %s: %s", principal.user_id, id_, sorted(body))
     return await _changed(view, change)
 
@@ -110,6 +110,8 @@ async def finish_event(id_: str):
 async def set_stream_url(id_: str, body: dict):
     principal = await staff()
     async with db_write_session() as db:
-        view, change = await event_admin.set_stream(db, id_, body["url"])
+        view, change = await event_admin.set_stream(
+            db, id_, body["url"], allow_private_urls=settings().allow_private_stream_urls
+        )
     log.info("staff %s switched the stream of event %s to %s", principal.user_id, id_, body["url"])
     return await _changed(view, change)

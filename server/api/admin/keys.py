@@ -4,9 +4,10 @@ import logging
 from datetime import datetime
 
 from ...errors import ApiError
+from ...instants import parse_instant
 from ...services import api_keys
 from ...services.paging import PageQuery
-from ..http.audit import note_target
+from ..http.audit import note_detail, note_target
 from ..http.context import staff
 from ..http.database import db_session, db_write_session
 from ..http.envelope import iso, ok, page_of
@@ -35,10 +36,10 @@ def _when(value: str | None) -> datetime | None:
     if value is None:
         return None
     try:
-        parsed = datetime.fromisoformat(value.strip().upper())
+        parsed: datetime | None = parse_instant(value, naive_is_utc=False)
     except ValueError:
         parsed = None
-    if parsed is None or parsed.tzinfo is None:
+    if parsed is None:
         message = "expires_at must be a date and time with its offset, like 2026-12-31T23:59:59Z"
         raise ApiError(message, code="validation_error", details=[{"field": "expires_at", "message": message}])
     return parsed
@@ -53,8 +54,10 @@ async def create_api_key(body: dict):
             role=body["role"],
             expires_at=_when(body.get("expires_at")),
             created_by=principal.user_id,
+            created_by_key=principal.key_id,  # a key's key is capped by it and revoked with it
         )
     note_target(created.view.key.id)
+    note_detail({"role": created.view.key.role, "name": created.view.key.name})
     log.info("staff %s made API key %s (%s)", principal.user_id, created.view.key.id, created.view.key.role)
     return ok({"key": present(created.view), "secret": created.secret})
 

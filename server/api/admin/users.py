@@ -7,11 +7,12 @@ import logging
 from ... import clock
 from ...models import Device
 from ...realtime import emitter
-from ...realtime.announcements import announce_sessions_ended
+from ...realtime.announcements import announce_role_changed, announce_sessions_ended
 from ...services import staff_users
 from ...services.commerce import products
 from ...services.paging import PageQuery
 from ...services.sessions import SessionsEnded
+from ..http.audit import note_detail
 from ..http.background import Work, ok_then
 from ..http.context import settings, staff
 from ..http.database import db_session, db_write_session
@@ -96,8 +97,12 @@ async def set_user_role(id_: str, body: dict):
     principal = await staff()
     # An API key acts for the account that made it: that account cannot change its own role either.
     async with db_write_session() as db:
+        before = (await staff_users.get_user(db, id_)).user.role
         account = await staff_users.set_role(db, id_, body["role"], by=principal.user_id)
+    note_detail({"oldRole": before, "newRole": account.user.role})
     log.info("staff %s gave user %s the role %s", principal.user_id, id_, body["role"])
+    # Before answering: a role taken away ends the account's room watches at once, everywhere.
+    await announce_role_changed(id_, account.user.role)
     return ok({"user": present_account(account), "profile": present_profile(account.user)})
 
 

@@ -1,39 +1,66 @@
-"""The audit log's recorder: every write operation of the admin API, whatever its outcome.
+"""The audit log's recorder: every write operation of the admin API, whatever its outcome, and
+every read the contract marks `x-touchline-audit: read` (sensitive data: the outbox's mail, an
+account's sessions).
 
 One ASGI layer inside Connexion's routing (it knows the operation) and outside security and
-validation (it sees their refusals): for a write operation of the `admin` tag it records, after
+validation (it sees their refusals): for an audited operation of the `admin` tag it records, after
 the answer, who asked (set by the role check, server/api/http/staff_access.py; `anonymous` when
 the request was refused before anyone was recognised), the operation id, the target (the path's
-ids, or what the handler names with `note_target`), the client address and the status. Handlers
-cannot forget it: nothing in them records anything.
+ids, or what the handler names with `note_target`), what it changed or read (`note_detail`), the
+client address and the status. Handlers cannot forget it: nothing in them records anything.
+Refused anonymous calls are counted per client address, minute, operation and status in one
+entry (server/services/audit.py), so a flood of them adds a row a minute, not a row a request.
 """
 
 import logging
 from functools import cache
 from typing import Any
+from urllib.parse import quote
 
+import yaml
 from connexion import request
 
 from ...services import audit
-from .routing import operations
+from .routing import OPENAPI_PATH, operations
 
 log = logging.getLogger(__name__)
 
 NOTE = "touchline_audit"
 READS = {"GET", "HEAD", "OPTIONS"}
 AUDITED_TAG = "admin"
+AUDIT_EXTENSION = "x-touchline-audit"
+# What a path keeps as it is in an entry; anything else (control characters, `%`, spaces) is
+# percent-encoded, so an entry never carries ESC or NUL to a staff terminal and reads unambiguously.
+PATH_SAFE = "/:@!$&'()*+,;=-._~"
+
+
+@cache
+def audited_reads() -> frozenset[str]:
+    """The operation ids of the reads the contract marks `x-touchline-audit: read`."""
+    spec = yaml.safe_load(OPENAPI_PATH.read_text())
+    return frozenset(
+        op["operationId"]
+        for item in spec["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and op.get(AUDIT_EXTENSION) == "read"
+    )
 
 
 @cache
 def audited_operations() -> frozenset[str]:
-    """The operation ids of the admin API's writes, from the contract."""
-    return frozenset(op.operation_id for op in operations() if op.tag == AUDITED_TAG and op.method not in READS)
+    """The operation ids of the admin API's writes and its audited reads, from the contract."""
+    return frozenset(
+        op.operation_id
+        for op in operations()
+        if op.tag == AUDITED_TAG and (op.method not in READS or op.operation_id in audited_reads())
+    )
 
 
 class _Note:
     def __init__(self) -> None:
         self.actor: audit.Actor = audit.ANONYMOUS
         self.target: str | None = None
+        self.detail: dict[str, Any] | None = None
 
 
 def _note() -> _Note | None:
@@ -54,6 +81,13 @@ def note_target(target: str) -> None:
         note.target = target
 
 
+def note_detail(detail: dict[str, Any]) -> None:
+    """Say what an audited operation changed or read beyond its target (JSON-serialisable)."""
+    note = _note()
+    if note is not None:
+        note.detail = {**(note.detail or {}), **detail}
+
+
 def _status_of(exc: BaseException) -> int:
     for name in ("status", "status_code"):
         value = getattr(exc, name, None)
@@ -67,7 +101,7 @@ class AuditMiddleware:
         self.app = app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") in READS:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         operation_id = ((scope.get("extensions") or {}).get("connexion_routing") or {}).get("operation_id")
@@ -110,10 +144,11 @@ async def _record(scope: dict, note: _Note, operation_id: str, status: int) -> N
             actor=note.actor,
             action=operation_id,
             method=scope["method"],
-            path=scope.get("path", ""),
+            path=quote(scope.get("path", ""), safe=PATH_SAFE),
             target=target,
             client_address=client[0] if client else None,
             status=status,
+            detail=note.detail,
         )
     except Exception:
         log.exception("audit: could not record %s by %s (%s)", operation_id, note.actor, status)

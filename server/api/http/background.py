@@ -14,6 +14,8 @@ import orjson
 from starlette.background import BackgroundTask
 from starlette.responses import Response
 
+from ...services import mail
+from .context import settings, state
 from .envelope import ok
 
 log = logging.getLogger(__name__)
@@ -33,3 +35,16 @@ async def _run(work: list[Work]) -> None:
             await item()
         except Exception:  # the answer is gone already: log, and let the next piece run
             log.exception("work after the answer failed: %s", getattr(item, "__qualname__", item))
+
+
+def deliver_mail(*mails: Any) -> Work | None:
+    """Work that sends the queued ones of `mails` (outbox rows, or None) through SMTP."""
+    ids = mail.queued_ids(mails)
+    if not ids:
+        return None
+    database, current = state("database"), settings()
+
+    async def deliver() -> None:
+        await mail.deliver(database, current, ids)
+
+    return deliver

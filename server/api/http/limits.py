@@ -10,13 +10,16 @@ any amount it sends. This layer, the outermost of the API's stack after `no_stor
 
 A body within the limit is read here and handed on whole, so what comes after never sees more
 than the limit. A body sent without a `Content-Type` is read as JSON, which is what Connexion's
-validation assumes for such a body (every operation of the contract takes JSON).
+validation assumes for such a body (every operation of the contract takes JSON); one sent with a
+Content-Type goes on with it in its canonical spelling (media_types.py).
 """
 
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import orjson
+
+from .media_types import canonical_content_type
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -71,7 +74,13 @@ class BodyLimitMiddleware:
             return
         if body is None:
             return  # the client went away before the body was complete: nobody to answer
-        if body and not has_type:
+        if has_type:
+            headers = [
+                (key, canonical_content_type(value) if key == b"content-type" else value)
+                for key, value in scope["headers"]
+            ]
+            scope = {**scope, "headers": headers}
+        elif body:
             scope = {**scope, "headers": [*scope["headers"], (b"content-type", JSON)]}
         await self.app(scope, _replay(body, receive), send)
 

@@ -9,6 +9,8 @@ Hostile bodies get a 400 like any other bad body: JSON nested deeper than `MAX_J
 levels is refused before validation (jsonschema and the stdlib parser recurse once per level
 and would run out of stack), and a bad value is echoed in messages only up to
 `ECHO_CHARACTERS` characters (a 1 MB bad value must not come back twice in the answer).
+Whatever a schema says, a string, object key or parameter with a control character other than
+tab and line breaks is a 400 (server/text_rules.py): NUL never reaches PostgreSQL.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from connexion.validators import JSONRequestBodyValidator, ParameterValidator
 from jsonschema import Draft4Validator, ValidationError
 from jsonschema._format import draft4_format_checker
 from jsonschema.exceptions import best_match
+
+from ...text_rules import CONTROL_REASON, control_message, has_control_characters, visible
 
 _REQUIRED = re.compile(r"'(.+)' is a required property")
 # The deepest body of the contract nests 4 levels (update_profile); socket payloads relayed by
@@ -112,6 +116,32 @@ def _reason(error: ValidationError) -> str:
     return _clip(message, MESSAGE_CHARACTERS)
 
 
+def control_character_field(value: object, root: str) -> str | None:
+    """The first string or object key under `value` that breaks the character rule
+    (server/text_rules.py, as free text), by its field path; None when all keep it. Applied to
+    every body and parameter whatever its schema says: NUL must never reach PostgreSQL."""
+    stack: list[tuple[object, str]] = [(value, root)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            if has_control_characters(node, free_text=True):
+                return path or "body"
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                where = f"{path}.{key}" if path else str(key)
+                if has_control_characters(str(key), free_text=True):
+                    return f"{path}.{visible(str(key))}" if path else visible(str(key))
+                stack.append((child, where))
+        elif isinstance(node, list):
+            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(node))
+    return None
+
+
+def _control_characters(field: str) -> NoReturn:
+    field = _clip(field, FIELD_CHARACTERS)
+    raise BadRequestProblem(detail=FieldError(control_message(field), field, CONTROL_REASON)) from None
+
+
 def nesting_exceeds(value: object, limit: int) -> bool:
     """Whether `value` nests objects and arrays more than `limit` levels deep (iteratively)."""
     stack = [(value, 1)]
@@ -133,6 +163,8 @@ class FieldParameterValidator(ParameterValidator):
         if is_nullable(param) and is_null(value):
             return None
         if value is not None:
+            if (field := control_character_field(value, name)) is not None:
+                return FieldError(control_message(f"{parameter_type} parameter '{name}'"), field, CONTROL_REASON)
             schema = param.get("schema", param)
             error = best_match(_parameter_validator(schema).iter_errors(value))
             if error is None:
@@ -189,6 +221,8 @@ class FieldJSONBodyValidator(JSONRequestBodyValidator):
             return  # an optional body (`required: false`) may be left out
         if not self._nullable and body is None:
             raise BadRequestProblem(detail=FieldError("The request body must not be null", "body", "is null"))
+        if (field := control_character_field(body, "")) is not None:
+            _control_characters(field)
         fast = _fast_body_validator(self._schema)
         if fast is not None and fast.is_valid(body):
             return

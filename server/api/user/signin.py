@@ -1,14 +1,13 @@
 """Sign-up, sign-in (with the device limit and its ticket), sign-out and devices."""
 
-import contextlib
-
-from ... import clock
+from ...auth import password_rules
 from ...auth.tokens import verify_limit_ticket
-from ...errors import ApiError, Unauthorized
+from ...errors import Unauthorized
 from ...realtime import emitter
 from ...realtime.announcements import announce_sessions_ended
-from ...services import accounts, ratelimit, sessions
+from ...services import accounts, ratelimit, sessions, signin_limits, signup
 from ...services.sessions import DeviceIn
+from ..http.background import deliver_mail, ok_then
 from ..http.context import client_address, passwords, session_policy, settings, signed_in
 from ..http.database import db_session, db_write_session
 from ..http.envelope import ok
@@ -42,50 +41,55 @@ def _invalid_credentials() -> Unauthorized:
 
 
 async def register_user(body: dict):
+    """The same answer (202 `verification_sent`) and the same work whether or not the address has
+    an account: a password hash and one mail (a verification link, or a note to the owner)."""
     email = body["email"].strip().lower()
-    display_name = body["displayName"].strip()
-    if not display_name:
-        raise ApiError("displayName must not be blank", code="validation_error")
     by_address, _ = _limits()
     async with db_session() as db:
         await ratelimit.hit(db, by_address, client_address() or "unknown")
-        await accounts.ensure_email_free(db, email)
+    # Before anything depends on whether the address is taken: this refusal tells nothing.
+    await password_rules.refuse_weak(
+        body["password"],
+        password_rules.PasswordContext(email, body["displayName"]),
+        min_score=settings().password_min_score,
+    )
     password_hash = await passwords().hash(body["password"])
-    # The optional profile fields go through the profile rules (trimming, references, dates).
-    profile = {key: body[key] for key in REGISTRATION_PROFILE_FIELDS if key in body}
+    # displayName and the optional profile fields go through the profile rules (trimming,
+    # control characters, references, dates), for a taken address as for a new one.
+    profile = {key: body[key] for key in ("displayName", *REGISTRATION_PROFILE_FIELDS) if key in body}
+    current = settings()
     async with db_write_session() as db:
-        user = await accounts.create_account(
-            db, email=email, password_hash=password_hash, display_name=display_name, profile=profile, now=clock.now()
+        outbox = await signup.register(
+            db, current, email=email, password_hash=password_hash, display_name=body["displayName"], profile=profile
         )
-        result = await sessions.sign_in(
-            db,
-            user.id,
-            _device(body),
-            policy=session_policy(),
-            provider=CREDENTIALS,
-            is_register=True,
-            client_address=client_address(),
-        )
-    return login_response(result)
+    signup.drop(current, outbox)
+    answer = ok_then({"status": "verification_sent"}, deliver_mail(outbox))
+    answer.status_code = 202
+    return answer
 
 
 async def login_user(body: dict):
     email = body["username"].strip().lower()
-    by_address, failures = _limits()
+    address = client_address() or "unknown"
+    limits = signin_limits.SigninLimits.of(settings())
     async with db_session() as db:
-        await ratelimit.hit(db, by_address, client_address() or "unknown")
-        await ratelimit.check(db, failures, email)
+        await ratelimit.hit(db, limits.by_address, address)
         user = await accounts.find_for_sign_in(db, email)
+        # Failures hold back the client that made them; past the account's own budget, only
+        # its known devices (server/services/signin_limits.py).
+        known = await signin_limits.before_password(
+            db, limits, email=email, address=address, user_id=user.id if user else None, device_id=body["device_id"]
+        )
     # Unknown users are verified against a dummy hash: the same time and the same answer.
     verified = await passwords().verify(user.password_hash if user else None, body["password"])
     if user is None or not verified:
         async with db_session() as db:
-            # This attempt still gets its 401; the next one is refused before hashing.
-            with contextlib.suppress(ratelimit.TooManyRequests):
-                await ratelimit.hit(db, failures, email)
+            await signin_limits.after_failure(db, limits, email=email, address=address, known=known)
+        raise _invalid_credentials()
+    if user.email_verified_at is None:  # never a password before confirmation; stay safe anyway
         raise _invalid_credentials()
     async with db_write_session() as db:
-        await ratelimit.forget(db, failures, email)
+        await signin_limits.after_success(db, limits, email=email, address=address)
         result = await sessions.sign_in(
             db, user.id, _device(body), policy=session_policy(), provider=CREDENTIALS, client_address=client_address()
         )

@@ -5,10 +5,7 @@ the server posts the code, the verifier and its client credentials to the provid
 endpoint and gets the ID token back.
 """
 
-from urllib.parse import quote_plus
-
-import aiohttp
-
+from .client_auth import client_credentials
 from .discovery import Discovery
 from .errors import LoginFailed, ProviderUnavailable
 from .http import ProviderHttp
@@ -28,22 +25,14 @@ async def exchange_code(
     metadata = await discovery.metadata(provider.issuer)
     if metadata.token_endpoint is None:
         raise ProviderUnavailable(f"{provider.name}'s discovery document has no token endpoint")
+    credentials, headers = client_credentials(provider, metadata.token_auth_methods)
     form = {
         "grant_type": "authorization_code",
         "code": code,
         "redirect_uri": redirect_uri,
-        "client_id": provider.client_id,
         "code_verifier": code_verifier,
+        **credentials,
     }
-    headers = {}
-    if provider.client_secret:
-        methods = metadata.token_auth_methods
-        if methods and "client_secret_post" not in methods and "client_secret_basic" in methods:
-            headers["Authorization"] = aiohttp.BasicAuth(
-                _form_encode(provider.client_id), _form_encode(provider.client_secret)
-            ).encode()
-        else:
-            form["client_secret"] = provider.client_secret
     status, answer = await http.post_form(metadata.token_endpoint, form, headers=headers)
     if isinstance(answer, dict) and ("error" in answer or "error_description" in answer):
         reason = answer.get("error_description") or answer.get("error")
@@ -53,8 +42,3 @@ async def exchange_code(
     if not isinstance(answer, dict) or not isinstance(answer.get("id_token"), str):
         raise LoginFailed(f"{provider.name} sent no ID token (was the openid scope asked for?)")
     return answer
-
-
-def _form_encode(value: str) -> str:
-    # RFC 6749 §2.3.1: client credentials in Basic auth are form-urlencoded first.
-    return quote_plus(value)

@@ -45,6 +45,9 @@ class ProviderMetadata:
     userinfo_endpoint: str | None
     signing_algorithms: tuple[str, ...]
     token_auth_methods: tuple[str, ...]
+    # RFC 7662 token introspection (RFC 8414 §2): how an access token's client is checked.
+    introspection_endpoint: str | None = None
+    introspection_auth_methods: tuple[str, ...] = ()
 
 
 @dataclass
@@ -164,6 +167,12 @@ def _parse_metadata(issuer: str, status: int, document: Any) -> ProviderMetadata
         # Discovery's default for ID tokens is RS256 (OpenID Connect Discovery §3).
         signing_algorithms=names("id_token_signing_alg_values_supported", ("RS256",)),
         token_auth_methods=names("token_endpoint_auth_methods_supported", ()),
+        introspection_endpoint=url("introspection_endpoint"),
+        # RFC 8414 §2 leaves the default open: the token endpoint's methods are the best guess.
+        introspection_auth_methods=names(
+            "introspection_endpoint_auth_methods_supported",
+            names("token_endpoint_auth_methods_supported", ()),
+        ),
     )
 
 

@@ -1,4 +1,4 @@
-"""The two ways a sign-in through an identity provider fails (contract: 401 and 502)."""
+"""How a sign-in through an identity provider fails (contract: 401, 502, and 400 for a token kind)."""
 
 from ...errors import ApiError, Unauthorized
 
@@ -27,6 +27,8 @@ class ProviderUnavailable(ApiError):
 
 
 class UnsupportedToken(ApiError):
-    """A token kind this provider cannot be asked about (e.g. an access token for Apple)."""
+    """A token kind this provider cannot be asked about (e.g. an access token for Apple, or for
+    any provider that cannot say which application the token was issued to). The code is RFC
+    8693's (§2.2.2) for a subject_token_type the server is unwilling to accept."""
 
-    code = "validation_error"
+    code = "unsupported_token_type"

@@ -1,6 +1,9 @@
-"""Access tokens, checked by asking the provider who they belong to.
+"""Access tokens, checked by asking the provider which application they were issued to and who
+they belong to.
 
-OpenID Connect providers answer at their userinfo endpoint. Facebook answers at the Graph API:
+OpenID Connect providers say the first by token introspection (`introspection`: a provider
+without it takes ID tokens only) and the second at their userinfo endpoint. Facebook answers at
+the Graph API:
 `debug_token` (with our app's credentials) says whether the token is valid and which app it
 was issued to, so a token another app obtained cannot sign in here, and `me` (with
 `appsecret_proof`) gives the profile.
@@ -14,6 +17,7 @@ from .discovery import Discovery
 from .errors import LoginFailed, ProviderUnavailable, UnsupportedToken
 from .http import ProviderHttp
 from .identity import Identity, email_claim, text_claim
+from .introspection import check_issued_to_us
 from .oidc import identity_from_claims
 from .registry import FacebookProvider, OidcProvider
 
@@ -24,12 +28,16 @@ async def oidc_userinfo(http: ProviderHttp, discovery: Discovery, provider: Oidc
     metadata = await discovery.metadata(provider.issuer)
     if metadata.userinfo_endpoint is None:
         raise UnsupportedToken(f"{provider.name} sign-in takes an ID token")
+    subject = await check_issued_to_us(http, metadata, provider, token)
     status, claims = await http.get_json(metadata.userinfo_endpoint, headers={"Authorization": f"Bearer {token}"})
     if status in REFUSED:
         raise LoginFailed(f"{provider.name} refused the access token")
     if status != 200 or not isinstance(claims, dict):
         raise ProviderUnavailable(f"{provider.name}'s userinfo endpoint answered {status} without claims")
-    return identity_from_claims(provider.name, claims)
+    identity = identity_from_claims(provider.name, claims)
+    if subject is not None and identity.subject != subject:
+        raise LoginFailed(f"{provider.name} names two different users for the access token")
+    return identity
 
 
 async def facebook_identity(http: ProviderHttp, provider: FacebookProvider, token: str) -> Identity:

@@ -46,6 +46,11 @@ class StubIssuer:
         self.discovery_status = 200
         self.discovery_body: bytes | None = None  # raw body instead of the document
         self.delay = 0.0
+        # Token introspection (RFC 7662): offered when this is the answer to give; each request's
+        # form and Authorization header is kept.
+        self.introspection: dict | None = None
+        self.introspection_status = 200
+        self.introspection_requests: list[tuple[dict, str | None]] = []
         self._runner: web.AppRunner | None = None
         self.issuer = ""
 
@@ -54,6 +59,7 @@ class StubIssuer:
         app.router.add_get("/.well-known/openid-configuration", self._discovery)
         app.router.add_get("/jwks", self._jwks)
         app.router.add_get("/userinfo", self._userinfo)
+        app.router.add_post("/introspect", self._introspect)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -86,6 +92,7 @@ class StubIssuer:
             "token_endpoint": f"{self.issuer}/token",
             "userinfo_endpoint": f"{self.issuer}/userinfo",
             "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+            "introspection_endpoint": f"{self.issuer}/introspect" if self.introspection is not None else None,
             **self.discovery_overrides,
         }
         return web.json_response({k: v for k, v in document.items() if v is not None}, status=self.discovery_status)
@@ -98,3 +105,7 @@ class StubIssuer:
         if request.headers.get("Authorization") != "Bearer good-access-token":
             return web.json_response({"error": "invalid_token"}, status=401)
         return web.json_response({"sub": "stub-user", "email": "Stub@Example.com", "email_verified": "true"})
+
+    async def _introspect(self, request: web.Request) -> web.Response:
+        self.introspection_requests.append((dict(await request.post()), request.headers.get("Authorization")))
+        return web.json_response(self.introspection, status=self.introspection_status)

@@ -185,12 +185,14 @@ async def test_access_tokens_are_refused_for_a_provider_without_a_userinfo_endpo
 
 
 async def test_an_access_token_the_userinfo_endpoint_accepts_gives_its_claims(issuer):
+    issuer.introspection = {"active": True, "client_id": CLIENT_ID, "sub": "stub-user"}
     client = ProviderClient(timeout=2, cache_seconds=300)
     try:
-        identity = await client.verify_token(provider(issuer), "good-access-token", ACCESS_TOKEN_TYPE)
+        ours = provider(issuer, client_secret="our-secret")
+        identity = await client.verify_token(ours, "good-access-token", ACCESS_TOKEN_TYPE)
         assert (identity.subject, identity.email, identity.email_verified) == ("stub-user", "stub@example.com", True)
         with pytest.raises(LoginFailed):
-            await client.verify_token(provider(issuer), "bad-access-token", ACCESS_TOKEN_TYPE)
+            await client.verify_token(ours, "bad-access-token", ACCESS_TOKEN_TYPE)
     finally:
         await client.close()
 

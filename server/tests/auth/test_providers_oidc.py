@@ -15,7 +15,7 @@ import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from server import clock
-from server.auth.providers import LoginFailed, OidcProvider, ProviderClient, ProviderUnavailable
+from server.auth.providers import LoginFailed, OidcProvider, ProviderClient, ProviderUnavailable, UnsupportedToken
 from server.auth.providers.client import ACCESS_TOKEN_TYPE
 from server.tests.auth.stub_issuer import rsa_key
 from server.tests.oidc_provider import OidcProvider as RealProvider
@@ -50,6 +50,13 @@ async def providers():
 
 def google(issuer: str, client_id: str) -> OidcProvider:
     return OidcProvider("google", issuer, client_id, scope="openid email profile")
+
+
+def ifa(issuer: str, registered) -> OidcProvider:
+    """A provider we hold a client secret for: it can introspect access tokens."""
+    return OidcProvider(
+        "ifa", issuer, registered.client_id, scope="openid profile", client_secret=registered.client_secret
+    )
 
 
 def new_sub() -> str:
@@ -143,15 +150,13 @@ async def test_a_string_that_is_not_a_jwt_is_refused(oidc_provider, app, provide
         await providers.verify_token(google(oidc_provider.issuer, app.client_id), "not-a-token", ID_TOKEN)
 
 
-async def test_an_access_token_is_checked_at_the_userinfo_endpoint(oidc_provider, app, providers):
+async def test_an_access_token_issued_to_us_is_introspected_and_checked_at_the_userinfo_endpoint(
+    oidc_provider, app, providers
+):
     sub = new_sub()
     oidc_provider.set_user(sub, email="reader@example.com", email_verified=True, name="Reader")
-    verifier = "w" * 43
-    code = await oidc_provider.authorize(app, sub, state="s", nonce="n", code_verifier=verifier)
-    access_token = (await oidc_provider.tokens(app, code, verifier))["access_token"]
-    identity = await providers.verify_token(
-        google(oidc_provider.issuer, app.client_id), access_token, ACCESS_TOKEN_TYPE
-    )
+    access_token = await oidc_provider.access_token(app, sub)
+    identity = await providers.verify_token(ifa(oidc_provider.issuer, app), access_token, ACCESS_TOKEN_TYPE)
     assert (identity.subject, identity.email, identity.email_verified, identity.name) == (
         sub,
         "reader@example.com",
@@ -160,9 +165,39 @@ async def test_an_access_token_is_checked_at_the_userinfo_endpoint(oidc_provider
     )
 
 
+async def test_an_access_token_issued_to_another_client_of_the_provider_is_refused(
+    oidc_provider, app, other_app, providers
+):
+    # Genuine, and the userinfo endpoint would name its user: but it was obtained by another app.
+    access_token = await oidc_provider.access_token(other_app, new_sub())
+    with pytest.raises(LoginFailed, match="issued to another application"):
+        await providers.verify_token(ifa(oidc_provider.issuer, app), access_token, ACCESS_TOKEN_TYPE)
+
+
+async def test_an_access_token_the_provider_revoked_is_refused_as_inactive(oidc_provider, app, providers):
+    sub = new_sub()
+    access_token = await oidc_provider.access_token(app, sub)
+    oidc_provider.revoke_tokens(sub)
+    with pytest.raises(LoginFailed, match="not active"):
+        await providers.verify_token(ifa(oidc_provider.issuer, app), access_token, ACCESS_TOKEN_TYPE)
+
+
 async def test_an_access_token_the_provider_does_not_know_is_refused(oidc_provider, app, providers):
-    with pytest.raises(LoginFailed, match="refused the access token"):
-        await providers.verify_token(google(oidc_provider.issuer, app.client_id), "made-up", ACCESS_TOKEN_TYPE)
+    with pytest.raises(LoginFailed, match="not active"):
+        await providers.verify_token(ifa(oidc_provider.issuer, app), "made-up", ACCESS_TOKEN_TYPE)
+
+
+async def test_without_a_client_secret_access_tokens_are_refused_and_id_tokens_taken(oidc_provider, app, providers):
+    # Google's and Apple's SDK sign-ins hold no secret to ask the introspection endpoint with.
+    sub = new_sub()
+    with pytest.raises(UnsupportedToken, match="takes an ID token"):
+        await providers.verify_token(
+            google(oidc_provider.issuer, app.client_id), await oidc_provider.access_token(app, sub), ACCESS_TOKEN_TYPE
+        )
+    identity = await providers.verify_token(
+        google(oidc_provider.issuer, app.client_id), await oidc_provider.id_token(app, sub), ID_TOKEN
+    )
+    assert identity.subject == sub
 
 
 async def test_a_provider_that_does_not_answer_is_unavailable(providers):

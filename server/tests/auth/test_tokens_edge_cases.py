@@ -163,8 +163,11 @@ def test_an_expired_limit_ticket_is_refused():
 # --- stream tokens ---------------------------------------------------------------------------------
 
 
+VOD_PATH = "vod/football/index.m3u8"
+
+
 def stream_claims(**changes) -> dict:
-    claims = {"aud": "touchline-media", "stream": "football", "evt": "e1", "exp": int(time.time()) + 600}
+    claims = {"aud": "touchline-media", "path": VOD_PATH, "evt": "e1", "exp": int(time.time()) + 600}
     claims.update(changes)
     return {key: value for key, value in claims.items() if value is not None}
 
@@ -176,7 +179,7 @@ def denied(token: str) -> str:
 
 
 def test_a_genuine_stream_token_verifies():
-    token = signing.issue("football", event_id="e1", user_id="u1", secret=SECRET, lifetime=600)
+    token = signing.issue(VOD_PATH, event_id="e1", user_id="u1", secret=SECRET, lifetime=600)
     grant = signing.verify(token, secret=SECRET)
     assert (grant.stream, grant.event_id, grant.user_id) == ("football", "e1", "u1")
 
@@ -187,7 +190,7 @@ def test_an_unsigned_stream_token_is_denied(alg):
 
 
 def test_stream_tokens_and_access_tokens_never_stand_in_for_each_other():
-    stream = signing.issue("football", event_id="e1", user_id="u1", secret=SECRET, lifetime=600)
+    stream = signing.issue(VOD_PATH, event_id="e1", user_id="u1", secret=SECRET, lifetime=600)
     access = issue_access_token("u1", secret=SECRET, session_id="s1")
     assert verify_access_token(stream, secret=SECRET) is None
     assert denied(access) == "stream_access_denied"
@@ -208,15 +211,15 @@ def test_a_stream_token_for_another_audience_is_denied(audience):
 
 
 def test_an_expired_stream_token_says_so():
-    token = signing.issue("football", event_id="e1", user_id=None, secret=SECRET, lifetime=60, now=time.time() - 120)
+    token = signing.issue(VOD_PATH, event_id="e1", user_id=None, secret=SECRET, lifetime=60, now=time.time() - 120)
     assert denied(token) == "stream_token_expired"
 
 
-@pytest.mark.parametrize("missing", ["stream", "evt", "exp"])
+@pytest.mark.parametrize("missing", ["path", "evt", "exp"])
 def test_a_stream_token_without_a_required_claim_is_denied(missing):
     assert denied(hs256(stream_claims(**{missing: None}), key=media_key(SECRET))) == "stream_access_denied"
 
 
 def test_a_stream_token_of_another_deployment_is_denied():
-    token = signing.issue("football", event_id="e1", user_id=None, secret="another-" + SECRET, lifetime=600)
+    token = signing.issue(VOD_PATH, event_id="e1", user_id=None, secret="another-" + SECRET, lifetime=600)
     assert denied(token) == "stream_access_denied"

@@ -26,7 +26,7 @@ def serving_app(settings, database):
 
 async def test_the_removed_device_is_told_on_the_socket_and_the_new_one_signs_in(settings, database):
     async with serving_app(settings, database) as url, httpx.AsyncClient(base_url=url, timeout=TIMEOUT_S) as http:
-        old = await sign_up(http)
+        old = await sign_up(http, database=database)
         for _ in range(settings.device_limit - 1):
             await sign_in(http, old["email"])
         user_id = old["profile"]["userId"]
@@ -80,7 +80,7 @@ async def test_a_leaked_refresh_token_signs_the_whole_device_out_on_the_socket(s
     from server import clock
 
     async with serving_app(settings, database) as url, httpx.AsyncClient(base_url=url, timeout=TIMEOUT_S) as http:
-        account = await sign_up(http)
+        account = await sign_up(http, database=database)
         listener = socketio.AsyncClient(reconnection=False)
         heard: asyncio.Queue = asyncio.Queue()
         listener.on("remove-user-device", heard.put_nowait)

@@ -264,7 +264,13 @@ async def test_a_clip_playlist_is_refused_without_a_valid_token(client, media, s
     assert refused(await media.get(url.replace(token, forged)))
     assert refused(await media.get(url.replace(token, "not-a-token")))
     # A genuine token of another stream opens none of this one's clips.
-    basketball = issue("basketball", event_id=catalogue["hoops"], user_id=None, secret=settings.secret_key, lifetime=60)
+    basketball = issue(
+        "vod/basketball/clip-3000-9500.m3u8",
+        event_id=catalogue["hoops"],
+        user_id=None,
+        secret=settings.secret_key,
+        lifetime=60,
+    )
     assert refused(await media.get(url.replace(token, basketball)))
     head = await media.head(url.replace(token, forged))
     assert head.status_code == 403 and head.content == b""
@@ -291,8 +297,10 @@ async def test_head_answers_like_get_without_the_body(client, media, catalogue):
 
 @pytest.mark.parametrize("name", ["clip-5000-5000.m3u8", "clip-6000-5000.m3u8", f"clip-0-{MAX_RANGE_MS + 1}.m3u8"])
 async def test_a_range_that_is_no_clip_is_not_found(client, media, settings, catalogue, name):
-    # A token for the whole stream (the game's), so that only the range is in question.
-    token = issue("football", event_id=catalogue["archived"], user_id=None, secret=settings.secret_key, lifetime=60)
+    # A token issued for that very path, so that only the range is in question.
+    token = issue(
+        f"vod/football/{name}", event_id=catalogue["archived"], user_id=None, secret=settings.secret_key, lifetime=60
+    )
     answer = await media.get(f"/media/s/{token}/vod/football/{name}")
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "not_found"
 

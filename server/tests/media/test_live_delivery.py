@@ -16,7 +16,7 @@ import jwt
 import pytest
 
 from server import clock
-from server.media.signing import sign_stream
+from server.media.signing import media_key, sign_stream
 from server.media.urls import live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
@@ -138,11 +138,25 @@ async def test_a_live_events_stream_also_waits_for_its_kickoff(client, database,
     assert response.status_code == 409 and response.json()["messageErrorCode"] == "stream_not_started"
 
 
-async def test_a_token_without_a_kickoff_plays_the_whole_window(settings, media):
+async def test_a_live_url_signed_without_a_kickoff_begins_where_it_was_signed_not_a_rewind_before(settings, media):
+    signed_at = clock.timestamp()
     url = sign_stream(live_url("football"), user_id=None, event_id="e0e000000000000000000001", settings=settings)
     assert url is not None
+    assert claims_of(url)["start"] == math.ceil(signed_at)
+    clock.advance(timedelta(seconds=9))
     _, live = await playlist(media, url)
-    assert live.duration == pytest.approx(settings.live_rewind_seconds)
+    assert signed_at <= live.segments[0].date.timestamp() and live.duration <= 9
+
+
+async def test_a_live_token_that_names_no_kickoff_is_refused(settings, media):
+    """Tokens are always issued with `start` for live paths; one without (made before this rule, or
+    forged with the key) would otherwise reach back the whole rewind window."""
+    claims = {"aud": "touchline-media", "path": "live/football.m3u8", "evt": "e0e000000000000000000001"}
+    token = jwt.encode({**claims, "exp": int(clock.timestamp()) + 60}, media_key(settings.secret_key), "HS256")
+    response = await media.get(f"/media/s/{token}/live/football.m3u8")
+    assert response.status_code == 403 and response.json()["messageErrorCode"] == "stream_access_denied"
+    started = jwt.encode({**claims, "exp": int(clock.timestamp()) + 60, "start": 0}, media_key(settings.secret_key))
+    assert (await media.get(f"/media/s/{started}/live/football.m3u8")).status_code == 200
 
 
 # --- the live window ---------------------------------------------------------------------------------
@@ -367,7 +381,9 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
     monkeypatch.setattr(routes, "verify", counted)
     monkeypatch.setattr(routes, "GRANT_CACHE_ENTRIES", 3)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=static_app(settings)), base_url=BASE) as media:
-        url = sign_stream(live_url("football"), user_id=None, event_id="e0e000000000000000000001", settings=settings)
+        url = sign_stream(
+            live_url("football"), user_id=None, event_id="e0e000000000000000000001", settings=settings, start=0.0
+        )
         assert url is not None
         for _ in range(5):
             assert (await media.get(url)).status_code == 200
@@ -375,7 +391,7 @@ async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(s
         assert len(calls) == 1
         for n in range(5):  # more tokens than the process keeps: the oldest go
             other = sign_stream(
-                live_url("football"), user_id=None, event_id=f"f0f00000000000000000000{n}", settings=settings
+                live_url("football"), user_id=None, event_id=f"f0f00000000000000000000{n}", settings=settings, start=0.0
             )
             assert other is not None
             assert (await media.get(other)).status_code == 200

@@ -10,11 +10,13 @@ import pytest
 from sqlalchemy import delete
 
 from server import clock
+from server.app import create_api
 from server.media.credentials import MEDIA_COOKIE
 from server.media.urls import vod_url
 from server.models import Event
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
+from server.tests.conftest import with_state
 from server.tests.media.serving import media_app
 
 COOKIE_PATH = "/api/user/media_cookie"
@@ -61,6 +63,21 @@ async def test_the_cookie_holds_the_access_token_for_the_signed_media_path_only(
     assert 0 < int(morsel["max-age"]) <= settings.access_token_lifetime
     assert expires_at.endswith("Z")
     assert not morsel["secure"]  # the test server's address is http; over https it is Secure
+
+
+async def test_the_cookie_is_secure_when_the_request_came_over_https(client):
+    fan = await sign_up(client)
+    answer = await client.post(f"https://touchline.test{COOKIE_PATH}", headers=fan["headers"])
+    assert SimpleCookie(answer.headers["set-cookie"])[MEDIA_COOKIE]["secure"]
+
+
+async def test_the_cookie_is_secure_when_the_public_address_is_https_in_any_case(client, database, settings):
+    fan = await sign_up(client)
+    public = settings.model_copy(update={"public_base_url": "HTTPS://Watch.Touchline.Example"})
+    transport = httpx.ASGITransport(app=with_state(create_api(public), {"database": database, "settings": public}))
+    async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as behind_a_proxy:
+        _, jar = await media_cookie(behind_a_proxy, fan["headers"])
+    assert jar[MEDIA_COOKIE]["secure"]
 
 
 async def test_without_a_bearer_there_is_no_cookie(client):

@@ -31,7 +31,9 @@ async def media(settings, database):
         yield http
 
 
-def free(settings, url: str, start: float | None = None) -> str:
+def free(settings, url: str, start: float = 0.0) -> str:
+    """`url` signed for anyone; a live one kicked off at `start` (by default long ago: its whole
+    rewind window plays)."""
     signed = sign_stream(url, user_id=None, event_id=EVENT, settings=settings, start=start)
     assert signed is not None
     return signed
@@ -215,7 +217,7 @@ async def test_a_viewer_bound_token_needs_the_bearer_on_every_rendition(client, 
 
 async def test_a_clip_is_a_master_over_aligned_clips_of_each_rendition(settings, media):
     stream = free(settings, vod_url("football"))
-    url = stream.replace("index.m3u8", "clip-21000-29500.m3u8")  # over the end of the 24 s sample
+    url = free(settings, clip_url("football", 21_000, 29_500))  # over the end of the 24 s sample
     _, master = await master_of(media, url)
     _, vod_master = await master_of(media, stream)
     assert master.uris == [f"{r}/clip-21000-29500.m3u8" for r in LADDER]
@@ -235,17 +237,17 @@ async def test_a_clip_is_a_master_over_aligned_clips_of_each_rendition(settings,
 
 
 async def test_a_clip_token_for_another_stream_opens_no_rendition_of_this_clip(settings, media):
-    stream = free(settings, vod_url("football"))
-    other = issue("hockey", event_id=EVENT, user_id=None, secret=settings.secret_key, lifetime=60)
+    stream = free(settings, clip_url("football", 0, 4_000))
+    other = issue("vod/hockey/clip-0-4000.m3u8", event_id=EVENT, user_id=None, secret=settings.secret_key, lifetime=60)
     token = stream.split("/")[3]
     for path in ("clip-0-4000.m3u8", "360p/clip-0-4000.m3u8", "720p/clip-0-4000.m3u8"):
-        response = await media.get(stream.replace("index.m3u8", path).replace(token, other))
+        response = await media.get(stream.replace("clip-0-4000.m3u8", path).replace(token, other))
         assert response.status_code == 403, path
 
 
 async def test_a_clip_of_a_rendition_the_sample_does_not_have_is_not_found(settings, media):
-    stream = free(settings, vod_url("football"))
-    response = await media.get(stream.replace("index.m3u8", "1080p/clip-0-4000.m3u8"))
+    stream = free(settings, clip_url("football", 0, 4_000))
+    response = await media.get(stream.replace("clip-0-4000.m3u8", "1080p/clip-0-4000.m3u8"))
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
 
 

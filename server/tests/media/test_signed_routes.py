@@ -248,10 +248,12 @@ async def test_a_token_for_one_stream_opens_no_other(media, buyer, bought_stream
     assert refused(await media.get(f"{base}/{elsewhere}", headers=buyer["headers"]))
 
 
-async def test_a_vod_token_also_opens_the_same_samples_live_playlist(media, buyer, bought_stream):
-    # The grant is the sample; its VOD and its simulated live stream are the same pictures.
+async def test_a_vod_token_never_opens_the_same_samples_live_stream(media, buyer, bought_stream):
+    # Other events (paid ones among them) stream live from the same sample: the token is for this
+    # event's stored playlist alone.
     base = bought_stream[: bought_stream.index("/vod/")]
-    assert (await media.get(f"{base}/live/football.m3u8", headers=buyer["headers"])).status_code == 200
+    for live in ("live/football.m3u8", "vod/football/360p/live.m3u8"):
+        assert refused(await media.get(f"{base}/{live}", headers=buyer["headers"]))
 
 
 # --- free events: anyone ---------------------------------------------------------------------------

@@ -323,7 +323,12 @@ async def test_a_logout_on_one_server_ends_the_sessions_socket_and_stream_on_the
     socket.on("disconnect", lambda *reason: gone.set())
     assert '"ok": true' in await socket.call("join-user-room", {"userId": claims["sub"]}, timeout=TIMEOUT_S)
     stream = issue(
-        "football", event_id=EVENT, user_id=claims["sub"], session_id=claims["sid"], secret=SECRET, lifetime=600
+        "vod/football/game-7200.m3u8",
+        event_id=EVENT,
+        user_id=claims["sub"],
+        session_id=claims["sid"],
+        secret=SECRET,
+        lifetime=600,
     )
     url, bearer = f"{cluster.b.url}/media/s/{stream}/vod/football/game-7200.m3u8", {"Authorization": f"Bearer {token}"}
     async with cluster.http.get(url, headers=bearer) as answer:

@@ -4,6 +4,9 @@ import pytest
 
 from server.errors import ApiError
 from server.services import analytics
+from server.settings import Settings
+
+SETTINGS = Settings(environment="test")
 
 
 def raw(**extra) -> dict:
@@ -20,16 +23,23 @@ def raw(**extra) -> dict:
 
 async def test_a_batch_is_stored_in_utc(database):
     async with database.session() as db:
-        assert await analytics.record_events(db, [raw()], user_id=None) == 1
+        assert await analytics.record_events(db, [raw()], settings=SETTINGS, user_id=None, address="192.0.2.1") == 1
 
 
 @pytest.mark.parametrize(
     "events",
-    [[], [raw()] * 51, [raw(properties={"": 1})], [raw(timestamp="24/11/2026")]],
-    ids=["empty", "too many", "blank property name", "not a timestamp"],
+    [
+        [],
+        [raw()] * 51,
+        [raw(properties={"": 1})],
+        [raw(timestamp="24/11/2026")],
+        [raw(tenant="another-club")],
+        [raw(properties={f"p{n}": "x" * 500 for n in range(20)})],
+    ],
+    ids=["empty", "too many", "blank property name", "not a timestamp", "another tenant", "too large"],
 )
 async def test_refusals(database, events):
     async with database.session() as db:
         with pytest.raises(ApiError) as refused:
-            await analytics.record_events(db, events, user_id=None)
+            await analytics.record_events(db, events, settings=SETTINGS, user_id=None, address="192.0.2.1")
     assert refused.value.status == 400 and refused.value.code == "validation_error"

@@ -32,7 +32,7 @@ async def user(database, user_id: str) -> User:
         return await db.get(User, user_id)
 
 
-async def existing_account(database, address: str) -> str:
+async def existing_account(database, address: str, *, verified: bool = True) -> str:
     async with database.session() as db:
         account = User(
             id=new_id(),
@@ -43,6 +43,7 @@ async def existing_account(database, address: str) -> str:
             options={},
             created=clock.now(),
             updated=clock.now(),
+            email_verified_at=clock.now() if verified else None,
         )
         db.add(account)
         await db.commit()
@@ -139,3 +140,20 @@ def test_without_a_name_the_provider_claims_then_the_email_then_a_default_are_us
 
 def test_a_long_display_name_is_cut_to_the_column():
     assert display_name_for(identity(), "x" * 150 + " y") == "x" * 100
+
+
+async def test_a_verified_address_joins_an_account_whose_address_was_confirmed(database):
+    address = email()
+    account = await existing_account(database, address)
+    linked = await link(database, identity(email=address, email_verified=True))
+    assert (linked.user_id, linked.is_register) == (account, False)
+
+
+async def test_a_verified_address_never_joins_an_unconfirmed_sign_up_it_gets_a_new_account(database):
+    address = email()
+    squatter = await existing_account(database, address, verified=False)
+    linked = await link(database, identity(email=address, email_verified=True))
+    assert linked.user_id != squatter and linked.is_register is True
+    mine, theirs = await user(database, linked.user_id), await user(database, squatter)
+    assert (mine.email, mine.password_hash) == (address, None) and mine.email_verified_at is not None
+    assert theirs.email is None and theirs.password_hash is None and theirs.deleted_at is not None

@@ -15,13 +15,15 @@ interface ErrorEnvelope {
  * A failed API call. `code` is the envelope's messageErrorCode (default_error_message when there
  * is none); `fields` maps each offending field of a 400 to its message, under its full dotted
  * path ("data.displayName") and its last segment ("displayName"), so forms can show the error
- * next to the field.
+ * next to the field. `reason` is the first detail's `reason` (why a field was refused, e.g.
+ * `common` for weak_password), which picks a more precise translation (api/errors.ts).
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly serverMessage: string | undefined;
   readonly fields?: Record<string, string>;
+  readonly reason?: string;
 
   constructor(status: number, body?: unknown) {
     const envelope: ErrorEnvelope = body && typeof body === "object" ? (body as ErrorEnvelope) : {};
@@ -37,6 +39,8 @@ export class ApiError extends Error {
     this.serverMessage = serverMessage;
     const fields = fieldErrors(envelope.details);
     if (fields) this.fields = fields;
+    const reason = firstReason(envelope.details);
+    if (reason) this.reason = reason;
   }
 
   static network(cause: unknown): ApiError {
@@ -56,6 +60,12 @@ function fieldErrors(details: unknown): Record<string, string> | undefined {
     fields[leaf] ??= detail.message;
   }
   return Object.keys(fields).length ? fields : undefined;
+}
+
+function firstReason(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const reason: unknown = details.find((detail) => detail && typeof detail.reason === "string")?.reason;
+  return typeof reason === "string" && reason ? reason : undefined;
 }
 
 export function isApiError(error: unknown, code?: string): error is ApiError {

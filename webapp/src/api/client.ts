@@ -39,6 +39,7 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   "/oauth2/ifa/callback",
   "/user/password/forgot",
   "/user/password/reset",
+  "/user/verify_email",
 ]);
 
 /**

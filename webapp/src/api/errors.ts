@@ -7,8 +7,8 @@ const MISSING = "\u0000missing";
 const CODE = /^[a-z][a-z0-9_]*$/;
 
 /** The code and message of anything thrown: ApiError, or another error carrying a `code`. */
-function describe(error: unknown): { code?: string; message?: string } {
-  if (error instanceof ApiError) return { code: error.code, message: error.serverMessage };
+function describe(error: unknown): { code?: string; message?: string; reason?: string } {
+  if (error instanceof ApiError) return { code: error.code, message: error.serverMessage, reason: error.reason };
   if (error && typeof error === "object") {
     const { code, messageErrorCode, message } = error as Record<string, unknown>;
     const named = typeof code === "string" ? code : typeof messageErrorCode === "string" ? messageErrorCode : undefined;
@@ -19,13 +19,16 @@ function describe(error: unknown): { code?: string; message?: string } {
 }
 
 /**
- * The text a viewer sees for a failure (spec §8): the translation errors.{code} when there is
- * one, else the server's message, else "An error occurred".
+ * The text a viewer sees for a failure (spec §8): the translation errors.{code}_{reason} when the
+ * error says why (weak_password_common), else errors.{code}, else the server's message, else "An
+ * error occurred".
  */
 export function errorText(error: unknown, t: TFunction): string {
-  const { code, message } = describe(error);
-  if (code && CODE.test(code)) {
-    const translated = t(`errors:${code}`, { defaultValue: MISSING });
+  const { code, message, reason } = describe(error);
+  const keys = reason && CODE.test(reason) ? [`${code}_${reason}`, code] : [code];
+  for (const key of keys) {
+    if (!key || !CODE.test(key)) continue;
+    const translated = t(`errors:${key}`, { defaultValue: MISSING });
     if (translated !== MISSING) return translated;
   }
   return message || t("errors:an_error_occurred");

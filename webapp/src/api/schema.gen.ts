@@ -243,13 +243,56 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account with e-mail and password, and sign in on this device
-         * @description Registration signs the viewer in straight away: the answer is the same as a sign-in's, with
-         *     `auth_data.isRegister: true`. Accounts sign in with their e-mail address as `username`.
-         *     No authorisation header is sent. If the account already has as many devices as allowed
-         *     (never the case for a new account) `device_error` is set as for a sign-in.
+         * Sign up with e-mail and password; the account waits for its address to be confirmed
+         * @description The answer is the same, 202 `verification_sent`, whether or not an account has this address,
+         *     and so is the work behind it (the password is hashed either way, one mail is written either
+         *     way), so sign-up tells nobody who has an account. Nothing signs in here.
+         *
+         *     For a new address the account is created waiting for confirmation, without a password, and a
+         *     mail (kind `email_verification`) carries a link to `/auth/verify/?token=…`: single use, it
+         *     expires (24 hours by default). Opening it calls `POST /user/verify_email`, which gives the
+         *     account the password typed with this sign-up, confirms the address and signs in. Signing up
+         *     again while the address waits for confirmation mails another link, carrying the password
+         *     typed that time (the link the owner opens decides the password; the links die once one is
+         *     opened). For a confirmed address its owner gets a mail (kind `signup_attempt`) saying
+         *     someone tried, with a link to choose a new password.
+         *
+         *     **Which operations need a confirmed address.** Only signing in with a password: an account
+         *     waiting for confirmation has none (`POST /user/login` answers 401 `invalid_credentials`,
+         *     as for any wrong password). No operation asks for a confirmed address beyond that: buying
+         *     needs a signed-in viewer, not a confirmed address (a federated account whose provider
+         *     shared no address buys too). A federated sign-in whose provider vouches for an address
+         *     joins an existing account only when that account's address was confirmed (see
+         *     `POST /oauth2/token`). A password reset (`POST /user/password/reset`) confirms the address.
+         *
+         *     Invalid fields (a blank or control-character `displayName`, an unknown `identity`) are
+         *     refused the same way for a new and a taken address. No authorisation header is sent.
          */
         post: operations["register_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/verify_email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a sign-up's address with the mailed token, and sign in on this device
+         * @description The token of the link `POST /user/register` mailed. It works once, while the account waits
+         *     for confirmation (every other link of the account dies with it), and expires. The account
+         *     gets the password typed at the sign-up that mailed this link. The answer is a sign-in's, with
+         *     `auth_data.isRegister: true` (the webapp continues with onboarding); at the device limit
+         *     `device_error` is set as for a sign-in. No authorisation header is sent.
+         */
+        post: operations["verify_email"];
         delete?: never;
         options?: never;
         head?: never;
@@ -268,8 +311,13 @@ export interface paths {
         /**
          * Sign in with username (the account's e-mail address) and password
          * @description No authorisation header is sent. A wrong password and an unknown user give the same answer
-         *     (401 `invalid_credentials`) after the same time. Attempts are limited per account and per
-         *     client address (429 with `Retry-After`).
+         *     (401 `invalid_credentials`) after the same time. Attempts are limited per client address,
+         *     and failures hold back the client that makes them, not the account: failures per (account,
+         *     client address) and per client address answer that client 429 with `Retry-After`, even for
+         *     the right password. Failures for one account from every client have a far higher budget;
+         *     past it only the account's known devices (a `device_id` already registered to it) may sign
+         *     in, others get 429 with `Retry-After` until the failures decay or the password is reset
+         *     (`TOUCHLINE_LOGIN_*` settings). Staff accounts are no exception.
          *
          *     When this device is new and the account already has the maximum number of devices, the
          *     answer is still 200 but `content.device_error` is set, `profile` and `tokenData` are `null`,
@@ -740,12 +788,27 @@ export interface paths {
          *
          *     **Federated sign-on.** `subject_issuer` is `facebook`, `apple`, `google` or `ifa` and
          *     `subject_token` is the provider's token (`subject_token_type` says which kind: an OpenID
-         *     Connect ID token, or an access token the server checks at the provider's userinfo endpoint).
+         *     Connect ID token, or an access token). An ID token must name this server's client id as its
+         *     audience (and `azp`). An access token is taken only when the provider can say which
+         *     application it was issued to: the server asks the provider's token introspection endpoint
+         *     (RFC 7662, with this server's client credentials) and takes the token only when it is
+         *     active and its `client_id` / `azp` (else its sole audience) is this server's client id,
+         *     then reads the person at the userinfo endpoint. A token issued to another application, or
+         *     one the provider calls inactive, gives 401 `login_failed`. A provider without introspection,
+         *     or one this server holds no client secret for (Google and Apple sign in through their
+         *     browser SDKs), takes ID tokens only: an access token gives 400 `unsupported_token_type`
+         *     (RFC 8693 §2.2.2). Facebook takes access tokens only (checked with `debug_token` against
+         *     this server's app id); an ID token gives the same 400.
          *     The server verifies it with the provider, links the identity to an account (creating one on
          *     first sign-in, `auth_data.isRegister: true`) and answers like `POST /user/login`, including
          *     `device_error` at the device limit. `profile.display_name` (trimmed; for Apple, first name
          *     plus last name) is used when an account is created. A provider that is unknown or not
          *     enabled gives 400 `"{provider}" auth provider not supported!`.
+         *
+         *     An identity whose provider vouches for its e-mail address joins the account with that
+         *     address only when that account's address was confirmed (a confirmation or reset link, or
+         *     another provider). A sign-up nobody confirmed is never joined: it is erased and the identity
+         *     gets a new account with the address, so the password typed at that sign-up opens nothing.
          */
         post: operations["exchange_token"];
         delete?: never;
@@ -1505,6 +1568,11 @@ export interface paths {
          * @description Sets `content.HLSStream` and sends `event-url-change {eventUrl}` to the event room (viewers
          *     receive a URL signed for them when they reload the event). An upcoming event becomes live,
          *     as the webapp assumes on that message. Archived events answer 409.
+         *     Viewers' players open the address, so a protocol-relative URL (`//host/...`) or one whose
+         *     host is a private, loopback, link-local or reserved address (in any spelling: `127.1`,
+         *     `[::1]`, `2130706433`) or `localhost` answers 400 `validation_error`, unless the server
+         *     allows private stream addresses (`TOUCHLINE_ALLOW_PRIVATE_STREAM_URLS`, for a lab's local
+         *     encoder). The same holds for the `content` addresses of create_event and update_event.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["set_stream_url"];
@@ -1678,7 +1746,9 @@ export interface paths {
         /**
          * Change an account's role (viewer, support or admin)
          * @description Takes effect on the account's next request: roles are read from the account, not from its
-         *     tokens. Staff cannot change their own role (409 `own_role`), so the last admin cannot lock
+         *     tokens. Its API keys act with the new role at most from their next request on, and a role
+         *     that may not watch socket rooms ends the account's `watch-room` connections at once.
+         *     Staff cannot change their own role (409 `own_role`), so the last admin cannot lock
          *     everyone out by accident. Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["set_user_role"];
@@ -1697,7 +1767,9 @@ export interface paths {
         };
         /**
          * An account's sessions (one per sign-in; each holds a refresh-token family)
-         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         * @description Reading an account's sessions is recorded in the audit log (`list_user_sessions`, the
+         *     account's id as its target). Needs the `support` role (admin staff may too); others get
+         *     403 `forbidden_role`.
          */
         get: operations["list_user_sessions"];
         put?: never;
@@ -1869,7 +1941,12 @@ export interface paths {
         };
         /**
          * Mail the server wrote (kept here when no SMTP server is configured)
-         * @description Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         * @description Each mail's `text` is what staff may read: every working secret in it (the token of a
+         *     password-reset link, anything that signs someone in) is replaced by `…redacted…`. Only the
+         *     mail that is delivered carries it. Reading the outbox is recorded in the audit log
+         *     (`list_outbox`, with the ids of the mail read in `detail.mailIds` and the `to` filter as its
+         *     target). Mail is removed once it is older than `TOUCHLINE_OUTBOX_RETENTION_HOURS`.
+         *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
          */
         get: operations["list_outbox"];
         put?: never;
@@ -1894,7 +1971,7 @@ export interface paths {
          * @description Writes a copy of the mail (same address, kind, subject and text) to the outbox and, with
          *     SMTP configured, delivers it after the answer, like any mail; the original entry stays as
          *     it is. A password-reset mail carries the same link, which works only while it has not
-         *     expired or been used. Needs the `support` role (admin staff may too); others get 403
+         *     expired or been used; the answer shows its `text` redacted, as the outbox does. Needs the `support` role (admin staff may too); others get 403
          *     `forbidden_role`.
          */
         post: operations["resend_mail"];
@@ -1923,8 +2000,12 @@ export interface paths {
          * Make an API key for a script (its secret is in this answer only)
          * @description The secret (`tlk_` and 43 more characters) is shown once: only its SHA-256 hash is kept.
          *     Send it as `Authorization: Bearer <secret>` or `X-API-Key: <secret>`; the key acts with
-         *     its `role` until `expires_at` (none: until revoked). Needs the `admin` role: support staff
-         *     get 403 `forbidden_role`.
+         *     its `role` until `expires_at` (none: until revoked), but never above the account that
+         *     made it, as that account's role is now (checked on every use): keys of an account made
+         *     support act as support at most, keys of an account that is no longer staff get 403
+         *     `forbidden_role`, and keys of a deleted account 401 `api_key_revoked`. A key made with a
+         *     key is capped by that key too, and stops (401 `api_key_revoked`) when that key is revoked.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["create_api_key"];
         delete?: never;
@@ -1944,7 +2025,8 @@ export interface paths {
         put?: never;
         /**
          * Revoke an API key (refused from its next request on; revoking twice is harmless)
-         * @description Needs the `admin` role; support staff get 403 `forbidden_role`.
+         * @description Also revokes the keys made with this key, and the keys made with those.
+         *     Needs the `admin` role; support staff get 403 `forbidden_role`.
          */
         post: operations["revoke_api_key"];
         delete?: never;
@@ -1961,12 +2043,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The audit log of admin writes, newest first, filtered
-         * @description Every write operation of the admin API is recorded, whatever its outcome: the actor (an
-         *     account, an API key, or `anonymous` when refused before anyone was recognised), the
-         *     operation id as `action`, the target (the ids in its path, or what it made), when, the
-         *     client address and the answer's status. Entries are never changed or removed through the
-         *     API. Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         * The audit log of admin writes and sensitive reads, newest first, filtered
+         * @description Every write operation of the admin API is recorded, whatever its outcome, and so is every
+         *     read marked `x-touchline-audit: read` (the outbox's mail, an account's sessions): the
+         *     actor (an account, an API key, or `anonymous` when refused before anyone was recognised),
+         *     the operation id as `action`, the target (the ids in its path, or what it made), what it
+         *     changed or read (`detail`), when, the client address and the answer's status. Refused
+         *     anonymous calls are counted: one entry per client address, minute, operation and status,
+         *     whose `count` says how many calls it stands for. Entries are never changed through the
+         *     API; they are removed once older than `TOUCHLINE_AUDIT_RETENTION_DAYS`. Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
          */
         get: operations["list_audit_entries"];
         put?: never;
@@ -2060,10 +2145,27 @@ export interface paths {
         /**
          * Store a batch of identify and track events
          * @description The webapp's analytics sink (`webapp/src/lib/analytics/`) sends what it collected in
-         *     batches of at most 50 events. Every event carries the tenant. With a bearer token the events
-         *     are stored as that viewer's (the viewer is taken from the token, never from the body); an
-         *     invalid token is a 401, not an anonymous batch. The webapp sends nothing when
-         *     `analytics.enabled` of `GET /config` is false (local development).
+         *     batches of at most 50 events. Every event carries the tenant, which must be this server's
+         *     (`analytics.tenant` of `GET /config`): an event naming another tenant is refused (400
+         *     `validation_error`), and events are stored with the server's tenant, never one a body
+         *     chose. With a bearer token the events are stored as that viewer's (the viewer is taken
+         *     from the token, never from the body); an invalid token is a 401, not an anonymous batch.
+         *     The webapp sends nothing when `analytics.enabled` of `GET /config` is false (local
+         *     development).
+         *
+         *     Anyone may call this, so what one client may send is bounded:
+         *     - **sizes** (400 `validation_error`): besides the schema's bounds, each event takes at
+         *       most `TOUCHLINE_ANALYTICS_MAX_EVENT_BYTES` (4,096 by default) and a batch's events
+         *       together at most `TOUCHLINE_ANALYTICS_MAX_BATCH_BYTES` (32,768), measured as compact
+         *       JSON in UTF-8; a batch carries at most 4 different `anonymousId`s.
+         *     - **budgets** (429 `too_many_requests` with `Retry-After`): valid batches are counted per
+         *       client address (`TOUCHLINE_ANALYTICS_BATCHES_PER_ADDRESS`, 120 by default; an IPv6
+         *       address counts by its /64) and per sender, the signed-in viewer or else each
+         *       `anonymousId` of the batch (`TOUCHLINE_ANALYTICS_BATCHES_PER_SENDER`, 30), over a
+         *       sliding window of `TOUCHLINE_ANALYTICS_BATCH_WINDOW` seconds (60). A refused batch
+         *       counts against neither. The webapp drops a batch that is refused.
+         *
+         *     Events are deleted `TOUCHLINE_ANALYTICS_RETENTION_DAYS` (90) after they arrived.
          */
         post: operations["record_analytics_events"];
         delete?: never;
@@ -2091,6 +2193,8 @@ export interface components {
             details?: {
                 field?: string;
                 message: string;
+                /** @description Why the field was refused, where its operation says so (`weak_password`). */
+                reason?: string;
             }[];
         };
         /** @description Fields every successful answer carries beside `content`. */
@@ -2476,7 +2580,15 @@ export interface components {
         Strategy: "refresh";
         /** @description The browser's identification string (or an app's device id); also used as the device name on the web. */
         DeviceIdString: string;
-        /** @description At least 8 characters, at most 128. */
+        /**
+         * @description At least 8 characters, at most 128; no rules on which kinds of characters (NIST SP
+         *     800-63B). Refused with 400 `weak_password` (`details[0].reason`): one character repeated
+         *     (`repeated`); the account's e-mail address, its part before the `@` or the display name,
+         *     or a password containing one of them when it has 4 characters or more, compared without
+         *     case, spaces or punctuation (`personal`); a password that is common or easy to guess,
+         *     rated by zxcvbn below `TOUCHLINE_PASSWORD_MIN_SCORE` (2: about a million guesses)
+         *     (`common`).
+         */
         NewPassword: string;
         /** @enum {string|null} */
         Gender: "male" | "female" | "other" | null;
@@ -2684,6 +2796,18 @@ export interface components {
                 otherSessions: number;
             };
         };
+        VerifyEmailRequest: {
+            token: string;
+            device_id: components["schemas"]["DeviceIdString"];
+            device_name: components["schemas"]["DeviceIdString"];
+            strategy?: components["schemas"]["Strategy"];
+        };
+        VerificationSentResponse: components["schemas"]["Envelope"] & {
+            content: {
+                /** @enum {string} */
+                status: "verification_sent";
+            };
+        };
         ForgotPasswordRequest: {
             /** Format: email */
             email: string;
@@ -2742,7 +2866,8 @@ export interface components {
          * @description For a refresh send `subject_token` = the refresh token with `subject_token_type`
          *     `…:refresh_token` (and `subject_issuer` absent or `touchline`). For a federated sign-on send
          *     the provider's token with `subject_issuer`, `subject_token_type` (`…:id_token` or
-         *     `…:access_token`) and `device` (required then).
+         *     `…:access_token`; access tokens only where the provider can say which application they were
+         *     issued to, see `exchange_token`) and `device` (required then).
          */
         TokenExchangeRequest: {
             /**
@@ -2851,6 +2976,7 @@ export interface components {
             type: "identify" | "track";
             /** @description What happened (`login_failed`, `survey_submitted`...); `identify` for identify events. */
             name: string;
+            /** @description This server's tenant (`analytics.tenant` of `GET /config`); another is refused. */
             tenant: string;
             /** @description The browser's random analytics id (kept in local storage). */
             anonymousId: string;
@@ -2859,7 +2985,10 @@ export interface components {
              * @description When it happened, by the browser's clock.
              */
             timestamp: string;
-            /** @description Up to 20 values; names of 1 to 40 letters, digits, `_`, `.` or `-`. */
+            /**
+             * @description Up to 20 values; names of 1 to 40 letters, digits, `_`, `.` or `-`. The whole event
+             *     takes at most 4,096 bytes as compact JSON (a setting; see `record_analytics_events`).
+             */
             properties: {
                 [key: string]: (string | number | boolean) | null;
             };
@@ -3552,7 +3681,7 @@ export interface components {
             prefix: string;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
-            createdBy: components["schemas"]["Id"] | null;
+            createdBy: components["schemas"]["NullableId"];
             createdByEmail: string | null;
             /** Format: date-time */
             added: string;
@@ -3600,11 +3729,30 @@ export interface components {
             /** @description The operation id. */
             action: string;
             method: string;
-            path: string;
             target: string | null;
             clientAddress: string | null;
             /** @description The answer's status. */
             status: number;
+            /** @description The request's path, with control characters, spaces, `%` and non-ASCII characters percent-encoded. */
+            path: string;
+            /**
+             * @description How many calls the entry stands for: 1, except for refused anonymous calls, counted in one
+             *     entry per client address, minute (`at` is the first of them), operation and status.
+             */
+            count: number;
+            /** @description What the operation changed or read beyond its target; null when nothing more. */
+            detail: {
+                /** @description set_user_role, the role before. */
+                oldRole?: string;
+                /** @description set_user_role, the role after. */
+                newRole?: string;
+                /** @description create_api_key, the new key's role. */
+                role?: string;
+                /** @description create_api_key, the new key's name. */
+                name?: string;
+                /** @description list_outbox, the mail shown. */
+                mailIds?: components["schemas"]["Id"][];
+            } | null;
         };
         AuditPage: components["schemas"]["Envelope"] & {
             content: components["schemas"]["PageMeta"] & {
@@ -3673,7 +3821,7 @@ export interface components {
                 }[];
                 jobs: {
                     /** @enum {string} */
-                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices";
+                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "analytics-retention" | "outbox-audit-retention";
                     intervalSeconds: number;
                     enabled: boolean;
                     /**
@@ -3764,13 +3912,17 @@ export interface components {
             };
         };
         /** @enum {string} */
-        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed";
+        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed" | "email_verification" | "signup_attempt";
         OutboxMail: {
             _id: components["schemas"]["Id"];
             to: string;
             subject: string;
             kind: components["schemas"]["MailKind"];
-            /** @description The plain-text body. */
+            /**
+             * @description The plain-text body as staff may read it: every working secret (a password-reset
+             *     link's token, anything that signs someone in) is replaced by `…redacted…`. The mail
+             *     delivered to its address carries the secret; no operation shows it.
+             */
             text: string;
             /**
              * @description `kept` (no SMTP configured), `queued`, `sent` or `failed`.
@@ -3807,6 +3959,34 @@ export interface components {
                  *         {
                  *           "field": "size",
                  *           "message": "101 is greater than the maximum of 100"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request breaks the contract (`validation_error`), or the password is refused
+         *     (`weak_password`): `details[0].field` names the password field and `details[0].reason`
+         *     says why (`repeated`, `personal` or `common`; the rules are `NewPassword`'s). Sign-up
+         *     refuses a weak password before anything depends on whether the address is taken.
+         */
+        NewPasswordRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "message": "This password is too common or too easy to guess: choose a longer or less common one",
+                 *       "messageErrorCode": "weak_password",
+                 *       "details": [
+                 *         {
+                 *           "field": "password",
+                 *           "message": "This password is too common or too easy to guess: choose a longer or less common one",
+                 *           "reason": "common"
                  *         }
                  *       ]
                  *     }
@@ -3975,6 +4155,9 @@ export interface components {
         /**
          * @description The body breaks the contract (`validation_error`), or the sign-on provider is unknown or not
          *     enabled on this server (`provider_not_supported`, message `"{provider}" auth provider not supported!`).
+         *     In a token exchange, `unsupported_token_type`: the provider does not take this
+         *     `subject_token_type` (an access token where it cannot say which application the token was
+         *     issued to, an ID token for Facebook).
          */
         UnsupportedProvider: {
             headers: {
@@ -5465,7 +5648,67 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account exists and the viewer is signed in. */
+            /** @description A mail is on its way to the address (a confirmation link, or a note to its owner). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "status": "verification_sent"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationSentResponse"];
+                };
+            };
+            400: components["responses"]["NewPasswordRefused"];
+            /** @description `identity` or `identityItem` does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Identity not found",
+                     *       "messageErrorCode": "identity_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInBusy"];
+        };
+    };
+    verify_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "ev_Vb3kX9mQ2tL7wZc4Rn8Jd1Hf",
+                 *       "device_id": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36",
+                 *       "device_name": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36",
+                 *       "strategy": "refresh"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The address is confirmed and the viewer is signed in. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5530,9 +5773,12 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description `identity` or `identityItem` does not exist. */
-            404: {
+            /**
+             * @description The body breaks the contract, or the token is unknown, used already, expired, or its
+             *     account is confirmed already (`invalid_verification_token`; signing up again mails a new
+             *     link while the address waits for confirmation).
+             */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5540,24 +5786,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": true,
-                     *       "message": "Identity not found",
-                     *       "messageErrorCode": "identity_not_found"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An account with this e-mail address exists already. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": true,
-                     *       "message": "An account with this e-mail address exists already",
-                     *       "messageErrorCode": "user_already_exists"
+                     *       "message": "This verification link is no longer valid",
+                     *       "messageErrorCode": "invalid_verification_token"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6263,7 +6493,32 @@ export interface operations {
                     "application/json": components["schemas"]["ChangePasswordResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The body breaks the contract (`validation_error`), or the new password is refused
+             *     (`weak_password`, `details[0].field` is `new_password`; the rules are `NewPassword`'s).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The password must not contain your e-mail address or name",
+                     *       "messageErrorCode": "weak_password",
+                     *       "details": [
+                     *         {
+                     *           "field": "new_password",
+                     *           "message": "The password must not contain your e-mail address or name",
+                     *           "reason": "personal"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description The current password is wrong (or the account has none). */
             403: {
@@ -6358,7 +6613,11 @@ export interface operations {
                     "application/json": components["schemas"]["OkResponse"];
                 };
             };
-            /** @description The body breaks the contract, or the token is unknown, used or expired (`invalid_reset_token`). */
+            /**
+             * @description The body breaks the contract, or the token is unknown, used or expired
+             *     (`invalid_reset_token`), or the password is refused (`weak_password`, with `details`
+             *     as on `POST /user/register`; a refused password leaves the token usable).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12031,7 +12290,7 @@ export interface operations {
                      *             "to": "ada@example.com",
                      *             "subject": "Reset your Touchline password",
                      *             "kind": "password_reset",
-                     *             "text": "Someone asked to reset the password of your Touchline account.\nOpen this link within 60 minutes to choose a new one:\nhttp://localhost:8000/auth/password/reset/?token=pr_Vb3kX9mQ2tL7wZc4Rn8Jd1Hf\n",
+                     *             "text": "Someone asked to reset the password of your Touchline account.\nOpen this link within 60 minutes to choose a new one:\nhttp://localhost:8000/auth/password/reset/?token=…redacted…\n",
                      *             "status": "kept",
                      *             "added": "2026-11-21T09:00:00Z",
                      *             "sentAt": null
@@ -12078,7 +12337,7 @@ export interface operations {
                      *         "to": "ada@example.com",
                      *         "subject": "Reset your Touchline password",
                      *         "kind": "password_reset",
-                     *         "text": "Someone asked to reset the password of your Touchline account.\nOpen this link within 60 minutes to choose a new one:\nhttp://localhost:8000/auth/password/reset/?token=pr_Vb3kX9mQ2tL7wZc4Rn8Jd1Hf\n",
+                     *         "text": "Someone asked to reset the password of your Touchline account.\nOpen this link within 60 minutes to choose a new one:\nhttp://localhost:8000/auth/password/reset/?token=…redacted…\n",
                      *         "status": "kept",
                      *         "added": "2026-11-21T09:00:00Z",
                      *         "sentAt": null
@@ -12359,7 +12618,9 @@ export interface operations {
                      *             "path": "/api/admin/access_codes",
                      *             "target": "1b1c0a8e2b3d4c5e6f7a8be1",
                      *             "clientAddress": "203.0.113.7",
-                     *             "status": 200
+                     *             "status": 200,
+                     *             "count": 1,
+                     *             "detail": null
                      *           }
                      *         ]
                      *       },
@@ -12682,6 +12943,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
 }

@@ -83,6 +83,7 @@ const auth = {
   signUp: page(() => import("@/features/auth/pages/SignUpPage"), "auth", "errors"),
   forgot: page(() => import("@/features/auth/pages/ForgotPasswordPage"), "auth", "errors"),
   reset: page(() => import("@/features/auth/pages/ResetPasswordPage"), "auth", "errors"),
+  verify: page(() => import("@/features/auth/pages/VerifyEmailPage"), "auth", "errors"),
   callback: page(() => import("@/features/auth/pages/OAuthCallbackPage"), "auth", "errors"),
 };
 const following = {
@@ -298,6 +299,7 @@ export function pageRoutes(): RouteObject[] {
     ),
     r("auth/password/reset", "auth-password-reset", "auth", auth.reset),
     r("auth/password/forgot", "auth-password-forgot", "auth", auth.forgot),
+    r("auth/verify", "auth-verify", "auth", auth.verify),
     r("auth/oauth2/callback/:provider", "auth-oauth2-callback-provider", "auth", auth.callback),
 
     ...followingRoutes("following", "following"),

@@ -43,11 +43,12 @@ export interface RoomAckError {
   /**
    * `validation_error`: the payload (or the event name) does not match this document;
    * `forbidden`: the connection may not use that user room (not its user, or its
-   * session has ended), or a connection without a staff token asked to `watch-room`;
-   * `service_unavailable`: the session could not be checked right
-   * now, try again.
+   * session has ended), or a connection of an account that is not staff asked to
+   * `watch-room`; `service_unavailable`: the session could not be checked right
+   * now, try again; `too_many_rooms`: the connection is in as many rooms as it may be
+   * (see Caps), leave one first.
    */
-  messageErrorCode: "validation_error" | "forbidden" | "service_unavailable";
+  messageErrorCode: "validation_error" | "forbidden" | "service_unavailable" | "too_many_rooms";
   message: string;
   /** One entry per schema violation (validation_error only). */
   details?: {
@@ -63,9 +64,11 @@ export interface ConnectError {
   message: string;
   /**
    * `unauthorized`: the token is invalid or expired, or its session has ended (sign
-   * out); `service_unavailable`: the session could not be checked, reconnect later.
+   * out); `service_unavailable`: the session could not be checked, reconnect later;
+   * `too_many_connections`: this client address has as many connections open as it may
+   * (see Caps), reconnect later.
    */
-  messageErrorCode: "unauthorized" | "service_unavailable";
+  messageErrorCode: "unauthorized" | "service_unavailable" | "too_many_connections";
 }
 
 export interface UserRef {

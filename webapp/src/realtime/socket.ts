@@ -177,7 +177,8 @@ async function joinUserRoom(userId: string): Promise<void> {
 
 async function onConnectError(error: Error & { data?: Partial<ConnectError> }): Promise<void> {
   const code = error.data?.messageErrorCode;
-  if (code === "service_unavailable") {
+  // Our database hiccuped, or this address has all the sockets it may have: try again later.
+  if (code === "service_unavailable" || code === "too_many_connections") {
     reconnectLater();
     return;
   }

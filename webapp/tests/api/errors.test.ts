@@ -31,6 +31,19 @@ describe("errorText", () => {
     expect(errorText(error, tDe)).toBe(german.invalid_credentials);
   });
 
+  it("prefers errors.{code}_{reason} when the error says why a field was refused", () => {
+    const refused = (reason: string) =>
+      new ApiError(400, {
+        error: true,
+        message: "Refused",
+        messageErrorCode: "weak_password",
+        details: [{ field: "password", message: "Refused", reason }],
+      });
+    expect(errorText(refused("common"), t)).toBe(english.weak_password_common);
+    expect(errorText(refused("repeated"), tDe)).toBe(german.weak_password_repeated);
+    expect(errorText(refused("a_reason_from_later"), t)).toBe(english.weak_password);
+  });
+
   it("falls back to the server's message for a code without translation", () => {
     const error = new ApiError(409, {
       error: true,

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { analytics as facade, configureAnalytics, type AnalyticsEvent, type AnalyticsSink } from "@/lib/analytics";
-import { ANONYMOUS_ID_KEY, cleanProperties, createCollector, MAX_BATCH } from "@/lib/analytics/collector";
+import {
+  ANONYMOUS_ID_KEY,
+  batchesOf,
+  cleanProperties,
+  createCollector,
+  MAX_BATCH,
+  MAX_BATCH_BYTES,
+} from "@/lib/analytics/collector";
 
 function memoryStorage() {
   const values = new Map<string, string>();
@@ -64,6 +71,24 @@ describe("analytics", () => {
     for (let n = 0; n < MAX_BATCH + 3; n += 1) analytics.track("clicked");
     await analytics.flush();
     expect(batches.map((batch) => batch.length)).toEqual([MAX_BATCH, 3]);
+  });
+
+  it("keeps each batch within the server's bytes and anonymous ids, and drops an event too large", async () => {
+    const { batches, sink } = recordingSink();
+    const analytics = createCollector(options(sink));
+    const long = Object.fromEntries(Array.from({ length: 20 }, (_, n) => [`p${n}`, "x".repeat(500)]));
+    analytics.track("too_large", long); // 10 KB: the server would refuse the batch holding it
+    const comment = { comment: "가".repeat(500) }; // 1.5 KB in UTF-8
+    for (let n = 0; n < 30; n += 1) analytics.track("survey_submitted", comment);
+    await analytics.flush();
+    expect(batches.flat().map((event) => event.name)).not.toContain("too_large");
+    expect(batches.flat()).toHaveLength(30);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const batch of batches)
+      expect(new TextEncoder().encode(JSON.stringify(batch)).length).toBeLessThan(MAX_BATCH_BYTES);
+    const event = batches[0]![0]!;
+    const browsers = Array.from({ length: 6 }, (_, n) => ({ ...event, anonymousId: `browser${n}` }));
+    expect(batchesOf(browsers).map((batch) => batch.length)).toEqual([4, 2]);
   });
 
   it("does nothing when disabled (local development)", async () => {

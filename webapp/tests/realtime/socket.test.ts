@@ -291,6 +291,25 @@ describe("a refused handshake", () => {
     expect(sessionStore.getState().token).toBe("access-1");
   });
 
+  it("connects again after a while, still signed in, when its address has too many sockets", async () => {
+    vi.useFakeTimers();
+    signIn();
+    const server = fakeServer({});
+    const socket = start();
+    socket.fire(
+      "connect_error",
+      Object.assign(new Error("too many"), {
+        data: { error: true, message: "too many", messageErrorCode: "too_many_connections" },
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(4900);
+    expect(socket.handshakes).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(socket.handshakes).toEqual([{ token: "access-1" }, { token: "access-1" }]);
+    expect(server.callsTo("/oauth2/token")).toHaveLength(0);
+    expect(sessionStore.getState().token).toBe("access-1");
+  });
+
   it("ends the session when the refreshed token is refused too", async () => {
     signIn();
     fakeServer({ "POST /oauth2/token": () => refreshAnswer(), "POST /user/logout": () => ok(null) });

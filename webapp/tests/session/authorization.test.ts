@@ -27,6 +27,7 @@ describe("the authorisation header", () => {
       "/user/register",
       { email: "ada@example.com", password: "long enough", displayName: "Ada", device_id: "d", device_name: "d" },
     ],
+    ["/user/verify_email", { token: "ev_0123456789abcdef0123", device_id: "d", device_name: "d" }],
     [
       "/oauth2/token",
       {

@@ -539,6 +539,46 @@ async def test_a_stream_url_that_is_not_a_path_or_http_url_is_a_400(client, data
     assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error"
 
 
+PRIVATE_OR_RELATIVE = [
+    "//cdn.example/live.m3u8",
+    "/\\cdn.example/live.m3u8",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://127.0.0.1:5432/",
+    "http://[::1]:6379/",
+    "http://127.1/live.m3u8",
+    "http://2130706433/live.m3u8",
+    "http://[::ffff:10.0.0.1]/live.m3u8",
+    "https://192.168.1.10/live.m3u8",
+    "http://localhost:8080/live.m3u8",
+]
+
+
+@pytest.mark.parametrize("url", PRIVATE_OR_RELATIVE)
+async def test_a_stream_url_into_a_private_network_or_protocol_relative_is_a_400(client, database, staff, url):
+    event = await live_event(client, database, staff)
+    answer = await call(client, staff, "POST", f"/{event['_id']}/stream", {"url": url})
+    assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error", answer.text
+    assert answer.json()["details"][0]["field"] == "content.HLSStream"
+
+
+async def test_an_event_cannot_be_made_or_changed_with_a_private_stream_or_poster_address(client, database, staff):
+    event = await live_event(client, database, staff)
+    for content in ({"HLSStream": "http://10.1.2.3/x.m3u8"}, {"PosterH": "//tracker.example/p.png"}):
+        answer = await call(client, staff, "PATCH", f"/{event['_id']}", {"content": content})
+        assert answer.status_code == 400, answer.text
+
+
+async def test_a_private_stream_url_is_stored_where_the_setting_allows_it(api, database, settings, staff):
+    lab = settings.model_copy(update={"allow_private_stream_urls": True})
+    transport = httpx.ASGITransport(app=with_state(create_api(lab), {"database": database, "settings": lab}))
+    async with httpx.AsyncClient(transport=transport, base_url="http://touchline.test") as lab_client:
+        event = await live_event(lab_client, database, staff)
+        answer = await call(lab_client, staff, "POST", f"/{event['_id']}/stream", {"url": "http://192.168.1.10/a.m3u8"})
+        assert answer.status_code == 200, answer.text
+        protocol_relative = await call(lab_client, staff, "POST", f"/{event['_id']}/stream", {"url": "//x.example/a"})
+        assert protocol_relative.status_code == 400
+
+
 # --- the anonymous catalogue cache ---------------------------------------------------------------
 
 

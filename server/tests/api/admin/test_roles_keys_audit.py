@@ -284,7 +284,15 @@ async def test_support_reads_the_monitoring_snapshot(client, support):
     content = answer.json()["content"]
     assert content["health"]["database"] == "ok"
     assert content["sockets"]["scope"] == "process"
-    assert {j["name"] for j in content["jobs"]} == {"settlement", "renewals", "payment-cleanup", "kickoff", "notices"}
+    assert {j["name"] for j in content["jobs"]} == {
+        "settlement",
+        "renewals",
+        "payment-cleanup",
+        "kickoff",
+        "notices",
+        "analytics-retention",
+        "outbox-audit-retention",
+    }
     assert len(content["signIns"]) <= 3 and content["signIns"]
 
 

@@ -126,7 +126,9 @@ async def test_resending_a_mail_writes_a_new_outbox_entry_with_the_same_text(cli
     assert original.id == mail_id and resent["_id"] == copy.id != mail_id
     assert (copy.subject, copy.text, copy.status) == (original.subject, original.text, "kept")
     assert (resent["to"], resent["kind"], resent["status"]) == (account["email"], "password_reset", "kept")
-    listed = await client.get("/api/admin/outbox", params={"to": account["email"]}, headers=support["headers"])
+    listed = await client.get(
+        "/api/admin/outbox", params={"to": account["email"], "kind": "password_reset"}, headers=support["headers"]
+    )
     assert [m["_id"] for m in listed.json()["content"]["entries"]] == [copy.id, mail_id]  # newest first
 
 

@@ -97,7 +97,7 @@ async def test_a_viewer_cuts_a_clip_of_an_archived_game(client, catalogue, fan):
     stream = clip["content"]["HLSStream"]
     assert stream.startswith("/media/s/") and stream.endswith("/vod/football/clip-2000-8500.m3u8")
     token = jwt.decode(stream.split("/")[3], options={"verify_signature": False})
-    assert token["evt"] == catalogue["archived"] and token["stream"] == "football"
+    assert token["evt"] == catalogue["archived"] and token["path"] == "vod/football/clip-2000-8500.m3u8"
     assert "sub" not in token  # a free game's clip plays for anyone holding the URL, like the game
     assert clip["content"]["PanoStream"] is None and clip["content"]["MezzanineVideo"] is None
 

@@ -25,7 +25,9 @@ def inbox():
 async def shop(database, settings, inbox):
     configured = smtp_settings(settings, inbox.port)
     async with client_at(create_api(configured), database, configured) as http:
-        yield http, await sign_up(http)
+        account = await sign_up(http)
+        inbox.received.clear()  # the sign-up's confirmation mail: the tests count receipts
+        yield http, account
 
 
 async def test_a_paid_pay_per_view_sends_one_receipt_however_often_it_is_retried(database, shop, inbox):

@@ -37,12 +37,11 @@ async def outage_server():
     name = _postgres_database()
     direct = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
     proxy = await TcpProxy(5432).start()
+    seeding = Database(direct)  # kept open: sign_up reads the confirmation mail through it
     try:
         await asyncio.to_thread(upgrade, direct)  # alembic runs its own event loop
-        seeding = Database(direct)
         async with seeding.session() as session:
             catalogue = await build_catalogue(session)
-        await seeding.dispose()
         settings = Settings(
             environment="test",
             database_url=f"postgresql+psycopg://postgres@127.0.0.1:{proxy.port}/{name}",
@@ -51,8 +50,10 @@ async def outage_server():
         )
         serving = uvicorn_serving(lambda _port: create_api(settings), lifespan="on", log_level="critical")
         async with serving as url, httpx.AsyncClient(base_url=url, timeout=10) as http:
+            http.touchline_database = seeding  # type: ignore[attr-defined]  # sign_up reads its mail here
             yield proxy, http, catalogue
     finally:
+        await seeding.dispose()
         await proxy.aclose()
         _drop_postgres_database(name)
 

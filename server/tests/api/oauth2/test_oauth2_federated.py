@@ -16,7 +16,17 @@ import jwt
 import pytest
 
 from server.auth.providers import ProviderClient
-from server.tests.accounts import bearer, new_device, new_email, refresh, sign_up
+from server.tests.accounts import (
+    bearer,
+    new_device,
+    new_email,
+    refresh,
+    register,
+    sign_in,
+    sign_up,
+    verification_token,
+    verify_email,
+)
 from server.tests.conftest import with_state
 from server.tests.facebook_graph import GraphApi
 from server.tests.oidc_provider import OidcProvider
@@ -42,6 +52,8 @@ def apps(oidc_provider):
         "ifa": oidc_provider.register_client(IFA_CALLBACK),
         "google": oidc_provider.register_client("http://touchline.test/google-sdk/"),
         "apple": oidc_provider.register_client("http://touchline.test/apple-sdk/"),
+        # Not ours: another application registered at the same provider.
+        "elsewhere": oidc_provider.register_client("http://elsewhere.test/callback/"),
     }
 
 
@@ -269,6 +281,27 @@ async def test_an_unverified_email_does_not_sign_into_an_existing_account(http, 
     assert answer.json()["content"]["profile"]["userId"] != account["profile"]["userId"]
 
 
+async def test_an_unconfirmed_sign_up_with_her_address_is_not_joined_by_her_ifa_sign_in(
+    http, client, database, oidc_provider, apps
+):
+    """Issue 26 §5: an attacker signs up with the victim's address and a password of his own; the
+    victim signs in with ifa, whose verified address matches. She gets an account of her own that
+    the attacker's password does not open, and his confirmation link is dead."""
+    victim, attackers_password = new_email(), "he picked these words himself"
+    assert (await register(client, victim, attackers_password, display_name="Attacker")).status_code == 202
+    attackers_link = await verification_token(database, victim)
+    sub = new_sub()
+    oidc_provider.set_user(sub, email=victim, email_verified=True, name="Victim")
+    answer = await http.post("/api/oauth2/token", json=exchange("ifa", await oidc_provider.id_token(apps["ifa"], sub)))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["auth_data"] == {"isRegister": True, "provider": "ifa"}
+    profile = answer.json()["content"]["profile"]
+    assert profile["email"] == victim and profile["displayName"] == "Victim"
+    assert (await sign_in(client, victim, attackers_password)).status_code == 401
+    late = await verify_email(client, attackers_link)
+    assert late.status_code == 400 and late.json()["messageErrorCode"] == "invalid_verification_token"
+
+
 async def test_the_session_of_a_federated_sign_in_works_and_refreshes(http, oidc_provider, apps):
     sub = new_sub()
     token = await oidc_provider.id_token(apps["google"], sub)
@@ -279,13 +312,28 @@ async def test_the_session_of_a_federated_sign_in_works_and_refreshes(http, oidc
     assert refreshed.status_code == 200 and refreshed.json()["content"]["refresh_token"] != tokens["refresh_token"]
 
 
-async def test_an_access_token_is_checked_at_the_providers_userinfo_endpoint(http, oidc_provider, apps):
-    sub = new_sub()
-    verifier = "x" * 43
-    code = await oidc_provider.authorize(apps["google"], sub, state="s", nonce="n", code_verifier=verifier)
-    access_token = (await oidc_provider.tokens(apps["google"], code, verifier))["access_token"]
-    answer = await http.post("/api/oauth2/token", json=exchange("google", access_token, token_type=ACCESS_TOKEN))
-    assert answer.status_code == 200 and answer.json()["auth_data"]["isRegister"] is True
+async def test_an_ifa_access_token_issued_to_us_is_introspected_and_signs_in(http, oidc_provider, apps):
+    access_token = await oidc_provider.access_token(apps["ifa"], new_sub())
+    answer = await http.post("/api/oauth2/token", json=exchange("ifa", access_token, token_type=ACCESS_TOKEN))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["auth_data"] == {"isRegister": True, "provider": "ifa"}
+
+
+async def test_an_access_token_another_application_obtained_fails_with_login_failed(http, oidc_provider, apps):
+    # The same person at the same provider, but the token was issued to another client.
+    access_token = await oidc_provider.access_token(apps["elsewhere"], new_sub())
+    answer = await http.post("/api/oauth2/token", json=exchange("ifa", access_token, token_type=ACCESS_TOKEN))
+    assert error(answer) == (401, "login_failed", "Login Failed: the access token was issued to another application")
+
+
+@pytest.mark.parametrize("provider", ["google", "apple"])
+async def test_google_and_apple_take_id_tokens_only(http, oidc_provider, apps, provider):
+    # No client secret for their browser SDKs, so no introspection: the access token is refused
+    # even when it is our own client's.
+    access_token = await oidc_provider.access_token(apps[provider], new_sub())
+    answer = await http.post("/api/oauth2/token", json=exchange(provider, access_token, token_type=ACCESS_TOKEN))
+    status, code, message = error(answer)
+    assert (status, code) == (400, "unsupported_token_type") and "takes an ID token" in message
 
 
 async def test_federated_sign_in_at_the_device_limit_answers_device_error_with_a_limit_ticket(

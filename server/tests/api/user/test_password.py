@@ -417,9 +417,9 @@ async def test_change_password_attempts_are_limited_per_account(strict_api, data
     assert right.status_code == 429 and 0 < int(right.headers["Retry-After"]) <= 900
 
 
-async def test_a_reset_unlocks_an_account_locked_by_failed_sign_ins(visitor, database, settings):
+async def test_a_reset_lets_in_again_the_client_its_failed_sign_ins_held_back(visitor, database, settings):
     account = await sign_up(visitor)
-    for _ in range(settings.login_failures_per_account):
+    for _ in range(settings.login_failures_per_client):
         assert (await sign_in(visitor, account["email"], "a wrong password")).status_code == 401
     assert (await sign_in(visitor, account["email"])).status_code == 429
     token = await request_reset(visitor, database, account["email"])

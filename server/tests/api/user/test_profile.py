@@ -93,7 +93,9 @@ async def test_null_clears_a_field(client, catalogue):
 
 async def test_display_name_is_trimmed(client):
     user = await sign_up(client)
-    assert (await updated(client, user, displayName="  Ada Lovelace \t"))["displayName"] == "Ada Lovelace"
+    assert (await updated(client, user, displayName="  Ada Lovelace  "))["displayName"] == "Ada Lovelace"
+    # A tab is a control character like any other (issue 26 §9), at the ends too.
+    assert_error(await update(client, user, displayName="Ada Lovelace\t"), 400, "validation_error")
 
 
 async def test_a_blank_display_name_is_refused_and_changes_nothing(client):

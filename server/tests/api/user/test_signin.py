@@ -4,13 +4,24 @@ import asyncio
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
 from server.app import create_api
-from server.tests.accounts import PASSWORD, bearer, new_device, new_email, refresh, sign_in, sign_up
+from server.models import User
+from server.tests.accounts import (
+    PASSWORD,
+    bearer,
+    database_of,
+    new_email,
+    refresh,
+    register,
+    sign_in,
+    sign_up,
+)
 from server.tests.conftest import with_state
 
 
-async def test_registration_signs_the_user_in_straight_away(client):
+async def test_opening_the_confirmation_link_signs_the_new_account_in(client):
     account = await sign_up(client, display_name="  Ada Lovelace  ", countryName="United Kingdom")
     assert account["profile"]["displayName"] == "Ada Lovelace"
     assert account["profile"]["countryName"] == "United Kingdom"
@@ -21,58 +32,29 @@ async def test_registration_signs_the_user_in_straight_away(client):
     assert profile.status_code == 200 and profile.json()["content"]["email"] == account["email"]
 
 
-async def test_registration_answer_says_it_was_a_registration(client):
-    email, device = new_email(), new_device()
-    answer = await client.post(
-        "/api/user/register",
-        json={
-            "email": email,
-            "password": PASSWORD,
-            "displayName": "Fan",
-            "device_id": device,
-            "device_name": device,
-            "strategy": "refresh",
-        },
-    )
-    assert answer.json()["auth_data"] == {"isRegister": True, "provider": "credentials"}
-    login = await sign_in(client, email)
+async def test_the_confirmation_answer_says_it_was_a_registration(client):
+    account = await sign_up(client)
+    assert account["auth_data"] == {"isRegister": True, "provider": "credentials"}
+    login = await sign_in(client, account["email"])
     assert login.json()["auth_data"] == {"isRegister": False, "provider": "credentials"}
 
 
-async def test_registering_an_address_twice_gives_user_already_exists(client):
+async def test_registering_an_address_twice_answers_as_the_first_time(client):
     account = await sign_up(client)
-    again = await client.post(
-        "/api/user/register",
-        json={
-            "email": account["email"].upper(),
-            "password": PASSWORD,
-            "displayName": "Twin",
-            "device_id": "d",
-            "device_name": "d",
-        },
-    )
-    assert again.status_code == 409
-    assert again.json()["messageErrorCode"] == "user_already_exists"
+    again = await register(client, account["email"].upper(), display_name="Twin")
+    assert again.status_code == 202
+    assert again.json()["content"] == {"status": "verification_sent"}
 
 
 async def test_concurrent_registrations_of_one_address_create_one_account(client):
     email = new_email()
     answers = await asyncio.gather(
-        *(
-            client.post(
-                "/api/user/register",
-                json={
-                    "email": email,
-                    "password": PASSWORD,
-                    "displayName": "Racer",
-                    "device_id": f"d{i}",
-                    "device_name": f"d{i}",
-                },
-            )
-            for i in range(5)
-        )
+        *(register(client, email, display_name="Racer", device_id=f"d{i}") for i in range(5))
     )
-    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409, 409]
+    assert [a.status_code for a in answers] == [202] * 5
+    async with database_of(client).session() as db:
+        owners = await db.scalar(select(func.count()).select_from(User).where(User.email == email))
+    assert owners == 1
 
 
 async def test_a_blank_display_name_is_refused(client):
@@ -167,13 +149,13 @@ def strict_client_factory(strict_settings, database):
     return make
 
 
-async def test_repeated_failures_lock_the_account_with_retry_after(client, strict_client_factory):
+async def test_failures_from_many_addresses_make_new_devices_wait_with_retry_after(client, strict_client_factory):
     account = await sign_up(client)
     for address in ["10.0.0.1", "10.0.0.2", "10.0.0.3"]:
         async with strict_client_factory(address) as other:
             assert (await sign_in(other, account["email"], password="wrong password!")).status_code == 401
     async with strict_client_factory("10.0.0.4") as fresh:
-        locked = await sign_in(fresh, account["email"])  # even the right password waits now
+        locked = await sign_in(fresh, account["email"])  # a new device, even with the right password
     assert locked.status_code == 429
     assert locked.json()["messageErrorCode"] == "too_many_requests"
     assert 0 < int(locked.headers["Retry-After"]) <= 900

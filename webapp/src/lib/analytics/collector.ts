@@ -3,6 +3,10 @@ import type { Analytics, AnalyticsEvent, AnalyticsProperties, AnalyticsSink } fr
 /** The contract's bounds (openapi.yaml AnalyticsBatch / AnalyticsEvent). */
 export const MAX_BATCH = 50;
 export const MAX_PROPERTIES = 20;
+/** The server's default bounds (openapi.yaml record_analytics_events): bytes as JSON in UTF-8. */
+export const MAX_EVENT_BYTES = 4096;
+export const MAX_BATCH_BYTES = 32 * 1024;
+export const MAX_ANONYMOUS_IDS = 4;
 const MAX_TEXT = 500;
 const PROPERTY_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
 const EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$/;
@@ -39,10 +43,42 @@ export function cleanProperties(properties: AnalyticsProperties = {}): Analytics
   return clean;
 }
 
+const encoder = new TextEncoder();
+
+function byteSize(event: AnalyticsEvent): number {
+  return encoder.encode(JSON.stringify(event)).length;
+}
+
+/** The batches the server takes: at most 50 events, 32 KB and 4 anonymous ids each, in order. */
+export function batchesOf(events: readonly AnalyticsEvent[]): AnalyticsEvent[][] {
+  const batches: AnalyticsEvent[][] = [];
+  let batch: AnalyticsEvent[] = [];
+  let bytes = 0;
+  let ids = new Set<string>();
+  for (const event of events) {
+    const size = byteSize(event);
+    const newId = !ids.has(event.anonymousId);
+    const full =
+      batch.length >= MAX_BATCH || bytes + size > MAX_BATCH_BYTES || (newId && ids.size >= MAX_ANONYMOUS_IDS);
+    if (batch.length && full) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+      ids = new Set();
+    }
+    batch.push(event);
+    bytes += size;
+    ids.add(event.anonymousId);
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
 /**
  * Collects identify and track events, each with the tenant and the browser's anonymous id, and
- * hands them to the sink in batches of at most 50. A failed send drops its batch: analytics
- * never retries into a server that is struggling, nor gets in the viewer's way.
+ * hands them to the sink in batches the server takes (`batchesOf`); an event too large for the
+ * server is dropped. A failed send (a refusal, the server's budget spent) drops its batch:
+ * analytics never retries into a server that is struggling, nor gets in the viewer's way.
  */
 export function createCollector(options: CollectorOptions): Analytics {
   const { enabled, tenant, sink, flushDelayMs = 2000, now = () => new Date(), randomId = defaultRandomId } = options;
@@ -70,14 +106,16 @@ export function createCollector(options: CollectorOptions): Analytics {
 
   function push(type: AnalyticsEvent["type"], name: string, properties?: AnalyticsProperties): void {
     if (!enabled || !EVENT_NAME.test(name)) return;
-    queue.push({
+    const event: AnalyticsEvent = {
       type,
       name,
       tenant,
       anonymousId: currentAnonymousId(),
       timestamp: now().toISOString(),
       properties: cleanProperties(properties),
-    });
+    };
+    if (byteSize(event) > MAX_EVENT_BYTES) return; // the server would refuse its whole batch
+    queue.push(event);
     if (queue.length >= MAX_BATCH) void flush();
     else if (!timer) timer = setTimeout(() => void flush(), flushDelayMs);
   }
@@ -85,8 +123,7 @@ export function createCollector(options: CollectorOptions): Analytics {
   async function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = null;
-    const batches: AnalyticsEvent[][] = [];
-    while (queue.length) batches.push(queue.splice(0, MAX_BATCH));
+    const batches = batchesOf(queue);
     queue = [];
     await Promise.all(batches.map((batch) => sink.send(batch).catch(() => undefined)));
   }

@@ -97,6 +97,23 @@ describe("the password section", () => {
     expect(api.callsTo("POST /api/user/end_other_sessions")).toHaveLength(0);
   });
 
+  it("shows the rule under the new password, and a weak one refused by the server at that field", async () => {
+    stubApi({
+      "POST /api/user/change_password": () =>
+        failure(400, "weak_password", "The password must not be one character repeated", [
+          { field: "new_password", message: "The password must not be one character repeated", reason: "repeated" },
+        ]),
+    });
+    renderPassword();
+    const rule =
+      "At least 8 characters. Not a common password, your e-mail address or name, or one character repeated.";
+    expect(screen.getByText(rule)).toBeTruthy();
+    await fill(userEvent.setup(), "the-old-password", "aaaaaaaa");
+    expect(await screen.findByText("The password must not be one character repeated.")).toBeTruthy();
+    expect(screen.getByLabelText("New password").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText("Current password").getAttribute("aria-invalid")).toBeNull();
+  });
+
   it("shows a rate limit above the form", async () => {
     stubApi({
       "POST /api/user/change_password": () => failure(429, "too_many_requests", "Too many attempts, try again later"),

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { screen, waitFor } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import SignUpPage from "@/features/auth/pages/SignUpPage";
 import { sessionStore } from "@/session/store";
-import { NO_PROVIDERS, json, renderPage, resetSession, setUpI18n, signedIn, stubApi } from "./authTestKit";
+import { NO_PROVIDERS, json, renderPage, resetSession, setUpI18n, stubApi } from "./authTestKit";
 
 const ROUTE = "/auth/sign-up";
 
@@ -48,15 +48,13 @@ describe("the sign-up form", () => {
     expect(api.callsTo("POST /api/user/register")).toHaveLength(0);
   });
 
-  it("registers, is signed in straight away and goes on to personalization, handing on the redirect target", async () => {
+  it("registers and says to check the mail, signing nobody in; signing up again sends a new link", async () => {
+    const sent = { content: { status: "verification_sent" }, error: false, message: "" };
     const api = stubApi({
       "GET /api/oauth2/providers": NO_PROVIDERS,
-      "POST /api/user/register": () => json(signedIn(true)),
+      "POST /api/user/register": () => json(sent, 202),
     });
-    const { router } = renderPage(SignUpPage, {
-      path: ROUTE,
-      url: `${ROUTE}?redirect=${encodeURIComponent("/upcoming")}`,
-    });
+    renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
     await fill({
       name: "  Ada Lovelace  ",
       email: "ada@example.com",
@@ -65,8 +63,8 @@ describe("the sign-up form", () => {
       terms: true,
     });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe("/auth/sign-up/personalization/"));
-    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent("/upcoming")}`);
+    expect(await screen.findByRole("heading", { name: "Check your e-mail" })).toBeTruthy();
+    expect(screen.getByText(/We sent a link to ada@example.com/)).toBeTruthy();
     expect(await api.callsTo("POST /api/user/register")[0].json()).toEqual({
       email: "ada@example.com",
       password: "correct horse",
@@ -75,34 +73,12 @@ describe("the sign-up form", () => {
       device_name: navigator.userAgent,
       strategy: "refresh",
     });
-    expect(sessionStore.getState().token).toBe("access-token-1");
-  });
+    expect(sessionStore.getState().token).toBeNull();
 
-  it("shows an address already in use next to the e-mail field", async () => {
-    stubApi({
-      "GET /api/oauth2/providers": NO_PROVIDERS,
-      "POST /api/user/register": () =>
-        json(
-          {
-            error: true,
-            message: "An account with this e-mail address exists already",
-            messageErrorCode: "user_already_exists",
-          },
-          409,
-        ),
-    });
-    renderPage(SignUpPage, { path: ROUTE, url: ROUTE });
-    await fill({
-      name: "Ada",
-      email: "fan@touchline.test",
-      password: "correct horse",
-      confirm: "correct horse",
-      terms: true,
-    });
-
-    const message = await screen.findByText("An account with this email address already exists.");
-    const email = screen.getByLabelText("E-mail address");
-    expect(email.getAttribute("aria-describedby")).toContain(message.id);
-    expect(document.activeElement).toBe(email);
+    await userEvent.setup().click(screen.getByRole("button", { name: "Send the link again" }));
+    expect(await screen.findByText("A new link is on its way.")).toBeTruthy();
+    const again = api.callsTo("POST /api/user/register");
+    expect(again).toHaveLength(2); // signing up again: the new link carries the password typed here
+    expect(await again[1].json()).toMatchObject({ email: "ada@example.com", password: "correct horse" });
   });
 });

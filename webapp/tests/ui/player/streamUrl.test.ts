@@ -8,8 +8,20 @@ function token(claims: Record<string, unknown>): string {
   return `${part({ alg: "HS256" })}.${part(claims)}.c2lnbmF0dXJl`;
 }
 
-const LIVE = token({ aud: "touchline-media", stream: "football", evt: "e1", exp: 1_795_003_600, start: 1_795_000_000 });
-const VIEWER = token({ aud: "touchline-media", stream: "football", evt: "e1", sub: "u1", exp: 1_795_007_200 });
+const LIVE = token({
+  aud: "touchline-media",
+  path: "live/football.m3u8",
+  evt: "e1",
+  exp: 1_795_003_600,
+  start: 1_795_000_000,
+});
+const VIEWER = token({
+  aud: "touchline-media",
+  path: "vod/football/index.m3u8",
+  evt: "e1",
+  sub: "u1",
+  exp: 1_795_007_200,
+});
 
 describe("signed stream addresses", () => {
   it("splits an address into its token and the stream's path", () => {

@@ -53,6 +53,8 @@ export default function PasswordSection() {
     } catch (error) {
       if (isApiError(error, "wrong_password")) {
         setError("currentPassword", { message: errorText(error) }, { shouldFocus: true });
+      } else if (isApiError(error, "weak_password")) {
+        setError("newPassword", { message: errorText(error) }, { shouldFocus: true });
       } else if (
         isApiError(error, "validation_error") &&
         (error.fields?.new_password || error.fields?.current_password)

@@ -1,12 +1,15 @@
 import { api } from "@/api/client";
 import { unwrapWhenNotBusy } from "./retryAfter";
 import { currentDevice } from "@/session/device";
-import { STRATEGY, type LoginResponse } from "./types";
+import { STRATEGY } from "./types";
 
-/** POST /user/register: creates the account and signs in on this device in the same call (spec §4). */
-export function register(fields: { email: string; password: string; displayName: string }): Promise<LoginResponse> {
+/**
+ * POST /user/register: the same answer (202 `verification_sent`) whether or not the address has an
+ * account; nothing signs in. The mailed link (/auth/verify/?token=…) confirms and signs in.
+ */
+export async function register(fields: { email: string; password: string; displayName: string }): Promise<void> {
   const device = currentDevice();
-  return unwrapWhenNotBusy(() =>
+  await unwrapWhenNotBusy(() =>
     api.POST("/user/register", {
       body: { ...fields, device_id: device.id, device_name: device.name, strategy: STRATEGY },
     }),

@@ -63,6 +63,8 @@ export default function ResetPasswordPage() {
       setDone(true);
     } catch (error) {
       if (isApiError(error, "invalid_reset_token")) setTokenRefused(true);
+      else if (isApiError(error, "weak_password"))
+        setError("password", { message: errorText(error) }, { shouldFocus: true });
       else if (isApiError(error, "validation_error") && error.fields?.password) {
         setError("password", { message: error.fields.password }, { shouldFocus: true });
       } else setError("root.server", { message: errorText(error) });

@@ -6,6 +6,7 @@ import { isApiError } from "@/api/client";
 import { useLocale } from "@/i18n/useLocalePath";
 import { useIsAuthenticated } from "@/session/store";
 import { register as registerAccount } from "../api/register";
+import { CheckYourMail } from "../components/CheckYourMail";
 import { useOfferedProviders } from "../api/providers";
 import { AuthCard } from "../components/AuthCard";
 import { FormAlert } from "@/ui/form/FormAlert";
@@ -15,7 +16,6 @@ import { SubmitButton } from "@/ui/form/SubmitButton";
 import { PasswordField, TextField } from "@/ui/form/TextField";
 import { FULL_NAME_MAX, PASSWORD_MIN, confirmPasswordRules, emailRules, newPasswordRules } from "../signIn/formRules";
 import { redirectQuery, signedInTarget } from "../signIn/redirectTarget";
-import { useFinishSignIn } from "../signIn/useFinishSignIn";
 import { useProviderSignIn } from "../signIn/useProviderSignIn";
 import { useSignInErrorText } from "../signIn/useSignInErrorText";
 
@@ -30,7 +30,10 @@ interface SignUpForm {
 /** Server field names (RegisterRequest) → this form's fields, to show a 400's field errors in place. */
 const SERVER_FIELDS = { displayName: "fullName", email: "email", password: "password" } as const;
 
-/** /auth/sign-up: registration signs the viewer in straight away (spec §4), then on to the redirect target. */
+/**
+ * /auth/sign-up: the viewer is told to check their mail; the mailed link (/auth/verify/) signs the
+ * new account in and continues to personalization (issue 26 §5).
+ */
 export default function SignUpPage() {
   const { t } = useTranslation("auth");
   const [params] = useSearchParams();
@@ -39,7 +42,8 @@ export default function SignUpPage() {
   // Only a viewer who arrives signed in is sent on from here: one who signs in on this page is
   // sent by the sign-in itself (a new account to personalization), which must not be overridden.
   const [signedInOnArrival] = useState(isAuthenticated);
-  const finishSignIn = useFinishSignIn();
+  // What was sent (the address, and the details to sign up again with for a new link).
+  const [sent, setSent] = useState<{ email: string; password: string; displayName: string } | null>(null);
   const errorText = useSignInErrorText();
   const { providers } = useOfferedProviders();
   const providerSignIn = useProviderSignIn();
@@ -62,12 +66,13 @@ export default function SignUpPage() {
   const onSubmit = async ({ fullName, email, password }: SignUpForm) => {
     const username = email.trim();
     try {
-      await finishSignIn(await registerAccount({ email: username, password, displayName: fullName.trim() }), {
-        username,
-      });
+      // The same answer for a new and a taken address (issue 26 §11): the mail says which.
+      const details = { email: username, password, displayName: fullName.trim() };
+      await registerAccount(details);
+      setSent(details);
     } catch (error) {
-      if (isApiError(error, "user_already_exists")) {
-        setError("email", { message: errorText(error) }, { shouldFocus: true });
+      if (isApiError(error, "weak_password")) {
+        setError("password", { message: errorText(error) }, { shouldFocus: true });
         return;
       }
       const fields = isApiError(error, "validation_error") ? error.fields : undefined;
@@ -81,6 +86,8 @@ export default function SignUpPage() {
       setError("root.server", { message: errorText(error) });
     }
   };
+
+  if (sent) return <CheckYourMail email={sent.email} resend={() => registerAccount(sent)} />;
 
   const providerFailure = providerSignIn.failure;
   const termsErrorId = `${termsId}-error`;

@@ -1,0 +1,103 @@
+"""What a stream token opens, read from the stored path it was issued for (server.media.reach): that
+playlist, the same playlist in each rendition and the segments they list; nothing beside it."""
+
+import pytest
+
+from server.media.reach import Place, reach_of, stream_of
+
+GAME = "vod/football/game-5400.m3u8"
+CLIP = "vod/football/clip-60000-90000.m3u8"
+LIVE = "live/football.m3u8"
+SAMPLE = "vod/football/index.m3u8"
+
+
+@pytest.mark.parametrize(
+    ("issued", "requested", "place"),
+    [
+        # A game: its master, its playlist in a rendition, the segments of [0, 5400 s) (checked later).
+        (GAME, GAME, Place("")),
+        (GAME, "vod/football/360p/game-5400.m3u8", Place("360p")),
+        (GAME, "vod/football/360p/seg-7.ts", Place("360p", segment=7)),
+        (GAME, "vod/football/seg-7.ts", Place("", segment=7)),  # a sample of one rendition
+        # A clip: the same, for its range.
+        (CLIP, CLIP, Place("")),
+        (CLIP, "vod/football/720p/clip-60000-90000.m3u8", Place("720p")),
+        (CLIP, "vod/football/720p/seg-30.ts", Place("720p", segment=30)),
+        # A live stream: its master, every rendition's live playlist, the files they list.
+        (LIVE, LIVE, Place("")),
+        (LIVE, "vod/football/234p/live.m3u8", Place("234p")),
+        (LIVE, "vod/football/234p/index3.ts", Place("234p", file=True)),
+        # A stored VOD file: itself, the same name in each rendition, their files.
+        (SAMPLE, SAMPLE, Place("", file=True)),
+        (SAMPLE, "vod/football/360p/index.m3u8", Place("360p", file=True)),
+        (SAMPLE, "vod/football/360p/index0.ts", Place("360p", file=True)),
+    ],
+)
+def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued, requested, place):
+    reach = reach_of(issued)
+    assert reach is not None
+    assert reach.place(requested) == place
+
+
+@pytest.mark.parametrize(
+    ("issued", "requested"),
+    [
+        # A VOD token never opens a live path.
+        (GAME, "live/football.m3u8"),
+        (GAME, "vod/football/360p/live.m3u8"),
+        (GAME, "vod/football/360p/index0.ts"),  # the files the live playlists list
+        (SAMPLE, "live/football.m3u8"),
+        (SAMPLE, "vod/football/360p/live.m3u8"),
+        (CLIP, "live/football.m3u8"),
+        # ...nor another game length, clip or the sample's own VOD.
+        (GAME, "vod/football/game-7200.m3u8"),
+        (GAME, "vod/football/360p/game-7200.m3u8"),
+        (GAME, "vod/football/clip-0-4000.m3u8"),
+        (GAME, "vod/football/360p/clip-0-4000.m3u8"),
+        (GAME, "vod/football/index.m3u8"),
+        (GAME, "vod/football/360p/index.m3u8"),
+        (CLIP, "vod/football/clip-60000-92000.m3u8"),
+        (CLIP, "vod/football/game-5400.m3u8"),
+        (SAMPLE, "vod/football/game-5400.m3u8"),
+        (SAMPLE, "vod/football/360p/clip-0-4000.m3u8"),
+        (SAMPLE, "vod/football/360p/seg-0.ts"),
+        # A live token opens no VOD playlist of its sample.
+        (LIVE, "vod/football/index.m3u8"),
+        (LIVE, "vod/football/360p/index.m3u8"),
+        (LIVE, "vod/football/game-5400.m3u8"),
+        (LIVE, "vod/football/360p/game-5400.m3u8"),
+        (LIVE, "vod/football/360p/clip-0-4000.m3u8"),
+        (LIVE, "vod/football/360p/seg-0.ts"),
+        (LIVE, "vod/football/live.m3u8"),
+        # Another sample, whatever its name shares.
+        (LIVE, "live/football-pano.m3u8"),
+        (LIVE, "vod/football-pano/360p/live.m3u8"),
+        (GAME, "vod/football-pano/game-5400.m3u8"),
+        (GAME, "vod/hockey/360p/game-5400.m3u8"),
+        (SAMPLE, "vod/footballer/360p/index0.ts"),
+        # Nothing deeper than a rendition, and no path tricks.
+        (SAMPLE, "vod/football/360p/hd/index0.ts"),
+        (SAMPLE, "vod/football/../hockey/index.m3u8"),
+        (SAMPLE, "vod/football//index0.ts"),
+        (SAMPLE, "vod/football/"),
+        (SAMPLE, ""),
+        # A made name out of bounds opens its own path alone (which is not found).
+        ("vod/football/game-0.m3u8", "vod/football/360p/seg-0.ts"),
+    ],
+)
+def test_a_token_opens_none_of_its_neighbours(issued, requested):
+    reach = reach_of(issued)
+    assert reach is not None
+    assert reach.place(requested) is None
+
+
+def test_a_clip_tokens_range_is_its_clip_and_a_games_is_from_zero():
+    clip, game, live = reach_of(CLIP), reach_of(GAME), reach_of(LIVE)
+    assert clip is not None and game is not None and live is not None
+    assert clip.clip == (60_000, 90_000) and game.clip is None and live.clip is None
+    assert game.made is not None and (game.made.start_ms, game.made.end_ms) == (0, 5_400_000)
+
+
+@pytest.mark.parametrize("path", ["live/Football.m3u8 x", "vod/index.m3u8", "posters/x.svg", "vod/a/../b.m3u8"])
+def test_a_path_that_names_no_stream_has_no_reach(path):
+    assert stream_of(path) is None and reach_of(path) is None
