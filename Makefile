@@ -75,7 +75,7 @@ test-webapp: webapp/node_modules/.installed
 	cd webapp && npx tsc -b && npx vitest run
 
 test-e2e: install webapp
-	cd webapp && npx playwright test
+	cd webapp && E2E_BUILT=1 npx playwright test
 
 # The house rules: formatters, linters, type checks and import boundaries (ARCHITECTURE.md).
 # The Python and webapp checks run side by side (both cores); each tool keeps a cache of what it

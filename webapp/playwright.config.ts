@@ -44,7 +44,9 @@ export default defineConfig({
     // that two runs side by side (each with its own E2E_PORT) never serve each other's half-built files.
     command: process.env.E2E_DIST
       ? `npx tsc -b && npx vite build --logLevel error --emptyOutDir --outDir "${process.env.E2E_DIST}" && node scripts/compress.mjs "${process.env.E2E_DIST}" && bash e2e/serve.sh`
-      : "npm run build --silent && bash e2e/serve.sh",
+      : process.env.E2E_BUILT // `make test-e2e` has just built webapp/dist (the Makefile's `webapp`)
+        ? "bash e2e/serve.sh"
+        : "npm run build --silent && bash e2e/serve.sh",
     url: `${baseURL}/api/health`,
     env: {
       E2E_PORT: String(port),

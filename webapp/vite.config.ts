@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+import { availableParallelism } from "node:os";
 import { fileURLToPath, URL } from "node:url";
 
 // `make dev` runs Vite beside the Python server; these paths go to the server.
@@ -99,5 +100,8 @@ export default defineConfig({
     setupFiles: ["tests/setup.ts"],
     // Some tests import the whole app fresh; a busy CI machine needs more than the default 5 s.
     testTimeout: 20_000,
+    // Vitest's default is one worker fewer than the cores: one worker on a two-core CI machine,
+    // whose main thread then mostly waits. Two keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

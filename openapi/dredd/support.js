@@ -68,7 +68,7 @@ async function verificationToken(email) {
 async function signUp(extra = {}) {
   counter += 1;
   const email = `dredd-${process.pid}-${counter}-${Date.now()}@example.com`;
-  const password = 'dredd contract password';
+  const password = 'ledger quartz harbour 2026';
   const device = uniqueDevice();
   await api('POST', '/user/register', {
     email, password, displayName: 'Dredd', device_id: device, device_name: device, strategy: 'refresh', ...extra,

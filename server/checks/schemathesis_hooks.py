@@ -49,7 +49,7 @@ def _fresh_account_token() -> str:
         "/user/register",
         {
             "email": email,
-            "password": "schemathesis password",
+            "password": "vellum copper tundra 2026",
             "displayName": "Schemathesis",
             "device_id": device,
             "device_name": device,

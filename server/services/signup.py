@@ -16,6 +16,7 @@ account of the person who owns the mailbox, and a link works only while the acco
 
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -33,6 +34,7 @@ from ..settings import Settings
 from . import mail, profiles
 
 TOKEN_PREFIX = "ev_"
+log = logging.getLogger(__name__)
 
 
 class InvalidVerificationToken(ApiError):
@@ -189,7 +191,11 @@ async def verify(db: AsyncSession, token: str) -> str:
 
 
 def drop(settings: Settings, outbox: OutboxMail) -> None:
-    """Test runs only (`mail_drop_dir`): write the mail as JSON for clients outside the process."""
+    """Test runs only (`mail_drop_dir`): write the mail as JSON for clients outside the process.
+    On a developer's `make run` (development, no SMTP) the mail goes to the server's console
+    instead, the only place a developer signing up there could read its link."""
+    if settings.environment == "development" and not settings.smtp_host:
+        log.warning("development, no SMTP: mail %s to %s:\n%s", outbox.kind, outbox.to_address, outbox.text)
     if settings.mail_drop_dir is None:
         return
     settings.mail_drop_dir.mkdir(parents=True, exist_ok=True)

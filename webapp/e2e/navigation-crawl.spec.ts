@@ -313,7 +313,8 @@ async function signUpOnPage(page: Page) {
 }
 
 test.describe("the navigation crawl", () => {
-  test.describe.configure({ timeout: 240_000 });
+  // 60 checked clicks with axe on each kind of page: minutes on a loaded two-core machine.
+  test.describe.configure({ timeout: 360_000 });
 
   test("anonymous: 60 clicks through every public kind of page, main never blank", async ({ page }) => {
     const crawl = startCrawl(page);

@@ -5,7 +5,7 @@ const {
   fixtures, NOBODY, keepExample, setBody, setPath, setToken, dropToken, api, signUp,
 } = require('../support');
 
-const NEW_PASSWORD = 'dredd new contract password';
+const NEW_PASSWORD = 'lantern orchard meridian 2027';
 const BUSY = 'needs more sign-ins at once than the hash slots serve in the wait; server/tests/api/user/test_signin_busy.py produces it';
 const TRIES = 100; // the limits are a few attempts per window; more means the limit is off
 
@@ -79,7 +79,11 @@ module.exports = {
       setToken(t, account.access_token);
       setBody(t, { current_password: account.password, new_password: NEW_PASSWORD });
     },
-    400: (t) => setBody(t, { current_password: 'anything' }), // new_password is required
+    400: async (t) => { // a new password of one character repeated is refused as weak
+      const account = await signUp();
+      setToken(t, account.access_token);
+      setBody(t, { current_password: account.password, new_password: 'bbbbbbbbbbbb' });
+    },
     401: dropToken,
     403: async (t) => {
       const account = await signUp();

@@ -27,11 +27,12 @@ module.exports = {
   register_user: {
     202: (t) => {
       const device = uniqueDevice();
-      setBody(t, { email: `dredd-register-${Date.now()}-${process.pid}@example.com`, password: 'dredd contract password',
+      setBody(t, { email: `dredd-register-${Date.now()}-${process.pid}@example.com`, password: 'ledger quartz harbour 2026',
         displayName: 'Dredd', device_id: device, device_name: device, strategy: 'refresh' });
     },
-    400: (t) => setBody(t, { email: 'fan@example.com', password: 'short', displayName: 'Dredd', device_id: 'd', device_name: 'd' }),
-    404: (t) => setBody(t, { email: `dredd-404-${Date.now()}@example.com`, password: 'dredd contract password',
+    // A password of one character repeated: refused as weak, before the address matters.
+    400: (t) => setBody(t, { email: 'fan@example.com', password: 'aaaaaaaaaaaa', displayName: 'Dredd', device_id: 'd', device_name: 'd' }),
+    404: (t) => setBody(t, { email: `dredd-404-${Date.now()}@example.com`, password: 'ledger quartz harbour 2026',
       displayName: 'Dredd', device_id: 'd', device_name: 'd', identity: NOBODY }),
     429: RATE_LIMIT,
     503: BUSY,
@@ -40,7 +41,7 @@ module.exports = {
     200: async (t) => {
       const email = `dredd-verify-${Date.now()}-${process.pid}@example.com`;
       const device = uniqueDevice();
-      await api('POST', '/user/register', { email, password: 'dredd contract password', displayName: 'Dredd',
+      await api('POST', '/user/register', { email, password: 'ledger quartz harbour 2026', displayName: 'Dredd',
         device_id: device, device_name: device });
       setBody(t, { token: await verificationToken(email), device_id: device, device_name: device, strategy: 'refresh' });
       noSurvey(t);

@@ -38,23 +38,52 @@ def test_the_database_is_dropped_when_the_check_fails(postgresql_server):
     assert databases_named("touchline_h8fail") == []
 
 
-def test_main_runs_schemathesis_a_second_time_on_postgresql(monkeypatch, tmp_path):
-    runs = []
+def test_main_runs_schemathesis_on_postgresql_in_a_process_beside_the_other_checks(monkeypatch, tmp_path, capsys):
+    runs: list[tuple[str, str | None]] = []
+    started: list[tuple[list[str], list[str]]] = []
+
+    class PostgresqlRun:
+        """Stands for the second process: remembers its command and the database it was given."""
+
+        def __init__(self, command, cwd, stdout, stderr):
+            url = command[command.index("--database-url") + 1]
+            started.append((command, databases_named(url.rsplit("/", 1)[1])))
+            stdout.write(b"the PostgreSQL run's report\n")
+
+        def wait(self):
+            assert runs, "the checks on SQLite ran while the PostgreSQL run was under way"
+            return 3
 
     def check_database(database_url, work, only):
-        runs.append((database_url.split(":", 1)[0], only, databases_named(database_url.rsplit("/", 1)[1])))
-        return {"Schemathesis": 0} if only == "schemathesis" else {"Dredd": 0, "Schemathesis": 0}
+        runs.append((database_url.split(":", 1)[0], only))
+        return {"Dredd": 0, "Schemathesis": 0}
 
     monkeypatch.setattr(contract, "PROJECT_ROOT", tmp_path)
     monkeypatch.setattr(contract, "check_database", check_database)
     monkeypatch.setattr(contract, "_operations_index", dict)
+    monkeypatch.setattr(contract.subprocess, "Popen", PostgresqlRun)
     if not pg_database.server_reachable(SERVER):
         pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-    assert contract.main([]) == 0
-    [(sqlite, everything, _), (postgresql, only, existing)] = runs
-    assert (sqlite, everything) == ("sqlite+aiosqlite", None)
-    assert (postgresql, only) == ("postgresql+psycopg", "schemathesis") and len(existing) == 1
-    assert databases_named(existing[0]) == []  # dropped afterwards
+    assert contract.main([]) == 1  # the PostgreSQL run's exit code counts
+    assert runs == [("sqlite+aiosqlite", None)]
+    [(command, existing)] = started
+    assert command[command.index("--only") + 1] == "schemathesis" and "--work" in command
+    assert len(existing) == 1 and databases_named(existing[0]) == []  # made for the run, dropped afterwards
+    output = capsys.readouterr().out
+    assert "the PostgreSQL run's report" in output and "Schemathesis on PostgreSQL: FAILED (exit 3)" in output
+
+
+def test_the_postgresql_process_runs_schemathesis_alone_in_its_own_directory(monkeypatch, tmp_path):
+    calls = []
+
+    def check_database(url, work, only):
+        calls.append((url, work, only))
+        return {"Schemathesis": 1}
+
+    monkeypatch.setattr(contract, "check_database", check_database)
+    url = "postgresql+psycopg://postgres@127.0.0.1:5432/touchline_contract_x"
+    assert contract.main(["--database-url", url, "--only", "schemathesis", "--work", str(tmp_path)]) == 1
+    assert calls == [(url, tmp_path, "schemathesis")]
 
 
 def test_main_leaves_postgresql_out_when_asked_or_when_one_database_is_chosen(monkeypatch, tmp_path):

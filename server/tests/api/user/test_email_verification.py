@@ -176,6 +176,18 @@ async def test_the_mail_drop_holds_the_confirmation_mail_for_test_clients(client
     assert (dropped["to"], dropped["kind"], dropped["text"]) == (email, "email_verification", mail.text)
 
 
+async def test_a_developer_without_smtp_reads_the_confirmation_link_on_the_console(client, database, caplog):
+    email = new_email()
+    await register(client, email)
+    [mail] = await mails_to(database, email, "email_verification")
+    token = await verification_token(database, email)
+    with caplog.at_level("WARNING", logger="server.services.signup"):
+        signup.drop(Settings(environment="development"), mail)
+        signup.drop(Settings(environment="development", smtp_host="mail.example"), mail)
+        signup.drop(Settings(environment="test"), mail)
+    assert [token in record.getMessage() for record in caplog.records] == [True]
+
+
 async def test_staff_are_never_shown_a_working_confirmation_link(client, database):
     email = new_email()
     await register(client, email)
