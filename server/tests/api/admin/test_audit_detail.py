@@ -10,8 +10,9 @@ import pytest
 import pytest_asyncio
 
 from server import clock
-from server.tests.accounts import create_user, sign_in
 from server.tests.mailbox import client_at, new_client_address
+
+from .test_roles_keys_audit import staff_account
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -19,21 +20,9 @@ NOBODY = "f" * 24
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-async def account(client, database, role: str) -> dict:
-    email = await create_user(database, role=role)
-    answer = await sign_in(client, email)
-    assert answer.status_code == 200, answer.text
-    content = answer.json()["content"]
-    return {
-        "email": email,
-        "userId": content["profile"]["userId"],
-        "headers": {"Authorization": f"Bearer {content['tokenData']['access_token']}"},
-    }
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def admin(client, database):
-    return await account(client, database, "admin")
+    return await staff_account(client, database, "admin")
 
 
 def at_the_start_of_a_minute() -> None:
@@ -49,7 +38,7 @@ async def audit(client, admin, **params) -> list[dict]:
 
 
 async def test_a_role_change_records_the_old_and_the_new_role(client, database, admin):
-    viewer = await account(client, database, "viewer")
+    viewer = await staff_account(client, database, "viewer")
     answer = await client.post(
         f"/api/admin/users/{viewer['userId']}/role", json={"role": "support"}, headers=admin["headers"]
     )
@@ -69,7 +58,7 @@ async def test_a_new_key_records_its_role_and_name(client, admin):
 
 
 async def test_staff_reading_an_accounts_sessions_is_recorded(client, database, admin):
-    viewer = await account(client, database, "viewer")
+    viewer = await staff_account(client, database, "viewer")
     answer = await client.get(f"/api/admin/users/{viewer['userId']}/sessions", headers=admin["headers"])
     assert answer.status_code == 200, answer.text
     [entry] = await audit(client, admin, action="list_user_sessions", target=viewer["userId"])

@@ -9,22 +9,12 @@ import pytest_asyncio
 
 from server.app import create_api
 from server.services import mail
-from server.tests.accounts import create_user, sign_in
+from server.tests.accounts import create_user
 from server.tests.mailbox import client_at, mails_to, reset_link, token_of
 
+from .test_roles_keys_audit import staff_account
+
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-async def staff_account(client, database, role: str) -> dict:
-    email = await create_user(database, role=role)
-    answer = await sign_in(client, email)
-    assert answer.status_code == 200, answer.text
-    content = answer.json()["content"]
-    return {
-        "email": email,
-        "userId": content["profile"]["userId"],
-        "headers": {"Authorization": f"Bearer {content['tokenData']['access_token']}"},
-    }
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
