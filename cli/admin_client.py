@@ -71,6 +71,15 @@ NOT_SIGNED_IN = (
 LOGIN_EXPIRED = "Your sign-in has expired: run `touchline login` again"
 
 
+def unreachable(base_url: str, exc: BaseException) -> str:
+    """One line: the URL tried, why it failed, and how to point the CLI at another server."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return (
+        f"Cannot reach the Touchline API at {base_url} ({reason}); "
+        "give the server's URL with --api-url or TOUCHLINE_API_URL"
+    )
+
+
 class AdminClient:
     def __init__(
         self,
@@ -221,10 +230,7 @@ class AdminClient:
                 text = await answer.text()
                 status = answer.status
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            reason = str(exc) or type(exc).__name__
-            raise AdminApiError(
-                f"Cannot reach the Touchline API at {self.base_url}: {reason}", "api_unreachable"
-            ) from None
+            raise AdminApiError(unreachable(self.base_url, exc), "api_unreachable") from None
         try:
             envelope = json.loads(text)
         except ValueError:

@@ -19,9 +19,11 @@ from .commands import (
     socket,
     users,
 )
+from .internal_errors import OneLineErrors
 from .tui.command import admin
 
-app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True)
+# OneLineErrors: an unexpected exception in any command is one line on stderr, never a traceback.
+app = typer.Typer(help="Touchline operator tools.", no_args_is_help=True, cls=OneLineErrors)
 app.add_typer(db.app, name="db")
 app.command("seed")(seed.seed)
 app.command("serve")(serve.serve)

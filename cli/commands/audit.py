@@ -6,10 +6,11 @@ from typing import Annotated, Any
 import typer
 
 from ..admin_client import fail
+from . import staff_completion
 from .staff_api import NONE, Page, Size, api_call, more_hint, new_console, print_json, print_rows, when
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(help="The audit log of admin writes.", no_args_is_help=True, callback=staff_options)
+app = staff_group("The audit log of admin writes.")
 
 
 def _moment(value: str | None, option: str) -> str | None:
@@ -41,7 +42,12 @@ def _detail(detail: dict | None) -> str:
 def list_entries(
     ctx: typer.Context,
     actor: Annotated[
-        str | None, typer.Option("--actor", help="An account's or key's id, or part of an e-mail address or key name.")
+        str | None,
+        typer.Option(
+            "--actor",
+            help="An account's or key's id, or part of an e-mail address or key name.",
+            autocompletion=staff_completion.emails,
+        ),
     ] = None,
     action: Annotated[str | None, typer.Option("--action", help="An operation id, e.g. issue_access_codes.")] = None,
     target: Annotated[str | None, typer.Option("--target", help="Part of the target (an id).")] = None,

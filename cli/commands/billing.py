@@ -16,9 +16,9 @@ from ..admin_client import fail
 from ..terminal_text import echo
 from .progress import spinner
 from .staff_api import api_call, print_json
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(help="Subscription billing (staff).", no_args_is_help=True, callback=staff_options)
+app = staff_group("Subscription billing (staff).")
 
 # The run handles every due contract before it answers: give it longer than a lookup.
 RENEW_TIMEOUT_S = 300.0
@@ -29,8 +29,10 @@ def renew(
     ctx: typer.Context,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Charge and change nothing; count what would.")] = False,
 ) -> None:
-    """Charge the stored cards of contracts at their period end; a refused renewal makes the
-    contract past due, and expired once its grace period ends. Canceled contracts expire.
+    """Renew the subscriptions due now: charge their stored cards (--dry-run: only count).
+
+    A refused renewal makes the contract past due, and expired once its grace period ends.
+    Canceled contracts expire.
 
     Exit code 1 when a contract could not be handled now (run again later) or the API refused."""
     options = options_of(ctx)

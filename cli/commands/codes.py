@@ -25,6 +25,7 @@ from typing import Annotated, Any
 import typer
 
 from ..admin_client import AdminClient, fail
+from . import staff_completion
 from .progress import progress_bar
 from .staff_api import (
     NONE,
@@ -39,9 +40,9 @@ from .staff_api import (
     text_or_none,
     when,
 )
-from .staff_options import StaffOptions, options_of, staff_options
+from .staff_options import StaffOptions, options_of, staff_group
 
-app = typer.Typer(help="Access codes granting a product (staff).", no_args_is_help=True, callback=staff_options)
+app = staff_group("Access codes granting a product (staff).")
 
 CSV_HEADER = ["code", "batch_id", "product_id", "uses", "expires_at"]
 MAX_COUNT = 100_000
@@ -65,7 +66,13 @@ class Status(StrEnum):
 
 ProductOption = Annotated[str | None, typer.Option("--product", metavar="ID", help="The product the codes grant.")]
 EventOption = Annotated[
-    str | None, typer.Option("--event", metavar="ID", help="An event: the codes grant its pay-per-view product.")
+    str | None,
+    typer.Option(
+        "--event",
+        metavar="ID",
+        help="An event: the codes grant its pay-per-view product.",
+        autocompletion=staff_completion.event_ids,
+    ),
 ]
 
 
@@ -117,7 +124,7 @@ def _format(chosen: Format | None, options: StaffOptions) -> Format:
     if chosen is None:
         return Format.json if options.as_json else Format.csv
     if chosen is Format.csv and options.as_json:
-        raise fail("--format csv contradicts `touchline codes --json`: give one of them")
+        raise fail("--format csv contradicts --json: give one of them")
     return chosen
 
 
@@ -189,7 +196,7 @@ def issue(
         typer.Option(
             "--format",
             help="csv: a header row, then one code a row; json: the batch as the API answered it. "
-            "Default csv; json under `touchline codes --json` (which refuses --format csv).",
+            "Default csv; json with --json (which refuses --format csv).",
             show_default=False,
         ),
     ] = None,

@@ -6,12 +6,9 @@ commands as `touchline users devices` and `users revoke-device`). The server and
 account come from the group's options (staff_options.py), as does `--json`.
 """
 
-import typer
-
 from . import users
-from .staff_options import staff_options
+from .staff_options import staff_group
 
-app = typer.Typer(help="An account's devices: list, remove (support staff).", no_args_is_help=True)
-app.callback()(staff_options)
+app = staff_group("An account's devices: list, remove (support staff).")
 app.command("list")(users.devices)
 app.command("remove")(users.revoke_device)

@@ -17,6 +17,7 @@ import typer
 from rich.table import Table
 
 from ..admin_client import fail
+from . import staff_completion
 from .staff_api import (
     NONE,
     Page,
@@ -30,13 +31,9 @@ from .staff_api import (
     text_or_none,
     when,
 )
-from .staff_options import StaffOptions, options_of, staff_options
+from .staff_options import StaffOptions, options_of, staff_group
 
-app = typer.Typer(
-    help="Events: create, change, go live, finish, switch the stream (staff).",
-    no_args_is_help=True,
-    callback=staff_options,
-)
+app = staff_group("Events: create, change, go live, finish, switch the stream (staff).")
 
 URL = re.compile(r"^(/|https?://)\S*$")
 
@@ -76,7 +73,12 @@ class Gender(StrEnum):
     mixed = "mixed"
 
 
-EventId = Annotated[str, typer.Argument(metavar="ID", help="The event's _id (24 hexadecimal characters).")]
+EventId = Annotated[
+    str,
+    typer.Argument(
+        metavar="ID", help="The event's _id (24 hexadecimal characters).", autocompletion=staff_completion.event_ids
+    ),
+]
 DateOption = Annotated[
     str | None,
     typer.Option("--date", help="Scheduled start, e.g. 2026-12-05T15:00:00Z (UTC unless it says otherwise)."),

@@ -14,9 +14,9 @@ import typer
 from ..admin_client import fail
 from ..terminal_text import echo
 from .staff_api import NONE, Page, Size, api_call, more_hint, new_console, object_id, print_json, print_rows, when
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(help="API keys for scripts (admin staff).", no_args_is_help=True, callback=staff_options)
+app = staff_group("API keys for scripts (admin staff).")
 
 
 class KeyRole(StrEnum):

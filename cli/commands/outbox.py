@@ -13,12 +13,11 @@ from typing import Annotated, Any
 import typer
 
 from ..admin_client import fail
+from . import staff_completion
 from .staff_api import Page, Size, api_call, more_hint, new_console, object_id, print_json, print_rows, when
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(
-    help="Mail the server wrote: list, show, resend (support staff).", no_args_is_help=True, callback=staff_options
-)
+app = staff_group("Mail the server wrote: list, show, resend (support staff).")
 
 # The outbox is searched page by page for `show` (newest first): at most this many pages.
 SHOW_PAGES = 20
@@ -35,7 +34,10 @@ class Kind(StrEnum):
     renewal_failed = "renewal_failed"
 
 
-ToOption = Annotated[str | None, typer.Option("--to", help="Only mail to this address (any case).")]
+ToOption = Annotated[
+    str | None,
+    typer.Option("--to", help="Only mail to this address (any case).", autocompletion=staff_completion.emails),
+]
 KindOption = Annotated[Kind | None, typer.Option("--kind", help="Only mail of this kind.")]
 
 

@@ -7,8 +7,10 @@ from .progress import steps
 
 
 def seed(reset: bool = typer.Option(False, "--reset", help="Delete the catalogue and load it again.")) -> None:
-    """Load fixtures/ into the database: sports, leagues, teams, events, highlights, stats,
-    programmes, official match tags, and (outside production) the demo accounts of fixtures/users.yaml."""
+    """Load the fixtures catalogue into the database (again with --reset); safe to repeat.
+
+    Sports, leagues, teams, events, highlights, stats, programmes, official match tags, and
+    (outside production) the demo accounts of fixtures/users.yaml."""
     from server.seed.runner import STEPS, seed_database
     from server.settings import get_settings
 

@@ -38,6 +38,9 @@ def serve(
     port: int = typer.Option(None, help="Port (default PORT or 8080)."),
     reload: bool = typer.Option(False, help="Restart on code changes (development)."),
 ) -> None:
+    """Run the server: the API, the socket, media and the webapp on one port.
+
+    In development without an ifa issuer it also runs a local OpenID provider for the ifa sign-on."""
     import uvicorn
 
     from server.settings import get_settings

@@ -5,12 +5,9 @@ commands as `touchline users sessions` and `users revoke-session`). The server a
 account come from the group's options (staff_options.py), as does `--json`.
 """
 
-import typer
-
 from . import users
-from .staff_options import staff_options
+from .staff_options import staff_group
 
-app = typer.Typer(help="An account's sign-in sessions: list, revoke (support staff).", no_args_is_help=True)
-app.callback()(staff_options)
+app = staff_group("An account's sign-in sessions: list, revoke (support staff).")
 app.command("list")(users.sessions)
 app.command("revoke")(users.revoke_session)

@@ -24,9 +24,9 @@ import typer
 from ..admin_client import AdminClient, fail, run
 from ..terminal_text import json_text, visible
 from .staff_api import print_json
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(help="Realtime socket messages.", no_args_is_help=True, callback=staff_options)
+app = staff_group("Realtime socket messages.")
 
 
 class Via(StrEnum):

@@ -1,22 +1,30 @@
-"""The options every staff command shares, given once after the group's name:
+"""The options every staff command shares, given after the group's name or after the command,
+as people write them (gh, kubectl and docker take them anywhere too):
 
     touchline users --json find ada
-    touchline codes --api-url https://touchline.example list --status active
+    touchline keys create --role support --name ci --json
+    touchline codes list --status active --api-url https://touchline.example
 
-`staff_options` is the Typer callback of every staff group (users, codes, events, billing,
-socket): it keeps the server's URL, the staff account and `--json` in `ctx.obj` as a
-`StaffOptions`, which the group's commands read with `options_of(ctx)`. The URL and the
-credentials also come from TOUCHLINE_API_URL, TOUCHLINE_API_KEY, TOUCHLINE_STAFF_EMAIL and
-TOUCHLINE_STAFF_PASSWORD; without any, from the sign-in `touchline login` stored (the URL too,
-when none is given). Nothing is checked here: a command that stops on a malformed argument needs
-neither a server nor credentials; the admin client asks for what is missing when it is first
-needed.
+Every staff group (users, codes, events, billing, socket, ...) is made by `staff_group`: its
+callback `staff_options` takes the options before the command, and its click group
+(`StaffGroup`) copies them onto each of its commands, so each command's `--help` lists them
+too. When an option is given in both places, the one after the command wins. The commands read
+the result with `options_of(ctx)`, a `StaffOptions`. The URL and the credentials also come from
+TOUCHLINE_API_URL, TOUCHLINE_API_KEY, TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD;
+without any, from the sign-in `touchline login` stored (the URL too, when none is given).
+Nothing is checked here: a command that stops on a malformed argument needs neither a server
+nor credentials; the admin client asks for what is missing when it is first needed.
 """
 
-from dataclasses import dataclass
-from typing import Annotated
+import copy
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import Annotated, Any
 
 import typer
+from typer._click.core import Command, Context, Parameter, ParameterSource
+from typer._click.globals import get_current_context
+from typer.core import TyperGroup
 
 from ..admin_client import DEFAULT_API_URL, TIMEOUT_S, AdminClient
 
@@ -25,7 +33,7 @@ ApiUrl = Annotated[
     typer.Option(
         "--api-url",
         envvar="TOUCHLINE_API_URL",
-        help=f"Base URL of the Touchline server [default: the one `touchline login` used, else {DEFAULT_API_URL}]",
+        help=f"Base URL of the Touchline server (default: the one `touchline login` used, else {DEFAULT_API_URL}).",
         show_default=False,
     ),
 ]
@@ -81,9 +89,79 @@ def staff_options(
     ctx.obj = StaffOptions(api_url, staff_email, staff_password, as_json, api_key)
 
 
+# The parameters of `staff_options`, named as StaffOptions' fields.
+SHARED = frozenset(field.name for field in fields(StaffOptions))
+# Where a command's --help lists the copies.
+SHARED_PANEL = "Server, account and output (also before the command)"
+
+
+class StaffGroup(TyperGroup):
+    """A staff group: its own options (the callback's, `staff_options`) are copied onto every
+    command, so they are taken after the command too."""
+
+    def __init__(self, **attrs) -> None:
+        super().__init__(**attrs)
+        for command in self.commands.values():
+            _share(self.params, command)
+
+    def add_command(self, cmd: Command, name: str | None = None) -> None:
+        _share(self.params, cmd)
+        super().add_command(cmd, name)
+
+
+def _share(shared: Iterable[Parameter], command: Command) -> None:
+    if getattr(command, "_takes_staff_options", False):
+        return
+    clash = SHARED & {param.name for param in command.params}
+    if clash:
+        raise RuntimeError(f"`{command.name}` has parameters of its own named like the staff options: {sorted(clash)}")
+    for param in shared:
+        twin = copy.copy(param)
+        twin.rich_help_panel = SHARED_PANEL  # type: ignore[attr-defined]
+        command.params.append(twin)
+    command.callback = _without_shared(command.callback)
+    command._takes_staff_options = True  # type: ignore[attr-defined]
+
+
+def _without_shared(callback: Callable | None) -> Callable | None:
+    """The command's callback, fed only its own parameters; the shared ones become ctx.obj."""
+    if callback is None:
+        return None
+
+    def command_callback(**values):
+        ctx = get_current_context()
+        ctx.obj = shared_options(ctx)
+        return callback(**{name: value for name, value in values.items() if name not in SHARED})
+
+    return command_callback
+
+
+def shared_options(ctx: Context) -> StaffOptions:
+    """The staff options in force for `ctx` (a staff group's context or one of its commands'):
+    the group's, overridden by those given on the command line after the command. Works on
+    the contexts of shell completion too, where no callback runs."""
+    group: Context | None = ctx
+    while group is not None and not isinstance(group.command, StaffGroup):
+        group = group.parent
+    if group is None:
+        raise RuntimeError(f"`{ctx.command_path}` is not in a staff group (see `staff_group`)")
+    values: dict[str, Any] = {name: group.params.get(name) for name in SHARED}
+    if ctx is not group:
+        for name in SHARED:
+            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+                values[name] = ctx.params[name]
+    values["as_json"] = bool(values["as_json"])
+    return StaffOptions(**values)
+
+
+def staff_group(help: str) -> typer.Typer:
+    """A Typer for a group of staff commands: the shared options before or after the command."""
+    return typer.Typer(help=help, no_args_is_help=True, callback=staff_options, cls=StaffGroup)
+
+
 def options_of(ctx: typer.Context) -> StaffOptions:
-    """The options given to the staff group `ctx`'s command belongs to."""
+    """The options given to the staff command of `ctx` (before or after it)."""
     options = ctx.find_object(StaffOptions)
     if options is None:
-        raise RuntimeError(f"`{ctx.command_path}` is not in a staff group (one with the staff_options callback)")
+        raise RuntimeError(f"`{ctx.command_path}` is not in a staff group (see `staff_group`)")
     return options

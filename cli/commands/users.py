@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..admin_client import fail
+from . import staff_completion
 from .staff_api import (
     NONE,
     Page,
@@ -27,13 +28,9 @@ from .staff_api import (
     text_or_none,
     when,
 )
-from .staff_options import options_of, staff_options
+from .staff_options import options_of, staff_group
 
-app = typer.Typer(
-    help="Accounts, their sessions and devices (support staff).",
-    no_args_is_help=True,
-    callback=staff_options,
-)
+app = staff_group("Accounts, their sessions and devices (support staff).")
 
 
 class Role(StrEnum):
@@ -81,7 +78,13 @@ def _role(user: dict) -> str:
 @app.command("find")
 def find(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Part of the e-mail address or display name, or a whole account id.")],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="Part of the e-mail address or display name, or a whole account id.",
+            autocompletion=staff_completion.emails,
+        ),
+    ],
     role: Annotated[Role | None, typer.Option("--role", help="Only viewers or only staff.")] = None,
     page: Page = 0,
     size: Size = 10,

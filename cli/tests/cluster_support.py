@@ -172,3 +172,24 @@ async def health_of(http: aiohttp.ClientSession, url: str) -> dict[str, Any] | N
             return (await answer.json())["content"] if answer.status == 200 else None
     except (TimeoutError, aiohttp.ClientError):
         return None
+
+
+async def settled(cluster: Cluster) -> None:
+    """Until both processes are healthy (fan-out subscribed) and in HAProxy's rotation: a killed
+    one is started again, and HAProxy takes it back after a health check."""
+
+    async def both_ok() -> bool:
+        reports = [await health_of(cluster.http, f"http://127.0.0.1:{port}") for port in cluster.ports]
+        return all(report is not None and report["status"] == "ok" for report in reports)
+
+    assert await eventually(both_ok, timeout=60), cluster.output()
+
+    async def both_in_rotation() -> bool:
+        served = set()
+        for _ in range(4):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with cluster.http.get(f"{cluster.url}/api/config", headers={"Connection": "close"}) as answer:
+                    served.add(answer.headers.get("X-Served-By"))
+        return served == {"p1", "p2"}
+
+    assert await eventually(both_in_rotation, timeout=30), cluster.output()

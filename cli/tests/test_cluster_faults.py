@@ -43,7 +43,7 @@ from server.tests.accounts import PASSWORD, bearer, create_user, create_user_at,
 from server.tests.billing import database_at, store_card
 from server.tests.realtime.support import RedisServer, redis_server_binary
 
-from .cluster_support import TIMEOUT_S, Cluster, eventually, health_of, pid_on, running_cluster
+from .cluster_support import TIMEOUT_S, Cluster, eventually, health_of, pid_on, running_cluster, settled
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -76,24 +76,6 @@ async def database(steady: Cluster):
     """The cluster's database, to prepare data on and check what the processes wrote."""
     async with database_at(steady.database_url) as db:
         yield db
-
-
-async def settled(cluster: Cluster) -> None:
-    async def both_ok() -> bool:
-        reports = [await health_of(cluster.http, f"http://127.0.0.1:{port}") for port in cluster.ports]
-        return all(report is not None and report["status"] == "ok" for report in reports)
-
-    assert await eventually(both_ok, timeout=60), cluster.output()
-
-    async def both_in_rotation() -> bool:
-        served = set()
-        for _ in range(4):
-            with contextlib.suppress(aiohttp.ClientError):
-                async with cluster.http.get(f"{cluster.url}/api/config", headers={"Connection": "close"}) as answer:
-                    served.add(answer.headers.get("X-Served-By"))
-        return served == {"p1", "p2"}
-
-    assert await eventually(both_in_rotation, timeout=30), cluster.output()
 
 
 # --- what the tests drive ------------------------------------------------------------------------

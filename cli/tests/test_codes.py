@@ -126,7 +126,7 @@ def test_one_batch_shows_no_progress_bar(live_server, ppv):
 def test_issue_refuses_json_with_format_csv_before_anything_is_sent():
     result = touchline(None, "--json", "issue", "--product", NOBODY, "--count", "1", "--format", "csv")
     assert result.exit_code == 1, result.output
-    assert "--format csv contradicts `touchline codes --json`" in result.output
+    assert "--format csv contradicts --json" in result.output
 
 
 def test_issue_for_an_event_grants_its_pay_per_view_product(live_server, ppv):

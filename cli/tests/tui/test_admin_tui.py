@@ -1,6 +1,7 @@
 """`touchline admin` driven by Textual's pilot against a real test server (cli/tests/conftest.py)."""
 
 import socket
+import time
 import uuid
 
 from textual.widgets import DataTable
@@ -16,18 +17,20 @@ from cli.tui.widgets import ConfirmScreen, HelpScreen
 from .fixed_data import FixedApi
 
 SIZE = (80, 24)
+# What the screens wait for comes from a server in this process: seconds on a busy two-core machine.
+WAIT_S = 20
 
 
 def staff_api(server) -> AdminApi:
     return AdminApi(AdminClient(server.url, StaffCredentials(server.staff, PASSWORD), timeout=5))
 
 
-async def wait_until(pilot, condition, tries: int = 100) -> None:
-    for _ in range(tries):
-        if condition():
-            return
+async def wait_until(pilot, condition, timeout: float = WAIT_S) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the condition did not hold within {timeout} s")
         await pilot.pause(0.05)
-    raise AssertionError("the condition never held")
 
 
 def cells(table) -> list[list[str]]:
