@@ -5,8 +5,7 @@
 // contract refuses for 400s, and a real bearer token on secured operations (the demo viewer's,
 // or the demo staff account's under /admin/). Each area lists its requests in ./requests/*.js:
 // operationId -> status -> (transaction) => void | Promise, or a string: the reason that status
-// cannot happen here (the transaction is skipped with that reason). Operations that still
-// answer 501 (listed by `touchline contract status`) are skipped as a whole.
+// cannot happen here (the transaction is skipped with that reason).
 const fs = require('fs');
 const path = require('path');
 const hooks = require('hooks');

@@ -81,7 +81,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event */
+        /**
+         * One event
+         * @description The event with this id as the caller sees it: with a bearer token, availability and the
+         *     signed stream URLs are the viewer's own (entitlements, region); without one, the anonymous
+         *     answer, which every anonymous viewer of a region shares for up to
+         *     `TOUCHLINE_CATALOGUE_CACHE_SECONDS`. `idType` looks the id up as the external `event_id` or
+         *     `reference_id` instead, and `media_type` accepts only that kind of item. An id nobody has is
+         *     a 404 `event_not_found`.
+         */
         get: operations["get_event_by_id"];
         put?: never;
         post?: never;
@@ -98,7 +106,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Number of events per sport */
+        /**
+         * Number of events per sport
+         * @description How many events (not highlights or clips) each sport has, counting only events in the
+         *     statuses asked for (live ones by default). Each entry names the sport by the title of its
+         *     main category (or, without one, by its sport type); the largest count comes first, then by
+         *     title. Events without a sport are not counted; `totalCount` is the sum of the entries. The
+         *     answer is shared by every viewer of a region for up to `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["grouped_sport_count"];
         put?: never;
         post?: never;
@@ -115,7 +130,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stats partner data for a game */
+        /**
+         * Stats partner data for a game
+         * @description The stats partner's data for one game, under `vidswap`: the scores (`game-scores`) and the
+         *     overview metrics (`game-overview`), each left out when its flag is false. A 404 says that
+         *     the event does not exist (`event_not_found`), or that it has no stats or has them turned off
+         *     (`stats_not_found`). The answer is shared by every viewer of a region for up to
+         *     `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["get_event_stats"];
         put?: never;
         post?: never;
@@ -132,7 +154,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A channel's programme guide (the URL in a channel's `content.EPG`) */
+        /**
+         * A channel's programme guide (the URL in a channel's `content.EPG`)
+         * @description The programme slots of one channel (an event whose status is `channel`) that overlap the
+         *     window, in order of their start, at most 500. The window runs from 6 hours before now to 24
+         *     hours after; given one side alone, it spans 30 hours from that side. A slot carries the
+         *     `event_id` of the event it shows when it shows one. An id that is not a channel is a 404
+         *     `channel_not_found`; `from` after `to` is a 400. The answer is shared by every viewer of a
+         *     region for up to `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["get_channel_programme"];
         put?: never;
         post?: never;
@@ -151,7 +181,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Highlights and clips of events */
+        /**
+         * Highlights and clips of events
+         * @description A page of highlights and clips, newest first unless `sort` and `order` say otherwise.
+         *     Viewers' own clips never appear here (`POST /clip/user_list` lists the caller's). `event_id`
+         *     keeps those of the given events, `type` those of the given highlight kinds and `media_type`
+         *     one kind. With a bearer token availability and stream URLs are the viewer's own; the rows
+         *     behind the answer are shared by every viewer for up to `TOUCHLINE_CATALOGUE_CACHE_SECONDS`,
+         *     and so is the anonymous answer.
+         */
         post: operations["list_clips"];
         delete?: never;
         options?: never;
@@ -166,7 +204,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One highlight, clip, user clip or user highlight */
+        /**
+         * One highlight, clip, user clip or user highlight
+         * @description One highlight, clip, user clip or user highlight by its id (or by the external id `idType`
+         *     names); `media_type` accepts only that kind. A user clip or user highlight answers only to
+         *     the viewer who made it: to anyone else, anonymous viewers included, it is a 404
+         *     `clip_not_found`, exactly like an id nobody has, so nobody learns which ids other viewers'
+         *     clips have. With a bearer token availability and stream URLs are the viewer's own; anonymous
+         *     answers are shared for up to `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["get_clip_by_id"];
         put?: never;
         post?: never;
@@ -183,7 +229,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Videos related to one (same teams, then same league), newest first */
+        /**
+         * Videos related to one (same teams, then same league), newest first
+         * @description Games and their highlights and clips related to the given event or clip (for a clip, to the
+         *     game it comes from): those sharing one of its teams or, when it has no teams, its league.
+         *     Only items whose status is `archived` or `vod` are listed, newest first, never the given
+         *     item itself. An id nobody has is a 404 `event_not_found`. With a bearer token availability
+         *     and stream URLs are the viewer's own; the rows behind the answer are shared by every viewer
+         *     for up to `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["get_related_videos"];
         put?: never;
         post?: never;
@@ -223,7 +277,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One main category, sub-category or team */
+        /**
+         * One main category, sub-category or team
+         * @description A main category, sub-category (league) or team by its `_id`, with what the catalogue pages
+         *     show of it (title, posters, social links, parents and sport). An id that is none of them is
+         *     a 404 `identity_not_found`. The answer is shared by every viewer of a region for up to
+         *     `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
+         */
         get: operations["get_identity_by_id"];
         put?: never;
         post?: never;
@@ -412,7 +472,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out every other session of the account (offered after a password change) */
+        /**
+         * Sign out every other session of the account (offered after a password change)
+         * @description Ends every live session of the account except the caller's: their refresh tokens stop
+         *     working and their streams and sockets are closed. Before that, each device that lost a
+         *     session hears `remove-user-device` on the socket, so its client signs out at once. The
+         *     caller's session and device are kept. The answer counts the sessions ended (`ended`, 0 when
+         *     there were none).
+         */
         post: operations["end_other_sessions"];
         delete?: never;
         options?: never;
@@ -449,7 +516,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's devices (for /account/devices) */
+        /**
+         * The account's devices (for /account/devices)
+         * @description The devices registered to the account, most recently used first (`updated` is the last
+         *     sign-in or token refresh from the device), with `limit`: how many devices the account may
+         *     have (`TOUCHLINE_DEVICE_LIMIT`, 5 by default). A sign-in from a new device when the account
+         *     has that many is stopped at the device limit until one of them is removed (`POST
+         *     /user/delete_device`).
+         */
         get: operations["get_devices"];
         put?: never;
         post?: never;
@@ -488,7 +562,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in viewer's profile */
+        /**
+         * The signed-in viewer's profile
+         * @description The signed-in viewer's account as the account pages show and edit it: e-mail address,
+         *     display name, personal details, favourite clubs, options, chosen category and staff role. A
+         *     token whose account has been deleted is a 401, as for an ended session.
+         */
         get: operations["get_profile"];
         put?: never;
         post?: never;
@@ -621,7 +700,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The viewer's watchlist as a page of events, most recently added first */
+        /**
+         * The viewer's watchlist as a page of events, most recently added first
+         * @description The events and clips on the viewer's watchlist, most recently added first, each presented as
+         *     in the catalogue lists (availability and stream URLs are the viewer's own). `next` and
+         *     `count` ask for `nextExists` and `totalCount`.
+         */
         get: operations["get_watchlist"];
         put?: never;
         post?: never;
@@ -638,7 +722,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ids of everything on the watchlist (the session's `selected`), loaded at start-up */
+        /**
+         * The ids of everything on the watchlist (the session's `selected`), loaded at start-up
+         * @description The ids of everything on the viewer's watchlist (at most 500), most recently added first,
+         *     without the items themselves. The webapp loads them once at start-up to mark watchlisted
+         *     items wherever they appear, then keeps them from the answers of `POST
+         *     /user/add_to_watchlist` and `POST /user/remove_from_watchlist`, which carry the same list.
+         */
         get: operations["get_watchlist_ids"];
         put?: never;
         post?: never;
@@ -657,7 +747,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put an event or clip on the watchlist (adding it twice is harmless) */
+        /**
+         * Put an event or clip on the watchlist (adding it twice is harmless)
+         * @description Puts the event or clip on the viewer's watchlist and answers every id on it afterwards (as
+         *     `GET /user/get_watchlist_ids` does). An item already there stays where it was. An id nobody
+         *     has, or another viewer's user clip, is a 404 `event_not_found`; a watchlist of 500 items is
+         *     full (409 `watchlist_full`). Adds of one account are made one at a time, so the limit holds
+         *     for concurrent requests.
+         */
         post: operations["add_to_watchlist"];
         delete?: never;
         options?: never;
@@ -674,7 +771,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take an event or clip off the watchlist (removing an absent one is harmless) */
+        /**
+         * Take an event or clip off the watchlist (removing an absent one is harmless)
+         * @description Takes the item off the viewer's watchlist and answers every id left on it (as `GET
+         *     /user/get_watchlist_ids` does). An item that is not on the watchlist, or an id nobody has,
+         *     changes nothing and gets the same answer.
+         */
         post: operations["remove_from_watchlist"];
         delete?: never;
         options?: never;
@@ -759,7 +861,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Forget the viewer's position in a video (removing an absent one is harmless) */
+        /**
+         * Forget the viewer's position in a video (removing an absent one is harmless)
+         * @description Forgets where the viewer stopped in this video, so `GET /user/get_playback_position` answers
+         *     null for it and the player starts it from the beginning. A video without a position, or an
+         *     id nobody has, changes nothing; the answer is null either way.
+         */
         post: operations["remove_playback_position"];
         delete?: never;
         options?: never;
@@ -873,7 +980,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the signed-in viewer follows */
+        /**
+         * What the signed-in viewer follows
+         * @description A page of what the viewer follows, most recently followed first; with `version` 2 each entry
+         *     carries the followed main category, sub-category or team. Follows of items since deleted
+         *     from the catalogue are left out. `types[]` keeps only some kinds.
+         */
         get: operations["list_follows"];
         put?: never;
         post?: never;
@@ -892,7 +1004,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Follow a main category, sub-category (league) or team (following twice is harmless) */
+        /**
+         * Follow a main category, sub-category (league) or team (following twice is harmless)
+         * @description Follows the main category, sub-category or team and answers the follow with its item.
+         *     Following an item again keeps the first follow (same id and date). An item of that type that
+         *     does not exist is a 404 `identity_not_found`; an account following 500 items may follow no
+         *     more (409 `follow_limit_reached`). Follows of one account are made one at a time, so the
+         *     limit holds for concurrent requests.
+         */
         post: operations["save_follow"];
         delete?: never;
         options?: never;
@@ -909,7 +1028,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop following an item (by the followed item's id; removing an absent follow is harmless) */
+        /**
+         * Stop following an item (by the followed item's id; removing an absent follow is harmless)
+         * @description Stops following the item with this id, whatever its kind. An item that is not followed
+         *     changes nothing; the answer is null either way.
+         */
         post: operations["remove_follow"];
         delete?: never;
         options?: never;
@@ -967,7 +1090,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One subscription product (for /account/subscription/buy/{id}) */
+        /**
+         * One subscription product (for /account/subscription/buy/{id})
+         * @description One subscription product (`svod`, `cvod`) or bundle, with a bundle's items, for the page
+         *     that buys it. With a bearer token it carries the viewer's state: whether they hold it
+         *     (`active`), have canceled it, have a purchase of it in progress, when their period ends, and
+         *     whether it is available in their region. It is answered even when it is no longer on sale;
+         *     another kind of product, or an id nobody has, is a 404 `product_not_found`.
+         */
         get: operations["get_subscription_by_id"];
         put?: never;
         post?: never;
@@ -984,7 +1114,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bundles on sale, optionally only those containing an event */
+        /**
+         * Bundles on sale, optionally only those containing an event
+         * @description A page of the bundles on sale now (on sale, inside their offer window, and not ended), those
+         *     ending soonest first and open-ended ones last. `eventId` keeps the bundles that contain that
+         *     event's product. With a bearer token each bundle carries the viewer's state, as in `GET
+         *     /commerce/get_subscriptions_by_id/id/{id}`.
+         */
         get: operations["list_bundles"];
         put?: never;
         post?: never;
@@ -1001,7 +1137,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The viewer's subscription contracts (for /account/subscription) */
+        /**
+         * The viewer's subscription contracts (for /account/subscription)
+         * @description A page of the viewer's subscription contracts, newest first, each with the product it is for
+         *     as the viewer sees it now. `active` keeps the contracts that give access now (or those that
+         *     do not) and `canceled` those whose cancellation was asked for (or those still renewing); the
+         *     two combine.
+         */
         get: operations["get_customer_contracts"];
         put?: never;
         post?: never;
@@ -1147,7 +1289,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The viewer's pay-per-view purchases (for /account/ppv) */
+        /**
+         * The viewer's pay-per-view purchases (for /account/ppv)
+         * @description A page of the viewer's pay-per-view purchases, newest first, each with the product bought as
+         *     the viewer sees it now. `status` keeps purchases in one state: `init` and `in progress` ones
+         *     are still waiting for the payment to be decided, `success` ones were paid and `error` ones
+         *     were not.
+         */
         get: operations["list_ppv_purchases"];
         put?: never;
         post?: never;
@@ -1244,7 +1392,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The viewer's stored card, or null (for /account/billing) */
+        /**
+         * The viewer's stored card, or null (for /account/billing)
+         * @description The card the viewer stored for renewals and stored-card purchases: brand, last four digits,
+         *     expiry, holder and when it was stored. Neither the number nor the payment provider's
+         *     reference ever leaves the server. Null when no card is stored.
+         */
         get: operations["get_stored_card"];
         put?: never;
         post?: never;
@@ -1263,7 +1416,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the stored card with a newly tokenized one (renewals use it from now on) */
+        /**
+         * Replace the stored card with a newly tokenized one (renewals use it from now on)
+         * @description Spends the single-use card token (from the payment provider's card form) on a reusable card
+         *     reference that replaces the viewer's stored card: renewals and stored-card purchases charge
+         *     it from now on. A token that is unknown, used or expired is a 400 `invalid_card_token` and
+         *     leaves the stored card as it was. The answer is the new stored card, as `GET /commerce/card`
+         *     shows it.
+         */
         post: operations["update_stored_card"];
         delete?: never;
         options?: never;
@@ -1280,7 +1440,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Forget the stored card (renewable contracts then fail to renew unless a card is added) */
+        /**
+         * Forget the stored card (renewable contracts then fail to renew unless a card is added)
+         * @description Forgets the viewer's stored card. Renewable contracts then fail to renew when their period
+         *     ends unless a card is stored again before that. Forgetting when no card is stored changes
+         *     nothing; the answer is null either way.
+         */
         post: operations["delete_stored_card"];
         delete?: never;
         options?: never;
@@ -1297,7 +1462,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The signed-in viewer's own clips and highlights */
+        /**
+         * The signed-in viewer's own clips and highlights
+         * @description A page of the clips and highlights the viewer made (`user_clip`, `user_highlight`), newest
+         *     first unless `sort` and `order` say otherwise. `event_id` keeps those of the given games and
+         *     `media_type` one kind. Nobody else sees them in any list; `GET /clip/get_by_id/id/{id}`
+         *     answers them to their maker only.
+         */
         post: operations["list_user_clips"];
         delete?: never;
         options?: never;
@@ -2554,8 +2725,10 @@ export interface components {
             };
         };
         /**
-         * @description JSON `null` (used beside a `$ref` in `anyOf` for references that may be null).
-         * @enum {unknown|null}
+         * @description JSON `null` (used beside a `$ref` in `anyOf` for references that may be null). OpenAPI 3.0
+         *     has no null type: `nullable` only admits null beside a `type`, and the enum then refuses
+         *     every string, so null is the one value that passes.
+         * @enum {string|null}
          */
         NullValue: null;
         /** @description A 24-character hexadecimal id, or null. */
@@ -2990,7 +3163,7 @@ export interface components {
              *     takes at most 4,096 bytes as compact JSON (a setting; see `record_analytics_events`).
              */
             properties: {
-                [key: string]: (string | number | boolean) | null;
+                [key: string]: string | number | boolean | components["schemas"]["NullValue"];
             };
         };
         AnalyticsAccepted: components["schemas"]["Envelope"] & {
@@ -4079,22 +4252,6 @@ export interface components {
                  *       "error": true,
                  *       "message": "Too many attempts, try again later",
                  *       "messageErrorCode": "too_many_requests"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Declared in the contract, not available on this server yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": true,
-                 *       "message": "login_user is not available yet",
-                 *       "messageErrorCode": "not_implemented"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
