@@ -29,8 +29,9 @@ from server.tests.session_endings import ENDINGS, Context, session_of, user_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-# Where the session ended and with Redis: the announcement, a few milliseconds.
-AT_ONCE_S = 1.0
+# Where the session ended and with Redis: the announcement, a few milliseconds. A busy machine may
+# take seconds to run it; what "at once" is told from is a sweep (an hour, unless a test asks).
+AT_ONCE_S = 3.0
 PURCHASE = {"purchaseId": "a" * 24, "status": "success", "productId": "b" * 24}
 
 
@@ -144,7 +145,7 @@ async def test_a_session_that_ends_without_a_word_is_disconnected_within_the_swe
             await sessions.revoke_session(db, session_of(fan), reason="logout")
             await db.commit()
         took = await phone.disconnected_within(TIMEOUT_S)
-        assert took < 0.2 + AT_ONCE_S
+        assert took < 0.2 + AT_ONCE_S < SESSION_SWEEP_SECONDS  # the sweep asked for, not the default one
         assert members(sio, f"user:{user_of(fan)}") == 0
 
 

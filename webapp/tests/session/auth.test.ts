@@ -238,10 +238,16 @@ describe("watchViewerChanges", () => {
   }
 
   beforeEach(() => {
+    // A sign-in loads the viewer's follows and watchlist ids. Answered here whatever the test
+    // looks at: a load failing after its test would notify in the next one (notifyLoadFailure).
+    viewerServer();
     client = new QueryClient();
     stop = watchViewerChanges(client);
   });
-  afterEach(() => stop());
+  afterEach(async () => {
+    stop();
+    await flush();
+  });
 
   it("removes every cached answer but the configuration on logout", async () => {
     signIn();

@@ -9,6 +9,19 @@ type Handler = (request: Request) => Response | Promise<Response>;
 
 const keyOf = (request: Request) => `${request.method} ${new URL(request.url).pathname}`;
 
+/**
+ * As fetch does: a request aborted before its answer (a query cancelled when its page unmounts)
+ * rejects with the signal's reason. An answer that arrived anyway would otherwise still reach the
+ * code that asked, into whichever test runs next.
+ */
+function abortable(signal: AbortSignal, answer: Response | Promise<Response>): Promise<Response> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    Promise.resolve(answer).then(resolve, reject);
+  });
+}
+
 /** Stubs fetch with answers by "METHOD /api/path"; anything else is a 404 the test will notice. */
 export function stubApi(handlers: Record<string, Handler>) {
   const calls: Request[] = [];
@@ -20,7 +33,7 @@ export function stubApi(handlers: Record<string, Handler>) {
       const key = keyOf(request);
       const handler = handlers[key];
       if (!handler) return json({ error: true, message: `unexpected ${key}`, messageErrorCode: "not_found" }, 404);
-      return handler(request);
+      return abortable(request.signal, handler(request));
     }),
   );
   return { calls, callsTo: (key: string) => calls.filter((request) => keyOf(request) === key) };

@@ -3,7 +3,6 @@ PostgreSQL), expiry, revocation, what a code grants, and the staff list."""
 
 import asyncio
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -95,18 +94,16 @@ async def test_a_batch_has_count_distinct_codes_stored_normalised(database, matc
     assert all(r.code == r.display_code.replace("-", "") and r.uses == 3 and r.redeemed_count == 0 for r in rows)
 
 
-async def test_ten_thousand_codes_are_issued_in_one_quick_batch(database, match):
+async def test_ten_thousand_codes_are_issued_in_one_batch(database, match):
+    # How long it takes: `python -m server.bench.costs` (make bench).
     _, ppv = match
-    started = time.perf_counter()
     batch = await access_codes.issue(database, product_id=ppv.id, count=10_000)
-    elapsed = time.perf_counter() - started
     assert len(set(batch.codes)) == 10_000
     async with database.session() as db:
         stored = (
             await db.execute(select(func.count()).select_from(AccessCode).where(AccessCode.batch_id == batch.batch_id))
         ).scalar_one()
     assert stored == 10_000
-    assert elapsed < 10, f"10,000 codes took {elapsed:.1f} s"
 
 
 async def test_issuing_for_an_event_grants_its_pay_per_view_product(database, match):
