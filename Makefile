@@ -6,8 +6,14 @@ BIN := $(VENV)/bin
 PORT ?= 8080
 export PORT
 
-.PHONY: run cluster dev test test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean \
-	lint lint-python lint-python-code lint-python-security lint-webapp lint-webapp-code lint-webapp-format lint-webapp-types format
+.PHONY: system-deps-serve system-deps-test system-deps-bench run cluster dev test test-fast test-python test-webapp test-e2e webapp contract generate bench install migrate seed clean \
+	lint lint-python lint-python-code lint-python-security lint-webapp lint-webapp-code lint-webapp-format lint-webapp-types \
+	lint-contracts format
+
+# The Debian packages (Node.js, Chromium, ffmpeg, HAProxy, …): installed when missing, with apt-get
+# as root or through sudo; otherwise the script prints the command to run and stops (scripts/system-deps).
+system-deps-serve system-deps-test system-deps-bench: system-deps-%:
+	scripts/system-deps $*
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,7 +42,7 @@ webapp/dist/index.html: webapp/node_modules/.installed $(WEBAPP_SOURCES)
 
 webapp: webapp/dist/index.html
 
-run: seed webapp
+run: system-deps-serve seed webapp
 	$(BIN)/touchline serve --port $(PORT)
 
 # CLUSTER_WORKERS server processes behind HAProxy on PORT, on PostgreSQL and Redis (README).
@@ -59,8 +65,11 @@ generate: install webapp/node_modules/.installed
 	$(BIN)/python -m server.media.sample_video
 	cd webapp && npm run generate
 
+# In a random order (pytest-randomly: modules, then the tests in each), from a seed printed first;
+# PYTEST_SEED=N replays that order. -q leaves out the header where pytest-randomly prints it.
 test-python: install
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	@seed=$${PYTEST_SEED:-$$RANDOM}; echo "pytest: --randomly-seed=$$seed (PYTEST_SEED=$$seed replays this order)"; \
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --randomly-seed=$$seed
 
 # Dredd and Schemathesis against a freshly seeded server.
 openapi/node_modules/.installed: openapi/package.json openapi/package-lock.json
@@ -71,8 +80,10 @@ contract: install openapi/node_modules/.installed
 	$(BIN)/python -m server.checks.contract
 
 # The webapp: types, unit tests (Vitest), then end-to-end tests in Chromium against a seeded server.
+# Vitest shuffles the files and the tests in each from a seed printed first; VITEST_SEED=N replays it.
 test-webapp: webapp/node_modules/.installed
-	cd webapp && npx tsc -b && npx vitest run
+	@seed=$${VITEST_SEED:-$$RANDOM}; echo "vitest: --sequence.seed=$$seed (VITEST_SEED=$$seed replays this order)"; \
+	cd webapp && npx tsc -b && npx vitest run --sequence.shuffle --sequence.seed=$$seed
 
 test-e2e: install webapp
 	cd webapp && E2E_BUILT=1 npx playwright test
@@ -83,7 +94,7 @@ test-e2e: install webapp
 # reads what changed. CI starts from a clean clone, with no caches: it checks everything.
 lint:
 	$(MAKE) --no-print-directory --output-sync=target -j 3 \
-		lint-webapp-code lint-python-code lint-webapp-types lint-webapp-format lint-python-security
+		lint-webapp-code lint-python-code lint-webapp-types lint-webapp-format lint-python-security lint-contracts
 
 lint-python: lint-python-code lint-python-security
 
@@ -107,16 +118,29 @@ lint-webapp-format: webapp/node_modules/.installed
 lint-webapp-types: webapp/node_modules/.installed
 	cd webapp && npx tsc -b
 
+# The contracts under outside validators: Spectral's OpenAPI rules (openapi/.spectral.yaml; a
+# warning fails too) and the official AsyncAPI parser (openapi/scripts/check-asyncapi.mjs).
+lint-contracts: openapi/node_modules/.installed
+	cd openapi && npx spectral lint --quiet --fail-severity=warn --ruleset .spectral.yaml openapi.yaml
+	cd openapi && node scripts/check-asyncapi.mjs
+
 # Rewrite what the formatters own (Python and the webapp), then lint.
 format: install webapp/node_modules/.installed
 	$(BIN)/ruff format --quiet .
 	$(BIN)/ruff check --quiet --fix .
 	cd webapp && npm run --silent format
 
-# The house rules first, contract checks next and pytest last, so the run ends with pytest's summary.
-test: lint contract test-webapp test-e2e test-python
+# Every suite, in waves whose stages run side by side (scripts/test_stages.py), with the time of
+# each stage printed at the end. What the stages share is installed and built first, once.
+TEST_WAVES ?= "lint" "test-e2e contract+test-webapp" "test-python"
+test: system-deps-test install webapp/node_modules/.installed openapi/node_modules/.installed webapp
+	$(BIN)/python scripts/test_stages.py $(TEST_WAVES)
 
-bench: install
+# The inner loop: the house rules and the unit suites, no browser and no contract run (README).
+test-fast: install webapp/node_modules/.installed openapi/node_modules/.installed
+	$(BIN)/python scripts/test_stages.py "lint" "test-webapp test-python"
+
+bench: system-deps-bench install
 	$(BIN)/python -m server.bench
 	$(BIN)/python -m server.bench.accounts
 	$(BIN)/python -m server.bench.signed_in
@@ -125,6 +149,7 @@ bench: install
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
 	$(BIN)/python -m server.bench.kickoff
+	$(BIN)/python -m server.bench.costs
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 

@@ -13,7 +13,7 @@ from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
 from . import gc_policy, guards, jobs, reporting
-from .api.http import connexion_speedups, errors, staff_access
+from .api.http import connexion_speedups, contract_document, errors, staff_access
 from .api.http.audit import AuditMiddleware
 from .api.http.cache import ResponseCache
 from .api.http.jsonifier import OrjsonJsonifier
@@ -88,7 +88,7 @@ def create_api(
         middlewares=_middlewares(settings),
     )
     api.add_api(
-        "openapi.yaml",
+        contract_document.fresh_document(),
         resolver=TagResolver(guard=staff_access.guard),
         strict_validation=True,
         validate_responses=settings.response_validation,

@@ -17,11 +17,11 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote
 
-import yaml
 from connexion import request
 
 from ...services import audit
-from .routing import OPENAPI_PATH, operations
+from .contract_document import document
+from .routing import operations
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,9 @@ PATH_SAFE = "/:@!$&'()*+,;=-._~"
 @cache
 def audited_reads() -> frozenset[str]:
     """The operation ids of the reads the contract marks `x-touchline-audit: read`."""
-    spec = yaml.safe_load(OPENAPI_PATH.read_text())
     return frozenset(
         op["operationId"]
-        for item in spec["paths"].values()
+        for item in document()["paths"].values()
         for op in item.values()
         if isinstance(op, dict) and op.get(AUDIT_EXTENSION) == "read"
     )

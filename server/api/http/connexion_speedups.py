@@ -6,17 +6,22 @@ decorators each time), read each security function's signature twice (`inspect.s
 and looked up the operation's body definition in a media-type dictionary (fnmatch per type)
 up to three times: together about a third of a cached answer's time. `install()` keeps each of
 these once computed. Each depends only on objects that live as long as the app (the handler,
-the operation, the security function) and returns what Connexion computed itself.
+the operation, the security function) and returns what Connexion computed itself. It also
+checks the contract document against the OpenAPI schema once per process instead of once per app
+(the tests and `touchline cluster` make many apps of one document).
 """
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from connexion import security, utils
 from connexion.apps.asynchronous import AsyncOperation
 from connexion.decorators import parameter
 from connexion.operations.abstract import AbstractOperation
+from connexion.spec import Specification
 
 _installed = False
 
@@ -55,6 +60,20 @@ def _body_definition_once(
     return body_definition
 
 
+def _validated_once(original: Callable[[dict], None]) -> classmethod:
+    """Check each distinct document against the OpenAPI schema once per process, not once per app
+    (about 1 s each; the document is the same for every app a process makes)."""
+    valid: set[bytes] = set()
+
+    def validate_spec(_cls: type, spec: dict) -> None:
+        digest = hashlib.sha256(orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)).digest()
+        if digest not in valid:
+            original(spec)  # raises InvalidSpecification
+            valid.add(digest)
+
+    return classmethod(validate_spec)
+
+
 def install() -> None:
     """Patch Connexion's classes and modules once per process (idempotent)."""
     global _installed
@@ -69,6 +88,8 @@ def install() -> None:
     # The decorated handler reads the request's operation from Connexion's context at call time,
     # so one decoration serves every request of its operation.
     AsyncOperation.fn = _decorated_once(fn.fget)
+    for spec_class in Specification.__subclasses__():
+        spec_class._validate_spec = _validated_once(spec_class._validate_spec)
     for operation_class in AbstractOperation.__subclasses__():
         for cls in (operation_class, *operation_class.__subclasses__()):
             if "body_definition" in cls.__dict__:

@@ -18,13 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from connexion.resolver import Resolution, Resolver
 
-from ...settings import PROJECT_ROOT
+from .contract_document import OPENAPI_PATH, document
 
 HANDLER_PACKAGE = "server.api"
-OPENAPI_PATH = PROJECT_ROOT / "openapi" / "openapi.yaml"
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 
 
@@ -39,7 +37,7 @@ class Operation:
 @cache
 def operations(path: Path = OPENAPI_PATH) -> tuple[Operation, ...]:
     """Every operation of the contract document."""
-    spec = yaml.safe_load(path.read_text())
+    spec = document(path)
     return tuple(
         Operation(method.upper(), route, (op.get("tags") or ["?"])[0], op.get("operationId", ""))
         for route, item in spec["paths"].items()
