@@ -5,10 +5,20 @@ import { defineConfig, devices } from "@playwright/test";
 
 // Debian's Chromium (Playwright cannot download browsers here); override with CHROMIUM_PATH.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const port = Number(process.env.E2E_PORT ?? 18780);
+/**
+ * Workers side by side, each with a seeded server of its own (ports E2E_PORT, E2E_PORT + 2, …):
+ * a test never sees another worker's sign-ups, purchases or stream changes, exactly as when they
+ * ran one after the other. This file is read again in every worker process, where Playwright
+ * sets TEST_PARALLEL_INDEX: there `baseURL` is that worker's server.
+ */
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+const firstPort = Number(process.env.E2E_PORT ?? 18780);
+const portOf = (slot: number) => firstPort + 2 * slot;
+const port = portOf(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://127.0.0.1:${port}`;
-/** Where the e2e server writes its confirmation mails (TOUCHLINE_MAIL_DROP_DIR): e2e/mailbox.ts reads them. */
-export const mailDir = process.env.E2E_MAIL_DIR ?? join(tmpdir(), `touchline-e2e-mail-${port}`);
+/** Where the e2e servers write their confirmation mails (TOUCHLINE_MAIL_DROP_DIR): e2e/mailbox.ts
+ * reads them. One for all of them: every test signs up with an address of its own. */
+export const mailDir = process.env.E2E_MAIL_DIR ?? join(tmpdir(), `touchline-e2e-mail-${firstPort}`);
 mkdirSync(mailDir, { recursive: true });
 
 export default defineConfig({
@@ -16,7 +26,7 @@ export default defineConfig({
   timeout: 45_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers,
   // CI (.ci/run) retries a failed test once; locally a failure shows at once.
   retries: Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
   reporter: [["list"]],
@@ -39,23 +49,27 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
+  webServer: Array.from({ length: workers }, (_, slot) => ({
     // Built first, so the tests never run against a stale bundle. E2E_DIST builds it elsewhere, so
-    // that two runs side by side (each with its own E2E_PORT) never serve each other's half-built files.
-    command: process.env.E2E_DIST
-      ? `npx tsc -b && npx vite build --logLevel error --emptyOutDir --outDir "${process.env.E2E_DIST}" && node scripts/compress.mjs "${process.env.E2E_DIST}" && bash e2e/serve.sh`
-      : process.env.E2E_BUILT // `make test-e2e` has just built webapp/dist (the Makefile's `webapp`)
+    // that two runs side by side (each with its own E2E_PORT) never serve each other's half-built
+    // files; the first server builds it, the others wait for that server before they start.
+    command:
+      slot > 0
         ? "bash e2e/serve.sh"
-        : "npm run build --silent && bash e2e/serve.sh",
-    url: `${baseURL}/api/health`,
+        : process.env.E2E_DIST
+          ? `npx tsc -b && npx vite build --logLevel error --emptyOutDir --outDir "${process.env.E2E_DIST}" && node scripts/compress.mjs "${process.env.E2E_DIST}" && bash e2e/serve.sh`
+          : process.env.E2E_BUILT // `make test-e2e` has just built webapp/dist (the Makefile's `webapp`)
+            ? "bash e2e/serve.sh"
+            : "npm run build --silent && bash e2e/serve.sh",
+    url: `http://127.0.0.1:${portOf(slot)}/api/health`,
     env: {
-      E2E_PORT: String(port),
+      E2E_PORT: String(portOf(slot)),
       TOUCHLINE_MAIL_DROP_DIR: mailDir,
       ...(process.env.E2E_DIST ? { E2E_DIST: process.env.E2E_DIST } : {}),
     },
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  })),
 });

@@ -48,23 +48,29 @@ test.describe("pre-roll ads", () => {
     expect((await adHits(request, ad)).complete).toBeUndefined();
   });
 
+  // How soon the match starts is the benchmark's business (`make bench`: aim 3.5 s for each case),
+  // not a timed test's: here, that it starts, without the ad, and without waiting for the VAST.
   for (const [name, what, errorCode] of [
     ["empty", "a VAST without an ad", "303"],
     ["broken", "malformed VAST", null],
     ["slow", "a VAST that answers after 10 s", null],
     ["missing-media", "an ad whose video is missing", "405"],
   ] as const) {
-    test(`${what} starts the match ${name === "slow" ? "before it answers" : "within 3.5 s"}`, async ({
+    test(`${what} starts the match${name === "slow" ? " before it answers" : ""}, with no ad`, async ({
       page,
       request,
     }) => {
       const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
       const ad = adId(name);
+      let vastAnswered = false;
+      page.on("requestfinished", (finished) => {
+        if (finished.url().includes(`ad=${ad}`)) vastAnswered = true;
+      });
       await withPreroll(page, `/media/ads/preroll.xml?case=${name}&ad=${ad}`);
       await page.goto(`/events/${event._id}`);
-      // A VAST that answers after 10 s is dropped at the 2 s deadline: the match starts long before
-      // the answer (how soon is the benchmark's business, not a timed test's).
-      expect(await firstFrameAt(page)).toBeLessThan(name === "slow" ? 8_000 : 3_500);
+      await firstFrameAt(page);
+      // A VAST that answers after 10 s is dropped at the player's deadline: the match does not wait for it.
+      if (name === "slow") expect(vastAnswered).toBe(false);
       await expectPlaying(page, 1);
       await expect(adBreak(page)).toBeHidden();
       if (errorCode) await expect.poll(() => adHits(request, ad)).toMatchObject({ [`error:${errorCode}`]: 1 });

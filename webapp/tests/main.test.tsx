@@ -31,6 +31,21 @@ async function boot(path = "/", firstAnswers?: unknown[]) {
   });
 }
 
+/**
+ * The page the mocked router renders. A start-up that failed shows the error screen instead: the
+ * failure then says what start-up logged, which the error screen does not.
+ */
+async function appRendered(): Promise<HTMLElement> {
+  try {
+    return await screen.findByText("app", {}, { timeout: 10_000 });
+  } catch (error) {
+    const logged = consoleError.mock.calls.map((call: unknown[]) =>
+      call.map((part: unknown) => (part instanceof Error ? (part.stack ?? part.message) : String(part))).join(" "),
+    );
+    throw new Error(`The app did not render. Start-up logged: ${logged.join("\n") || "nothing"}`, { cause: error });
+  }
+}
+
 /** The start-up of the test running now: the next test waits for it, so it never renders there. */
 let running: Promise<void> | undefined;
 
@@ -101,7 +116,7 @@ describe("start-up", () => {
     vi.doMock("@/realtime/socket", () => ({ startRealtime: () => undefined }));
     const server = fakeServer({});
     await boot("/", [{ request: { method: "GET", path: "/config" }, answer: { content: CONFIG, error: false } }]);
-    expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await appRendered()).toBeTruthy();
     expect(server.callsTo("/config")).toEqual([]);
     expect(document.querySelector(".boot")).toBeNull();
   });
@@ -130,7 +145,7 @@ describe("start-up", () => {
     for (const call of checked) expect(call.authorization).toBe("Bearer access-1");
     // Start-up ends with the first render (after the signed-in menu's code): it must not render
     // into the next test's page.
-    expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await appRendered()).toBeTruthy();
   });
 
   it("logs a failed download of the realtime code instead of leaving it unhandled", async () => {
@@ -140,7 +155,7 @@ describe("start-up", () => {
     fakeServer({ "GET /config": () => ok(CONFIG) });
     await boot();
     // Generous timeouts: the whole app module graph is imported fresh, slow on a busy machine.
-    expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await appRendered()).toBeTruthy();
     await vi.waitFor(
       () => expect(consoleError).toHaveBeenCalledWith("Could not load realtime updates:", expect.anything()),
       { timeout: 10_000 },
@@ -176,14 +191,14 @@ describe("start-up", () => {
       expect(screen.queryByText("app")).toBeNull();
       expect(document.querySelector(".boot")).not.toBeNull();
       act(() => arrive());
-      expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+      expect(await appRendered()).toBeTruthy();
     });
 
     it("is waited for a second at most: a slow answer comes as an update", async () => {
       const prefetch = routesPrefetching(() => new Promise<void>(() => undefined));
       await boot();
       await vi.waitFor(() => expect(prefetch).toHaveBeenCalledTimes(1), { timeout: 10_000 });
-      expect(await screen.findByText("app", {}, { timeout: 10_000 })).toBeTruthy();
+      expect(await appRendered()).toBeTruthy();
       // The bound counts from when the page's code is ready, which is after the data was asked for.
       expect(performance.now() - askedAt).toBeGreaterThanOrEqual(900);
     });

@@ -102,16 +102,18 @@ function TagRow({
           busy={remove.isPending}
           onCancel={close}
           onConfirm={() =>
-            remove.mutate([tag.id], {
-              onSuccess: () => {
+            // Not mutate()'s own callbacks: the reloaded list may remove this row first, and
+            // TanStack Query drops an unmounted row's callbacks (the panel would say nothing).
+            remove.mutateAsync([tag.id]).then(
+              () => {
                 announce(t("moments.deleted", { title: tag.title }));
                 onGone();
               },
-              onError: (error) => {
+              (error: unknown) => {
                 announce(errorText(error), "alert");
                 close();
               },
-            })
+            )
           }
         />
       )}

@@ -96,17 +96,18 @@ function ClipRow({ clip, announce, onGone }: { clip: UserClip; announce: Announc
           busy={remove.isPending}
           onCancel={close}
           onConfirm={() =>
-            remove.mutate(clip.id, {
-              onSuccess: () => {
+            // Not mutate()'s own callbacks: the reloaded list may remove this row first (see MomentsPanel).
+            remove.mutateAsync(clip.id).then(
+              () => {
                 if (playing) controls.backToEvent();
                 announce(t("clips.deleted", { title: clip.title }));
                 onGone();
               },
-              onError: (error) => {
+              (error: unknown) => {
                 announce(errorText(error), "alert");
                 close();
               },
-            })
+            )
           }
         />
       )}

@@ -671,6 +671,39 @@ describe("moments (timeline tags)", () => {
     expect(await screen.findByText("No moments yet. Tag one while you watch.")).toBeTruthy();
   });
 
+  it("says a moment is deleted even when the moments reload without it before the deletion answers", async () => {
+    signIn();
+    const mine = { global: false, userId: "9a1c0a8e2b3d4c5e6f7a8ba2" };
+    let own: ApiTag[] = [tag({ _id: "c", title: "Header!", startTime: 61400, ...mine })];
+    const server = serve({ event: () => eventWith(), tags: () => ok(pageOf(own).content) });
+    let answerDeletion: (() => void) | undefined;
+    const deleted = new Promise<void>((resolve) => (answerDeletion = resolve));
+    const removeList = vi.fn(async () => {
+      await deleted;
+      return ok({ removed: 1, ids: ["c"] });
+    });
+    const plain = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input: RequestInfo | URL) => {
+      const request = input instanceof Request ? input : new Request(input);
+      return new URL(request.url).pathname.endsWith("/tag/remove_list") ? removeList() : plain(input);
+    });
+    await openEvent();
+    fireEvent.click(await screen.findByRole("button", { name: "Delete Header!" }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    await vi.waitFor(() => expect(removeList).toHaveBeenCalled());
+
+    // Meanwhile the viewer tags another moment: the list reloads, already without the deleted one.
+    own = [tag({ _id: "d", title: "Save", startTime: 70000, ...mine })];
+    player.time = 70;
+    fireEvent.click(screen.getByRole("button", { name: "Tag this moment" }));
+    fireEvent.change(screen.getByLabelText("Name the moment at 1:10"), { target: { value: "Save" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save moment" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: /Header!/ })).toBeNull());
+
+    answerDeletion!();
+    expect(await screen.findByText("Moment “Header!” deleted.")).toBeTruthy();
+  });
+
   it("asks to play the match before tagging when playback has not started", async () => {
     signIn();
     serve({ event: () => eventWith() });
