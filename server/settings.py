@@ -11,6 +11,11 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "touchline-development-secret-change-me"
+# OWASP's minimum for Argon2id (m=19 MiB, t=2, p=1).
+ARGON2_MIN_MEMORY_KIB = 19 * 1024
+ARGON2_MIN_TIME_COST = 2
+# Test runs' default: about a millisecond a hash instead of 30.
+_TEST_ARGON2 = {"argon2_memory_kib": 1024, "argon2_time_cost": 1}
 # The built-in survey form (server/survey.py), the default TOUCHLINE_SURVEY_FORM_URL.
 SURVEY_DEFAULT_FORM_PATH = "/survey/user-experience/"
 # The alternate app flavour's survey timings (spec §9): wait, show after, ask again after.
@@ -110,9 +115,10 @@ class Settings(BaseSettings):
     # Test runs only: every verification mail is also written to this directory as JSON, so
     # out-of-process clients (e2e, contract, CLI tests) follow the link. Refused in production.
     mail_drop_dir: Path | None = None
-    # Argon2id, at least OWASP's minimum (19 MiB, t=2, p=1).
-    argon2_memory_kib: int = Field(default=19 * 1024, ge=19 * 1024)
-    argon2_time_cost: int = Field(default=2, ge=2)
+    # Argon2id, at least OWASP's minimum (19 MiB, t=2, p=1): test runs alone may go below it
+    # (_argon2_at_least_owasp_minimum), as Django's tests use a fast hasher.
+    argon2_memory_kib: int = Field(default=ARGON2_MIN_MEMORY_KIB, ge=8)
+    argon2_time_cost: int = Field(default=ARGON2_MIN_TIME_COST, ge=1)
     argon2_parallelism: int = Field(default=1, ge=1)
     # Hashes at once (0: one core fewer than the machine has, at least one, so a sign-in burst
     # leaves a core to everything else), and how long a sign-in waits for one before it is told
@@ -262,6 +268,21 @@ class Settings(BaseSettings):
     def _refuse_default_secret_in_production(self) -> "Settings":
         if self.environment == "production" and self.secret_key == DEV_SECRET:
             raise ValueError("TOUCHLINE_SECRET_KEY must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _argon2_at_least_owasp_minimum(self) -> "Settings":
+        # A test suite hashes thousands of passwords: there the default is a cheap hash (the
+        # parameters a test sets stay). Every other environment hashes them to last.
+        if self.environment == "test":
+            for name, value in _TEST_ARGON2.items():
+                if name not in self.model_fields_set:
+                    setattr(self, name, value)
+        elif self.argon2_memory_kib < ARGON2_MIN_MEMORY_KIB or self.argon2_time_cost < ARGON2_MIN_TIME_COST:
+            raise ValueError(
+                f"TOUCHLINE_ARGON2_MEMORY_KIB must be at least {ARGON2_MIN_MEMORY_KIB} and "
+                f"TOUCHLINE_ARGON2_TIME_COST at least {ARGON2_MIN_TIME_COST} (OWASP's minimum for Argon2id)"
+            )
         return self
 
     @model_validator(mode="after")

@@ -44,3 +44,21 @@ def test_sentry_dsns():
     assert both.webapp_sentry_dsn == "https://w@o1.ingest.example/6"
     with pytest.raises(ValidationError):
         Settings(sentry_dsn="o1.ingest.example/5")
+
+
+@pytest.mark.parametrize("environment", ["development", "production"])
+@pytest.mark.parametrize("weak", [{"argon2_memory_kib": 1024}, {"argon2_time_cost": 1}])
+def test_argon2_below_owasps_minimum_is_refused_outside_test_runs(environment, weak):
+    with pytest.raises(ValidationError, match="OWASP's minimum"):
+        Settings(environment=environment, secret_key="s" * 40, **weak)
+
+
+def test_passwords_are_hashed_to_owasps_minimum_by_default():
+    settings = Settings(environment="production", secret_key="s" * 40)
+    assert (settings.argon2_memory_kib, settings.argon2_time_cost) == (19 * 1024, 2)
+
+
+def test_a_test_run_hashes_cheaply_unless_a_test_asks_for_more():
+    assert (Settings(environment="test").argon2_memory_kib, Settings(environment="test").argon2_time_cost) == (1024, 1)
+    chosen = Settings(environment="test", argon2_memory_kib=64 * 1024, argon2_time_cost=4)
+    assert (chosen.argon2_memory_kib, chosen.argon2_time_cost) == (64 * 1024, 4)
