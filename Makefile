@@ -62,7 +62,7 @@ dev: seed webapp/node_modules/.installed
 # Regenerate every generated artefact that is committed (a test fails when one drifts).
 generate: install webapp/node_modules/.installed
 	$(BIN)/python -m server.seed.artwork
-	$(BIN)/python -m server.media.sample_video
+	$(BIN)/python -m scripts.sample_video
 	cd webapp && npm run generate
 
 # In a random order (pytest-randomly: modules, then the tests in each), from a seed printed first;

@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "system-deps"
-EVERY_COMMAND = ["node", "npm", "chromium", "ffmpeg", "ffprobe", "haproxy", "ss", "redis-server", "psql", "wrk"]
+# "rtmp-module" stands for nginx's RTMP module, a file rather than a command.
+EVERY_COMMAND = [
+    *("node", "npm", "chromium", "ffmpeg", "ffprobe", "nginx", "rtmp-module"),
+    *("haproxy", "ss", "redis-server", "psql", "wrk"),
+]
+RTMP_MODULE = "usr/lib/nginx/modules/ngx_rtmp_module.so"
 
 
 def _stub(folder: Path, name: str, body: str = "exit 0") -> None:
@@ -31,12 +36,17 @@ def machine(tmp_path: Path):
     log = tmp_path / "apt-get.log"
 
     def run(*args: str, has: list[str], uid: int = 0, sudo_works: bool = False) -> subprocess.CompletedProcess:
+        root = tmp_path / "root"
         for name in has:
-            _stub(bin_dir, name)
+            if name == "rtmp-module":
+                (root / RTMP_MODULE).parent.mkdir(parents=True, exist_ok=True)
+                (root / RTMP_MODULE).touch()
+            else:
+                _stub(bin_dir, name)
         _stub(bin_dir, "id", f"echo {uid}")
         _stub(bin_dir, "sudo", '[ "$1" = "-n" ] && exit 0; exec "$@"' if sudo_works else "exit 1")
         _stub(bin_dir, "apt-get", f'echo "$@" >> {log}')
-        env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+        env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "SYSTEM_DEPS_ROOT": str(root)}
         return subprocess.run(
             [bash, str(SCRIPT), *args], env=env, capture_output=True, text=True, timeout=30, check=False
         )
@@ -108,3 +118,9 @@ def test_the_ci_script_names_no_package_of_its_own():
     ci = (SCRIPT.parents[1] / ".ci" / "run").read_text()
     assert "apt-get" not in ci
     assert "make test" in ci
+
+
+def test_nginx_without_its_rtmp_module_names_the_module_package(machine):
+    result = machine("--check", "test", has=_without("rtmp-module"))
+    assert result.returncode == 1
+    assert "missing Debian packages: libnginx-mod-rtmp;" in result.stderr

@@ -8,7 +8,7 @@ Public and unsigned (nothing here is worth a token), so players can be built and
         and one progressive MediaFile (the MP4 below). `application/xml`, never stored (each
         request is an ad decision, and its URLs name the host that was asked).
     GET /media/ads/preroll.mp4
-        the creative (fixtures/media/ads/preroll.mp4, server.media.sample_video): H.264 + AAC,
+        the creative (fixtures/media/ads/preroll.mp4, scripts/sample_video.py): H.264 + AAC,
         index first (faststart), `video/mp4` with Range requests, cacheable for a day.
     GET /media/ads/track?event=<event>&ad=<id>[&code=<n>]
         a tracking URL: 204, counted in this process (bounded: TRACKED_ADS ads). Unknown events

@@ -1,4 +1,4 @@
-"""HLS playlists as the samples are written (server.media.sample_video): media playlists, master
+"""HLS playlists as the samples are written (scripts/sample_video.py): media playlists, master
 playlists, and a sample's ladder of aligned renditions.
 
 A sample directory holds a master playlist (`index.m3u8`) listing one variant per rendition,

@@ -11,7 +11,7 @@ What events store (and the catalogue seeds):
                                              timeline, made per request
     /media/live/<sample>.m3u8                made per request by server.media.routes (server.media.live)
 
-A sample is a ladder of aligned renditions (server.media.sample_video; server.media.playlists):
+A sample is a ladder of aligned renditions (scripts/sample_video.py; server.media.playlists):
 each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
 `football-pano`: `360p`, `180p`), with the same segments at the same times.
 

@@ -71,7 +71,7 @@ HIGHLIGHT_KINDS = ("auto", "recap", "condensed", "clip", "highlight")
 FREE = "commerce_free_media"
 # Shares of live and of archived games with an ad, besides the first free ones.
 LIVE_AD_SHARE, ARCHIVED_AD_SHARE = 0.3, 0.1
-# Samples with a panoramic view of the same play (server.media.sample_video): sample -> its pano.
+# Samples with a panoramic view of the same play (scripts/sample_video.py): sample -> its pano.
 PANO_SAMPLES = {"football": "football-pano"}
 PANO_SHARE = 3  # one game in PANO_SHARE (by its external id), besides the first free ones
 # (commerce_type, weight, possible commerce_modes)

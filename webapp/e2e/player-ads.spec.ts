@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adHits, expectPlaying, findEvent, firstFrameAt, withPreroll } from "./player-support";
+import { adHits, expectPlaying, findEvent, firstFrameAt, openWithAd, withPreroll } from "./player-support";
 
 /** An ad id of this test's own, so the server counts its tracking hits apart. */
 const adId = (name: string) => `e2e-${name}-${Date.now().toString(36)}`;
@@ -13,9 +13,8 @@ test.describe("pre-roll ads", () => {
     const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
     const ad = adId("complete");
     await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
-    await page.goto(`/events/${event._id}`);
+    await openWithAd(page, `/events/${event._id}`);
 
-    await expect(adBreak(page)).toBeVisible();
     await expect(adBreak(page).getByText("Ad", { exact: true })).toBeVisible();
     await expect(adBreak(page).getByRole("status")).toHaveText(/advertisement is playing/i);
     // The match waits under the ad.
@@ -37,7 +36,7 @@ test.describe("pre-roll ads", () => {
     const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     const ad = adId("skip");
     await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
-    await page.goto(`/events/${event._id}`);
+    await openWithAd(page, `/events/${event._id}`);
     const skip = adBreak(page).getByRole("button", { name: "Skip ad" });
     // The ad loads, then plays its 3 s before it may be skipped: slow on a busy machine.
     await expect(skip).toBeVisible({ timeout: 20_000 });

@@ -2,6 +2,8 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from "@
 import { commerceOptions, listEvents, newViewer, signInOnPage } from "./event-support";
 import {
   adHits,
+  controlsCaughtUp,
+  openWithAd,
   expectPlaying,
   findEvent,
   findEvents,
@@ -162,30 +164,12 @@ test.describe("the seek bar in Hebrew (right to left)", () => {
 
     // ← goes back, → forward, as the arrows point on a left-to-right timeline.
     await seekBar(page).focus();
+    await controlsCaughtUp(page);
     const before = (await videoState(page)).currentTime;
     await page.keyboard.press("ArrowLeft");
     await expect.poll(async () => (await videoState(page)).currentTime).toBeCloseTo(before - 10, 0);
   });
 });
-
-/**
- * Opens `url` until its pre-roll shows: on a busy machine the ad can miss its deadline (2 s for the
- * VAST), and then the match starts without it, as it should. A reload tries again (an ad that never
- * started is still due).
- */
-async function openWithAd(page: Page, url: string) {
-  await page.goto(url);
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    if (await adBreak(page).isVisible()) return;
-    try {
-      await expect(adBreak(page)).toBeVisible({ timeout: 6_000 });
-      return;
-    } catch {
-      await page.reload();
-    }
-  }
-  await expect(adBreak(page)).toBeVisible();
-}
 
 /** A free archived game with match stats, whose page links to them. */
 async function gameWithStats(request: APIRequestContext): Promise<ListedEvent> {

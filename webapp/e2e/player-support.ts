@@ -90,6 +90,23 @@ export async function expectPlaying(page: Page, seconds = 1, timeout = 15_000): 
     .toBe(true);
 }
 
+/**
+ * Waits until the controls know where the video is. A seek key (j, l, arrows) seeks from the time
+ * the controls last heard of, which a busy machine reports late: a press right after a seek would
+ * seek from before it (a person presses again once the shown time has changed).
+ */
+export async function controlsCaughtUp(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const shown = Number(await page.locator("media-time-range").getAttribute("mediacurrenttime"));
+        return Math.abs(shown - (await videoState(page)).currentTime);
+      },
+      { timeout: 20_000 },
+    )
+    .toBeLessThan(2);
+}
+
 /** Milliseconds from navigation to the player's first frame (its `player:first-frame` mark). */
 export async function firstFrameAt(page: Page, timeout = 15_000): Promise<number> {
   const handle = await page.waitForFunction(
@@ -186,4 +203,23 @@ export async function startServer(port: number, env: Record<string, string>): Pr
       }
     },
   };
+}
+
+/**
+ * Opens `url` until its pre-roll shows: on a busy machine the ad can miss its deadline (2 s for the
+ * VAST), and then the match starts without it, as it should. A reload tries again (an ad that never
+ * started is still due).
+ */
+export async function openWithAd(page: Page, url: string) {
+  await page.goto(url);
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (await page.getByRole("region", { name: "Advertisement" }).isVisible()) return;
+    try {
+      await expect(page.getByRole("region", { name: "Advertisement" })).toBeVisible({ timeout: 6_000 });
+      return;
+    } catch {
+      await page.reload();
+    }
+  }
+  await expect(page.getByRole("region", { name: "Advertisement" })).toBeVisible();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectPlaying, findEvent, findEvents, playerVideo, videoState } from "./player-support";
+import { controlsCaughtUp, expectPlaying, findEvent, findEvents, playerVideo, videoState } from "./player-support";
 
 /** The player's region (media-chrome labels it "Video player"). */
 const player = (page: Page) => page.getByRole("region", { name: "Video player" });
@@ -40,6 +40,7 @@ test.describe("the player on a live event", () => {
   });
 
   test("rewinding 60 s shows how far behind live it is, and LIVE goes back to live", async ({ page, request }) => {
+    test.slow(); // six seeks, each waiting for its segment
     const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
     await page.goto(`/events/${event._id}`);
     await expectPlaying(page, 1);
@@ -47,6 +48,7 @@ test.describe("the player on a live event", () => {
     // Six presses of J (back 10 s each), from the keyboard, with the player focused.
     await player(page).focus();
     for (let press = 0; press < 6; press++) {
+      await controlsCaughtUp(page);
       const before = (await videoState(page)).currentTime;
       await page.keyboard.press("j");
       // Each seek loads the segment it lands in: seconds on a busy machine.
@@ -158,6 +160,7 @@ test.describe("the player on an archived event", () => {
     await expectPlaying(page, 1);
 
     // L moves forward ten seconds.
+    await controlsCaughtUp(page);
     const before = (await videoState(page)).currentTime;
     await player(page).focus();
     await page.keyboard.press("l");

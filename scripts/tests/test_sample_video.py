@@ -1,4 +1,4 @@
-"""The committed sample media (fixtures/media) is what server.media.sample_video writes: a ladder of
+"""The committed sample media (fixtures/media) is what scripts/sample_video.py writes: a ladder of
 aligned renditions per sample under a master playlist whose attributes are measured from the
 files, the test ad, and nothing else, and it stays small. Nothing here re-encodes."""
 
@@ -7,14 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from server.media import sample_video
+from scripts import sample_video
 from server.media.ads import PREROLL
 from server.media.live import live_playlist, load_vod_playlist
+from server.media.packaging.measure import (
+    Picture,
+    audio_codec,
+    master_playlist,
+    measure,
+    starts_with_keyframe,
+    video_codec,
+)
 from server.media.playlists import load_stream
+from server.tests.media.hls import read_master_playlist, read_media_playlist
 
-from .hls import read_master_playlist, read_media_playlist
-
-MEDIA = Path(__file__).resolve().parents[3] / "fixtures" / "media"
+MEDIA = Path(__file__).resolve().parents[2] / "fixtures" / "media"
 SAMPLES = sorted(sample_video.SAMPLES)
 # H.264 constrained baseline (profile 66, constraint_set0 and set1) at the level each size needs.
 CODEC_BY_LEVEL = {"2.1": "avc1.42c015", "3.0": "avc1.42c01e", "3.1": "avc1.42c01f"}
@@ -60,8 +67,8 @@ def test_bandwidths_are_the_measured_peaks_and_grow_with_the_picture(name):
     bandwidths = [v.bandwidth for v in by_size]
     assert bandwidths == sorted(bandwidths) and len(set(bandwidths)) == len(bandwidths)
     assert bandwidths[-1] > 1.4 * bandwidths[0]  # a ladder worth adapting on
-    measured = [sample_video.measure(directory, r) for r in renditions(name)]
-    assert (directory / "index.m3u8").read_text() == sample_video.master_playlist(measured)
+    measured = [measure(directory, Picture(r.name, r.width, r.height, sample_video.FPS)) for r in renditions(name)]
+    assert (directory / "index.m3u8").read_text() == master_playlist(measured)
 
 
 # --- the renditions -----------------------------------------------------------------------------------
@@ -91,10 +98,10 @@ def test_every_segment_is_mpeg_ts_beginning_with_a_keyframe_in_the_ladders_codec
         for n in range(sample_video.SAMPLES[name].seconds // 2):
             data = (MEDIA / name / rendition.name / f"index{n}.ts").read_bytes()
             assert data[:1] == b"\x47" and len(data) % 188 == 0, (rendition.name, n)
-            assert sample_video.starts_with_keyframe(data), (rendition.name, n)
+            assert starts_with_keyframe(data), (rendition.name, n)
         first = (MEDIA / name / rendition.name / "index0.ts").read_bytes()
-        assert sample_video.video_codec(first) == CODEC_BY_LEVEL[rendition.level]
-        assert sample_video.audio_codec(first) == AAC_LC
+        assert video_codec(first) == CODEC_BY_LEVEL[rendition.level]
+        assert audio_codec(first) == AAC_LC
 
 
 @pytest.mark.parametrize("name", SAMPLES)

@@ -1,0 +1,119 @@
+"""One supervised ffmpeg (issue 28 §3): started, its progress read, restarted soon after a crash,
+stopped on request.
+
+A transcoder that dies (a crash, a kill, an out-of-memory) is started again within
+`restart_delay` seconds (doubling while it keeps dying, up to `max_restart_delay`, 3 s by
+default: the issue's bound). Its command appends to the same playlists, so the restart shows as
+an `EXT-X-DISCONTINUITY` and players continue (server.media.packaging.live_hls). An ffmpeg that
+ends by itself with status 0 has reached the end of its input (the publisher stopped): that is not
+a crash, and what follows (the reconnect grace, the interruption) is the ingest's decision.
+"""
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import Callable
+
+from .progress import Progress, snapshots
+
+log = logging.getLogger(__name__)
+
+STOP_GRACE_SECONDS = 5.0
+
+
+class Transcoder:
+    def __init__(
+        self,
+        command: Callable[[], list[str]],
+        *,
+        on_progress: Callable[[Progress], None] | None = None,
+        restart_delay: float = 0.5,
+        max_restart_delay: float = 3.0,
+        stop_grace: float = STOP_GRACE_SECONDS,
+        name: str = "ffmpeg",
+    ):
+        self._command = command
+        self._on_progress = on_progress
+        self._restart_delay = restart_delay
+        self._max_restart_delay = max_restart_delay
+        self._stop_grace = stop_grace
+        self.name = name
+        self.restarts = 0
+        self.last_progress: Progress | None = None
+        self.last_error: str | None = None  # ffmpeg's last line on stderr: its reason, readable
+        self.exit_code: int | None = None
+        self._process: asyncio.subprocess.Process | None = None
+        self._stopping = asyncio.Event()
+        self._started = asyncio.Event()
+
+    @property
+    def pid(self) -> int | None:
+        process = self._process
+        return process.pid if process is not None and process.returncode is None else None
+
+    async def wait_started(self) -> None:
+        await self._started.wait()
+
+    async def run(self) -> int:
+        """Run until the input ends (returns 0) or stop() (returns the last exit code)."""
+        delay = self._restart_delay
+        while True:
+            code = await self._run_once()
+            self.exit_code = code
+            if self._stopping.is_set() or code == 0:
+                return code
+            self.restarts += 1
+            log.warning("%s died (exit %s: %s); restarting in %.1f s", self.name, code, self.last_error, delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), delay)
+                return code
+            delay = min(delay * 2, self._max_restart_delay)
+
+    async def _run_once(self) -> int:
+        process = await asyncio.create_subprocess_exec(
+            *self._command(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # a stop signals ffmpeg alone, never the server's group
+        )
+        self._process = process
+        self._started.set()
+        await asyncio.gather(self._read_progress(process), self._read_errors(process))
+        return await process.wait()
+
+    async def _read_progress(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        lines: list[str] = []
+        async for raw in process.stdout:
+            lines.append(raw.decode(errors="replace"))
+            if raw.startswith(b"progress="):
+                for progress in snapshots(lines):
+                    self.last_progress = progress
+                    if self._on_progress is not None:
+                        self._on_progress(progress)
+                lines = []
+
+    async def _read_errors(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stderr is not None
+        async for raw in process.stderr:
+            line = raw.decode(errors="replace").strip()
+            if line:
+                self.last_error = line[:500]
+
+    async def stop(self) -> None:
+        """Stop ffmpeg (SIGTERM, so it closes its files; SIGKILL after a grace) and do not restart."""
+        self._stopping.set()
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), self._stop_grace)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()

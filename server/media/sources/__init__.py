@@ -1,0 +1,1 @@
+"""Sources: where media comes from (RTMP and SRT ingest, the shipped samples, uploads next)."""

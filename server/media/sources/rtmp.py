@@ -1,0 +1,71 @@
+"""RTMP ingest through nginx's RTMP module (Debian's libnginx-mod-rtmp), configured as data (issue 28 §2).
+
+Encoders publish to `rtmp://HOST:PORT/live/<stream key>`. nginx asks the server before it accepts
+a publisher: `on_publish` POSTs a form (`name` is the key, `addr` the encoder's address, `call`
+`publish`) and only a 2xx answer lets the feed in; `on_publish_done` says the encoder left. Only
+this machine may play a feed (the transcoder pulls it from here); viewers get HLS, never RTMP.
+
+nginx runs as a child of the server with its own prefix directory: its pid, logs and temporary
+files stay there, never in system paths, and `daemon off` keeps it supervisable.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+NGINX_RTMP_MODULE = Path("/usr/lib/nginx/modules/ngx_rtmp_module.so")
+APPLICATION = "live"
+
+
+@dataclass(frozen=True)
+class RtmpIngest:
+    host: str
+    port: int
+    on_publish_url: str  # the server's hook: 2xx accepts the key, anything else refuses it
+    on_publish_done_url: str
+    # An encoder that stops sending without closing its connection is dropped after this long.
+    idle_publisher_seconds: int = 10
+
+    def publish_url(self, key: str, host: str | None = None) -> str:
+        """What an operator pastes into OBS: the server's RTMP URL with the stream key."""
+        return f"rtmp://{host or self.host}:{self.port}/{APPLICATION}/{key}"
+
+    def pull_url(self, key: str) -> str:
+        """Where the transcoder reads a live feed, on this machine."""
+        return f"rtmp://127.0.0.1:{self.port}/{APPLICATION}/{key}"
+
+
+def nginx_config(ingest: RtmpIngest, prefix: Path, module: Path = NGINX_RTMP_MODULE) -> str:
+    """nginx.conf for `nginx -p PREFIX -c PREFIX/nginx.conf -e PREFIX/error.log`."""
+    return f"""load_module {module};
+daemon off;
+worker_processes 1;
+pid {prefix / "nginx.pid"};
+error_log {prefix / "error.log"} warn;
+
+events {{
+    worker_connections 512;
+}}
+
+rtmp {{
+    server {{
+        listen {ingest.host}:{ingest.port};
+        chunk_size 4096;
+
+        application {APPLICATION} {{
+            live on;
+            record off;
+            # Every key is checked by the server before a frame is accepted.
+            on_publish {ingest.on_publish_url};
+            on_publish_done {ingest.on_publish_done_url};
+            notify_method post;
+            drop_idle_publisher {ingest.idle_publisher_seconds}s;
+            allow play 127.0.0.1;
+            deny play all;
+        }}
+    }}
+}}
+"""
+
+
+def nginx_command(prefix: Path, nginx: str = "nginx") -> list[str]:
+    return [nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "error.log")]

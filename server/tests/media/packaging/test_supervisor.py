@@ -1,0 +1,124 @@
+"""A supervised transcoder restarts soon after a crash and the playlist carries on (issue 28 §3)."""
+
+import asyncio
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+from server.media.packaging.ladder import Source, plan
+from server.media.packaging.live_hls import LiveInput, live_hls_command
+from server.media.packaging.progress import Progress
+from server.media.packaging.supervisor import Transcoder
+
+from ..tools import tool
+
+
+def python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+async def until(condition, timeout: float = 20.0, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(step)
+
+
+async def test_a_process_that_ends_its_input_cleanly_is_not_restarted():
+    transcoder = Transcoder(lambda: python("print('progress=end')"))
+    assert await transcoder.run() == 0
+    assert transcoder.restarts == 0 and transcoder.last_progress is not None and transcoder.last_progress.ended
+
+
+async def test_a_crash_is_restarted_and_its_reason_kept_in_one_line():
+    runs = []
+
+    def command():
+        runs.append(1)
+        code = (
+            "import sys; sys.exit(0)"
+            if len(runs) == 3
+            else "import sys; sys.stderr.write('boom: no input\\n'); sys.exit(1)"
+        )
+        return python(code)
+
+    transcoder = Transcoder(command, restart_delay=0.01)
+    assert await asyncio.wait_for(transcoder.run(), 10) == 0
+    assert transcoder.restarts == 2 and transcoder.last_error == "boom: no input"
+
+
+async def test_progress_is_reported_as_it_comes():
+    seen: list[Progress] = []
+    code = (
+        "import sys, time\n"
+        "for f in (30, 60):\n"
+        " print(f'frame={f}\\nspeed=1.0x\\nprogress=continue', flush=True); time.sleep(0.05)"
+    )
+    await Transcoder(lambda: python(code), on_progress=seen.append).run()
+    assert [p.frame for p in seen] == [30, 60]
+
+
+async def test_stop_ends_the_process_and_no_restart_follows():
+    transcoder = Transcoder(lambda: python("import time; time.sleep(60)"))
+    running = asyncio.create_task(transcoder.run())
+    await transcoder.wait_started()
+    pid = transcoder.pid
+    assert pid is not None
+    await transcoder.stop()
+    await asyncio.wait_for(running, 10)
+    assert transcoder.pid is None and transcoder.restarts == 0
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+async def test_a_process_deaf_to_sigterm_is_killed():
+    transcoder = Transcoder(
+        lambda: python(
+            "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+            "print('ready', flush=True); time.sleep(60)"
+        ),
+        stop_grace=0.5,
+    )
+    running = asyncio.create_task(transcoder.run())
+    await transcoder.wait_started()
+    await asyncio.sleep(0.3)
+    await transcoder.stop()
+    assert await asyncio.wait_for(running, 15) == -signal.SIGKILL
+
+
+async def test_a_killed_ffmpeg_is_back_within_3_s_and_the_playlist_continues_with_a_discontinuity(tmp_path):
+    ladder = plan(Source(416, 234, 30, has_audio=False))
+    ffmpeg = tool("ffmpeg")
+    feed = LiveInput("testsrc2=size=416x234:rate=30", has_audio=False, options=("-re", "-f", "lavfi"))
+    transcoder = Transcoder(
+        lambda: live_hls_command(feed, tmp_path, ladder, segment_seconds=1, ffmpeg=ffmpeg), restart_delay=0.5
+    )
+    running = asyncio.create_task(transcoder.run())
+    playlist = tmp_path / "234p" / "index.m3u8"
+    try:
+        await until(lambda: playlist.exists() and "seg-00001.ts" in playlist.read_text())
+        first = transcoder.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        killed_at = time.monotonic()
+        await until(lambda: transcoder.pid not in (None, first))
+        assert time.monotonic() - killed_at < 3
+        # New segments number on after the old ones, behind a discontinuity.
+        await until(lambda: playlist.read_text().count("#EXT-X-DISCONTINUITY") >= 2)
+        before = playlist.read_text().split("#EXT-X-DISCONTINUITY")[-2]
+        last_before = [line for line in before.splitlines() if line.startswith("seg-")][-1]
+        await until(lambda: playlist.read_text().split("#EXT-X-DISCONTINUITY")[-1].count("seg-") >= 1)
+        after = [
+            line
+            for line in playlist.read_text().split("#EXT-X-DISCONTINUITY")[-1].splitlines()
+            if line.startswith("seg-")
+        ]
+        assert int(after[0][4:9]) == int(last_before[4:9]) + 1
+        assert transcoder.restarts == 1
+    finally:
+        await transcoder.stop()
+        await asyncio.wait_for(running, 15)
