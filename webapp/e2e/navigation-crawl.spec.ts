@@ -315,7 +315,7 @@ async function signUpOnPage(page: Page) {
 test.describe("the navigation crawl", () => {
   // 60 checked clicks with axe on each kind of page: minutes on a loaded two-core machine. (Run
   // in parallel mode, two crawls at once beside the contract checks slowed everything down.)
-  test.describe.configure({ timeout: 360_000 });
+  test.describe.configure({ timeout: 600_000 });
 
   test("anonymous: 60 clicks through every public kind of page, main never blank", async ({ page }) => {
     const crawl = startCrawl(page);

@@ -10,6 +10,7 @@ test.describe("pre-roll ads", () => {
     page,
     request,
   }) => {
+    test.slow(); // the ad may need a reload or two to show on a busy machine (openWithAd)
     const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
     const ad = adId("complete");
     await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
@@ -33,6 +34,7 @@ test.describe("pre-roll ads", () => {
   });
 
   test("a viewer skips the ad once the VAST allows it, and the skip is tracked", async ({ page, request }) => {
+    test.slow(); // the ad may need a reload or two to show on a busy machine (openWithAd)
     const event = await findEvent(request, { status: "archived", commerce: "commerce_free_media", minSeconds: 1_000 });
     const ad = adId("skip");
     await withPreroll(page, `/media/ads/preroll.xml?ad=${ad}`);
