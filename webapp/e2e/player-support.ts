@@ -211,15 +211,16 @@ export async function startServer(port: number, env: Record<string, string>): Pr
  * started is still due).
  */
 export async function openWithAd(page: Page, url: string) {
+  const adBreak = page.getByRole("region", { name: "Advertisement" });
   await page.goto(url);
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    if (await page.getByRole("region", { name: "Advertisement" }).isVisible()) return;
+    if (await adBreak.isVisible()) return;
     try {
-      await expect(page.getByRole("region", { name: "Advertisement" })).toBeVisible({ timeout: 6_000 });
+      await expect(adBreak).toBeVisible({ timeout: 6_000 });
       return;
     } catch {
       await page.reload();
     }
   }
-  await expect(page.getByRole("region", { name: "Advertisement" })).toBeVisible();
+  await expect(adBreak).toBeVisible();
 }

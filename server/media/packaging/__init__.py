@@ -1,1 +1,2 @@
-"""Packaging: ffmpeg commands built as data (ladders, live HLS), and later their supervisor."""
+"""Packaging: ladders and ffmpeg commands built as data, what they encoded measured, and the
+supervisor that keeps a transcoder running."""

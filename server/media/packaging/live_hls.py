@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .ladder import AUDIO_KBPS, Rendition, keyframe_interval
+from .measure import PLAYLIST
 
 SEGMENT_TEMPLATE = "seg-%05d.ts"
-PLAYLIST = "index.m3u8"
 AUDIO_RATE = 48_000
 
 
