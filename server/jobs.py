@@ -125,7 +125,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         from .realtime.announcements import announce_catalogue_changed
         from .services import event_admin
 
-        started = await event_admin.start_due(database)
+        started = await event_admin.start_due(database, media=event_admin.Media.of(settings))
         if started:
             await announce_catalogue_changed()
             log.info("kickoff: %d events went live", len(started))

@@ -262,7 +262,17 @@ class Settings(BaseSettings):
     content_origins: Annotated[list[str], NoDecode] = []
     fixtures_dir: Path = PROJECT_ROOT / "fixtures"
     var_dir: Path = PROJECT_ROOT / "var"
+    # Every asset's bytes (server/media/assets/store.py): live ladders, recordings, uploads, and
+    # links to the shipped samples. Shared by every server process of a cluster. Unset: `media`
+    # in the var directory.
+    media_dir: Path = PROJECT_ROOT / "var" / "media"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"
+
+    @model_validator(mode="after")
+    def _media_in_var_unless_set(self) -> "Settings":
+        if "media_dir" not in self.model_fields_set:
+            self.media_dir = self.var_dir / "media"
+        return self
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> "Settings":

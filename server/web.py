@@ -249,15 +249,17 @@ def media_router(settings: Settings) -> Router:
     """Streams only through signed paths (server.media.signing); /media/vod and /media/live,
     the stored addresses, serve nothing. Artwork and the test ads (server.media.ads) are public."""
     from .media.ads import ads_routes
+    from .media.assets.store import store_of
     from .media.clips import CLIP_PATH, clip_media_route
     from .media.routes import signed_media_route
 
     fixtures = settings.fixtures_dir
-    signed = signed_media_route(settings, fixtures / "media")
+    assets = store_of(settings).root
+    signed = signed_media_route(settings, assets)
     return Router(
         routes=[
             # Before the other signed paths: a clip's playlist is made, not a file (server.media.clips).
-            Route(CLIP_PATH, clip_media_route(signed, fixtures / "media"), methods=["GET", "HEAD"]),
+            Route(CLIP_PATH, clip_media_route(signed, assets), methods=["GET", "HEAD"]),
             Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
             *ads_routes(settings, fixtures / "media"),
             Mount("/logos", app=ArtworkFiles(directory=fixtures / "logos", check_dir=False)),

@@ -21,6 +21,7 @@ import uvicorn
 
 from server.app import create_app
 from server.settings import Settings
+from server.tests import media_dir  # noqa: F401 -- this run's own media directory
 from server.tests.accounts import PASSWORD, create_user  # noqa: F401 (PASSWORD: the CLI tests import it from here)
 from server.tests.billing import private_database
 

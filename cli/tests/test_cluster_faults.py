@@ -41,6 +41,7 @@ from server.payments import SandboxProvider
 from server.tests import commerce
 from server.tests.accounts import PASSWORD, bearer, create_user, create_user_at, new_device
 from server.tests.billing import database_at, store_card
+from server.tests.media_dir import as_sample
 from server.tests.realtime.support import RedisServer, redis_server_binary
 
 from .cluster_support import TIMEOUT_S, Cluster, eventually, health_of, pid_on, running_cluster, settled
@@ -171,7 +172,9 @@ class RoomClient:
         return next((at for at in self.joined if at > moment), None)
 
     def received(self, url: str) -> float | None:
-        return next((at for at, sent in self.urls if sent == url), None)
+        """When the event's stream moved to `url` (a sample's URL: each switch plays it through
+        a new asset of the event, server.media.assets)."""
+        return next((at for at, sent in self.urls if as_sample(sent) == url), None)
 
     async def close(self) -> None:
         for task in list(self._joining):
@@ -337,7 +340,7 @@ async def test_sockets_of_a_killed_process_rejoin_their_room_within_5_s_and_get_
     async with steady.http.get(f"{steady.url}/api/event/get_by_id/id/{event_id}", headers=viewer.headers) as answer:
         assert answer.status == 200, await answer.text()
         stream = (await answer.json())["content"]["content"]["HLSStream"]
-    assert stream.startswith("/media/s/") and stream.endswith("/live/basketball.m3u8"), stream
+    assert stream.startswith("/media/s/") and as_sample(stream).endswith("/live/basketball.m3u8"), stream
     master = await playlist(steady, stream, viewer)
     variant = next(line for line in master.splitlines() if line and not line.startswith("#"))
     await playlist(steady, stream.rsplit("/", 1)[0] + "/" + variant, viewer)

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from cli.tests.conftest import PASSWORD
+from server.tests.media_dir import as_sample, as_samples
 from server.tests.realtime.test_socket import Inbox, ask, open_client
 
 runner = CliRunner()
@@ -136,20 +137,22 @@ def test_an_event_goes_live_switches_stream_and_finishes_as_vod(live_server):
 
     live = touchline(live_server, "go-live", event["_id"])
     assert live.exit_code == 0, live.output
-    assert f"Event {event['_id']} is live." in live.output and "/media/live/football.m3u8" in live.output
+    assert f"Event {event['_id']} is live." in live.output and "/media/live/football.m3u8" in as_sample(live.output)
 
     switched = touchline(live_server, "set-stream", event["_id"], "/media/live/hockey.m3u8")
     assert switched.exit_code == 0, switched.output
-    assert f"Event {event['_id']} now streams /media/live/hockey.m3u8 (live)." in switched.output
+    assert f"Event {event['_id']} now streams /media/live/hockey.m3u8 (live)." in as_sample(switched.output)
 
     finished = as_json(touchline(live_server, "--json", "finish", event["_id"]))
     # The sample that played, looped for as long as the game lasted (here: seconds, maybe none).
     seconds = finished["duration"]
     vod = f"/media/vod/hockey/game-{seconds}.m3u8" if seconds else "/media/vod/hockey/index.m3u8"
-    assert (finished["status"], finished["content"]["HLSStream"]) == ("archived", vod)
+    assert (finished["status"], as_sample(finished["content"]["HLSStream"])) == ("archived", vod)
     assert finished["endDate"] is not None
     played = seen_by_viewers(live_server, event["_id"])["content"]["HLSStream"]
-    assert played.startswith("/media/s/") and played.endswith(vod.removeprefix("/media"))  # signed for the viewer
+    assert played.startswith("/media/s/") and as_sample(played).endswith(
+        vod.removeprefix("/media")
+    )  # signed for the viewer
 
 
 def test_set_stream_on_an_upcoming_event_puts_it_live(live_server):
@@ -170,7 +173,7 @@ async def test_set_stream_reaches_a_socket_client_in_the_event_room(live_server)
         assert result.exit_code == 0, result.output
         name, data = await inbox.next()  # the upcoming event went live
         assert (name, data["status"]) == ("update-event", "live")
-        assert await inbox.next() == (
+        assert as_samples(await inbox.next()) == (
             "event-url-change",
             {"eventId": event["_id"], "eventUrl": "/media/live/hockey.m3u8"},
         )
@@ -252,7 +255,7 @@ def test_list_shows_events_with_their_state_and_stored_stream(live_server):
     result = touchline(live_server, "list", "--size", "100")
     assert result.exit_code == 0, result.output
     [row] = [line for line in result.output.splitlines() if event["_id"] in line]
-    assert "upcoming" in row and "/media/live/football.m3u8" in row and "2026-12-05 15:00" in row
+    assert "upcoming" in row and "/media/live/football.m3u8" in as_sample(row) and "2026-12-05 15:00" in row
 
 
 def test_list_json_filters_by_status(live_server):
@@ -274,7 +277,7 @@ def test_show_prints_the_event_as_staff_see_it(live_server):
     event = create(live_server, "--stream", "/media/live/football.m3u8")
     result = touchline(live_server, "show", event["_id"])
     assert result.exit_code == 0, result.output
-    assert f"Event {event['_id']}" in result.output and "/media/live/football.m3u8" in result.output
+    assert f"Event {event['_id']}" in result.output and "/media/live/football.m3u8" in as_sample(result.output)
     assert "upcoming" in result.output
 
 

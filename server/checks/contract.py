@@ -37,6 +37,7 @@ from ..auth.passwords import Passwords
 from ..auth.providers.local_provider import local_openid_provider
 from ..auth.providers.local_provider import settings_for as local_provider_settings
 from ..db import Database
+from ..media.assets.store import samples_dir, store_of
 from ..migrate import upgrade
 from ..models import Event, EventStats, Identity, User
 from ..seed.fixtures import stable_id
@@ -67,7 +68,8 @@ async def _prepare_database(url: str) -> dict:
     """Seed (reset) a migrated database and pick the real ids the Dredd hooks put into requests."""
     database = Database(url)
     try:
-        await seed(database.engine, reset=True)
+        defaults = Settings()
+        await seed(database.engine, reset=True, media=(store_of(defaults), samples_dir(defaults)))
         demo_users = load_demo_users(PROJECT_ROOT / "fixtures")
         async with database.session() as db:
             await seed_demo_users(db, demo_users, Passwords.from_settings(Settings()))
@@ -227,6 +229,7 @@ SCHEMATHESIS_IDS = {
     "get_channel_programme": "channel",
     "get_related_videos": "clip",
     "get_subscription_by_id": "allAccess",
+    "list_event_assets": "event",
     # The demo viewer's account: staff look into it (the revoke calls are left to Dredd and pytest).
     "get_user": "viewer",
     "list_user_sessions": "viewer",
@@ -252,7 +255,8 @@ ACCEPTED_REFUSALS = {
     "minutes after it, or times outside the event's stream is a 400 (invalid_time_range for times)",
     "create_event": "a blank title, control characters, a value longer than its column (reference_id 80, "
     "gameType 20, vidswapId 40, URLs 500 characters), an endDate before event_date, one team "
-    "at home and away, or a date no datetime holds is a 400",
+    "at home and away, or a date no datetime holds is a 400; so is an address of this server naming no media "
+    "(neither a shipped sample nor one of the event's assets)",
     "get_channel_programme": "a window whose `from` is after its `to` is a 400",
     "list_events": "an `event_date` range whose start is after its end is a 400; so is " + UNKNOWN_KEYS,
     "list_clips": UNKNOWN_KEYS,
@@ -274,7 +278,8 @@ ACCEPTED_REFUSALS = {
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
     "(invalid_time_range); so are text with control characters and a teamId no team has",
     "tokenize_card": "a card number failing the Luhn check, or an expiry month already past, is a 400 (invalid_card)",
-    "set_stream_url": "a URL with control characters or longer than the 500 characters stored is a 400",
+    "set_stream_url": "a URL with control characters or longer than the 500 characters stored is a 400; so is an "
+    "address of this server naming no media (neither a shipped sample nor one of the event's assets)",
     "update_clip": "a blank title or one with control characters is a 400",
     "update_event": "as create_event (the same field rules)",
     "update_tag": "as save_tag (the same time and field rules)",

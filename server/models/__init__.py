@@ -36,6 +36,7 @@ from .commerce import (
     StoredCard,
 )
 from .jobs import JobLease
+from .media import MediaAsset
 from .notices import StatusNotice
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
 from .playback import PlaybackPosition
@@ -66,6 +67,7 @@ __all__ = [
     "IdentityParent",
     "JobLease",
     "LimitTicket",
+    "MediaAsset",
     "OutboxMail",
     "PasswordReset",
     "PaymentCharge",

@@ -14,12 +14,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.engine import Connection, make_url
 
+from ..media.assets.store import MediaStore, samples_dir
 from ..media.urls import game_url, live_url
-from ..models import Base, Event, EventIdentity, Identity, IdentityParent, Team, TeamIdentity
+from ..models import Base, Event, EventIdentity, Identity, IdentityParent, MediaAsset, Team, TeamIdentity
+from ..settings import Settings
+from . import assets
 from .catalogue import COMMERCE, SEED, build_catalogue, table_of
 from .fixtures import load_catalogue, stable_id
 from .loader import write_seed
@@ -147,15 +151,21 @@ def bulk_count(conn: Connection) -> int:
     ).scalar_one()
 
 
-def fill_events(database_url: str, count: int, *, now: datetime | None = None) -> int:
-    """Top the synthetic games up to `count`. Returns how many were inserted (0 if already there)."""
+def fill_events(database_url: str, count: int, *, now: datetime | None = None, media_dir: Path | None = None) -> int:
+    """Top the synthetic games up to `count`. Returns how many were inserted (0 if already there).
+    Each game's stream is an asset of its own in the store at `media_dir` (default: the
+    settings')."""
     now = (now or datetime.now(UTC)).astimezone(UTC)
+    defaults = Settings()
+    store, sample_dir = MediaStore(media_dir or defaults.media_dir), samples_dir(defaults)
     engine = create_engine(sync_url(database_url))
     try:
         Base.metadata.create_all(engine)
         with engine.begin() as conn:
             if not conn.scalar(select(func.count()).select_from(Team)):
-                write_seed(conn, build_catalogue(now))
+                catalogue = build_catalogue(now)
+                assets.link(store, sample_dir, catalogue.media_assets)
+                write_seed(conn, catalogue)
             existing = bulk_count(conn)
             leagues = _leagues(conn)
         if existing >= count:
@@ -167,8 +177,12 @@ def fill_events(database_url: str, count: int, *, now: datetime | None = None) -
                 row, row_links = _row(i, leagues, now, samples)
                 events.append(row)
                 links.extend(row_links)
+            media = assets.own_assets(events, now)
+            assets.link(store, sample_dir, media)
             with engine.begin() as conn:  # one commit per batch: an interrupted fill resumes
                 conn.execute(insert(table_of(Event)), events)
+                if media:
+                    conn.execute(insert(table_of(MediaAsset)), media)
                 conn.execute(insert(table_of(EventIdentity)), links)
         return count - existing
     finally:

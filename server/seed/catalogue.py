@@ -39,11 +39,13 @@ from ..models import (
     EventStats,
     Identity,
     IdentityParent,
+    MediaAsset,
     Product,
     Tag,
     Team,
     TeamIdentity,
 )
+from .assets import own_assets
 from .fixtures import FIXTURES_DIR, CatalogueSpec, LeagueSpec, TeamSpec, load_catalogue, slugify, stable_id
 from .products import build_products
 from .stats import game_stats
@@ -146,6 +148,7 @@ class SeedData:
     products: list[dict] = field(default_factory=list)
     bundle_items: list[dict] = field(default_factory=list)
     tags: list[dict] = field(default_factory=list)  # official match tags of archived games
+    media_assets: list[dict] = field(default_factory=list)  # the events' streams (server.seed.assets)
 
     def tables(self) -> list[tuple[Table, list[dict]]]:
         # Highlights point at their game (parent_event_id): games come first in `events`.
@@ -155,6 +158,7 @@ class SeedData:
             (table_of(Team), self.teams),
             (table_of(TeamIdentity), self.team_identities),
             (table_of(Event), self.events),
+            (table_of(MediaAsset), self.media_assets),
             (table_of(EventIdentity), self.event_identities),
             (table_of(EventStats), self.event_stats),
             (table_of(EpgProgramme), self.epg_programmes),
@@ -695,4 +699,5 @@ def build_catalogue(
         builder.spec, data.events, data.event_identities, builder.league_id, data.now
     )
     data.tags = build_tags(data.events, data.event_stats, data.teams, data.now)
+    data.media_assets = own_assets(data.events, data.now)
     return data

@@ -15,13 +15,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Table, and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from ..media.assets.store import MediaStore
 from ..media.urls import DEFAULT_VAST_URL
-from ..models import EpgProgramme, Event, EventIdentity, EventStats, Identity, IdentityParent, Tag, Team, TeamIdentity
+from ..models import (
+    EpgProgramme,
+    Event,
+    EventIdentity,
+    EventStats,
+    Identity,
+    IdentityParent,
+    MediaAsset,
+    Tag,
+    Team,
+    TeamIdentity,
+)
+from . import assets
 from .catalogue import SeedData, build_catalogue, table_of
 from .fixtures import CatalogueSpec
 
@@ -30,7 +44,18 @@ BATCH = 1000
 # takes every tag with it (the foreign key cascades); deleting them first also says how many.
 CATALOGUE_TABLES: tuple[Table, ...] = tuple(
     table_of(m)
-    for m in (Tag, EpgProgramme, EventStats, EventIdentity, Event, TeamIdentity, Team, IdentityParent, Identity)
+    for m in (
+        Tag,
+        EpgProgramme,
+        EventStats,
+        EventIdentity,
+        MediaAsset,
+        Event,
+        TeamIdentity,
+        Team,
+        IdentityParent,
+        Identity,
+    )
 )
 
 
@@ -40,6 +65,7 @@ class SeedReport:
     inserted: dict[str, int] = field(default_factory=dict)
     updated: dict[str, int] = field(default_factory=dict)
     deleted: dict[str, int] = field(default_factory=dict)
+    adopted: int = 0  # streams stored before assets existed, given one (server.seed.assets)
 
     @property
     def total_inserted(self) -> int:
@@ -52,6 +78,8 @@ class SeedReport:
 
     def summary(self) -> str:
         parts = [f"{name}: +{self.inserted.get(name, 0)} ~{self.updated.get(name, 0)}" for name in self.inserted]
+        if self.adopted:
+            parts.append(f"streams given an asset of their event: {self.adopted}")
         return "; ".join(parts)
 
 
@@ -133,6 +161,7 @@ async def seed(
     update_existing: bool = True,
     spec: CatalogueSpec | None = None,
     vast_url: str | None = DEFAULT_VAST_URL,
+    media: tuple[MediaStore, Path] | None = None,
 ) -> SeedReport:
     """Seed the demo catalogue in one transaction.
 
@@ -140,8 +169,13 @@ async def seed(
     (server.db.Database). `now` (tz-aware, default: the current time) anchors every date.
     `update_existing=False` only inserts what is missing and leaves existing rows untouched.
     `vast_url` is the ad tag of the games that carry ads (TOUCHLINE_ADS_VAST_URL; empty: none).
+    `media` (the store and the samples' directory) gets the directories of the events' assets,
+    made before the rows are written (a link nobody names is harmless; a row without its
+    directory would not play).
     """
     data = build_catalogue(now, spec, vast_url=vast_url)
+    if media is not None:
+        assets.link(*media, data.media_assets)
     kwargs = {"reset": reset, "update_existing": update_existing}
     if isinstance(getattr(target, "engine", None), AsyncEngine):
         target = target.engine

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from ..auth.passwords import Passwords
 from ..db import Database
+from ..media.assets.store import samples_dir, store_of
 from ..migrate import upgrade
 from ..settings import Settings
+from .assets import adopt_sample_streams
 from .loader import SeedReport, seed
 from .users import load_demo_users, seed_demo_users
 
@@ -45,7 +47,11 @@ async def _seed(settings: Settings, *, reset: bool, step: Callable[[str], None])
     database = Database(settings.database_url)
     try:
         step(STEPS[1])
-        report = await seed(database.engine, reset=reset, vast_url=settings.ads_vast_url)
+        media = (store_of(settings), samples_dir(settings))
+        report = await seed(database.engine, reset=reset, vast_url=settings.ads_vast_url, media=media)
+        async with database.write_session() as db:
+            adopted = await adopt_sample_streams(db, *media)
+        report.adopted = adopted
         demo_users = 0
         if settings.environment != "production":
             step(STEPS[2])

@@ -44,11 +44,17 @@ from ..db import Database
 from ..errors import ApiError, Conflict, NotFound
 from ..instants import parse_instant
 from ..media import stream_addresses
+from ..media.assets import records
+from ..media.assets.model import AssetView
+from ..media.assets.store import MediaStore, samples_dir, store_of
 from ..media.clips import MAX_GAME_SECONDS
 from ..media.signing import stream_of
+from ..media.sources.samples import sample_names
 from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, Team, new_id
+from ..seed.assets import renamed
 from ..seed.fixtures import load_catalogue, slugify
+from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
 from .events import EventView, load_views
 
@@ -191,6 +197,46 @@ def vod_of(url: str | None, sport_type: str | None, duration_s: int | None = Non
     if own and own[0] == "live":
         return urlunsplit(("", "", archive_url(own[1], duration_s), urlsplit(url).query, ""))
     return url
+
+
+@dataclass(frozen=True)
+class Media:
+    """Where assets go (server.media.assets) and where the shipped samples are."""
+
+    store: MediaStore
+    samples: Any  # Path
+
+    @classmethod
+    def of(cls, settings: Settings) -> Media:
+        return cls(store_of(settings), samples_dir(settings))
+
+
+ASSET_OF_ANOTHER_EVENT = "asset_of_another_event"
+STREAM_FIELDS = {"hls_stream": "content.HLSStream", "pano_stream": "content.panoStream"}
+
+
+async def _own_assets(db: AsyncSession, media: Media, event: Event) -> None:
+    """Every stream of this server an event stores names an asset of that event. A stored URL
+    naming a shipped sample (`/media/live/football.m3u8`: what staff and the defaults above
+    give) gets a new asset of the event playing that sample, and the URL names it instead; a URL
+    naming another event's asset, or no media at all, is refused. Another host's URL is kept."""
+    for column, wire in STREAM_FIELDS.items():
+        url = getattr(event, column)
+        own = _own_media_path(url)
+        if url is None or own is None:
+            continue
+        stream = own[1]
+        if stream in sample_names(media.samples):
+            given = await records.new_sample_asset(db, media.store, media.samples, event_id=event.id, sample=stream)
+            setattr(event, column, renamed(url, given.id))
+            continue
+        asset = await records.asset_named(db, stream) if "/" not in stream else None
+        if asset is None:
+            raise _invalid(wire, f"{wire} names no media of this server (a sample or one of this event's assets)")
+        if asset.event_id != event.id:
+            raise Conflict(
+                f"{wire} names the media of another event: each event plays its own", code=ASSET_OF_ANOTHER_EVENT
+            )
 
 
 def _snapshot(event: Event) -> dict[str, Any]:
@@ -399,7 +445,12 @@ async def _view(db: AsyncSession, event: Event) -> EventView:
 
 
 async def create(
-    db: AsyncSession, body: Mapping[str, Any], now: datetime | None = None, *, allow_private_urls: bool = False
+    db: AsyncSession,
+    body: Mapping[str, Any],
+    now: datetime | None = None,
+    *,
+    media: Media,
+    allow_private_urls: bool = False,
 ) -> EventView:
     """A new event from AdminEventCreate; `event_id` and `reference_id` are generated when omitted."""
     now = now or clock.now()
@@ -450,6 +501,7 @@ async def create(
         event.game_start_date = min(event.event_date, now)
     event.search_text = await _search_text(db, event)
     db.add(event)
+    await _own_assets(db, media, event)
     _link(db, event, identities or [])
     await _commit(db)
     return await _view(db, event)
@@ -461,6 +513,7 @@ async def update(
     body: Mapping[str, Any],
     now: datetime | None = None,
     *,
+    media: Media,
     allow_private_urls: bool = False,
 ) -> tuple[EventView, Change]:
     """Apply AdminEventUpdate: fields not sent are unchanged. A change of status follows the status
@@ -474,6 +527,7 @@ async def update(
     for column, value in values.items():
         setattr(event, column, value)
     _change_status(event, wanted, now, set(values))
+    await _own_assets(db, media, event)
     event.search_text = await _search_text(db, event)
     if identities is not None:
         await db.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
@@ -494,26 +548,32 @@ def _on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
     return before["status"] not in (LIVE, CHANNEL) or event.hls_stream != before["hls_stream"]
 
 
-async def go_live(db: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+async def go_live(
+    db: AsyncSession, event_id: str, now: datetime | None = None, *, media: Media
+) -> tuple[EventView, Change]:
     now = now or clock.now()
     event = await _locked(db, event_id)
     if event.status != UPCOMING:
         raise _refuse_transition(event.status, LIVE)
     before = _snapshot(event)
     _go_live(event, now)
+    await _own_assets(db, media, event)
     event.updated = now
     change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
     await db.commit()
     return await _view(db, event), change
 
 
-async def finish(db: AsyncSession, event_id: str, now: datetime | None = None) -> tuple[EventView, Change]:
+async def finish(
+    db: AsyncSession, event_id: str, now: datetime | None = None, *, media: Media
+) -> tuple[EventView, Change]:
     now = now or clock.now()
     event = await _locked(db, event_id)
     if event.status != LIVE:
         raise _refuse_transition(event.status, ARCHIVED)
     before = _snapshot(event)
     _finish(event, now)
+    await _own_assets(db, media, event)
     event.updated = now
     change = Change(event, _diff(before, event))
     await db.commit()
@@ -521,7 +581,13 @@ async def finish(db: AsyncSession, event_id: str, now: datetime | None = None) -
 
 
 async def set_stream(
-    db: AsyncSession, event_id: str, url: str, now: datetime | None = None, *, allow_private_urls: bool = False
+    db: AsyncSession,
+    event_id: str,
+    url: str,
+    now: datetime | None = None,
+    *,
+    media: Media,
+    allow_private_urls: bool = False,
 ) -> tuple[EventView, Change]:
     """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
     now = now or clock.now()
@@ -535,6 +601,7 @@ async def set_stream(
     event.hls_stream = values["hls_stream"]
     if event.status == UPCOMING:
         _go_live(event, now, stream_given=True)
+    await _own_assets(db, media, event)
     event.updated = now
     # The stream travels in event-url-change; update-event tells the rest (an upcoming event went live).
     fields = _diff(before, event)
@@ -544,7 +611,7 @@ async def set_stream(
     return await _view(db, event), change
 
 
-async def start_due(database: Database, now: datetime | None = None, *, batch: int = 100) -> list[Change]:
+async def start_due(database: Database, now: datetime | None = None, *, media: Media, batch: int = 100) -> list[Change]:
     """Upcoming events whose `event_date` has come go live, one transaction each (what the
     kickoff job does). An event another process or a staff member changed meanwhile is left be."""
     now = now or clock.now()
@@ -567,9 +634,18 @@ async def start_due(database: Database, now: datetime | None = None, *, batch: i
                     continue
                 before = _snapshot(event)
                 _go_live(event, now)
+                try:
+                    await _own_assets(db, media, event)
+                except ApiError as refusal:  # stored before streams were checked: it goes live, unplayable
+                    log.warning("kickoff: event %s goes live with a stream it cannot play: %s", event.id, refusal)
                 event.updated = now
                 changes.append(Change(event, _diff(before, event), _on_air_at_new_url(before, event)))
                 await db.commit()
                 started += 1
         if len(due) < batch or not started:
             return changes
+
+
+async def assets_of(db: AsyncSession, event_id: str) -> list[AssetView]:
+    """The media assets of an event, oldest first (a clip's asset belongs to the clip)."""
+    return [records.view_of(asset) for asset in await records.assets_of(db, event_id)]

@@ -2,8 +2,10 @@
 may watch, and seen, renamed and deleted by them alone.
 
 A user clip is an `events` row with the viewer as `owner_id` and the event it was cut from as
-`parent_event_id`. It copies no video: its stream is a playlist of the parent stream's segments
-between its start and end (server.media.clips), signed for the parent event like any stream.
+`parent_event_id`. It copies no video: it is a media asset of its own (kind `clip`,
+server.media.assets) sharing the parent asset's bytes, and its stream is a playlist of that
+timeline's segments between its start and end (server.media.clips). Its token names the clip's
+asset and range alone.
 Nobody else sees it: public lists and lookups leave owned rows out (server.services.events), and
 an id that is not one of the caller's own clips answers 404 `clip_not_found`, as if it did not
 exist. Account deletion erases them (server.services.accounts.ERASURE).
@@ -30,6 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import rows_changed
 from ..errors import ApiError, Forbidden, NotFound
+from ..media.assets import records
+from ..media.assets.model import CLIP
+from ..media.assets.store import store_of
 from ..media.clips import Timeline, load_sample, made
 from ..media.live import ANCHOR
 from ..media.signing import stream_of
@@ -64,7 +69,7 @@ class StreamSpan:
     """What of a parent's stream can be clipped now: stream times [lowest_ms, highest_ms], and
     where stream time 0 lies on the sample's timeline (server.media.clips)."""
 
-    sample: str
+    stream: str  # the parent's asset
     origin_ms: int
     lowest_ms: int
     highest_ms: int
@@ -133,16 +138,16 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
     if parent.status == "channel" or parent.event_type == "channel":
         raise _refusal("event_id", "A channel cannot be clipped: clip one of the events it shows")
     media_path = _media_path(parent.hls_stream, settings)
-    sample = stream_of(media_path) if media_path else None
-    vod = load_sample(settings.fixtures_dir / "media", sample) if sample else None
-    if media_path is None or sample is None or vod is None:
+    stream = stream_of(media_path) if media_path else None
+    vod = load_sample(store_of(settings).root, stream) if stream else None
+    if media_path is None or stream is None or vod is None:
         raise _refusal("event_id", "This event has no stream that can be clipped")
     timeline = Timeline.of(vod)
     if not media_path.startswith("live/"):
         game = made(media_path.rpartition("/")[2])
         if game is not None:  # a game (or a range) made over the sample's timeline
-            return StreamSpan(sample, game.start_ms, 0, game.end_ms - game.start_ms)
-        return StreamSpan(sample, 0, 0, timeline.length_ms)
+            return StreamSpan(stream, game.start_ms, 0, game.end_ms - game.start_ms)
+        return StreamSpan(stream, 0, 0, timeline.length_ms)
     # Live: the sample's timeline on the wall clock, as server.media.live lays it out.
     anchor_ms = round(ANCHOR * 1000)
     kickoff = _epoch_ms(parent.game_start_date or parent.event_date) - anchor_ms
@@ -153,7 +158,7 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
     origin = timeline.starts_at(first)
     rewind = timeline.first_starting_at(max(0, timeline.starts_at(edge) - settings.live_rewind_seconds * 1000))
     lowest = max(first, min(rewind, edge - 1))
-    return StreamSpan(sample, origin, timeline.starts_at(lowest) - origin, timeline.starts_at(edge) - origin, True)
+    return StreamSpan(stream, origin, timeline.starts_at(lowest) - origin, timeline.starts_at(edge) - origin, True)
 
 
 def _within(span: StreamSpan, start_ms: int, end_ms: int) -> None:
@@ -198,9 +203,14 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
         raise Forbidden("You can only clip an event you may watch", code="forbidden")
     span = clippable_span(parent, settings, now)
     _within(span, start_ms, end_ms)
+    source = await records.asset_named(db, span.stream)
+    if source is None or source.event_id != parent.id:
+        raise _refusal("event_id", "This event has no stream that can be clipped")
     # Refused attempts roll back with the request: only clips actually made count.
     await ratelimit.hit(db, CREATE_LIMIT, viewer.user_id, commit=False)
     clip_id = new_id()
+    cut_from, cut_to = span.origin_ms + start_ms, span.origin_ms + end_ms
+    # The clip's row first: its asset belongs to it.
     clip = Event(
         id=clip_id,
         media_type=new.media_type,
@@ -221,7 +231,7 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
         gender=parent.gender,
         regions=list(parent.regions or []),
         available_in_region=parent.available_in_region,
-        hls_stream=clip_url(span.sample, span.origin_ms + start_ms, span.origin_ms + end_ms),
+        hls_stream=None,
         poster_h=parent.poster_h,
         home_team_id=parent.home_team_id,
         away_team_id=parent.away_team_id,
@@ -234,6 +244,18 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
         updated=now,  # whole seconds it lasts
     )
     db.add(clip)
+    await db.flush()
+    asset = await records.new_range_asset(
+        db,
+        store_of(settings),
+        kind=CLIP,
+        event_id=clip_id,
+        parent=source,
+        start_ms=cut_from,
+        end_ms=cut_to,
+        now=now,
+    )
+    clip.hls_stream = clip_url(asset.id, cut_from, cut_to)
     await db.commit()
     return clip
 
@@ -256,7 +278,9 @@ async def rename_clip(db: AsyncSession, owner_id: str, clip_id: str, title: str,
     return clip
 
 
-async def delete_clip(db: AsyncSession, owner_id: str, clip_id: str) -> None:
+async def delete_clip(db: AsyncSession, owner_id: str, clip_id: str, *, settings: Settings) -> None:
+    """Delete one of the viewer's clips, and its asset's directory (its rows go with the clip's)."""
+    assets = [asset.id for asset in await records.assets_of(db, clip_id)]
     result = await db.execute(
         delete(Event)
         .where(Event.id == clip_id, Event.owner_id == owner_id, Event.media_type.in_(USER_MEDIA_TYPES))
@@ -265,6 +289,8 @@ async def delete_clip(db: AsyncSession, owner_id: str, clip_id: str) -> None:
     if rows_changed(result) == 0:
         raise clip_not_found()
     await db.commit()
+    for asset_id in assets:
+        store_of(settings).remove(asset_id)
 
 
 async def list_clips(

@@ -16,6 +16,8 @@ from server.db import Database
 from server.migrate import upgrade
 from server.settings import Settings
 
+from . import media_dir  # noqa: F401 -- this run's own media directory, before any Settings is made
+
 
 @pytest.fixture(autouse=True)
 async def no_paid_events_left_behind():

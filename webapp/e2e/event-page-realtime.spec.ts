@@ -14,6 +14,13 @@ import {
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
+/** The asset a stored live address names (`/media/live/<asset>.m3u8`): each event plays its own. */
+function liveAsset(text: string | null | undefined): string {
+  const asset = /\/media\/live\/([0-9a-f]{24})\.m3u8/.exec(text ?? "")?.[1];
+  expect(asset, `a live asset in ${text}`).toBeTruthy();
+  return asset!;
+}
+
 test("a stream switch from `touchline events set-stream` changes the picture without a reload", async ({
   page,
   request,
@@ -30,16 +37,19 @@ test("a stream switch from `touchline events set-stream` changes the picture wit
   const joined = roomJoined(page, event._id);
   await page.goto(`/events/${event._id}`);
   await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
-  await expect.poll(() => playlistRequests(traffic.requests, "/live/football.m3u8").length).toBeGreaterThan(0);
+  const first = liveAsset(event.content.HLSStream);
+  await expect.poll(() => playlistRequests(traffic.requests, `/live/${first}.m3u8`).length).toBeGreaterThan(0);
   await joined;
   await markPage(page);
 
+  // The hockey sample, through a new asset of the event's own.
   const said = await setStreamWithCli(baseURL!, event._id, "/media/live/hockey.m3u8");
-  expect(said).toBeTruthy();
+  const moved = liveAsset(said);
+  expect(moved).not.toBe(first);
 
   // The page reloads the event for the address signed for this viewer and plays the new stream.
-  await expect.poll(() => playlistRequests(traffic.requests, "/live/hockey.m3u8").length).toBeGreaterThan(0);
-  await expect.poll(() => traffic.requests.filter((url) => url.includes("/vod/hockey/")).length).toBeGreaterThan(0);
+  await expect.poll(() => playlistRequests(traffic.requests, `/live/${moved}.m3u8`).length).toBeGreaterThan(0);
+  await expect.poll(() => traffic.requests.filter((url) => url.includes(`/vod/${moved}/`)).length).toBeGreaterThan(0);
   await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
   await pageWasNotReloaded(page);
 });
@@ -92,11 +102,11 @@ test("an upcoming event turns into the live player on the open page when staff s
   await markPage(page);
   expect(playlistRequests(traffic.requests, ".m3u8")).toEqual([]);
 
-  await goLive(request, token, event._id);
+  const live = liveAsset((await goLive(request, token, event._id)).content.HLSStream);
 
   await expect(page.getByRole("timer")).toHaveCount(0);
   await expect
-    .poll(() => playlistRequests(traffic.requests, "/live/football.m3u8").length, { timeout: 30_000 })
+    .poll(() => playlistRequests(traffic.requests, `/live/${live}.m3u8`).length, { timeout: 30_000 })
     .toBeGreaterThan(0);
   await expect(page.locator("video").first()).toBeAttached();
   await pageWasNotReloaded(page);

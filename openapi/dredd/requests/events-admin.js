@@ -1,5 +1,5 @@
 // Dredd requests for staff event operations (tag admin): list and read events, create and edit an
-// event, go live, finish, switch the stream. Every transaction works on events it creates through the API first, so the
+// event, go live, finish, switch the stream, list its media assets. Every transaction works on events it creates through the API first, so the
 // seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
 const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
@@ -93,6 +93,13 @@ module.exports = {
       setPath(t, onEvent('')(second._id));
       setBody(t, { event_id: first.event_id });
     },
+  },
+  list_event_assets: {
+    200: async (t) => setPath(t, onEvent('/assets')((await newEvent('live'))._id)), // its live stream's asset
+    400: (t) => setPath(t, onEvent('/assets')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/assets')(NOBODY)),
   },
   go_live: transition('/go_live', { okStatus: 'upcoming', wrongStatus: 'archived' }),
   finish_event: transition('/finish', { okStatus: 'live', wrongStatus: 'upcoming' }),

@@ -70,7 +70,9 @@ async def _changed(view: EventView, change: event_admin.Change) -> dict:
 async def create_event(body: dict):
     principal = await staff()
     async with db_write_session() as db:
-        view = await event_admin.create(db, body, allow_private_urls=settings().allow_private_stream_urls)
+        view = await event_admin.create(
+            db, body, media=event_admin.Media.of(settings()), allow_private_urls=settings().allow_private_stream_urls
+        )
     note_target(view.event.id)
     await announce_catalogue_changed()
     log.info(
@@ -86,7 +88,13 @@ async def create_event(body: dict):
 async def update_event(id_: str, body: dict):
     principal = await staff()
     async with db_write_session() as db:
-        view, change = await event_admin.update(db, id_, body, allow_private_urls=settings().allow_private_stream_urls)
+        view, change = await event_admin.update(
+            db,
+            id_,
+            body,
+            media=event_admin.Media.of(settings()),
+            allow_private_urls=settings().allow_private_stream_urls,
+        )
     log.info("staff %s changed event %s: %s", principal.user_id, id_, sorted(body))
     return await _changed(view, change)
 
@@ -94,7 +102,7 @@ async def update_event(id_: str, body: dict):
 async def go_live(id_: str):
     principal = await staff()
     async with db_write_session() as db:
-        view, change = await event_admin.go_live(db, id_)
+        view, change = await event_admin.go_live(db, id_, media=event_admin.Media.of(settings()))
     log.info("staff %s started event %s", principal.user_id, id_)
     return await _changed(view, change)
 
@@ -102,7 +110,7 @@ async def go_live(id_: str):
 async def finish_event(id_: str):
     principal = await staff()
     async with db_write_session() as db:
-        view, change = await event_admin.finish(db, id_)
+        view, change = await event_admin.finish(db, id_, media=event_admin.Media.of(settings()))
     log.info("staff %s finished event %s", principal.user_id, id_)
     return await _changed(view, change)
 
@@ -111,7 +119,19 @@ async def set_stream_url(id_: str, body: dict):
     principal = await staff()
     async with db_write_session() as db:
         view, change = await event_admin.set_stream(
-            db, id_, body["url"], allow_private_urls=settings().allow_private_stream_urls
+            db,
+            id_,
+            body["url"],
+            media=event_admin.Media.of(settings()),
+            allow_private_urls=settings().allow_private_stream_urls,
         )
     log.info("staff %s switched the stream of event %s to %s", principal.user_id, id_, body["url"])
     return await _changed(view, change)
+
+
+async def list_event_assets(id_: str):
+    await staff()
+    async with db_session() as db:
+        view = await find_event(db, id_, media_types=("event",))
+        assets = await event_admin.assets_of(db, view.event.id)
+    return ok({"assets": [asset.wire() for asset in assets]})

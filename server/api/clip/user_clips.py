@@ -48,5 +48,5 @@ async def update_clip(id_: str, body: dict):
 async def delete_clip(id_: str):
     principal = await signed_in()
     async with db_write_session() as db:
-        await user_clips.delete_clip(db, principal.user_id, id_)
+        await user_clips.delete_clip(db, principal.user_id, id_, settings=settings())
     return ok(None)

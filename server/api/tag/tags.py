@@ -2,6 +2,7 @@
 
 Requests send times in seconds; the tags stored and answered carry milliseconds."""
 
+from ...media.assets.store import store_of
 from ...services import tags
 from ...services.paging import PageQuery
 from ..http.context import settings, signed_in
@@ -25,7 +26,7 @@ def _columns(body: dict) -> dict:
 
 
 def _media_root():
-    return settings().fixtures_dir / "media"
+    return store_of(settings()).root
 
 
 async def list_tags(body: dict):

@@ -10,10 +10,12 @@ from urllib.parse import urljoin
 import httpx
 import pytest
 
+from server.media.assets.store import store_of
 from server.media.clips import MAX_GAME_SECONDS, PlaylistCache, Timeline, game_playlist, load_sample
 from server.media.signing import sign_stream, verify
 from server.media.urls import game_url
 from server.seed.catalogue import build_catalogue
+from server.tests.media_dir import linked
 
 from .hls import read_media_playlist
 from .serving import media_app
@@ -34,11 +36,11 @@ async def media(settings, database):
 
 @pytest.fixture(scope="module")
 def catalogue():
-    return build_catalogue(NOW)
+    return linked(build_catalogue(NOW))
 
 
 def sample_of(settings, name: str = "football"):
-    vod = load_sample(settings.fixtures_dir / "media", name)
+    vod = load_sample(store_of(settings).root, name)
     assert vod is not None
     return vod
 

@@ -14,6 +14,7 @@ from server.media.signing import sign_stream, verify
 from server.media.urls import clip_url, game_url, live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
+from server.tests.media_dir import as_sample
 
 from .hls import read_master_playlist, read_media_playlist
 from .serving import media_app
@@ -86,7 +87,9 @@ def test_a_clips_token_carries_its_range_and_a_games_or_a_live_streams_none(sett
 
 async def test_a_free_highlight_of_a_paid_game_plays_its_own_range(media, free_highlight_of_a_paid_game):
     url = free_highlight_of_a_paid_game.url
-    assert claims_of(url)["path"] == f"vod/football/clip-{FROM_MS}-{TO_MS}.m3u8" and "sub" not in claims_of(url)
+    assert as_sample(claims_of(url)["path"]) == f"vod/football/clip-{FROM_MS}-{TO_MS}.m3u8" and "sub" not in claims_of(
+        url
+    )
     master = await media.get(url)
     assert master.status_code == 200, master.text
     base = url.rsplit("/", 1)[0]
@@ -135,7 +138,7 @@ async def test_the_paid_game_itself_still_plays_for_its_buyer(client, database, 
     await buy(database, fan["profile"]["userId"], game.id)
     url = (await client.get(f"/api/event/get_by_id/id/{game.id}", headers=fan["headers"])).json()["content"]
     url = url["content"]["HLSStream"]
-    assert claims_of(url)["path"] == "vod/football/game-7200.m3u8"
+    assert as_sample(claims_of(url)["path"]) == "vod/football/game-7200.m3u8"
     assert (await media.get(url, headers=fan["headers"])).status_code == 200
     assert (
         await media.get(url.replace("game-7200.m3u8", "360p/seg-3599.ts"), headers=fan["headers"])
@@ -160,9 +163,20 @@ async def test_a_users_clip_token_opens_its_clip_and_not_the_parents_stream(clie
     clip = await client.post("/api/clip/create", json=body, headers=fan["headers"])
     assert clip.status_code == 200, clip.text
     url = clip.json()["content"]["content"]["HLSStream"]
-    assert claims_of(url)["path"] == "vod/football/clip-3600000-3630000.m3u8"
+    own = claims_of(url)["path"].split("/")[1]
+    assert as_sample(claims_of(url)["path"]) == "vod/football/clip-3600000-3630000.m3u8"
+    assert match.hls_stream is not None
+    parent = match.hls_stream.split("/")[3]
+    assert own != parent  # the clip is an asset of its own, cut from the match's
     assert (await media.get(url)).status_code == 200
     assert refused(await media.get(url.replace("clip-3600000-3630000.m3u8", "game-7200.m3u8")))
+    token = url.split("/vod/", 1)[0]
+    for neighbour in (
+        "clip-3600000-3630000.m3u8",
+        "game-7200.m3u8",
+        "360p/seg-1800.ts",
+    ):  # the same range, on the match
+        assert refused(await media.get(f"{token}/vod/{parent}/{neighbour}"))
 
 
 # --- regions ------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from server.media.urls import clip_url, live_url, vod_url
 from server.seed.catalogue import build_catalogue
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
+from server.tests.media_dir import as_sample, linked
 
 from .hls import MasterPlaylist, read_master_playlist, read_media_playlist
 from .serving import media_app
@@ -254,15 +255,18 @@ async def test_a_clip_of_a_rendition_the_sample_does_not_have_is_not_found(setti
 async def test_seeded_highlights_play_their_games_ladder(settings, media):
     """Official clips and highlights store their range (startTime/endTime) of their game's VOD, on
     the same sample's timeline: a master over every rendition like the game's."""
-    data = build_catalogue()
+    data = linked(build_catalogue())
     games = {e["id"]: e for e in data.events if e["media_type"] == "event"}
+    assets = {a["id"]: a for a in data.media_assets}
     highlights = [e for e in data.events if e["parent_event_id"]]
     assert highlights
     for highlight in highlights:
         game = games[highlight["parent_event_id"]]
-        sample = game["hls_stream"].split("/")[3]
-        assert highlight["hls_stream"] == clip_url(sample, highlight["start_time_ms"], highlight["end_time_ms"])
-    for stored in sorted({h["hls_stream"] for h in highlights if "/football/" in h["hls_stream"]})[:5]:
+        own = assets[highlight["hls_stream"].split("/")[3]]  # the highlight's own asset: a range of its game's
+        assert (own["kind"], own["parent_id"]) == ("highlight", game["hls_stream"].split("/")[3])
+        assert highlight["hls_stream"] == clip_url(own["id"], highlight["start_time_ms"], highlight["end_time_ms"])
+    football = [h for h in highlights if assets[h["hls_stream"].split("/")[3]]["sample"] == "football"]
+    for stored in sorted({h["hls_stream"] for h in football})[:5]:
         _, master = await master_of(media, free(settings, stored))
         assert [uri.split("/")[0] for uri in master.uris] == LADDER
 
@@ -298,13 +302,14 @@ async def test_a_free_live_games_panoramic_view_is_signed_for_anyone(client, dat
     )
     content = (await client.get(f"/api/event/get_by_id/id/{event.id}")).json()["content"]["content"]
     hls, pano = content["HLSStream"], content["PanoStream"]
-    assert pano.startswith("/media/s/") and pano.endswith("/live/football-pano.m3u8")
+    assert pano.startswith("/media/s/") and as_sample(pano).endswith("/live/football-pano.m3u8")
     assert hls.split("/")[3] != pano.split("/")[3]  # a token per stream
     found = await variants(media, pano)
     assert list(found) == ["360p", "180p"]
     # Each token opens its own stream only.
-    assert (await media.get(hls.replace("/live/football.m3u8", "/live/football-pano.m3u8"))).status_code == 403
-    assert (await media.get(pano.replace("/live/football-pano.m3u8", "/live/football.m3u8"))).status_code == 403
+    hls_live, pano_live = "/" + "/".join(hls.split("/")[4:]), "/" + "/".join(pano.split("/")[4:])
+    assert (await media.get(hls.replace(hls_live, pano_live))).status_code == 403
+    assert (await media.get(pano.replace(pano_live, hls_live))).status_code == 403
 
 
 async def test_a_paid_games_panoramic_view_is_signed_only_for_a_viewer_who_may_watch(client, database, media):
@@ -321,7 +326,7 @@ async def test_a_paid_games_panoramic_view_is_signed_only_for_a_viewer_who_may_w
     assert (await client.get(path, headers=fan["headers"])).json()["content"]["content"]["PanoStream"] is None
     await buy(database, fan["profile"]["userId"], event.id)
     pano = (await client.get(path, headers=fan["headers"])).json()["content"]["content"]["PanoStream"]
-    assert pano.endswith("/vod/football-pano/index.m3u8")
+    assert as_sample(pano).endswith("/vod/football-pano/index.m3u8")
     assert (await media.get(pano)).status_code == 403  # bound to the buyer's bearer
     found = await variants(media, pano, fan["headers"])
     assert list(found) == ["360p", "180p"]

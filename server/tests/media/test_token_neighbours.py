@@ -1,7 +1,11 @@
 """A stream token opens the stored playlist it was issued for, with its renditions and their
-segments, and none of its neighbours (issue 26, section 1): not the same sample's live stream, not
-another game length or clip range on it, not another sample's renditions, not segments outside
-its range. Events of every kind still play their own, as a player fetches them (relative URIs)."""
+segments, and none of its neighbours (issue 26, section 1; per asset since issue 28): not another
+event's asset, even one playing the same bytes, not the same asset's live stream, not another
+game length or clip range on it, not segments outside its range. Events of every kind still play
+their own, as a player fetches them (relative URIs).
+
+The NEIGHBOURS table signs paths by hand on the test store's assets named after the samples
+(server/tests/media_dir.py); the events' tests sign what the events store: assets of their own."""
 
 from datetime import timedelta
 from urllib.parse import urljoin
@@ -14,6 +18,7 @@ from server.media.signing import sign_stream
 from server.media.urls import clip_url, game_url, live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
+from server.tests.media_dir import as_sample
 
 from .hls import is_master, read_master_playlist, read_media_playlist
 from .serving import media_app
@@ -63,7 +68,7 @@ def below_token(url: str) -> str:
     return str(url).split("/media/s/", 1)[1].split("/", 1)[1]
 
 
-def signed(settings, stored: str, start: float | None = None, user_id: str | None = None) -> str:
+def signed(settings, stored: str | None, start: float | None = None, user_id: str | None = None) -> str:
     url = sign_stream(stored, user_id=user_id, event_id=EVENT, settings=settings, start=start)
     assert url is not None and url.startswith("/media/s/")
     return url
@@ -106,8 +111,20 @@ async def free_archived_game(client, database) -> str:
         duration_s=FREE_GAME_S,
     )
     url = await anonymous_stream(client, game.id)
-    assert url is not None and url.endswith(f"/vod/football/game-{FREE_GAME_S}.m3u8")
+    assert url is not None and url.endswith(f"/vod/{asset_of(game.hls_stream)}/game-{FREE_GAME_S}.m3u8")
+    assert as_sample(url).endswith(f"/vod/football/game-{FREE_GAME_S}.m3u8")  # the same bytes as the paid ones
     return url
+
+
+def asset_of(stored: str | None) -> str:
+    """The asset a stored URL names: `/media/live/<asset>.m3u8`, `/media/vod/<asset>/...`."""
+    assert stored is not None
+    media_path = stored.split("/media/", 1)[1]
+    return (
+        media_path.removeprefix("live/").removesuffix(".m3u8")
+        if media_path.startswith("live/")
+        else media_path.split("/")[1]
+    )
 
 
 async def test_a_free_archived_games_token_opens_none_of_the_paid_live_events_on_its_sample(
@@ -125,8 +142,8 @@ async def test_a_free_archived_games_token_opens_none_of_the_paid_live_events_on
         )
         assert await anonymous_stream(client, paid.id) is None
         # The live master, each rendition's live.m3u8 and its segments, as the paid event's viewers play them...
-        addresses = await played(media, signed(settings, live_url("football"), start=kickoff.timestamp()))
-        assert any(a.endswith("/live/football.m3u8") for a in addresses)
+        addresses = await played(media, signed(settings, paid.hls_stream, start=kickoff.timestamp()))
+        assert any(a.endswith(f"/live/{asset_of(paid.hls_stream)}.m3u8") for a in addresses)
         assert sum(a.endswith("/live.m3u8") for a in addresses) == 3
         # ...and none of them under the free game's token.
         for address in addresses:
@@ -144,10 +161,8 @@ async def test_a_free_archived_games_token_does_not_open_a_paid_ppv_game_of_anot
         duration_s=7_200,
     )
     assert await anonymous_stream(client, paid.id) is None
-    for address in await played(media, signed(settings, game_url("football", 7_200))):
+    for address in await played(media, signed(settings, paid.hls_stream)):
         path = below_token(address)
-        if path.endswith("/seg-0.ts"):
-            continue  # the free game's own first segment too: the same name, the same bytes
         assert refused(await media.get(f"{token_dir(free_archived_game)}/{path}"))
 
 
@@ -252,6 +267,32 @@ async def test_a_buyers_token_for_a_paid_game_opens_neither_the_live_stream_nor_
     url = (await client.get(f"/api/event/get_by_id/id/{game.id}", headers=fan["headers"])).json()["content"]
     url = url["content"]["HLSStream"]
     assert len(await played(media, url, fan["headers"])) == 1 + 3 * 3
-    for neighbour in ("live/football.m3u8", "vod/football/360p/live.m3u8", "vod/football/game-7200.m3u8"):
+    own = asset_of(game.hls_stream)
+    for neighbour in (
+        f"live/{own}.m3u8",  # its own asset's live stream
+        f"vod/{own}/360p/live.m3u8",
+        f"vod/{own}/game-7200.m3u8",  # another length of its own asset
+        f"vod/{own}/360p/seg-300.ts",  # past its end
+        "vod/football/game-600.m3u8",  # another asset with the same bytes
+        "vod/football/360p/seg-0.ts",
+    ):
         assert refused(await media.get(f"{token_dir(url)}/{neighbour}", headers=fan["headers"]))
-    assert refused(await media.get(f"{token_dir(url)}/vod/football/360p/seg-300.ts", headers=fan["headers"]))
+
+
+async def test_two_events_on_the_same_bytes_each_open_their_own_asset_alone(settings, client, database, media):
+    """Seeded events share a sample's bytes through assets of their own: a token for one opens
+    nothing of the other's asset, its exact paths included."""
+    kickoff = clock.now() - timedelta(minutes=20)
+    first, second = [
+        await paid_event(
+            database, commerce_type=FREE, modes=(), status="live", when=kickoff, hls_stream=live_url("football")
+        )
+        for _ in range(2)
+    ]
+    assert asset_of(first.hls_stream) != asset_of(second.hls_stream)
+    first_url = await anonymous_stream(client, first.id)
+    second_url = await anonymous_stream(client, second.id)
+    assert first_url is not None and second_url is not None
+    for address in await played(media, second_url):
+        assert refused(await media.get(f"{token_dir(first_url)}/{below_token(address)}"))
+    assert len(await played(media, first_url)) == 1 + 3 * 3

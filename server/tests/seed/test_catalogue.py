@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
+from server.media.assets.store import MediaStore
 from server.media.live import live_playlist, load_vod_playlist
 from server.media.playlists import load_stream
 from server.media.urls import DEFAULT_VAST_URL, game_url, live_url
@@ -19,11 +20,13 @@ from server.models import (
     EventStats,
     Identity,
     IdentityParent,
+    MediaAsset,
     Tag,
     Team,
     TeamIdentity,
 )
 from server.seed import artwork
+from server.seed.assets import asset_id
 from server.seed.bulk import bulk_count, fill_events, sync_url
 from server.seed.catalogue import HIGHLIGHT_KINDS, build_catalogue, reference_id, table_of
 from server.seed.fixtures import FIXTURES_DIR, load_catalogue
@@ -128,9 +131,13 @@ async def test_every_highlight_kind_is_present(seeded):
     assert min(per_game) >= 1 and max(per_game) <= 4
 
 
-async def test_every_playable_event_points_at_a_served_sample(seeded):
+async def test_every_playable_event_plays_a_served_sample_through_an_asset_of_its_own(engine, tmp_path):
+    store = MediaStore(tmp_path / "media")
+    await seed(engine, now=NOW, media=(store, FIXTURES_DIR / "media"))
     samples = {p.parent.name for p in (FIXTURES_DIR / "media").glob("*/index.m3u8")}
-    events = await rows(seeded, select(Event))
+    events = await rows(engine, select(Event))
+    assets = {a.id: a for a in await rows(engine, select(MediaAsset))}
+    named: list[str] = []
     for event in events:
         if event.status == "upcoming":
             assert event.hls_stream is None
@@ -139,15 +146,20 @@ async def test_every_playable_event_points_at_a_served_sample(seeded):
             r"/media/(vod/(\w+)/(game-\d+|clip-\d+-\d+)\.m3u8|live/(\w+)\.m3u8)", event.hls_stream or ""
         )
         assert match, (event.title, event.hls_stream)
-        sample = match.group(2) or match.group(4)
-        assert sample in samples
+        asset = assets[match.group(2) or match.group(4)]
+        named.append(asset.id)
+        assert asset.event_id == event.id and asset.sample in samples
+        assert load_stream(store.root, asset.id) is not None  # its directory plays the sample
         if event.parent_event_id:  # a highlight or clip: its range of its game's VOD
             assert match.group(3) == f"clip-{event.start_time_ms}-{event.end_time_ms}"
+            parent = next(e for e in events if e.id == event.parent_event_id)
+            assert asset.kind == "highlight" and parent.hls_stream.split("/")[3] == asset.parent_id
+            assert (asset.start_ms, asset.end_ms) == (event.start_time_ms, event.end_time_ms)
         elif event.status == "archived":  # a game: its sample looped for as long as it lasted
             assert match.group(3) == f"game-{event.duration_s}"
         if event.status in ("live", "channel"):
             assert event.hls_stream.startswith("/media/live/")
-            vod = load_vod_playlist(FIXTURES_DIR / "media" / sample / "index.m3u8")
+            vod = load_vod_playlist(store.root / asset.id / "index.m3u8")
             text = live_playlist(vod, NOW.timestamp(), event.event_date.timestamp())
             assert text is not None and "#EXTINF" in text
         else:
@@ -155,7 +167,8 @@ async def test_every_playable_event_points_at_a_served_sample(seeded):
         assert event.poster_h.startswith("/media/posters/")
         # Artwork addresses carry their content hash (`?v=`, server.media.urls.versioned).
         assert (FIXTURES_DIR / "posters" / event.poster_h.split("?")[0].rsplit("/", 1)[1]).exists()
-    for team in await rows(seeded, select(Team)):
+    assert len(named) == len(set(named)), "two events share an asset"
+    for team in await rows(engine, select(Team)):
         assert (FIXTURES_DIR / "logos" / team.logo.split("?")[0].rsplit("/", 1)[1]).exists()
 
 
@@ -410,11 +423,12 @@ def test_some_live_and_archived_football_games_offer_the_panoramic_view():
     data = build_catalogue(NOW)
     pano = [e for e in data.events if e["pano_stream"]]
     assert pano
+    assets = {a["id"]: a for a in data.media_assets}
     for e in pano:
         assert e["media_type"] == "event" and e["sport_type"] == "football"
-        expected = {"live": live_url("football-pano"), "archived": game_url("football-pano", e["duration_s"] or 0)}[
-            e["status"]
-        ]
+        asset = assets[asset_id(e["external_id"], "pano_stream")]  # the panoramic view's own asset
+        assert (asset["event_id"], asset["sample"]) == (e["id"], "football-pano")
+        expected = {"live": live_url(asset["id"]), "archived": game_url(asset["id"], e["duration_s"] or 0)}[e["status"]]
         assert e["pano_stream"] == expected
     football = [e for e in data.events if e["sport_type"] == "football" and e["status"] in ("live", "archived")]
     assert len(pano) < len(football) / 2  # some

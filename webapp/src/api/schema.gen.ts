@@ -1685,6 +1685,33 @@ export interface paths {
         patch: operations["update_event"];
         trace?: never;
     };
+    "/admin/events/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The media assets of an event (its streams, panoramic view, clips and highlights)
+         * @description Every playable thing is a media asset with an id and a storage directory of its own
+         *     (`TOUCHLINE_MEDIA_DIR`): a seeded sample's copy, a live input, a recording, an upload, a
+         *     clip or a highlight. An event's stored stream URLs name its assets
+         *     (`/media/live/<asset>.m3u8`, `/media/vod/<asset>/...`), and a stream token opens one
+         *     asset only. Two events never share an asset: a stored URL naming a shipped sample
+         *     (`/media/live/football.m3u8`) gets a new asset of the event, and one naming another
+         *     event's asset answers 409 `asset_of_another_event`. Oldest first.
+         *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_event_assets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/events/{id}/go_live": {
         parameters: {
             query?: never;
@@ -1744,6 +1771,8 @@ export interface paths {
          *     `[::1]`, `2130706433`) or `localhost` answers 400 `validation_error`, unless the server
          *     allows private stream addresses (`TOUCHLINE_ALLOW_PRIVATE_STREAM_URLS`, for a lab's local
          *     encoder). The same holds for the `content` addresses of create_event and update_event.
+         *     An address of this server names a shipped sample (which gets a new media asset of the
+         *     event) or one of the event's own assets (list_event_assets); any other answers 400.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["set_stream_url"];
@@ -2849,6 +2878,35 @@ export interface components {
             deviceName: string;
             osName: string | null;
             osVersion: string | null;
+        };
+        /** @description A playable thing with a storage directory of its own (server/media/assets). */
+        MediaAsset: {
+            _id: string;
+            /**
+             * @description What filled it; `sample` is a shipped demo loop (the seed's and the defaults').
+             * @enum {string}
+             */
+            kind: "sample" | "live" | "recording" | "upload" | "clip" | "highlight";
+            /** @description The event it belongs to (a clip's or highlight's own event). */
+            event: string;
+            /** @enum {string} */
+            state: "ready" | "live" | "processing" | "failed";
+            /** @description The shipped sample whose bytes it plays, if any. */
+            sample?: string;
+            /** @description The asset a clip or highlight is cut from. */
+            parent?: string;
+            /** @description A clip's or highlight's range of its parent's timeline. */
+            range?: {
+                start_ms: number;
+                end_ms: number;
+            };
+            /** Format: date-time */
+            created: string;
+        };
+        MediaAssetListResponse: components["schemas"]["Envelope"] & {
+            content: {
+                assets: components["schemas"]["MediaAsset"][];
+            };
         };
         DeviceListResponse: components["schemas"]["Envelope"] & {
             content: {
@@ -10754,6 +10812,69 @@ export interface operations {
             };
         };
     };
+    list_event_assets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's assets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "assets": [
+                     *           {
+                     *             "_id": "6a1f0c2e9b3d4e5f60718293",
+                     *             "kind": "sample",
+                     *             "event": "5f1e0c2e9b3d4e5f60718293",
+                     *             "state": "ready",
+                     *             "sample": "football",
+                     *             "created": "2026-11-28T20:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaAssetListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No event has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Event not found",
+                     *       "messageErrorCode": "event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     go_live: {
         parameters: {
             query?: never;
@@ -11120,7 +11241,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The event is archived. */
+            /** @description The event is archived (`invalid_status`), or the URL names another event's media asset (`asset_of_another_event`: list_event_assets). */
             409: {
                 headers: {
                     [name: string]: unknown;

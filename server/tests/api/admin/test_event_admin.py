@@ -24,6 +24,7 @@ from server.tests.accounts import sign_up
 from server.tests.commerce import CREATED
 from server.tests.conftest import with_state
 from server.tests.mailbox import recording_socket, staff_headers
+from server.tests.media_dir import as_sample, as_samples
 from server.tests.realtime.test_socket import Inbox, ask, open_client, serving, socket_settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -76,7 +77,8 @@ async def live_event(client, database, staff, **fields) -> dict:
 
 
 def room_messages(socket, event_id: str) -> list[tuple[str, dict]]:
-    return [(name, data) for name, data, room in socket.sent if room == f"event:{event_id}"]
+    """The room's messages, with asset ids shown as the samples they play (as_samples)."""
+    return [as_samples((name, data)) for name, data, room in socket.sent if room == f"event:{event_id}"]
 
 
 # --- who may call them ---------------------------------------------------------------------------
@@ -87,8 +89,9 @@ REQUESTS = [
     ("POST", f"/{NOBODY}/go_live", None),
     ("POST", f"/{NOBODY}/finish", None),
     ("POST", f"/{NOBODY}/stream", {"url": LIVE_FOOTBALL}),
+    ("GET", f"/{NOBODY}/assets", None),
 ]
-REQUEST_IDS = ["create", "update", "go-live", "finish", "set-stream"]
+REQUEST_IDS = ["create", "update", "go-live", "finish", "set-stream", "assets"]
 
 
 @pytest.mark.parametrize(("method", "path", "body"), REQUESTS, ids=REQUEST_IDS)
@@ -145,7 +148,7 @@ async def test_staff_create_an_upcoming_event_with_generated_ids_that_viewers_th
     assert (event["commerce_type"], event["commerceType"]) == ("commerce_ppv_media", ["ppv"])
     assert event["eventTeams"]["homeTeam"]["teamId"] == catalogue["mariners"]
     assert {i["_id"] for i in event["mediaIdentities"]} == {catalogue["npd"], catalogue["football"]}
-    assert event["content"]["HLSStream"] is None  # an upcoming event has no stream yet
+    assert as_sample(event["content"]["HLSStream"]) is None  # an upcoming event has no stream yet
     assert event["content"]["PosterH"] == "/media/posters/northern-premier-division.svg"
 
     found = await client.get(f"/api/event/get_by_id/id/{event['_id']}")
@@ -189,10 +192,10 @@ async def test_events_created_live_or_archived_play_their_sports_sample_as_the_s
         client, database, staff, status="archived", sportType="ice-hockey", event_date=soon(days=-2)
     )
     channel = await create(client, database, staff, status="channel", eventType="channel", sportType="basketball")
-    assert (live["status"], live["content"]["HLSStream"]) == ("live", LIVE_FOOTBALL)
+    assert (live["status"], as_sample(live["content"]["HLSStream"])) == ("live", LIVE_FOOTBALL)
     assert live["gameStartDate"] == live["event_date"]
-    assert archived["content"]["HLSStream"] == "/media/vod/hockey/index.m3u8"
-    assert channel["content"]["HLSStream"] == "/media/live/basketball.m3u8"
+    assert as_sample(archived["content"]["HLSStream"]) == "/media/vod/hockey/index.m3u8"
+    assert as_sample(channel["content"]["HLSStream"]) == "/media/live/basketball.m3u8"
     assert channel["content"]["EPG"] == f"/api/event/epg/{channel['_id']}"
 
 
@@ -323,12 +326,12 @@ async def test_an_update_of_the_status_follows_the_status_machine(client, databa
         archived = await ok(
             client, staff, "PATCH", f"/{event['_id']}", {"status": "archived", "endDate": "2026-12-31T20:00:00Z"}
         )
-    assert (live["status"], live["content"]["HLSStream"]) == ("live", LIVE_FOOTBALL)
+    assert (live["status"], as_sample(live["content"]["HLSStream"])) == ("live", LIVE_FOOTBALL)
     # Its VOD is as long as the game (capped at the longest a game may last).
     assert archived["duration"] == min(
         MAX_DURATION_S, int((when(archived["endDate"]) - when(archived["gameStartDate"])).total_seconds())
     )
-    assert (archived["status"], archived["content"]["HLSStream"]) == (
+    assert (archived["status"], as_sample(archived["content"]["HLSStream"])) == (
         "archived",
         game_url("football", archived["duration"]),
     )
@@ -350,7 +353,7 @@ async def test_an_update_of_an_upcoming_events_stream_does_not_put_it_on_air(cli
     event = await create(client, database, staff)
     with recording_socket() as socket:
         updated = await ok(client, staff, "PATCH", f"/{event['_id']}", {"content": {"HLSStream": OTHER_STREAM}})
-    assert updated["status"] == "upcoming" and updated["content"]["HLSStream"] == OTHER_STREAM
+    assert updated["status"] == "upcoming" and as_sample(updated["content"]["HLSStream"]) == OTHER_STREAM
     assert room_messages(socket, event["_id"]) == [
         ("update-event", {"eventId": event["_id"], "content": {"HLSStream": OTHER_STREAM}})
     ]
@@ -363,7 +366,7 @@ async def test_go_live_starts_an_upcoming_event_on_its_sports_live_sample(client
     event = await create(client, database, staff, event_date=soon(hours=2))
     with recording_socket() as socket:
         live = await ok(client, staff, "POST", f"/{event['_id']}/go_live")
-    assert live["status"] == "live" and live["content"]["HLSStream"] == LIVE_FOOTBALL
+    assert live["status"] == "live" and as_sample(live["content"]["HLSStream"]) == LIVE_FOOTBALL
     started = when(live["gameStartDate"])
     assert abs((started - clock.now()).total_seconds()) < 5  # the real kick-off: now
     assert room_messages(socket, event["_id"]) == [
@@ -384,7 +387,7 @@ async def test_go_live_keeps_a_stream_staff_set_before_and_tells_the_room_it_is_
     event = await create(client, database, staff, content={"HLSStream": OTHER_STREAM})
     with recording_socket() as socket:
         live = await ok(client, staff, "POST", f"/{event['_id']}/go_live")
-    assert live["content"]["HLSStream"] == OTHER_STREAM
+    assert as_sample(live["content"]["HLSStream"]) == OTHER_STREAM
     assert room_messages(socket, event["_id"])[-1] == (
         "event-url-change",
         {"eventId": event["_id"], "eventUrl": OTHER_STREAM},
@@ -400,7 +403,7 @@ async def test_finish_archives_a_live_event_which_then_plays_as_the_vod_of_its_s
     assert 85 * 60 - 5 <= archived["duration"] <= 85 * 60 + 5  # from the kick-off to the end
     # Its sample looped for the game's length: the VOD is as long as the game.
     game = game_url("football", archived["duration"])
-    assert archived["status"] == "archived" and archived["content"]["HLSStream"] == game
+    assert archived["status"] == "archived" and as_sample(archived["content"]["HLSStream"]) == game
     assert room_messages(socket, event["_id"]) == [
         (
             "update-event",
@@ -424,22 +427,22 @@ async def test_finishing_turns_the_panoramic_views_live_loop_into_its_vod_too(cl
     )
     archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
     assert 30 * 60 - 5 <= archived["duration"] <= 30 * 60 + 5
-    assert archived["content"]["PanoStream"] == game_url("football-pano", archived["duration"])
-    assert archived["content"]["HLSStream"] == game_url("football", archived["duration"])
+    assert as_sample(archived["content"]["PanoStream"]) == game_url("football-pano", archived["duration"])
+    assert as_sample(archived["content"]["HLSStream"]) == game_url("football", archived["duration"])
 
 
 async def test_finishing_keeps_another_hosts_stream(client, database, staff):
     event = await live_event(client, database, staff, content={"HLSStream": "https://cdn.example/live/npd.m3u8"})
     archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
-    assert archived["content"]["HLSStream"] == "https://cdn.example/live/npd.m3u8"
+    assert as_sample(archived["content"]["HLSStream"]) == "https://cdn.example/live/npd.m3u8"
 
 
 async def test_an_archived_event_plays_for_viewers_as_vod_with_a_url_signed_for_them(client, database, staff):
     event = await live_event(client, database, staff, gameStartDate=soon(minutes=-30))
     archived = await ok(client, staff, "POST", f"/{event['_id']}/finish")
     seen = (await client.get(f"/api/event/get_by_id/id/{event['_id']}")).json()["content"]
-    assert seen["content"]["HLSStream"].startswith("/media/s/")
-    assert seen["content"]["HLSStream"].endswith(f"/vod/football/game-{archived['duration']}.m3u8")
+    assert as_sample(seen["content"]["HLSStream"]).startswith("/media/s/")
+    assert as_sample(seen["content"]["HLSStream"]).endswith(f"/vod/football/game-{archived['duration']}.m3u8")
 
 
 INVALID = [
@@ -494,7 +497,7 @@ async def test_switching_a_live_events_stream_tells_its_room_the_stored_url_and_
     event = await live_event(client, database, staff, commerce_type="commerce_ppv_media", commerceType=["ppv"])
     with recording_socket() as socket:
         switched = await ok(client, staff, "POST", f"/{event['_id']}/stream", {"url": OTHER_STREAM})
-    assert switched["status"] == "live" and switched["content"]["HLSStream"] == OTHER_STREAM
+    assert switched["status"] == "live" and as_sample(switched["content"]["HLSStream"]) == OTHER_STREAM
     assert room_messages(socket, event["_id"]) == [
         ("event-url-change", {"eventId": event["_id"], "eventUrl": OTHER_STREAM})
     ]
@@ -505,7 +508,7 @@ async def test_switching_an_upcoming_events_stream_puts_it_live(client, database
     event = await create(client, database, staff)
     with recording_socket() as socket:
         switched = await ok(client, staff, "POST", f"/{event['_id']}/stream", {"url": OTHER_STREAM})
-    assert switched["status"] == "live" and switched["content"]["HLSStream"] == OTHER_STREAM
+    assert switched["status"] == "live" and as_sample(switched["content"]["HLSStream"]) == OTHER_STREAM
     messages = room_messages(socket, event["_id"])
     assert [name for name, _ in messages] == ["update-event", "event-url-change"]
     assert messages[0][1]["status"] == "live" and "content" not in messages[0][1]
@@ -519,7 +522,7 @@ async def test_a_channels_stream_can_be_switched(client, database, staff):
             client, staff, "POST", f"/{channel['_id']}/stream", {"url": "https://cdn.example/channel/main.m3u8"}
         )
     assert switched["status"] == "channel"
-    assert switched["content"]["HLSStream"] == "https://cdn.example/channel/main.m3u8"
+    assert as_sample(switched["content"]["HLSStream"]) == "https://cdn.example/channel/main.m3u8"
     assert room_messages(socket, channel["_id"]) == [
         ("event-url-change", {"eventId": channel["_id"], "eventUrl": "https://cdn.example/channel/main.m3u8"})
     ]
@@ -529,7 +532,7 @@ async def test_viewers_who_fetch_the_event_again_get_the_new_stream_signed_for_t
     event = await live_event(client, database, staff)
     await ok(client, staff, "POST", f"/{event['_id']}/stream", {"url": OTHER_STREAM})
     seen = (await client.get(f"/api/event/get_by_id/id/{event['_id']}")).json()["content"]["content"]["HLSStream"]
-    assert seen.startswith("/media/s/") and seen.endswith("/live/hockey.m3u8")
+    assert seen.startswith("/media/s/") and as_sample(seen).endswith("/live/hockey.m3u8")
 
 
 @pytest.mark.parametrize("url", ["ftp://cdn.example/live.m3u8", "media/live/football.m3u8", "", "/media/live/a b.m3u8"])
@@ -631,14 +634,20 @@ async def test_stream_switching_and_status_changes_reach_a_socket_client_in_the_
         await ok(http, staff, "POST", f"/{event['_id']}/go_live")
         name, data = await inbox.next()
         assert (name, data["eventId"], data["status"]) == ("update-event", event["_id"], "live")
-        assert await inbox.next() == ("event-url-change", {"eventId": event["_id"], "eventUrl": LIVE_FOOTBALL})
+        assert as_samples(await inbox.next()) == (
+            "event-url-change",
+            {"eventId": event["_id"], "eventUrl": LIVE_FOOTBALL},
+        )
 
         await ok(http, staff, "POST", f"/{event['_id']}/stream", {"url": OTHER_STREAM})
-        assert await inbox.next() == ("event-url-change", {"eventId": event["_id"], "eventUrl": OTHER_STREAM})
+        assert as_samples(await inbox.next()) == (
+            "event-url-change",
+            {"eventId": event["_id"], "eventUrl": OTHER_STREAM},
+        )
 
         await ok(http, staff, "POST", f"/{event['_id']}/finish")
         name, data = await inbox.next()
-        assert (name, data["status"], data["content"]) == (
+        assert (name, data["status"], as_samples(data["content"])) == (
             "update-event",
             "archived",
             {"HLSStream": "/media/vod/hockey/index.m3u8"},

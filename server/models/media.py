@@ -1,0 +1,30 @@
+"""Media assets: every playable thing (a live stream, a recording, an upload, a clip, a
+highlight, a shipped sample's copy) has an id and a storage directory of its own
+(server.media.assets). An event refers to its assets through its stream URLs
+(`/media/vod/<asset id>/...`, `/media/live/<asset id>.m3u8`), and each asset names the event it
+belongs to: a stream token issued for one event opens that event's asset and nothing else.
+"""
+
+from sqlalchemy import BigInteger, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .base import Base, IdMixin, TimestampMixin
+
+
+class MediaAsset(IdMixin, TimestampMixin, Base):
+    __tablename__ = "media_assets"
+
+    # sample | live | recording | upload | clip | highlight (server.media.assets.model.KINDS)
+    kind: Mapped[str] = mapped_column(String(16))
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    # ready | live | processing | failed (server.media.assets.model.STATES)
+    state: Mapped[str] = mapped_column(String(16), default="ready")
+    # Where the bytes came from: a sample's name for `sample`; the asset a clip or highlight is
+    # cut from. Kept for staff views and clean-up; playback never reads it.
+    sample: Mapped[str | None] = mapped_column(String(40))
+    parent_id: Mapped[str | None] = mapped_column(
+        ForeignKey("media_assets.id", ondelete="SET NULL"), index=True, default=None
+    )
+    # A clip's or highlight's range of its parent's timeline, in ms (a live one's: epoch ms).
+    start_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    end_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
