@@ -10,6 +10,7 @@ from .commands import (
     db,
     devices,
     events,
+    ingest,
     keys,
     login,
     outbox,
@@ -36,6 +37,7 @@ app.add_typer(outbox.app, name="outbox")
 app.add_typer(codes.app, name="codes")
 app.add_typer(billing.app, name="billing")
 app.add_typer(events.app, name="events")
+app.add_typer(ingest.app, name="ingest")
 app.command("login")(login.login)
 app.command("logout")(login.logout)
 app.add_typer(keys.app, name="keys")

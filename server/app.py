@@ -12,7 +12,7 @@ from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import gc_policy, guards, jobs, reporting
+from . import gc_policy, guards, ingest_server, jobs, reporting
 from .api.http import connexion_speedups, contract_document, errors, staff_access
 from .api.http.audit import AuditMiddleware
 from .api.http.cache import ResponseCache
@@ -141,7 +141,11 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     async def running():
         await start_socket_server(sio)
         try:
-            async with gc_policy.running(settings.gc_full_collection_interval), jobs.running(settings, database):
+            async with (
+                gc_policy.running(settings.gc_full_collection_interval),
+                jobs.running(settings, database),
+                ingest_server.running(settings),
+            ):
                 yield
         finally:
             await close_socket_server(sio)

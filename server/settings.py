@@ -235,6 +235,13 @@ class Settings(BaseSettings):
     # Live playlists (server/media/live.py) list this many seconds of the stream behind the live
     # edge, so viewers can seek back and jump to live again; never from before the kickoff.
     live_rewind_seconds: int = Field(default=1800, ge=6, le=6 * 3600)
+    # Live ingest (server/media/sources/rtmp.py, server/services/stream_keys.py): nginx's RTMP module
+    # listens on this address and port; each stream key gets an SRT listener port from the range.
+    # Off: no nginx is started (tests, the contract checks, all but one process of a cluster).
+    ingest_enabled: bool = True
+    ingest_host: str = "127.0.0.1"
+    rtmp_port: int = Field(default=1935, ge=1, le=65535)
+    srt_ports: str = Field(default="9000-9099", pattern=r"^\d{1,5}-\d{1,5}$")
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
     # by default this server's own test ad (server/media/ads.py; server.media.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.
@@ -267,6 +274,13 @@ class Settings(BaseSettings):
     # in the var directory.
     media_dir: Path = PROJECT_ROOT / "var" / "media"
     webapp_dist: Path = PROJECT_ROOT / "webapp" / "dist"
+
+    @model_validator(mode="after")
+    def _srt_ports_a_range(self) -> "Settings":
+        low, _, high = self.srt_ports.partition("-")
+        if not 1 <= int(low) <= int(high) <= 65535:
+            raise ValueError(f"TOUCHLINE_SRT_PORTS {self.srt_ports!r} is not a range of ports (9000-9099)")
+        return self
 
     @model_validator(mode="after")
     def _media_in_var_unless_set(self) -> "Settings":

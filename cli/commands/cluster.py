@@ -77,7 +77,14 @@ def cluster(
                 supervisor.start(
                     f"process-{port_}",
                     touchline_command("serve", "--host", "127.0.0.1", "--port", str(port_)),
-                    {**env, "TOUCHLINE_ENVIRONMENT": env.get("TOUCHLINE_ENVIRONMENT", settings.environment)},
+                    {
+                        **env,
+                        "TOUCHLINE_ENVIRONMENT": env.get("TOUCHLINE_ENVIRONMENT", settings.environment),
+                        # One nginx-rtmp takes encoders' feeds for the cluster: the first process's.
+                        "TOUCHLINE_INGEST_ENABLED": env.get("TOUCHLINE_INGEST_ENABLED", "true")
+                        if port_ == process_ports[0]
+                        else "false",
+                    },
                     url=f"http://127.0.0.1:{port_}",
                 )
                 for port_ in process_ports

@@ -17,6 +17,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiohttp
@@ -71,7 +72,9 @@ async def test_both_processes_answer_through_the_balancer(running):
 async def test_a_message_sent_through_the_balancer_reaches_sockets_on_both_processes(running):
     token = await staff_token(running)
     headers = {"Authorization": f"Bearer {token}"}
-    body = {"title": "Cluster derby", "event_date": "2026-11-24T18:00:00Z", "sportType": "football"}
+    # Kick-off tomorrow: a date already past would let the cluster's kickoff job start it first.
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    body = {"title": "Cluster derby", "event_date": tomorrow, "sportType": "football"}
     async with running.http.post(f"{running.url}/api/admin/events", json=body, headers=headers) as answer:
         event_id = (await answer.json())["content"]["_id"]
     clients, inboxes = [], []

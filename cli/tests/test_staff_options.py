@@ -112,6 +112,10 @@ EXAMPLES = {
     "events set-stream": [NOBODY, "/media/live/football.m3u8"],
     "events show": [NOBODY],
     "events update": [NOBODY, "--title", "Derby"],
+    "ingest key create": [NOBODY],
+    "ingest key list": [NOBODY],
+    "ingest key revoke": [NOBODY],
+    "ingest key rotate": [NOBODY],
     "keys create": ["--role", "support", "--name", "ci"],
     "keys list": [],
     "keys revoke": [NOBODY],
@@ -133,15 +137,21 @@ EXAMPLES = {
 
 def staff_commands() -> list[str]:
     """`group command` for every command (hidden ones too) of every group that takes the shared
-    options, found by walking the command tree."""
-    found = []
+    options, found by walking the command tree (`ingest key create`: a staff group in a group)."""
+
+    def walk(group: TyperGroup, path: str) -> list[str]:
+        if "--json" in {o for p in group.params for o in p.opts}:
+            return [f"{path} {name}" for name in group.commands]
+        return [
+            command
+            for name, child in group.commands.items()
+            if isinstance(child, TyperGroup)
+            for command in walk(child, f"{path} {name}".strip())
+        ]
+
     root = get_command(app)
     assert isinstance(root, TyperGroup)
-    for group_name, group in root.commands.items():
-        if not isinstance(group, TyperGroup) or "--json" not in {o for p in group.params for o in p.opts}:
-            continue
-        found += [f"{group_name} {name}" for name in group.commands]
-    return sorted(found)
+    return sorted(walk(root, ""))
 
 
 STAFF_COMMANDS = staff_commands()

@@ -97,9 +97,18 @@ def test_without_root_or_sudo_the_exact_command_is_printed_and_the_run_fails(mac
     assert not machine.log.exists()
 
 
+SERVING = ["node", "npm", "ffmpeg", "ffprobe", "nginx", "rtmp-module"]
+
+
 def test_serving_needs_no_browser(machine):
-    result = machine("--check", "serve", has=["node", "npm"])
+    result = machine("--check", "serve", has=SERVING)
     assert result.returncode == 0, result.stderr
+
+
+def test_serving_needs_nginx_with_its_rtmp_module_for_live_ingest(machine):
+    result = machine("--check", "serve", has=[name for name in SERVING if name != "rtmp-module"])
+    assert result.returncode == 1
+    assert "libnginx-mod-rtmp" in result.stderr and "chromium" not in result.stderr
 
 
 def test_serving_without_node_names_nodejs(machine):

@@ -298,6 +298,7 @@ def touchline_env(database_url: str, redis_url: str | None = None) -> dict:
     env = {
         "TOUCHLINE_ENVIRONMENT": "test",
         "TOUCHLINE_DATABASE_URL": database_url,
+        "TOUCHLINE_INGEST_ENABLED": "false",  # no nginx-rtmp beside the measured servers
         "TOUCHLINE_SECRET_KEY": SECRET,
         "TOUCHLINE_RESPONSE_VALIDATION": "false",
         "TOUCHLINE_ACCESS_TOKEN_LIFETIME": "3600",

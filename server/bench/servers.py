@@ -123,7 +123,8 @@ def run_server(
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
             uvicorn_command(target, port, factory),
-            env={**os.environ, "PYTHONPATH": _REPO_ROOT, **(env or {})},
+            # No nginx-rtmp beside a measured server (several run at once, all on one port).
+            env={**os.environ, "PYTHONPATH": _REPO_ROOT, "TOUCHLINE_INGEST_ENABLED": "false", **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=cwd,

@@ -36,7 +36,7 @@ from .commerce import (
     StoredCard,
 )
 from .jobs import JobLease
-from .media import MediaAsset
+from .media import MediaAsset, StreamKey
 from .notices import StatusNotice
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
 from .playback import PlaybackPosition
@@ -78,6 +78,7 @@ __all__ = [
     "RefreshToken",
     "StatusNotice",
     "StoredCard",
+    "StreamKey",
     "Tag",
     "Team",
     "TeamIdentity",

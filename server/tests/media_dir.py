@@ -74,3 +74,7 @@ def linked(data):
 
     assets.link(MediaStore(Path(MEDIA_DIR)), FIXTURES_DIR / "media", data.media_assets)
     return data
+
+
+# Test servers start no nginx-rtmp (they would all want port 1935); the ingest tests start their own.
+os.environ["TOUCHLINE_INGEST_ENABLED"] = "false"

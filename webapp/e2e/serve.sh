@@ -7,6 +7,8 @@ data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
 export TOUCHLINE_DATABASE_URL="sqlite+aiosqlite:///$data/e2e.db"
 export TOUCHLINE_VAR_DIR="$data"
+# No nginx-rtmp: several e2e servers run at once and would all want its port.
+export TOUCHLINE_INGEST_ENABLED=false
 export TOUCHLINE_WEBAPP_DIST="${E2E_DIST:-$root/webapp/dist}"
 # Every test signs up and in from this one address: the per-address limit (server tests cover it)
 # would refuse the suite's own accounts. The per-account limit stays as configured.

@@ -1,5 +1,5 @@
 // Dredd requests for staff event operations (tag admin): list and read events, create and edit an
-// event, go live, finish, switch the stream, list its media assets. Every transaction works on events it creates through the API first, so the
+// event, go live, finish, switch the stream, list its media assets, make and revoke its stream keys. Every transaction works on events it creates through the API first, so the
 // seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
 const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
@@ -100,6 +100,31 @@ module.exports = {
     401: dropToken,
     403: asViewer,
     404: (t) => setPath(t, onEvent('/assets')(NOBODY)),
+  },
+  list_stream_keys: {
+    200: async (t) => setPath(t, onEvent('/stream_keys')((await newEvent())._id)),
+    400: (t) => setPath(t, onEvent('/stream_keys')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/stream_keys')(NOBODY)),
+  },
+  create_stream_key: {
+    ...transition('/stream_keys', { okStatus: 'upcoming', wrongStatus: 'archived' }),
+  },
+  rotate_stream_key: {
+    ...transition('/stream_keys/rotate', { okStatus: 'upcoming', wrongStatus: 'archived' }),
+  },
+  revoke_stream_key: {
+    // An event with a key in force: the key is made first, then revoked.
+    200: async (t) => {
+      const event = await newEvent();
+      await staffCall('POST', `/admin/events/${event._id}/stream_keys`);
+      setPath(t, onEvent('/stream_keys/revoke')(event._id));
+    },
+    400: (t) => setPath(t, onEvent('/stream_keys/revoke')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/stream_keys/revoke')(NOBODY)),
   },
   go_live: transition('/go_live', { okStatus: 'upcoming', wrongStatus: 'archived' }),
   finish_event: transition('/finish', { okStatus: 'live', wrongStatus: 'upcoming' }),

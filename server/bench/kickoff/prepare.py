@@ -39,6 +39,7 @@ def server_env(database_url: str, redis_url: str | None = None) -> dict[str, str
     env = {
         "TOUCHLINE_ENVIRONMENT": "test",
         "TOUCHLINE_DATABASE_URL": database_url,
+        "TOUCHLINE_INGEST_ENABLED": "false",  # no nginx-rtmp beside the measured servers
         "TOUCHLINE_SECRET_KEY": SECRET,
         "TOUCHLINE_RESPONSE_VALIDATION": "false",
         "TOUCHLINE_FORWARDED_ALLOW_IPS": "127.0.0.1",

@@ -1712,6 +1712,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/events/{id}/stream_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stream keys of an event, newest first (never the keys themselves)
+         * @description An encoder publishes an event's live feed with a stream key: the RTMP stream name
+         *     (`rtmp://HOST:PORT/live/<key>`) or the SRT `streamid`. Only a key's hash is kept; lists show
+         *     its last characters (`hint`). At most one key per event is in force (`revokedAt` null).
+         *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["list_stream_keys"];
+        put?: never;
+        /**
+         * Make an event's stream key (shown once, with the URLs to paste into an encoder)
+         * @description The answer holds the key itself, once: it is kept only as a hash. An event with a key in
+         *     force answers 409 `stream_key_exists` (rotate it instead); an archived event, 409
+         *     `invalid_status`; no SRT port left in `TOUCHLINE_SRT_PORTS`, 409 `ingest_ports_exhausted`.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        post: operations["create_stream_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/stream_keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an event's stream key with a new one (the old one stops working at once)
+         * @description Revokes the key in force, if any, and makes a new one on the same SRT port, shown once.
+         *     An archived event answers 409 `invalid_status`.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        post: operations["rotate_stream_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/stream_keys/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an event's stream key (encoders using it are refused from now on)
+         * @description An event without a key in force answers 404 `stream_key_not_found`.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        post: operations["revoke_stream_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/events/{id}/go_live": {
         parameters: {
             query?: never;
@@ -2906,6 +2979,42 @@ export interface components {
         MediaAssetListResponse: components["schemas"]["Envelope"] & {
             content: {
                 assets: components["schemas"]["MediaAsset"][];
+            };
+        };
+        /** @description A stream key as staff see it; the key itself is never shown after it is made. */
+        StreamKey: {
+            _id: string;
+            event: string;
+            /** @description The key's last characters, to tell keys apart. */
+            hint: string;
+            /** @description The SRT listener port of this key's input; null once revoked. */
+            srtPort?: number | null;
+            /** @description An encoder is publishing with it now. */
+            publishing: boolean;
+            /** Format: date-time */
+            created: string;
+            createdBy?: string | null;
+            /** Format: date-time */
+            revokedAt?: string | null;
+            /** Format: date-time */
+            lastPublishedAt?: string | null;
+        };
+        StreamKeyResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["StreamKey"];
+        };
+        StreamKeyListResponse: components["schemas"]["Envelope"] & {
+            content: {
+                keys: components["schemas"]["StreamKey"][];
+            };
+        };
+        IssuedStreamKeyResponse: components["schemas"]["Envelope"] & {
+            content: {
+                /** @description The key, shown this once. */
+                key: string;
+                /** @description What to paste into an encoder (OBS's server and key in one URL). */
+                rtmp_url: string;
+                srt_url: string | null;
+                streamKey: components["schemas"]["StreamKey"];
             };
         };
         DeviceListResponse: components["schemas"]["Envelope"] & {
@@ -10873,6 +10982,240 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    list_stream_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "keys": [
+                     *           {
+                     *             "_id": "7b1f0c2e9b3d4e5f60718293",
+                     *             "event": "5f1e0c2e9b3d4e5f60718293",
+                     *             "hint": "9QzA",
+                     *             "srtPort": 9000,
+                     *             "publishing": false,
+                     *             "created": "2026-11-28T20:00:00Z",
+                     *             "createdBy": "6d1e0c2e9b3d4e5f60718293",
+                     *             "revokedAt": null,
+                     *             "lastPublishedAt": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamKeyListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    create_stream_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "key": "tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "rtmp_url": "rtmp://127.0.0.1:1935/live/tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "srt_url": "srt://127.0.0.1:9000?streamid=tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "streamKey": {
+                     *           "_id": "7b1f0c2e9b3d4e5f60718293",
+                     *           "event": "5f1e0c2e9b3d4e5f60718293",
+                     *           "hint": "9QzA",
+                     *           "srtPort": 9000,
+                     *           "publishing": false,
+                     *           "created": "2026-11-28T20:00:00Z",
+                     *           "createdBy": "6d1e0c2e9b3d4e5f60718293",
+                     *           "revokedAt": null,
+                     *           "lastPublishedAt": null
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedStreamKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The event has a key in force, is archived, or no SRT port is free. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "This event has a stream key already: rotate it for a new one",
+                     *       "messageErrorCode": "stream_key_exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotate_stream_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "key": "tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "rtmp_url": "rtmp://127.0.0.1:1935/live/tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "srt_url": "srt://127.0.0.1:9000?streamid=tlk_3q2-7wEvQKNbZf8aRk1mUo0sYd5x9QzA",
+                     *         "streamKey": {
+                     *           "_id": "7b1f0c2e9b3d4e5f60718293",
+                     *           "event": "5f1e0c2e9b3d4e5f60718293",
+                     *           "hint": "9QzA",
+                     *           "srtPort": 9000,
+                     *           "publishing": false,
+                     *           "created": "2026-11-28T20:00:00Z",
+                     *           "createdBy": "6d1e0c2e9b3d4e5f60718293",
+                     *           "revokedAt": null,
+                     *           "lastPublishedAt": null
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedStreamKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The event is archived, or no SRT port is free. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "An archived event takes no live feed",
+                     *       "messageErrorCode": "invalid_status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revoke_stream_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "7b1f0c2e9b3d4e5f60718293",
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "hint": "9QzA",
+                     *         "srtPort": 9000,
+                     *         "publishing": false,
+                     *         "created": "2026-11-28T20:00:00Z",
+                     *         "createdBy": "6d1e0c2e9b3d4e5f60718293",
+                     *         "revokedAt": null,
+                     *         "lastPublishedAt": null
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     go_live: {

@@ -56,15 +56,10 @@ class Hook(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def ingest(tmp_path):
-    nginx = nginx_with_rtmp()
-    hook = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
-    threading.Thread(target=hook.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{hook.server_address[1]}"
-    ingest = RtmpIngest("127.0.0.1", free_port(), f"{base}/hook/publish", f"{base}/hook/done")
-    (tmp_path / "nginx.conf").write_text(nginx_config(ingest, tmp_path))
-    process = subprocess.Popen(nginx_command(tmp_path, nginx), stderr=subprocess.PIPE)
+def start_nginx(ingest: RtmpIngest, prefix) -> subprocess.Popen:
+    """nginx with the RTMP module for `ingest`, listening once this returns."""
+    (prefix / "nginx.conf").write_text(nginx_config(ingest, prefix))
+    process = subprocess.Popen(nginx_command(prefix, nginx_with_rtmp()), stderr=subprocess.PIPE)
     deadline = time.monotonic() + 10
     while True:
         try:
@@ -75,6 +70,16 @@ def ingest(tmp_path):
                 said = process.stderr.read().decode() if process.stderr else ""
                 raise AssertionError(f"nginx did not start: {said}") from refused
             time.sleep(0.1)
+    return process
+
+
+@pytest.fixture
+def ingest(tmp_path):
+    hook = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{hook.server_address[1]}"
+    ingest = RtmpIngest("127.0.0.1", free_port(), f"{base}/hook/publish", f"{base}/hook/done")
+    process = start_nginx(ingest, tmp_path)
     Hook.calls = []
     yield ingest
     process.terminate()
@@ -82,13 +87,13 @@ def ingest(tmp_path):
     hook.shutdown()
 
 
-def publish(ingest: RtmpIngest, key: str) -> subprocess.CompletedProcess:
-    """Two seconds of ffmpeg's test picture and tone, as an encoder sends them."""
+def publish(ingest: RtmpIngest, key: str, seconds: int = 2) -> subprocess.CompletedProcess:
+    """`seconds` of ffmpeg's test picture and tone, as an encoder sends them."""
     return subprocess.run(
         [
             *(tool("ffmpeg"), "-hide_banner", "-loglevel", "error", "-nostdin", "-re"),
-            *("-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2"),
-            *("-f", "lavfi", "-i", "sine=frequency=440:duration=2"),
+            *("-f", "lavfi", "-i", f"testsrc2=size=320x180:rate=25:duration={seconds}"),
+            *("-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}"),
             *("-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-f", "flv"),
             ingest.publish_url(key),
         ],

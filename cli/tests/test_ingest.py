@@ -1,0 +1,88 @@
+"""`touchline ingest key …` against a live server: the key is printed once with the URLs to paste
+into an encoder, lists never show it, rotation and revocation stop the old one."""
+
+import json
+import socket
+import time
+from types import SimpleNamespace
+
+from typer.testing import CliRunner
+
+from cli.main import app
+from cli.tests.conftest import PASSWORD, server_settings, threaded_server
+from server.media.sources.rtmp import RtmpIngest
+from server.tests.media.sources.test_rtmp import free_port, publish
+
+from .test_events import CLEAN_ENV, create
+
+runner = CliRunner()
+
+
+def ingest(server, *args: str):
+    staff = {
+        "TOUCHLINE_API_URL": server.url,
+        "TOUCHLINE_STAFF_EMAIL": server.staff,
+        "TOUCHLINE_STAFF_PASSWORD": PASSWORD,
+    }
+    return runner.invoke(app, ["ingest", "key", *args], env={**CLEAN_ENV, **staff})
+
+
+def test_a_key_is_printed_once_with_its_urls_and_json_has_exactly_them(live_server):
+    event = create(live_server)
+    made = ingest(live_server, "create", event["_id"])
+    assert made.exit_code == 0, made.output
+    said = dict(line.split(": ", 1) for line in made.output.splitlines() if ": " in line)
+    key = said["Key"].strip()
+    assert key.startswith("tlk_") and said["RTMP"].strip().endswith(f"/live/{key}")
+    assert said["SRT"].strip().endswith(f"?streamid={key}")
+    listed = ingest(live_server, "list", event["_id"])
+    assert listed.exit_code == 0 and "in force" in listed.output
+    assert key not in listed.output and key[-4:] in listed.output
+    rotated = json.loads(ingest(live_server, "rotate", event["_id"], "--json").stdout)
+    assert sorted(rotated) == ["key", "rtmp_url", "srt_url"] and rotated["key"] != key
+    assert rotated["rtmp_url"] == f"rtmp://127.0.0.1:1935/live/{rotated['key']}"
+    revoked = ingest(live_server, "revoke", event["_id"])
+    assert revoked.exit_code == 0 and f"Revoked the stream key of event {event['_id']}" in revoked.output
+    again = ingest(live_server, "revoke", event["_id"])
+    assert again.exit_code == 1 and "no stream key in force" in again.output
+
+
+def test_a_malformed_event_id_stops_before_any_request(live_server):
+    result = ingest(live_server, "create", "not-an-id")
+    assert result.exit_code == 1 and "is not an event id" in result.output
+
+
+def test_the_server_runs_nginx_rtmp_itself_and_its_hook_lets_in_the_events_key(accounts_db, tmp_path):
+    """What `make run` gives an operator: `touchline serve` starts nginx's RTMP module as its
+    child, which asks the server itself about each publisher."""
+    settings = server_settings(accounts_db.url).model_copy(
+        update={"ingest_enabled": True, "rtmp_port": free_port(), "var_dir": tmp_path}
+    )
+    with threaded_server(settings) as url:
+        server = SimpleNamespace(url=url, staff=accounts_db.staff)
+        event = create(server)
+        key = json.loads(ingest(server, "create", event["_id"], "--json").stdout)["key"]
+        ingest_at = RtmpIngest("127.0.0.1", settings.rtmp_port, "", "")
+        wait_for_port(settings.rtmp_port)
+        assert publish(ingest_at, "tlk_" + "x" * 32).returncode != 0
+        published = publish(ingest_at, key)
+        assert published.returncode == 0, published.stderr
+        prefix = tmp_path / "ingest" / str(settings.port)
+        assert (prefix / "nginx.conf").is_file() and (prefix / "nginx.pid").is_file()
+    # The server stopped its nginx with it (nginx removes its pid file as it exits).
+    deadline = time.monotonic() + 10
+    while (prefix / "nginx.pid").exists():
+        assert time.monotonic() < deadline, "nginx outlived the server"
+        time.sleep(0.1)
+
+
+def wait_for_port(port: int, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)

@@ -1,0 +1,74 @@
+"""nginx's RTMP module as a supervised child of the server (issue 28 §2): `make run` and
+`touchline serve` take encoders' feeds on TOUCHLINE_RTMP_PORT with nothing else to start.
+
+nginx runs from its own prefix (`<var>/ingest/<server port>/`: config, pid, logs) in the
+foreground, and asks this very server about every publisher (server/ingest_hooks.py, on
+loopback). A crash restarts it (server.media.packaging.supervisor; backing off to 30 s, so a
+port another program holds costs a log line now and then, not a busy loop). Where nginx or its
+RTMP module is missing, the server runs without ingest and says how to install them. In
+`make cluster` one process runs it for the cluster (TOUCHLINE_INGEST_ENABLED on that one only).
+"""
+
+import asyncio
+import contextlib
+import logging
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from .ingest_hooks import hook_urls
+from .media.packaging.supervisor import Transcoder
+from .media.sources.rtmp import NGINX_RTMP_MODULE, RtmpIngest, nginx_command, nginx_config
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+RESTART_AT_MOST_EVERY_S = 30.0
+
+
+def nginx_binary(module: Path = NGINX_RTMP_MODULE) -> str | None:
+    """nginx, when it and its RTMP module are installed."""
+    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None)
+    return found if found is not None and module.exists() else None
+
+
+def rtmp_ingest(settings: Settings) -> RtmpIngest:
+    """The ingest this server runs: its hooks on this server's own port, on loopback."""
+    publish, done = hook_urls(settings, f"http://127.0.0.1:{settings.port}")
+    return RtmpIngest(settings.ingest_host, settings.rtmp_port, publish, done)
+
+
+def _prepared(settings: Settings, module: Path) -> Path:
+    """nginx's prefix directory, with its configuration written."""
+    prefix = Path(settings.var_dir) / "ingest" / str(settings.port)
+    prefix.mkdir(parents=True, exist_ok=True)
+    (prefix / "nginx.conf").write_text(nginx_config(rtmp_ingest(settings), prefix, module))
+    return prefix
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, module: Path = NGINX_RTMP_MODULE) -> AsyncIterator[Transcoder | None]:
+    """nginx-rtmp for as long as the context lasts (None when ingest is off or not installed)."""
+    if not settings.ingest_enabled:
+        yield None
+        return
+    nginx = nginx_binary(module)
+    if nginx is None:
+        log.warning(
+            "live ingest is off: nginx with its RTMP module is not installed (scripts/system-deps serve installs it)"
+        )
+        yield None
+        return
+    prefix = _prepared(settings, module)
+    child = Transcoder(
+        lambda: nginx_command(prefix, nginx), name="nginx-rtmp", max_restart_delay=RESTART_AT_MOST_EVERY_S
+    )
+    task = asyncio.create_task(child.run())
+    log.info("live ingest: rtmp://%s:%s/live/<stream key>", settings.ingest_host, settings.rtmp_port)
+    try:
+        yield child
+    finally:
+        await child.stop()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

@@ -1,0 +1,199 @@
+"""Stream keys of events (issue 28 §2): staff make, rotate and revoke them; nginx-rtmp's
+`on_publish` asks whether a key may publish (server/ingest_hooks.py).
+
+An event has at most one key in force. Making a key when one is in force is refused (rotate it
+instead): a key is shown once, so an operator who lost it rotates. Each key in force holds an SRT
+listener port from TOUCHLINE_SRT_PORTS, freed when it is revoked (the database's unique index
+keeps two keys off one port, whatever processes make them at once).
+
+Publishing: a key in force, of an event that is not archived, with nobody publishing on it, is
+accepted and its publisher recorded until `on_publish_done`; a second publisher on a key that is
+live is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from ipaddress import ip_address
+from urllib.parse import urlsplit
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import clock
+from ..errors import Conflict, NotFound
+from ..media.sources import stream_keys as keys
+from ..models import Event, StreamKey
+from ..settings import Settings
+
+KEY_EXISTS = "stream_key_exists"
+KEY_NOT_FOUND = "stream_key_not_found"
+NO_PORT = "ingest_ports_exhausted"
+INVALID_STATUS = "invalid_status"
+
+
+@dataclass(frozen=True)
+class Issued:
+    key: str  # shown once
+    row: StreamKey
+
+
+@dataclass(frozen=True)
+class Urls:
+    rtmp: str
+    srt: str | None
+
+
+def urls(settings: Settings, key: str, srt_port: int | None) -> Urls:
+    host = _advertised_host(settings)
+    srt = keys.srt_url(host, srt_port, key) if srt_port is not None else None
+    return Urls(keys.rtmp_url(host, settings.rtmp_port, key), srt)
+
+
+def _advertised_host(settings: Settings) -> str:
+    """Where encoders reach the ingest: its address, or this server's public host name when the
+    ingest listens on every interface."""
+    try:
+        unspecified = ip_address(settings.ingest_host).is_unspecified
+    except ValueError:  # a host name
+        unspecified = False
+    return (urlsplit(settings.base_url).hostname or "127.0.0.1") if unspecified else settings.ingest_host
+
+
+async def _event(db: AsyncSession, event_id: str) -> Event:
+    event = await db.get(Event, event_id, with_for_update=True)
+    if event is None or event.media_type != "event":
+        raise NotFound("Event not found", code="event_not_found")
+    return event
+
+
+async def in_force(db: AsyncSession, event_id: str) -> StreamKey | None:
+    return await db.scalar(
+        select(StreamKey).where(StreamKey.event_id == event_id, StreamKey.revoked_at.is_(None)).limit(1)
+    )
+
+
+async def listed(db: AsyncSession, event_id: str) -> list[StreamKey]:
+    """An event's keys, newest first (404 for an unknown event)."""
+    if await db.get(Event, event_id) is None:
+        raise NotFound("Event not found", code="event_not_found")
+    return list(
+        await db.scalars(
+            select(StreamKey).where(StreamKey.event_id == event_id).order_by(StreamKey.created.desc(), StreamKey.id)
+        )
+    )
+
+
+async def _free_port(db: AsyncSession, settings: Settings) -> int:
+    taken = set(await db.scalars(select(StreamKey.srt_port).where(StreamKey.srt_port.is_not(None))))
+    free = next((port for port in keys.port_range(settings.srt_ports) if port not in taken), None)
+    if free is None:
+        raise Conflict(
+            f"Every SRT ingest port ({settings.srt_ports}) is taken: revoke a key of a finished event",
+            code=NO_PORT,
+        )
+    return free
+
+
+async def _issue(db: AsyncSession, event: Event, settings: Settings, actor: str | None, now: datetime) -> Issued:
+    key = keys.new_key()
+    row = StreamKey(
+        event_id=event.id,
+        key_hash=keys.key_hash(key),
+        hint=keys.hint(key),
+        created_by=actor,
+        srt_port=await _free_port(db, settings),
+        created=now,
+        updated=now,
+    )
+    db.add(row)
+    try:
+        await db.commit()
+    except IntegrityError:  # another process took the port (or made a key) meanwhile
+        await db.rollback()
+        raise Conflict("Another stream key was made at the same moment: try again", code=KEY_EXISTS) from None
+    return Issued(key, row)
+
+
+async def create(db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None) -> Issued:
+    now = clock.now()
+    event = await _event(db, event_id)
+    if event.status == "archived":
+        raise Conflict("An archived event takes no live feed", code=INVALID_STATUS)
+    if await in_force(db, event.id) is not None:
+        raise Conflict("This event has a stream key already: rotate it for a new one", code=KEY_EXISTS)
+    return await _issue(db, event, settings, actor, now)
+
+
+async def rotate(db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None) -> Issued:
+    """A new key in place of the one in force (revoked at once, its port handed on)."""
+    now = clock.now()
+    event = await _event(db, event_id)
+    if event.status == "archived":
+        raise Conflict("An archived event takes no live feed", code=INVALID_STATUS)
+    current = await in_force(db, event.id)
+    if current is not None:
+        _revoke(current, now)
+        await db.flush()
+    return await _issue(db, event, settings, actor, now)
+
+
+async def revoke(db: AsyncSession, event_id: str) -> StreamKey:
+    await _event(db, event_id)
+    current = await in_force(db, event_id)
+    if current is None:
+        raise NotFound("This event has no stream key in force", code=KEY_NOT_FOUND)
+    _revoke(current, clock.now())
+    await db.commit()
+    return current
+
+
+def _revoke(row: StreamKey, now: datetime) -> None:
+    row.revoked_at = now
+    row.srt_port = None
+    row.publisher = None
+    row.publishing_since = None
+    row.updated = now
+
+
+# --- nginx-rtmp asks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    accepted: bool
+    reason: str
+    event_id: str | None = None
+
+
+async def may_publish(db: AsyncSession, key: str, publisher: str) -> Decision:
+    """Whether `key` may publish now, for `publisher` (nginx's client id and the encoder's
+    address); records the publisher when it may. `db` is a write session; commits."""
+    if not keys.looks_like_a_key(key):
+        return Decision(False, "not a stream key")
+    row = await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update().limit(1))
+    if row is None:
+        return Decision(False, "unknown key")
+    if row.revoked_at is not None:
+        return Decision(False, "revoked key", row.event_id)
+    event = await db.get(Event, row.event_id)
+    if event is None or event.status == "archived":
+        return Decision(False, "the event is over", row.event_id)
+    if row.publisher is not None and row.publisher != publisher:
+        return Decision(False, "another encoder is publishing with this key", row.event_id)
+    now = clock.now()
+    row.publisher, row.publishing_since, row.last_published_at, row.updated = publisher, now, now, now
+    await db.commit()
+    return Decision(True, "accepted", row.event_id)
+
+
+async def publish_done(db: AsyncSession, key: str, publisher: str) -> None:
+    """The encoder `publisher` left: the key is free for the next one."""
+    if not keys.looks_like_a_key(key):
+        return
+    row = await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update().limit(1))
+    if row is not None and row.publisher == publisher:
+        row.publisher, row.publishing_since, row.updated = None, None, clock.now()
+        await db.commit()
