@@ -1,4 +1,9 @@
-"""The public URL layout of sample media (one place, so seed data and the server agree).
+"""The public URL layout of media (one place, so seed data and the server agree).
+
+`<sample>` below is a stream directory: a media asset's id (server.media.assets), whose
+directory holds (or links to) a shipped sample's ladder. Events store addresses naming their own
+assets; the names of the samples themselves are only what staff may give, and the event then
+gets an asset of its own playing that sample (server.services.event_admin).
 
 What events store (and the catalogue seeds):
 

@@ -9,8 +9,13 @@ The statuses of an event (media_type `event`; highlights and clips are not manag
 Any other change of status is refused with 409 `invalid_status`. Going live gives an event
 without a stream the live sample of its sport; finishing sets the end date and the duration and
 turns this server's live stream (and its panoramic view) into the game-length VOD of the same
-sample, `/media/vod/<sample>/game-<duration>.m3u8` (server/media/clips.py), as the seed data has
+asset, `/media/vod/<asset>/game-<duration>.m3u8` (server/media/clips.py), as the seed data has
 them: the video is as long as the game, so its tags and clips lie within it.
+
+Every stream of this server an event stores names a media asset of that event (server.media.assets,
+`_own_assets`): a sample's address, given by staff or by the defaults above, becomes a new asset
+of the event playing that sample; an address naming another event's asset is refused (409
+`asset_of_another_event`), one naming no media at all is a 400.
 
 Each operation reads the event with a row lock (FOR UPDATE on PostgreSQL; on SQLite the write
 session holds the database's write lock), so two staff members, or a staff member and the
@@ -21,7 +26,7 @@ What changed comes back as a `Change`; the caller announces it once it is commit
 (server/realtime/announcements.py `announce_change`), which tells the event's room: `update-event`
 with the changed fields, and `event-url-change` when the event went on air with a stream, or the
 stream of a live event (or channel) moved. A room reaches everyone who joined it, entitled or not, so these
-messages carry the event's stored stream URL (`/media/live/<sample>.m3u8`, or another host's URL),
+messages carry the event's stored stream URL (`/media/live/<asset>.m3u8`, or another host's URL),
 never a URL signed for one viewer: a stored URL of this server serves nothing by itself, and each
 client fetches the event again to get the URL signed for it (server/media/signing.py).
 """
