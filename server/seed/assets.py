@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..media.assets import records
 from ..media.assets.model import HIGHLIGHT, READY, SAMPLE
@@ -105,21 +106,29 @@ def link(store: MediaStore, samples_dir: Path, rows: Iterable[dict]) -> None:
             store.link_to(row["id"], row["parent_id"])
 
 
+def give_sample_assets(db: Session | AsyncSession, store: MediaStore, samples_dir: Path, event: Event) -> int:
+    """Each stream of `event` naming a shipped sample (`/media/live/football.m3u8`) gets a new
+    asset of the event playing it, and names that asset instead. Returns how many did; other
+    addresses are left as they are (the caller decides what they may name)."""
+    shipped = samples.sample_names(Path(samples_dir))
+    given = 0
+    for column in STREAM_COLUMNS:
+        url = getattr(event, column)
+        own = own_stream(url)
+        if url is None or own is None or own[1] not in shipped:
+            continue
+        asset = records.new_sample_asset(db, store, samples_dir, event_id=event.id, sample=own[1])
+        setattr(event, column, renamed(url, asset.id))
+        given += 1
+    return given
+
+
 async def adopt_sample_streams(db: AsyncSession, store: MediaStore, samples_dir: Path) -> int:
     """Events stored before assets existed name a shipped sample directly
     (`/media/live/football.m3u8`), which no longer plays: give each such stream an asset of its
     event, as staff changes do now. Returns how many streams were adopted; commits."""
-    shipped = samples.sample_names(Path(samples_dir))
     like = [getattr(Event, column).like(f"{MEDIA_PREFIX}/%") for column in STREAM_COLUMNS]
-    adopted = 0
-    for event in (await db.scalars(select(Event).where(or_(*like)))).all():
-        for column in STREAM_COLUMNS:
-            url = getattr(event, column)
-            own = own_stream(url)
-            if url is None or own is None or own[1] not in shipped:
-                continue
-            asset = await records.new_sample_asset(db, store, samples_dir, event_id=event.id, sample=own[1])
-            setattr(event, column, renamed(url, asset.id))
-            adopted += 1
+    events = (await db.scalars(select(Event).where(or_(*like)))).all()
+    adopted = sum(give_sample_assets(db, store, samples_dir, event) for event in events)
     await db.commit()
     return adopted

@@ -54,10 +54,9 @@ from ..media.assets.model import AssetView
 from ..media.assets.store import MediaStore, samples_dir, store_of
 from ..media.clips import MAX_GAME_SECONDS
 from ..media.signing import stream_of
-from ..media.sources.samples import sample_names
 from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, Team, new_id
-from ..seed.assets import renamed
+from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
@@ -225,16 +224,12 @@ async def _own_assets(db: AsyncSession, media: Media, event: Event) -> None:
     naming a shipped sample (`/media/live/football.m3u8`: what staff and the defaults above
     give) gets a new asset of the event playing that sample, and the URL names it instead; a URL
     naming another event's asset, or no media at all, is refused. Another host's URL is kept."""
+    give_sample_assets(db, media.store, media.samples, event)
     for column, wire in STREAM_FIELDS.items():
-        url = getattr(event, column)
-        own = _own_media_path(url)
-        if url is None or own is None:
+        own = _own_media_path(getattr(event, column))
+        if own is None:
             continue
         stream = own[1]
-        if stream in sample_names(media.samples):
-            given = await records.new_sample_asset(db, media.store, media.samples, event_id=event.id, sample=stream)
-            setattr(event, column, renamed(url, given.id))
-            continue
         asset = await records.asset_named(db, stream) if "/" not in stream else None
         if asset is None:
             raise _invalid(wire, f"{wire} names no media of this server (a sample or one of this event's assets)")

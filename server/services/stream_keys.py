@@ -168,12 +168,17 @@ class Decision:
     event_id: str | None = None
 
 
+async def _locked_by_key(db: AsyncSession, key: str) -> StreamKey | None:
+    """The key's row (whichever its state), locked: one hook call at a time per key."""
+    return await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update())
+
+
 async def may_publish(db: AsyncSession, key: str, publisher: str) -> Decision:
     """Whether `key` may publish now, for `publisher` (nginx's client id and the encoder's
     address); records the publisher when it may. `db` is a write session; commits."""
     if not keys.looks_like_a_key(key):
         return Decision(False, "not a stream key")
-    row = await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update().limit(1))
+    row = await _locked_by_key(db, key)
     if row is None:
         return Decision(False, "unknown key")
     if row.revoked_at is not None:
@@ -193,7 +198,7 @@ async def publish_done(db: AsyncSession, key: str, publisher: str) -> None:
     """The encoder `publisher` left: the key is free for the next one."""
     if not keys.looks_like_a_key(key):
         return
-    row = await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update().limit(1))
+    row = await _locked_by_key(db, key)
     if row is not None and row.publisher == publisher:
         row.publisher, row.publishing_since, row.updated = None, None, clock.now()
         await db.commit()

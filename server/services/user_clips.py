@@ -245,7 +245,7 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
     )
     db.add(clip)
     await db.flush()
-    asset = await records.new_range_asset(
+    asset = records.new_range_asset(
         db,
         store_of(settings),
         kind=CLIP,

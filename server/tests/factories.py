@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.media.assets.store import MediaStore, samples_dir
-from server.media.sources import samples
 from server.models import (
     EpgProgramme,
     Event,
@@ -14,12 +13,11 @@ from server.models import (
     EventStats,
     Identity,
     IdentityParent,
-    MediaAsset,
     Team,
     TeamIdentity,
     new_id,
 )
-from server.seed.assets import STREAM_COLUMNS, own_stream, renamed
+from server.seed.assets import give_sample_assets
 from server.settings import Settings
 
 _counter = iter(range(1, 10**9))
@@ -98,17 +96,7 @@ def own_media(db: AsyncSession, e: Event) -> None:
     """Streams given as a sample's URL (`/media/live/football.m3u8`) play through an asset of the
     event's own, as the seed and the staff API make them (server.seed.assets)."""
     settings = Settings()
-    store, shipped = MediaStore(settings.media_dir), samples_dir(settings)
-    for column in STREAM_COLUMNS:
-        url = getattr(e, column)
-        own = own_stream(url)
-        if url is None or own is None or own[1] not in samples.sample_names(shipped):
-            continue
-        asset = MediaAsset(id=new_id(), kind="sample", event_id=e.id, state="ready", sample=own[1])
-        samples.provide(store, shipped, own[1])
-        store.link_sample(asset.id, own[1])
-        db.add(asset)
-        setattr(e, column, renamed(url, asset.id))
+    give_sample_assets(db, MediaStore(settings.media_dir), samples_dir(settings), e)
 
 
 @dataclass

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ... import clock
 from ...models import MediaAsset, new_id
@@ -19,8 +20,8 @@ from .model import RANGES, READY, SAMPLE, AssetView
 from .store import MediaStore
 
 
-async def new_sample_asset(
-    db: AsyncSession,
+def new_sample_asset(
+    db: Session | AsyncSession,
     store: MediaStore,
     samples_dir: Path,
     *,
@@ -38,8 +39,8 @@ async def new_sample_asset(
     return asset
 
 
-async def new_range_asset(
-    db: AsyncSession,
+def new_range_asset(
+    db: Session | AsyncSession,
     store: MediaStore,
     *,
     kind: str,
