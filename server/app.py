@@ -144,7 +144,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             async with (
                 gc_policy.running(settings.gc_full_collection_interval),
                 jobs.running(settings, database),
-                ingest_server.running(settings),
+                ingest_server.running(settings, database=database),
             ):
                 yield
         finally:

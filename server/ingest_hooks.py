@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from . import live_inputs
 from .db import Database
 from .media.sources.stream_keys import hook_secret
 from .services import stream_keys
@@ -62,7 +63,7 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
         form = await request.form()
         key, publisher = str(form.get("name", "")), f"{form.get('clientid', '')}@{form.get('addr', '')}"[:80]
         async with database.write_session() as db:
-            decision = await stream_keys.may_publish(db, key, publisher)
+            decision = await stream_keys.may_publish(db, key, publisher, secret_key=settings.secret_key)
         if not decision.accepted:
             log.warning(
                 "ingest: a publisher from %s was refused (%s; event %s)",
@@ -72,6 +73,9 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             )
             return Response(status_code=403)
         log.info("ingest: event %s is being published from %s", decision.event_id, form.get("addr"))
+        inputs = live_inputs.current()
+        if inputs is not None and decision.event_id is not None:
+            inputs.published(decision.event_id, key)  # transcoding starts once nginx has the feed
         return Response(status_code=204)
 
     async def publish_done(request: Request) -> Response:
@@ -80,7 +84,10 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             return Response(status_code=403)
         key, publisher, _ = await _asked(request)
         async with database.write_session() as db:
-            await stream_keys.publish_done(db, key, publisher)
+            await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
+        inputs = live_inputs.current()
+        if inputs is not None:
+            inputs.unpublished(key)
         return Response(status_code=204)
 
     return [

@@ -16,6 +16,8 @@ import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from . import ingest_srt, live_inputs
+from .db import Database
 from .ingest_hooks import hook_urls
 from .media.packaging.supervisor import Transcoder
 from .media.sources.rtmp import NGINX_RTMP_MODULE, RtmpIngest, nginx_command, nginx_config
@@ -47,8 +49,21 @@ def _prepared(settings: Settings, module: Path) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def running(settings: Settings, module: Path = NGINX_RTMP_MODULE) -> AsyncIterator[Transcoder | None]:
-    """nginx-rtmp for as long as the context lasts (None when ingest is off or not installed)."""
+async def _feeds(settings: Settings, database: Database | None) -> AsyncIterator[None]:
+    """The live inputs nginx lets in are transcoded by this process (server.live_inputs)."""
+    if database is None:
+        yield
+        return
+    async with live_inputs.serving(live_inputs.LiveInputs(settings, database, rtmp_ingest(settings))):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def running(
+    settings: Settings, module: Path = NGINX_RTMP_MODULE, *, database: Database | None = None
+) -> AsyncIterator[Transcoder | None]:
+    """nginx-rtmp, and with a database the SRT listeners of the keys in force (server.ingest_srt),
+    for as long as the context lasts (None when ingest is off or not installed)."""
     if not settings.ingest_enabled:
         yield None
         return
@@ -66,7 +81,8 @@ async def running(settings: Settings, module: Path = NGINX_RTMP_MODULE) -> Async
     task = asyncio.create_task(child.run())
     log.info("live ingest: rtmp://%s:%s/live/<stream key>", settings.ingest_host, settings.rtmp_port)
     try:
-        yield child
+        async with ingest_srt.running(settings, database), _feeds(settings, database):
+            yield child
     finally:
         await child.stop()
         task.cancel()

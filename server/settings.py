@@ -242,6 +242,13 @@ class Settings(BaseSettings):
     ingest_host: str = "127.0.0.1"
     rtmp_port: int = Field(default=1935, ge=1, le=65535)
     srt_ports: str = Field(default="9000-9099", pattern=r"^\d{1,5}-\d{1,5}$")
+    # Live inputs (issue 28 §3, §4): the ladder's segment length, how far viewers may rewind,
+    # how near its kickoff an upcoming event goes live when its feed arrives, and how long an
+    # encoder may be away before the event is interrupted.
+    live_segment_seconds: float = Field(default=2.0, ge=1.0, le=6.0)
+    dvr_seconds: int = Field(default=2 * 3600, ge=10, le=24 * 3600)
+    ingest_autostart_minutes: int = Field(default=30, ge=0, le=7 * 24 * 60)
+    ingest_reconnect_seconds: int = Field(default=60, ge=1, le=3600)
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
     # by default this server's own test ad (server/media/ads.py; server.media.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.

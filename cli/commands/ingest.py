@@ -1,23 +1,41 @@
-"""`touchline ingest key …`: the stream keys encoders publish an event's live feed with (admin
-staff make, rotate and revoke them; support staff list them), through the admin API.
+"""`touchline ingest …`: live feeds from encoders, through the admin API.
 
-`create` and `rotate` print the key once, with the RTMP and SRT URLs to paste into OBS or a venue
-encoder (`--json`: `{"key": …, "rtmp_url": …, "srt_url": …}`); the server keeps only its hash.
+`ingest key …` manages the stream keys encoders publish an event's feed with (admin staff make,
+rotate and revoke them; support staff list them). `create` and `rotate` print the key once, with
+the RTMP and SRT URLs to paste into OBS or a venue encoder (`--json`: `{"key": …, "rtmp_url": …,
+"srt_url": …}`); the server keeps only its hash.
+
+`ingest test-pattern` publishes ffmpeg's test picture and tone, with the wall clock burned in,
+through the real ingest with the event's key, as an encoder would: operators check a chain with
+it, tests drive the ingest with it.
 """
 
-from typing import Annotated
+from enum import StrEnum
+from functools import partial
+from typing import Annotated, Any
 
 import typer
 
+from ..admin_client import AdminApiError, AdminClient, fail
+from ..ingest_urls import masked, protocol_of
+from ..pattern_encoder import FPS, SECONDS, Pattern, ffmpeg_command, resolution
 from ..terminal_text import echo
+from . import pattern_publisher, staff_completion
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows, when
-from .staff_options import options_of, staff_group
+from .staff_options import StaffOptions, options_of, staff_group
 
-app = typer.Typer(help="Live ingest from encoders: stream keys.", no_args_is_help=True)
+app = staff_group("Live ingest from encoders: stream keys, a test pattern.")
 keys = staff_group("An event's stream keys: make, rotate, revoke, list.")
 app.add_typer(keys, name="key")
 
-EventId = Annotated[str, typer.Argument(metavar="EVENT_ID", help="The event's id (see `touchline events list`).")]
+EventId = Annotated[
+    str,
+    typer.Argument(
+        metavar="EVENT_ID",
+        help="The event's id (see `touchline events list`).",
+        autocompletion=staff_completion.event_ids,
+    ),
+]
 
 
 def _event(value: str) -> str:
@@ -26,7 +44,10 @@ def _event(value: str) -> str:
 
 def _issued(ctx: typer.Context, path: str, verb: str) -> None:
     options = options_of(ctx)
-    content = api_call(options, lambda api: api.post(path))
+    _print_issued(options, api_call(options, lambda api: api.post(path)), verb)
+
+
+def _print_issued(options: StaffOptions, content: dict[str, Any], verb: str) -> None:
     if options.as_json:
         print_json({"key": content["key"], "rtmp_url": content["rtmp_url"], "srt_url": content["srt_url"]})
         return
@@ -88,3 +109,127 @@ def list_keys(ctx: typer.Context, event_id: EventId) -> None:
     ]
     headers = ["ID", "Key", "State", "SRT port", "Made (UTC)", "Last published (UTC)"]
     print_rows(console, f"Stream keys of event {event}", headers, rows)
+
+
+class Protocol(StrEnum):
+    rtmp = "rtmp"
+    srt = "srt"
+
+
+KEY_EXISTS = "stream_key_exists"
+
+
+def _checked_resolution(value: str) -> str:
+    try:
+        resolution(value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    return value
+
+
+def _checked_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        protocol_of(value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    return value.strip()
+
+
+@app.command("test-pattern")
+def test_pattern(
+    ctx: typer.Context,
+    event_id: EventId,
+    protocol: Annotated[
+        Protocol | None,
+        typer.Option("--protocol", help="How to publish (default rtmp); with --url, its scheme.", show_default=False),
+    ] = None,
+    duration: Annotated[
+        int, typer.Option("--duration", min=SECONDS[0], max=SECONDS[1], metavar="SECONDS", help="How long to publish.")
+    ] = 60,
+    size: Annotated[
+        str,
+        typer.Option(
+            "--resolution", metavar="WxH", callback=_checked_resolution, help="The picture's size, in even numbers."
+        ),
+    ] = "1280x720",
+    fps: Annotated[int, typer.Option("--fps", min=FPS[0], max=FPS[1], help="Frames per second.")] = 30,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            callback=_checked_url,
+            help="Publish here: an RTMP or SRT URL `touchline ingest key create` printed (the key is in it).",
+            show_default=False,
+        ),
+    ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            "--rotate",
+            help="Replace the event's key in force (an encoder using it stops) and publish with the new one.",
+        ),
+    ] = False,
+) -> None:
+    """Publish ffmpeg's test picture and tone, the UTC clock burned in, through the ingest with the event's key.
+
+    Without --url the event's key is made (printed this once) or, with --rotate, replaced.
+    Exit code 1 when ffmpeg or the ingest stops it early, 130 on Ctrl-C.
+    """
+    event = _event(event_id)
+    options = options_of(ctx)
+    chosen = _protocol(protocol, url, rotate)
+    # What this machine lacks is said before a key is made for nothing.
+    ffmpeg, font = pattern_publisher.ffmpeg_executable(), pattern_publisher.font_file()
+    pattern = Pattern(url or _issued_url(options, event, chosen, rotate), chosen, resolution(size), fps, duration, font)
+    hidden = partial(masked, url=pattern.url)  # the key is shown once, when it is made
+    echo(
+        f"Publishing the test pattern to event {event} over {chosen.upper()}: "
+        f"{pattern.resolution} at {fps} fps for {duration} s, to {hidden(pattern.url)}",
+        err=True,
+    )
+    pattern_publisher.publish(ffmpeg_command(pattern, ffmpeg), duration, hidden)
+    if not options.as_json:
+        echo(f"Published {duration} s of the test pattern to event {event}.")
+
+
+def _protocol(asked: Protocol | None, url: str | None, rotate: bool) -> str:
+    """The protocol to publish with; usage errors (exit code 2) for options that disagree."""
+    if url is None:
+        return (asked or Protocol.rtmp).value
+    if rotate:
+        raise typer.BadParameter(
+            "not with --url (which publishes with the key in it; --rotate makes a new one)", param_hint="--rotate"
+        )
+    spoken = protocol_of(url)
+    if asked is not None and asked.value != spoken:
+        raise typer.BadParameter(
+            f"the --url is an {spoken.upper()} URL: leave --protocol out, or give {spoken}", param_hint="--protocol"
+        )
+    return spoken
+
+
+def _issued_url(options: StaffOptions, event: str, protocol: str, rotate: bool) -> str:
+    """The URL of a key made (or rotated) for this run, after printing the key once."""
+    path = f"/admin/events/{event}/stream_keys" + ("/rotate" if rotate else "")
+
+    async def issue(api: AdminClient) -> dict[str, Any] | None:
+        try:
+            return await api.post(path)
+        except AdminApiError as error:
+            if error.code == KEY_EXISTS:
+                return None
+            raise
+
+    content = api_call(options, issue)
+    if content is None:
+        raise fail(
+            f"Event {event} has a stream key in force, and the server shows a key only when it makes it: "
+            "pass --url with the URL printed then, or --rotate to replace the key (an encoder using the old one stops)"
+        )
+    _print_issued(options, content, "Rotated" if rotate else "Made")
+    issued_url = content["srt_url"] if protocol == "srt" else content["rtmp_url"]
+    if not issued_url:
+        raise fail(f"The server gave no SRT URL for the key of event {event} (it takes no SRT): publish over RTMP")
+    return issued_url

@@ -9,7 +9,9 @@ Every staff group (users, codes, events, billing, socket, ...) is made by `staff
 callback `staff_options` takes the options before the command, and its click group
 (`StaffGroup`) copies them onto each of its commands, so each command's `--help` lists them
 too. When an option is given in both places, the one after the command wins. The commands read
-the result with `options_of(ctx)`, a `StaffOptions`. The URL and the credentials also come from
+the result with `options_of(ctx)`, a `StaffOptions`. A staff group may hold another
+(`touchline ingest --json key create …`): options count wherever they are given, the last one
+given winning. The URL and the credentials also come from
 TOUCHLINE_API_URL, TOUCHLINE_API_KEY, TOUCHLINE_STAFF_EMAIL and TOUCHLINE_STAFF_PASSWORD;
 without any, from the sign-in `touchline login` stored (the URL too, when none is given).
 Nothing is checked here: a command that stops on a malformed argument needs neither a server
@@ -110,7 +112,8 @@ class StaffGroup(TyperGroup):
 
 
 def _share(shared: Iterable[Parameter], command: Command) -> None:
-    if getattr(command, "_takes_staff_options", False):
+    # A staff group inside this one takes the options itself and shares them with its commands.
+    if getattr(command, "_takes_staff_options", False) or isinstance(command, StaffGroup):
         return
     clash = SHARED & {param.name for param in command.params}
     if clash:
@@ -138,18 +141,23 @@ def _without_shared(callback: Callable | None) -> Callable | None:
 
 def shared_options(ctx: Context) -> StaffOptions:
     """The staff options in force for `ctx` (a staff group's context or one of its commands'):
-    the group's, overridden by those given on the command line after the command. Works on
-    the contexts of shell completion too, where no callback runs."""
-    group: Context | None = ctx
-    while group is not None and not isinstance(group.command, StaffGroup):
-        group = group.parent
-    if group is None:
+    the outermost staff group's, overridden by those given on the command line after it (to an
+    inner staff group, after the command). Works on the contexts of shell completion too, where
+    no callback runs."""
+    lineage: list[Context] = []
+    current: Context | None = ctx
+    while current is not None:
+        lineage.insert(0, current)
+        current = current.parent
+    groups = [context for context in lineage if isinstance(context.command, StaffGroup)]
+    if not groups:
         raise RuntimeError(f"`{ctx.command_path}` is not in a staff group (see `staff_group`)")
-    values: dict[str, Any] = {name: group.params.get(name) for name in SHARED}
-    if ctx is not group:
+    outermost = groups[0]
+    values: dict[str, Any] = {name: outermost.params.get(name) for name in SHARED}
+    for later in lineage[lineage.index(outermost) + 1 :]:
         for name in SHARED:
-            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:
-                values[name] = ctx.params[name]
+            if name in later.params and later.get_parameter_source(name) is ParameterSource.COMMANDLINE:
+                values[name] = later.params[name]
     values["as_json"] = bool(values["as_json"])
     return StaffOptions(**values)
 

@@ -102,6 +102,15 @@ def test_the_staff_options_typed_before_the_word_are_used(server, events):
     assert events[2] in completions(line)
 
 
+def test_ingest_commands_complete_event_ids_with_the_options_typed_before_either_group(server, events):
+    assert events[0] in completions(f"touchline ingest test-pattern {events[0][:20]}", **signed_in(server))
+    line = (
+        f"touchline ingest --api-url {server.url} --staff-email {server.staff} "
+        f"--staff-password {shlex.quote(PASSWORD)} key rotate {events[1][:20]}"
+    )
+    assert events[1] in completions(line)
+
+
 def test_an_e_mail_address_completes_from_the_accounts_starting_with_it(server):
     staff = server.staff
     offered = completions(f"touchline outbox list --to {staff[:6]}", **signed_in(server))

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 from typer.testing import CliRunner
 
 from cli.main import app
-from cli.tests.conftest import PASSWORD, server_settings, threaded_server
+from cli.tests.conftest import PASSWORD, SECRET, server_settings, threaded_server
 from server.media.sources.rtmp import RtmpIngest
+from server.media.sources.stream_keys import key_hash, srt_passphrase
 from server.tests.media.sources.test_rtmp import free_port, publish
 
 from .test_events import CLEAN_ENV, create
@@ -34,7 +35,8 @@ def test_a_key_is_printed_once_with_its_urls_and_json_has_exactly_them(live_serv
     said = dict(line.split(": ", 1) for line in made.output.splitlines() if ": " in line)
     key = said["Key"].strip()
     assert key.startswith("tlk_") and said["RTMP"].strip().endswith(f"/live/{key}")
-    assert said["SRT"].strip().endswith(f"?streamid={key}")
+    passphrase = srt_passphrase(SECRET, key_hash(key))
+    assert said["SRT"].strip().endswith(f"?streamid={key}&passphrase={passphrase}")
     listed = ingest(live_server, "list", event["_id"])
     assert listed.exit_code == 0 and "in force" in listed.output
     assert key not in listed.output and key[-4:] in listed.output

@@ -116,6 +116,7 @@ EXAMPLES = {
     "ingest key list": [NOBODY],
     "ingest key revoke": [NOBODY],
     "ingest key rotate": [NOBODY],
+    "ingest test-pattern": [NOBODY],
     "keys create": ["--role", "support", "--name", "ci"],
     "keys list": [],
     "keys revoke": [NOBODY],
@@ -137,17 +138,18 @@ EXAMPLES = {
 
 def staff_commands() -> list[str]:
     """`group command` for every command (hidden ones too) of every group that takes the shared
-    options, found by walking the command tree (`ingest key create`: a staff group in a group)."""
+    options, found by walking the command tree (`ingest key create`: a staff group in a staff
+    group)."""
 
     def walk(group: TyperGroup, path: str) -> list[str]:
-        if "--json" in {o for p in group.params for o in p.opts}:
-            return [f"{path} {name}" for name in group.commands]
-        return [
-            command
-            for name, child in group.commands.items()
-            if isinstance(child, TyperGroup)
-            for command in walk(child, f"{path} {name}".strip())
-        ]
+        shares = "--json" in {o for p in group.params for o in p.opts}
+        found = []
+        for name, child in group.commands.items():
+            if isinstance(child, TyperGroup):
+                found += walk(child, f"{path} {name}".strip())
+            elif shares:
+                found.append(f"{path} {name}")
+        return found
 
     root = get_command(app)
     assert isinstance(root, TyperGroup)
@@ -233,3 +235,19 @@ def test_options_before_the_command_stay_when_none_follow_it(live_server):
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["entries"][0]["email"] == live_server.staff
+
+
+def test_options_given_to_a_staff_group_around_another_count_the_last_given_winning(options_used):
+    result = touchline(
+        "ingest",
+        *staff_options(UNREACHABLE, "outer@example.com"),
+        "key",
+        "--json",
+        "create",
+        NOBODY,
+        "--staff-email",
+        "staff@example.com",
+    )
+    assert result.exit_code == 1, result.output
+    assert f"Error: Cannot reach the Touchline API at {UNREACHABLE}" in result.output
+    assert options_used == [StaffOptions(UNREACHABLE, "staff@example.com", PASSWORD, as_json=True)]

@@ -63,6 +63,7 @@ from .credentials import viewer_token
 from .live import LiveStream
 from .playlists import Stream, VodPlaylist, load_stream
 from .reach import Place
+from .recordings import LiveRecordings, RecordingInfo
 from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
 from .urls import LIVE_VARIANT, SEGMENT_NAME
 
@@ -133,6 +134,7 @@ class SignedMedia:
         self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
         self.playlists = PlaylistCache()
+        self.recordings = LiveRecordings(self.root)
 
     def _load_live_stream(self, name: str) -> LiveStream | None:
         if not SAMPLE_NAME.match(name):
@@ -160,7 +162,7 @@ class SignedMedia:
         """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
         grant = self.grant(scope["path_params"]["token"], now)
         place = grant.reach.place(media_path)
-        if place is None or not self.within(grant, place):
+        if place is None or not self.within(grant, place, issued=media_path == grant.reach.issued):
             raise StreamDenied("This stream link opens only the stream it was issued for")
         if grant.user_id is not None:
             await self.check_viewer(scope, grant)
@@ -170,10 +172,14 @@ class SignedMedia:
                 raise StreamDenied("This stream is not available in your region", REGION_DENIED)
         return grant
 
-    def within(self, grant: StreamGrant, place: Place) -> bool:
+    def within(self, grant: StreamGrant, place: Place, *, issued: bool = False) -> bool:
         """The checks of a place that need the sample: a game's or clip's segment lies in its
         range; a file served as it is lies in one of the sample's renditions (not in another
-        sample below this one's directory)."""
+        sample below this one's directory). A recording's files are its renditions' alone (not
+        its `recording.json`)."""
+        recording = self.recordings.info(grant.stream)
+        if recording is not None and place.segment is None:
+            return issued or place.rendition in recording.rendition_names
         if place.segment is not None:
             made, timeline = grant.reach.made, timeline_of(self.root, grant.stream)
             return (
@@ -244,6 +250,10 @@ class SignedMedia:
         self, scope: Scope, send: Send, name: str, rendition: str | None, grant: StreamGrant, now: float, head: bool
     ) -> None:
         """The live master (`rendition` None) or one rendition's live playlist of sample `name`."""
+        recording = self.recordings.info(name)
+        if recording is not None:
+            await self.live_recording(scope, send, name, rendition, recording, grant, head)
+            return
         stream = self.live_stream(name)
         sample = stream.renditions.get(rendition) if stream is not None and rendition is not None else None
         if stream is None or (rendition is not None and sample is None):
@@ -267,6 +277,33 @@ class SignedMedia:
             body = stream.master_playlist(compressed=compressed)
         else:
             body = sample.encoded(*span, compressed=compressed)
+        await self._playlist(send, body, f"{_scope(grant)}, max-age={LIVE_MAX_AGE}", compressed, head)
+
+    async def live_recording(
+        self,
+        scope: Scope,
+        send: Send,
+        asset: str,
+        rendition: str | None,
+        recording: RecordingInfo,
+        grant: StreamGrant,
+        head: bool,
+    ) -> None:
+        """A live input's master or one rendition's rewind window (server.media.recordings)."""
+        if rendition is None:
+            playlist = self.recordings.master(asset)
+        elif rendition in recording.rendition_names:
+            playlist = self.recordings.window(asset, rendition, recording.dvr_seconds)
+        else:
+            await _error(send, 404, "Stream not found", "stream_not_found", head)
+            return
+        if playlist is None:
+            wait = str(max(1, math.ceil(recording.segment_seconds))).encode()
+            message = "This stream has not started: its first seconds are on their way"
+            await _error(send, 409, message, NOT_STARTED, head, ((b"retry-after", wait),))
+            return
+        compressed = _accepts_gzip(scope)
+        body = playlist.encoded(compressed=compressed)
         await self._playlist(send, body, f"{_scope(grant)}, max-age={LIVE_MAX_AGE}", compressed, head)
 
     def _media_playlist(self, stream: str, directory: str) -> tuple[VodPlaylist, Path] | None:

@@ -20,7 +20,7 @@ class MediaAsset(IdMixin, TimestampMixin, Base):
     # sample | live | recording | upload | clip | highlight (server.media.assets.model.KINDS)
     kind: Mapped[str] = mapped_column(String(16))
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
-    # ready | live | processing | failed (server.media.assets.model.STATES)
+    # server.media.assets.model.STATES (a live recording: preview, live, reconnecting, interrupted)
     state: Mapped[str] = mapped_column(String(16), default="ready")
     # Where the bytes came from: a sample's name for `sample`; the asset a clip or highlight is
     # cut from. Kept for staff views and clean-up; playback never reads it.

@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -50,12 +50,14 @@ from ..errors import ApiError, Conflict, NotFound
 from ..instants import parse_instant
 from ..media import stream_addresses
 from ..media.assets import records
-from ..media.assets.model import AssetView
+from ..media.assets.model import LIVE as LIVE_ASSET
+from ..media.assets.model import READY, RECORDING, AssetView
 from ..media.assets.store import MediaStore, samples_dir, store_of
 from ..media.clips import MAX_GAME_SECONDS
+from ..media.recordings import finalize
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
-from ..models import Event, EventIdentity, Identity, Team, new_id
+from ..models import Event, EventIdentity, Identity, MediaAsset, StreamKey, Team, new_id
 from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
@@ -556,12 +558,36 @@ async def go_live(
     if event.status != UPCOMING:
         raise _refuse_transition(event.status, LIVE)
     before = _snapshot(event)
+    # A feed staff previewed goes on air (server.services.live_feeds).
+    recording = await records.recording_in_progress(db, event.id)
+    if recording is not None:
+        event.hls_stream = live_url(recording.id)
+        recording.state, recording.updated = "live", now
     _go_live(event, now)
     await _own_assets(db, media, event)
     event.updated = now
     change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
     await db.commit()
     return await _view(db, event), change
+
+
+async def _close_recording(db: AsyncSession, media: Media, event: Event, now: datetime) -> MediaAsset | None:
+    """When the event plays its live input's recording, that recording becomes its archive: the
+    playlists are closed as VOD (server.media.recordings.finalize), the event's stream is its VOD
+    and its duration the recording's. None when it plays anything else (or nothing was recorded)."""
+    own = _own_media_path(event.hls_stream)
+    asset = await records.asset_named(db, own[1]) if own and own[0] == "live" and "/" not in own[1] else None
+    if asset is None or asset.kind != LIVE_ASSET or asset.event_id != event.id:
+        return None
+    try:
+        seconds = finalize(media.store.directory(asset.id))
+    except (OSError, ValueError) as nothing:
+        log.warning("event %s finishes without its recording %s: %s", event.id, asset.id, nothing)
+        return None
+    event.hls_stream = vod_url(asset.id)
+    event.duration_s = min(max(round(seconds), 0), MAX_DURATION_S)
+    asset.kind, asset.state, asset.updated = RECORDING, READY, now
+    return asset
 
 
 async def finish(
@@ -572,7 +598,8 @@ async def finish(
     if event.status != LIVE:
         raise _refuse_transition(event.status, ARCHIVED)
     before = _snapshot(event)
-    _finish(event, now)
+    archive = await _close_recording(db, media, event, now)
+    _finish(event, now, stream_given=archive is not None, duration_given=archive is not None)
     await _own_assets(db, media, event)
     event.updated = now
     change = Change(event, _diff(before, event))
@@ -613,7 +640,8 @@ async def set_stream(
 
 async def start_due(database: Database, now: datetime | None = None, *, media: Media, batch: int = 100) -> list[Change]:
     """Upcoming events whose `event_date` has come go live, one transaction each (what the
-    kickoff job does). An event another process or a staff member changed meanwhile is left be."""
+    kickoff job does), but for those with a stream key: their feed starts them. An event another
+    process or a staff member changed meanwhile is left be."""
     now = now or clock.now()
     changes: list[Change] = []
     while True:
@@ -622,6 +650,8 @@ async def start_due(database: Database, now: datetime | None = None, *, media: M
                 await db.scalars(
                     select(Event.id)
                     .where(Event.media_type == "event", Event.status == UPCOMING, Event.event_date <= now)
+                    # An event with a stream key goes live when its feed arrives (live_feeds).
+                    .where(~exists().where(StreamKey.event_id == Event.id, StreamKey.revoked_at.is_(None)))
                     .order_by(Event.event_date, Event.id)
                     .limit(batch)
                 )

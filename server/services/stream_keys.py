@@ -8,7 +8,10 @@ keeps two keys off one port, whatever processes make them at once).
 
 Publishing: a key in force, of an event that is not archived, with nobody publishing on it, is
 accepted and its publisher recorded until `on_publish_done`; a second publisher on a key that is
-live is refused.
+live is refused. nginx names a publisher by its stream name: the key itself over RTMP, or the key's
+bridge name when the feed comes through the key's SRT listener (server.ingest_srt); both stand for
+the same key, under the same rules. A bridge name publishes from this machine only, where the
+listeners run: one that leaked lets nobody in from outside.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from .. import clock
 from ..errors import Conflict, NotFound
 from ..media.sources import stream_keys as keys
 from ..models import Event, StreamKey
-from ..settings import Settings
+from ..settings import Settings, get_settings
 
 KEY_EXISTS = "stream_key_exists"
 KEY_NOT_FOUND = "stream_key_not_found"
@@ -48,7 +51,10 @@ class Urls:
 
 def urls(settings: Settings, key: str, srt_port: int | None) -> Urls:
     host = _advertised_host(settings)
-    srt = keys.srt_url(host, srt_port, key) if srt_port is not None else None
+    srt = None
+    if srt_port is not None:
+        passphrase = keys.srt_passphrase(settings.secret_key, keys.key_hash(key))
+        srt = keys.srt_url(host, srt_port, key, passphrase)
     return Urls(keys.rtmp_url(host, settings.rtmp_port, key), srt)
 
 
@@ -168,19 +174,27 @@ class Decision:
     event_id: str | None = None
 
 
-async def _locked_by_key(db: AsyncSession, key: str) -> StreamKey | None:
-    """The key's row (whichever its state), locked: one hook call at a time per key."""
-    return await db.scalar(select(StreamKey).where(StreamKey.key_hash == keys.key_hash(key)).with_for_update())
+async def _locked(db: AsyncSession, name: str, secret_key: str | None) -> StreamKey | None:
+    """The row of the key nginx's stream `name` stands for (whichever its state), locked: one hook
+    call at a time per key. None when `name` is neither a key nor a bridge name of this server."""
+    if keys.looks_like_a_key(name):
+        where = StreamKey.key_hash == keys.key_hash(name)
+    elif (key_id := keys.bridged_key_id(secret_key or get_settings().secret_key, name)) is not None:
+        where = StreamKey.id == key_id
+    else:
+        return None
+    return await db.scalar(select(StreamKey).where(where).with_for_update())
 
 
-async def may_publish(db: AsyncSession, key: str, publisher: str) -> Decision:
-    """Whether `key` may publish now, for `publisher` (nginx's client id and the encoder's
-    address); records the publisher when it may. `db` is a write session; commits."""
-    if not keys.looks_like_a_key(key):
+async def may_publish(db: AsyncSession, name: str, publisher: str, *, secret_key: str | None = None) -> Decision:
+    """Whether the stream `name` (a key, or a key's SRT bridge name) may publish now, for
+    `publisher` (nginx's client id and the encoder's address); records the publisher when it may.
+    `secret_key` checks bridge names (the server's, by default). `db` is a write session; commits."""
+    if not keys.looks_like_a_key(name) and not _from_this_machine(publisher):
         return Decision(False, "not a stream key")
-    row = await _locked_by_key(db, key)
+    row = await _locked(db, name, secret_key)
     if row is None:
-        return Decision(False, "unknown key")
+        return Decision(False, "unknown key" if keys.looks_like_a_key(name) else "not a stream key")
     if row.revoked_at is not None:
         return Decision(False, "revoked key", row.event_id)
     event = await db.get(Event, row.event_id)
@@ -194,11 +208,40 @@ async def may_publish(db: AsyncSession, key: str, publisher: str) -> Decision:
     return Decision(True, "accepted", row.event_id)
 
 
-async def publish_done(db: AsyncSession, key: str, publisher: str) -> None:
-    """The encoder `publisher` left: the key is free for the next one."""
-    if not keys.looks_like_a_key(key):
-        return
-    row = await _locked_by_key(db, key)
+def _from_this_machine(publisher: str) -> bool:
+    """Whether the publisher (`clientid@address`) connected over loopback."""
+    try:
+        return ip_address(publisher.rpartition("@")[2]).is_loopback
+    except ValueError:
+        return False
+
+
+async def publish_done(db: AsyncSession, name: str, publisher: str, *, secret_key: str | None = None) -> None:
+    """The encoder `publisher` of the stream `name` left: the key is free for the next one."""
+    row = await _locked(db, name, secret_key)
     if row is not None and row.publisher == publisher:
         row.publisher, row.publishing_since, row.updated = None, None, clock.now()
         await db.commit()
+
+
+# --- SRT listeners ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SrtInput:
+    """A key in force that takes SRT on its port (server.ingest_srt runs a listener per input)."""
+
+    key_id: str
+    key_hash: str
+    port: int
+
+
+async def srt_inputs(db: AsyncSession) -> list[SrtInput]:
+    """Keys in force, of events not archived, holding an SRT port."""
+    rows = await db.execute(
+        select(StreamKey.id, StreamKey.key_hash, StreamKey.srt_port)
+        .join(Event, Event.id == StreamKey.event_id)
+        .where(StreamKey.revoked_at.is_(None), StreamKey.srt_port.is_not(None), Event.status != "archived")
+        .order_by(StreamKey.srt_port)
+    )
+    return [SrtInput(key_id, key_hash, port) for key_id, key_hash, port in rows if port is not None]

@@ -11,6 +11,7 @@ themselves; viewers get URLs signed for them from the catalogue operations.
 
 import logging
 
+from ... import live_inputs
 from ...realtime.announcements import announce_catalogue_changed, announce_change
 from ...services import event_admin
 from ...services.events import EventFilters, EventView, Sort, list_events
@@ -109,6 +110,9 @@ async def go_live(id_: str):
 
 async def finish_event(id_: str):
     principal = await staff()
+    inputs = live_inputs.current()
+    if inputs is not None:  # its transcoder stops first: the archive is closed complete
+        await inputs.before_finish(id_)
     async with db_write_session() as db:
         view, change = await event_admin.finish(db, id_, media=event_admin.Media.of(settings()))
     log.info("staff %s finished event %s", principal.user_id, id_)

@@ -16,7 +16,9 @@ KINDS = (SAMPLE, LIVE, RECORDING, UPLOAD, CLIP, HIGHLIGHT)
 RANGES = (CLIP, HIGHLIGHT)  # kinds that are a range of another asset
 
 READY = "ready"
-STATES = (READY, LIVE, "processing", "failed")
+# A live input's recording moves through preview, live, reconnecting and interrupted
+# (server.services.live_feeds) and is `ready` as the archive.
+STATES = (READY, "preview", LIVE, "reconnecting", "interrupted", "processing", "failed")
 
 Kind = Literal["sample", "live", "recording", "upload", "clip", "highlight"]
 

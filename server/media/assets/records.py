@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ... import clock
 from ...models import MediaAsset, new_id
-from .model import RANGES, READY, SAMPLE, AssetView
+from .model import LIVE, RANGES, READY, SAMPLE, AssetView
 from .store import MediaStore
 
 
@@ -81,6 +81,16 @@ async def assets_of(db: AsyncSession, event_id: str) -> Sequence[MediaAsset]:
     return (
         await db.scalars(select(MediaAsset).where(MediaAsset.event_id == event_id).order_by(MediaAsset.created))
     ).all()
+
+
+async def recording_in_progress(db: AsyncSession, event_id: str) -> MediaAsset | None:
+    """The event's live input's recording that is not yet its archive, the newest if several."""
+    return await db.scalar(
+        select(MediaAsset)
+        .where(MediaAsset.event_id == event_id, MediaAsset.kind == LIVE)
+        .order_by(MediaAsset.created.desc())
+        .limit(1)
+    )
 
 
 def view_of(asset: MediaAsset) -> AssetView:

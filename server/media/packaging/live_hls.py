@@ -8,19 +8,24 @@ asset carries the same codecs); and per rendition an event playlist of the whole
 `EXT-X-PROGRAM-DATE-TIME` on its segments. The recording is the archive: the server slides the
 viewers' rewind window over it, and finishing the live only closes it.
 
-A restarted transcoder appends to the same playlists (`append_list`): ffmpeg numbers its segments
-on and marks the restart with `EXT-X-DISCONTINUITY`, so players continue without a reload. Segments
-are written under a temporary name and renamed when complete (`temp_file`): a reader never sees
-half a segment. The master playlist is the server's, with measured bandwidths.
+Every start of the transcoder (the first, a restart after a crash, an encoder that reconnected) is
+a run of its own: run n writes `<rendition>/run-<n>.m3u8` and its segments `r<n>-<k>.ts`, never
+touching an earlier run's files (an ffmpeg stopped while it starts may leave its playlist empty:
+only its own). The server joins the runs into each rendition's recording, with
+`EXT-X-DISCONTINUITY` between them, so players continue without a reload
+(server.media.recordings). Segments and playlists are written under a temporary name and renamed
+when complete (`temp_file`): a reader never sees half of one. The master playlist is the
+server's, with measured bandwidths.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from .ladder import AUDIO_KBPS, Rendition, keyframe_interval
-from .measure import PLAYLIST
 
-SEGMENT_TEMPLATE = "seg-%05d.ts"
+# Not `seg-<j>.ts`: those name a sample's timeline (server.media.urls).
+SEGMENT_TEMPLATE = "r{run}-%05d.ts"
+RUN_PLAYLIST = "run-{run}.m3u8"
 AUDIO_RATE = 48_000
 
 
@@ -76,9 +81,11 @@ def live_hls_command(
     renditions: tuple[Rendition, ...],
     *,
     segment_seconds: float = 2.0,
+    run: int = 1,
     ffmpeg: str = "ffmpeg",
 ) -> list[str]:
-    """ffmpeg's argv: `source` into `out_dir/<rendition>/index.m3u8` and its segments, with
+    """ffmpeg's argv: `source` into run `run` of each rendition, `out_dir/<rendition>/run-<run>.m3u8`
+    and its segments, with
     `-progress` key=value lines on stdout every second (the ingest's health reads them)."""
     if not renditions:
         raise ValueError("a ladder needs at least one rendition")
@@ -108,17 +115,17 @@ def live_hls_command(
         "-hls_playlist_type",
         "event",
         "-hls_flags",
-        "independent_segments+program_date_time+append_list+temp_file",
+        "independent_segments+program_date_time+temp_file",
         "-hls_segment_type",
         "mpegts",
         "-hls_segment_filename",
-        str(out_dir / "%v" / SEGMENT_TEMPLATE),
+        str(out_dir / "%v" / SEGMENT_TEMPLATE.format(run=run)),
         "-var_stream_map",
         stream_map,
         "-progress",
         "pipe:1",
         "-stats_period",
         "1",
-        str(out_dir / "%v" / PLAYLIST),
+        str(out_dir / "%v" / RUN_PLAYLIST.format(run=run)),
     ]
     return command

@@ -2962,8 +2962,11 @@ export interface components {
             kind: "sample" | "live" | "recording" | "upload" | "clip" | "highlight";
             /** @description The event it belongs to (a clip's or highlight's own event). */
             event: string;
-            /** @enum {string} */
-            state: "ready" | "live" | "processing" | "failed";
+            /**
+             * @description A live input's recording (kind `live`) is a staff `preview` until its event plays it, `live` on air, `reconnecting` while its encoder is away within the grace, `interrupted` past it; finished, it is the event's archive (kind `recording`, `ready`).
+             * @enum {string}
+             */
+            state: "ready" | "preview" | "live" | "reconnecting" | "interrupted" | "processing" | "failed";
             /** @description The shipped sample whose bytes it plays, if any. */
             sample?: string;
             /** @description The asset a clip or highlight is cut from. */

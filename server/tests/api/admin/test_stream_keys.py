@@ -7,7 +7,7 @@ import pytest_asyncio
 from sqlalchemy import select
 
 from server.ingest_hooks import hook_urls
-from server.media.sources.stream_keys import key_hash
+from server.media.sources.stream_keys import bridge_name, key_hash, srt_passphrase
 from server.models import StreamKey
 from server.tests.accounts import sign_up
 from server.tests.mailbox import staff_headers
@@ -37,12 +37,21 @@ async def make_key(client, staff, event_id: str, action: str = "") -> dict:
     return await ok(client, staff, "POST", f"/{event_id}/stream_keys{action}")
 
 
-async def ask(nginx, settings, key: str, *, client_id: str = "1", done: bool = False, hook: str | None = None):
+async def ask(
+    nginx,
+    settings,
+    key: str,
+    *,
+    client_id: str = "1",
+    done: bool = False,
+    hook: str | None = None,
+    addr: str = "127.0.0.1",
+):
     publish, finished = hook_urls(settings, BASE)
     url = finished if done else publish
     if hook is not None:
         url = url.split("?")[0] + f"?hook={hook}"
-    form = {"app": "live", "name": key, "addr": "127.0.0.1", "clientid": client_id, "call": "publish"}
+    form = {"app": "live", "name": key, "addr": addr, "clientid": client_id, "call": "publish"}
     return await nginx.post(url, data=form)
 
 
@@ -55,7 +64,8 @@ async def test_a_key_is_shown_once_with_the_urls_to_paste_and_lists_show_only_it
     assert key.startswith("tlk_") and len(key) == 36
     assert made["rtmp_url"] == f"rtmp://127.0.0.1:1935/live/{key}"
     port = made["streamKey"]["srtPort"]
-    assert made["srt_url"] == f"srt://127.0.0.1:{port}?streamid={key}" and 9000 <= port <= 9099
+    passphrase = srt_passphrase(settings.secret_key, key_hash(key))
+    assert made["srt_url"] == f"srt://127.0.0.1:{port}?streamid={key}&passphrase={passphrase}" and 9000 <= port <= 9099
     assert made["streamKey"]["hint"] == key[-4:] and made["streamKey"]["publishing"] is False
     listed = await ok(client, staff, "GET", f"/{event['_id']}/stream_keys")
     assert [k["_id"] for k in listed["keys"]] == [made["streamKey"]["_id"]]
@@ -135,6 +145,26 @@ async def test_a_second_encoder_on_a_live_key_is_refused_until_the_first_leaves(
     assert (await ask(nginx, settings, key, client_id="9")).status_code == 403
     await ask(nginx, settings, key, client_id="7", done=True)
     assert (await ask(nginx, settings, key, client_id="9")).status_code == 204
+
+
+async def test_a_keys_srt_bridge_name_publishes_as_the_key_from_this_machine_and_a_forged_or_revoked_one_is_refused(
+    client, database, staff, settings, nginx
+):
+    event = await create(client, database, staff)
+    made = await make_key(client, staff, event["_id"])
+    bridged = bridge_name(settings.secret_key, made["streamKey"]["_id"])
+    # The SRT listeners publish over loopback: the name, were it ever seen, lets in nobody outside.
+    assert (await ask(nginx, settings, bridged, addr="203.0.113.9")).status_code == 403
+    assert (await ask(nginx, settings, bridge_name("another secret", made["streamKey"]["_id"]))).status_code == 403
+    assert (await ask(nginx, settings, bridged[:-1] + ("0" if bridged[-1] != "0" else "1"))).status_code == 403
+    assert (await ask(nginx, settings, bridged, client_id="7")).status_code == 204
+    # The bridge and the key are one key: a second encoder on either is refused while one publishes.
+    assert (await ask(nginx, settings, made["key"], client_id="8")).status_code == 403
+    assert (await ask(nginx, settings, bridged, client_id="7", done=True)).status_code == 204
+    assert (await ask(nginx, settings, made["key"], client_id="8")).status_code == 204
+    await ask(nginx, settings, made["key"], client_id="8", done=True)
+    await ok(client, staff, "POST", f"/{event['_id']}/stream_keys/revoke")
+    assert (await ask(nginx, settings, bridged, client_id="7")).status_code == 403
 
 
 async def test_the_hooks_answer_only_this_machine_with_the_secret(client, database, staff, settings):

@@ -9,6 +9,7 @@ import pytest
 from server.media.packaging.ladder import Source, plan
 from server.media.packaging.live_hls import LiveInput, live_hls_command
 from server.media.packaging.measure import Picture, master_playlist, measure
+from server.media.recordings import RUN_PLAYLIST, Joiner, recorded
 
 from ..tools import tool
 
@@ -47,8 +48,14 @@ def test_each_rendition_is_a_directory_of_its_own_with_its_audio():
     command = live_hls_command(RTMP, Path("/media/a1"), LADDER)
     assert option(command, "-var_stream_map") == ["v:0,a:0,name:720p v:1,a:1,name:360p v:2,a:2,name:234p"]
     assert option(command, "-map") == ["[v0]", "0:a:0", "[v1]", "0:a:0", "[v2]", "0:a:0"]
-    assert option(command, "-hls_segment_filename") == ["/media/a1/%v/seg-%05d.ts"]
-    assert command[-1] == "/media/a1/%v/index.m3u8"
+    assert option(command, "-hls_segment_filename") == ["/media/a1/%v/r1-%05d.ts"]
+    assert command[-1] == "/media/a1/%v/run-1.m3u8"
+
+
+def test_each_start_of_the_transcoder_records_a_run_of_its_own():
+    command = live_hls_command(RTMP, Path("/media/a1"), LADDER, run=3)
+    assert option(command, "-hls_segment_filename") == ["/media/a1/%v/r3-%05d.ts"]
+    assert command[-1] == "/media/a1/%v/run-3.m3u8" and RUN_PLAYLIST.match("run-3.m3u8")
 
 
 def test_a_source_without_sound_gets_a_silent_aac_track_that_ends_with_the_picture():
@@ -58,11 +65,11 @@ def test_a_source_without_sound_gets_a_silent_aac_track_that_ends_with_the_pictu
     assert option(command, "-c:a") == ["aac"]
 
 
-def test_the_playlists_keep_the_whole_recording_with_wall_clock_times_and_survive_a_restart():
+def test_a_runs_playlist_keeps_all_of_it_with_wall_clock_times_and_complete_files_only():
     command = live_hls_command(RTMP, Path("/m"), LADDER)
     assert option(command, "-hls_list_size") == ["0"] and option(command, "-hls_playlist_type") == ["event"]
     flags = set(option(command, "-hls_flags")[0].split("+"))
-    assert flags == {"independent_segments", "program_date_time", "append_list", "temp_file"}
+    assert flags == {"independent_segments", "program_date_time", "temp_file"}
     assert option(command, "-progress") == ["pipe:1"]
 
 
@@ -84,25 +91,23 @@ def _probe(path: Path, *entries: str) -> list[dict]:
 def test_ffmpeg_writes_aligned_renditions_that_a_restart_continues_with_a_discontinuity(tmp_path):
     ladder = plan(Source(640, 360, 30, has_audio=False))
     pattern = LiveInput("testsrc2=size=640x360:rate=30:duration=4", has_audio=False, options=("-f", "lavfi"))
-    for _ in range(2):  # the second run is a restarted transcoder
+    for run in (1, 2):  # the second run is a restarted transcoder
         subprocess.run(
-            live_hls_command(pattern, tmp_path, ladder, ffmpeg=tool("ffmpeg")),
+            live_hls_command(pattern, tmp_path, ladder, run=run, ffmpeg=tool("ffmpeg")),
             check=True,
             capture_output=True,
             timeout=120,
         )
 
-    playlists = {r.name: (tmp_path / r.name / "index.m3u8").read_text() for r in ladder}
-    assert set(playlists) == {"360p", "234p"}
-    for name, text in playlists.items():
-        segments = [line for line in text.splitlines() if line.startswith("seg-")]
-        assert segments == [f"seg-{n:05d}.ts" for n in range(4)], name
-        assert text.count("#EXT-X-PROGRAM-DATE-TIME:") == 4
-        # The restart is marked where it happened, and its segments number on.
-        assert text.split("seg-00001.ts", 1)[1].lstrip().startswith("#EXT-X-DISCONTINUITY")
-        assert "#EXTINF:2.000000," in text
-    for segment in ("seg-00000.ts", "seg-00003.ts"):
-        for name in playlists:
+    recordings = {r.name: recorded(tmp_path / r.name) for r in ladder}
+    assert set(recordings) == {"360p", "234p"}
+    for name, recording in recordings.items():
+        assert [s.uri for s in recording.segments] == ["r1-00000.ts", "r1-00001.ts", "r2-00000.ts", "r2-00001.ts"]
+        assert all(s.started_at is not None and s.duration == 2 for s in recording.segments), name
+        # The restart is marked where it happened.
+        assert [s.discontinuous for s in recording.segments] == [False, False, True, False]
+    for segment in ("r1-00000.ts", "r2-00001.ts"):
+        for name in recordings:
             first = _probe(tmp_path / name / segment, "frame=key_frame")[0]
             assert first["key_frame"] == 1, (name, segment)
             codecs = {s["codec_name"] for s in _probe(tmp_path / name / segment, "stream=codec_name")}
@@ -115,6 +120,7 @@ def test_the_master_states_what_the_packaged_renditions_really_are(tmp_path):
     subprocess.run(
         live_hls_command(pattern, tmp_path, ladder, ffmpeg=tool("ffmpeg")), check=True, capture_output=True, timeout=120
     )
+    assert Joiner(tmp_path, tuple(r.name for r in ladder)).write()
 
     measured = [measure(tmp_path, Picture(r.name, r.width, r.height, r.fps)) for r in ladder]
     master = master_playlist(measured).splitlines()

@@ -1,0 +1,120 @@
+"""What a live input's feed does to its event and its recording asset (issue 28 §4); the process
+that transcodes the feed calls these (server/live_inputs.py).
+
+- A feed records into one `live` asset of its event, a real directory. While the event is not
+  finished, a feed that comes back (a reconnect, another encoder on a new key, a restarted
+  server) continues the same asset and recording; the transcoder marks the join.
+- Once its first segments are measured, the feed is on air:
+  - an upcoming event whose kickoff is at most TOUCHLINE_INGEST_AUTOSTART_MINUTES away goes live
+    at the recording's live playlist: viewers in its room get `update-event` and
+    `event-url-change`, and play without a reload;
+  - a live event or channel switches to it (`event-url-change`);
+  - any other upcoming event keeps its feed as a staff preview until staff press go-live
+    (server.services.event_admin takes the recording then).
+- The asset's state tells how the feed is: preview, live, reconnecting (the encoder left less
+  than TOUCHLINE_INGEST_RECONNECT_SECONDS ago), interrupted (longer); a finished event's recording
+  is `ready`, of kind `recording` (server.services.event_admin).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .. import clock
+from ..media.assets import records
+from ..media.assets.model import LIVE, RECORDING
+from ..media.assets.store import MediaStore
+from ..media.urls import live_url
+from ..models import Event, MediaAsset, new_id
+from .event_admin import CHANNEL, UPCOMING, Change, _diff, _on_air_at_new_url, _snapshot
+from .event_admin import LIVE as LIVE_STATUS
+
+PREVIEW, ON_AIR, RECONNECTING, INTERRUPTED = "preview", "live", "reconnecting", "interrupted"
+FEED_STATES = (PREVIEW, ON_AIR, RECONNECTING, INTERRUPTED)
+
+
+async def open_recording(
+    db: AsyncSession, store: MediaStore, event_id: str, now: datetime | None = None
+) -> tuple[MediaAsset, bool]:
+    """(the asset the event's feed records into, whether it continues one). Commits. Refuses
+    nothing: the stream key's check (server.services.stream_keys.may_publish) came first."""
+    event = await db.get(Event, event_id, with_for_update=True)
+    if event is None:
+        raise LookupError(f"event {event_id} is gone")
+    current = await records.recording_in_progress(db, event_id)
+    if current is not None:
+        return current, True
+    now = now or clock.now()
+    asset = MediaAsset(id=new_id(), kind=LIVE, event_id=event_id, state=PREVIEW, created=now, updated=now)
+    store.make_directory(asset.id)
+    db.add(asset)
+    await db.commit()
+    return asset, False
+
+
+def _autostarts(event: Event, now: datetime, autostart_minutes: int) -> bool:
+    return event.event_date is not None and event.event_date - now <= timedelta(minutes=autostart_minutes)
+
+
+async def on_air(
+    db: AsyncSession, asset_id: str, *, started_at: datetime, autostart_minutes: int, now: datetime | None = None
+) -> Change | None:
+    """The feed's first segments are ready: the event goes live (or switches) to its recording,
+    or the feed is a preview. The change to announce, if any. Commits."""
+    now = now or clock.now()
+    asset = await db.get(MediaAsset, asset_id, with_for_update=True)
+    if asset is None or asset.kind != LIVE:
+        return None
+    event = await db.get(Event, asset.event_id, with_for_update=True, populate_existing=True)
+    if event is None or event.media_type != "event":
+        return None
+    before = _snapshot(event)
+    stream = live_url(asset.id)
+    if event.status == UPCOMING and _autostarts(event, now, autostart_minutes):
+        event.status = LIVE_STATUS
+        event.hls_stream = stream
+        event.game_start_date = started_at
+    elif event.status in (LIVE_STATUS, CHANNEL):
+        event.hls_stream = stream
+    asset.state = ON_AIR if event.hls_stream == stream else PREVIEW
+    asset.updated = now
+    change = None
+    fields = _diff(before, event)
+    if fields:
+        event.updated = now
+        fields.pop("content", None)  # the stream travels in event-url-change
+        change = Change(event, fields, _on_air_at_new_url(before, event))
+    await db.commit()
+    return change
+
+
+async def set_state(db: AsyncSession, asset_id: str, state: str, now: datetime | None = None) -> str | None:
+    """Record how the feed is (one of FEED_STATES); the state before, None for a finished or
+    unknown recording. Commits."""
+    if state not in FEED_STATES:
+        raise ValueError(f"{state!r} is not a feed state")
+    asset = await db.get(MediaAsset, asset_id, with_for_update=True)
+    if asset is None or asset.kind != LIVE:
+        return None
+    before = asset.state
+    if before != state:
+        # An interrupted or reconnecting feed that was on air is on air again when it comes back.
+        asset.state, asset.updated = state, now or clock.now()
+        await db.commit()
+    return before
+
+
+async def current_state(db: AsyncSession, asset_id: str) -> str | None:
+    asset = await db.get(MediaAsset, asset_id, populate_existing=True)
+    return asset.state if asset is not None else None
+
+
+async def is_finished(db: AsyncSession, asset_id: str) -> bool:
+    """Whether the recording is over: its event finished (or gone) or it became the archive."""
+    asset = await db.get(MediaAsset, asset_id, populate_existing=True)
+    if asset is None or asset.kind == RECORDING:
+        return True
+    event = await db.get(Event, asset.event_id, populate_existing=True)
+    return event is None or event.status == "archived"

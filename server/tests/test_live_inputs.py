@@ -1,0 +1,160 @@
+"""A real feed through the whole chain (issue 28 §3, §4): ffmpeg publishes to Debian's nginx RTMP
+module, the server's hook lets the key in, the live input transcodes the ladder into the event's
+recording, the event goes live at it, viewers' signed URLs play it, an encoder that drops and
+comes back continues the same recording, and finishing makes the recording the archive."""
+
+import asyncio
+import subprocess
+import time
+from datetime import timedelta
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from server import clock, live_inputs
+from server.db import Database
+from server.ingest_hooks import hook_urls
+from server.media.assets.model import RECORDING
+from server.media.signing import sign_stream
+from server.media.sources.rtmp import RtmpIngest
+from server.models import Event, MediaAsset
+from server.services import event_admin, stream_keys
+from server.tests import factories
+from server.tests.commerce import CREATED
+from server.tests.media.serving import media_app
+from server.tests.media.sources.test_rtmp import free_port, start_nginx
+from server.tests.media.tools import tool
+from server.tests.serving import uvicorn_serving
+
+# One database is enough for this long chain; PostgreSQL is the one with real row locks.
+pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+# What a start or reconnect may miss of the feed: ffprobe's and ffmpeg's first reads.
+JOIN_ALLOWANCE_S = 6
+
+
+def publish(ingest: RtmpIngest, key: str, seconds: int, size: str = "640x360") -> subprocess.CompletedProcess:
+    """`seconds` of a test picture and tone at 25 fps, sent in real time as an encoder does."""
+    return subprocess.run(
+        [
+            *(tool("ffmpeg"), "-hide_banner", "-loglevel", "error", "-nostdin", "-re"),
+            *("-f", "lavfi", "-i", f"testsrc2=size={size}:rate=25:duration={seconds}"),
+            *("-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}"),
+            *("-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-pix_fmt", "yuv420p"),
+            *("-c:a", "aac", "-f", "flv", ingest.publish_url(key)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+    )
+
+
+async def upcoming_with_key(database: Database, settings, *, starts_in: timedelta) -> tuple[str, str]:
+    async with database.session() as db:
+        event = factories.event(db, "Ingest chain", status="upcoming", when=clock.now() + starts_in)
+        await db.commit()
+    CREATED.append((database, event.id))
+    async with database.write_session() as db:
+        issued = await stream_keys.create(db, event.id, settings=settings, actor=None)
+    return event.id, issued.key
+
+
+async def until(check, timeout: float = 40.0, every: float = 0.5):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(every)
+
+
+async def event_row(database: Database, event_id: str) -> Event:
+    async with database.session() as db:
+        event = await db.get(Event, event_id)
+        assert event is not None
+        return event
+
+
+def lines(playlist: str, prefix: str) -> list[str]:
+    return [line for line in playlist.splitlines() if line.startswith(prefix)]
+
+
+async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the_archive(settings, database, tmp_path):
+    settings = settings.model_copy(update={"ingest_reconnect_seconds": 30, "dvr_seconds": 600})
+    event_id, key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=10))
+    async with uvicorn_serving(lambda port: media_app(settings, database)) as base:
+        publish_url, done_url = hook_urls(settings, base)
+        ingest = RtmpIngest("127.0.0.1", free_port(), publish_url, done_url)
+        nginx = await asyncio.to_thread(start_nginx, ingest, tmp_path)
+        inputs = live_inputs.LiveInputs(settings, database, ingest, ffmpeg=tool("ffmpeg"), ffprobe=tool("ffprobe"))
+        try:
+            async with live_inputs.serving(inputs), httpx.AsyncClient(base_url=base) as http:
+                first = asyncio.create_task(asyncio.to_thread(publish, ingest, key, 14))
+
+                # Kickoff is 10 minutes away: the feed's first segments put the event on air.
+                async def live():
+                    event = await event_row(database, event_id)
+                    return event if event.status == "live" else None
+
+                event = await until(live)
+                assert event.hls_stream is not None and event.hls_stream.startswith("/media/live/")
+                asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
+                signed = sign_stream(event.hls_stream, user_id=None, event_id=event_id, settings=settings)
+                assert signed is not None
+                master = await http.get(signed)
+                assert master.status_code == 200, master.text
+                # A 360p source: 360p and 234p, never upscaled, with what was measured.
+                variants = lines(master.text, "#EXT-X-STREAM-INF:")
+                assert [v.split("RESOLUTION=")[1].split(",")[0] for v in variants] == ["640x360", "416x234"]
+                assert all('CODECS="avc1.' in v and "mp4a.40.2" in v and "FRAME-RATE=25.000" in v for v in variants)
+                below = signed.partition("/live/")[0] + f"/vod/{asset_id}"
+                window = await http.get(f"{below}/360p/live.m3u8")
+                assert window.status_code == 200, window.text
+                assert lines(window.text, "#EXT-X-PROGRAM-DATE-TIME:") and "#EXT-X-ENDLIST" not in window.text
+                first_segment = lines(window.text, "r1-")[0]
+                segment = await http.get(f"{below}/360p/{first_segment}")
+                assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
+                # Its token opens the live ladder alone: not the transcoder's own files.
+                for neighbour in ("360p/index.m3u8", "recording.json", "index.m3u8"):
+                    refused = await http.get(f"{below}/{neighbour}")
+                    assert refused.status_code == 403, neighbour
+
+                assert (await first).returncode == 0
+                await asyncio.sleep(3)  # the encoder is away, within the grace
+                assert inputs.health(event_id) is not None
+                again = await asyncio.to_thread(publish, ingest, key, 6)
+                assert again.returncode == 0, again.stderr
+
+                async def joined():
+                    text = (await http.get(f"{below}/360p/live.m3u8")).text
+                    return "#EXT-X-DISCONTINUITY" in text and text
+
+                await until(joined, timeout=20)
+                async with database.session() as db:
+                    live_assets = [a for a in await _assets(db, event_id) if a.kind == "live"]
+                assert [a.id for a in live_assets] == [asset_id], "the reconnect continued another recording"
+
+                await inputs.before_finish(event_id)
+                async with database.write_session() as db:
+                    _view, _change = await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
+                finished = await event_row(database, event_id)
+                assert finished.hls_stream == f"/media/vod/{asset_id}/index.m3u8"
+                # What was published (14 s and 6 s) but the seconds ffmpeg reads before it starts at
+                # each join (about 4.5 s here: the figure is in the ingest benchmark's note).
+                assert finished.duration_s is not None and 20 - 2 * JOIN_ALLOWANCE_S <= finished.duration_s <= 20 + 2
+                vod = sign_stream(finished.hls_stream, user_id=None, event_id=event_id, settings=settings)
+                assert vod is not None
+                archive = await http.get(vod.replace("index.m3u8", "360p/index.m3u8"))
+                assert archive.status_code == 200
+                assert "#EXT-X-PLAYLIST-TYPE:VOD" in archive.text and archive.text.endswith("#EXT-X-ENDLIST\n")
+                async with database.session() as db:
+                    kinds = {a.id: a.kind for a in await _assets(db, event_id)}
+                assert kinds[asset_id] == RECORDING
+        finally:
+            nginx.terminate()
+            await asyncio.to_thread(nginx.wait, 10)
+
+
+async def _assets(db, event_id: str) -> list[MediaAsset]:
+    return list(await db.scalars(select(MediaAsset).where(MediaAsset.event_id == event_id)))
