@@ -150,6 +150,7 @@ bench: system-deps-bench install
 	$(BIN)/python -m server.bench.live
 	$(BIN)/python -m server.bench.kickoff
 	$(BIN)/python -m server.bench.costs
+	$(BIN)/python -m server.bench.ingest
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 

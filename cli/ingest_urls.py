@@ -23,13 +23,24 @@ def protocol_of(url: str) -> str:
     return protocol
 
 
+# How long a caller keeps trying to reach the listener (ms; ffmpeg's default, 3 s, is shorter than
+# the ingest takes to open a new key's listener: it looks for new keys every 3 s).
+CONNECT_TIMEOUT_MS = 10_000
+
+
 def srt_caller(url: str) -> str:
-    """The SRT URL in caller mode, as encoders connect to an ingest listening for them (a mode
-    already given stays)."""
+    """The SRT URL in caller mode, as encoders connect to an ingest listening for them, waiting
+    CONNECT_TIMEOUT_MS for it (a mode or timeout already given stays)."""
     parts = urlsplit(url)
-    if any(name == "mode" for name, _ in parse_qsl(parts.query, keep_blank_values=True)):
+    given = {name for name, _ in parse_qsl(parts.query, keep_blank_values=True)}
+    added = [
+        f"{name}={value}"
+        for name, value in (("mode", "caller"), ("connect_timeout", CONNECT_TIMEOUT_MS))
+        if name not in given
+    ]
+    if not added:
         return url
-    query = f"{parts.query}&mode=caller" if parts.query else "mode=caller"
+    query = "&".join([parts.query, *added] if parts.query else added)
     return parts._replace(query=query).geturl()
 
 

@@ -8,6 +8,7 @@ nothing about why a key was refused beyond the status. Keys never reach a log li
 logged with the key's event, when it has one.
 """
 
+import asyncio
 import hmac
 import logging
 from ipaddress import ip_address
@@ -19,6 +20,7 @@ from starlette.routing import Route
 
 from . import live_inputs
 from .db import Database
+from .media.assets.store import store_of
 from .media.sources.stream_keys import hook_secret
 from .services import stream_keys
 from .settings import Settings
@@ -53,6 +55,16 @@ def _database(request: Request) -> Database | None:
     return state.get("database")
 
 
+BUDGET_REFUSAL = "the media disk budget (TOUCHLINE_MEDIA_BUDGET_MB) is used up"
+
+
+async def _over_budget(settings: Settings) -> bool:
+    if not settings.media_budget_mb:
+        return False
+    used = await asyncio.to_thread(store_of(settings).used_bytes)
+    return used >= settings.media_budget_mb * 1024 * 1024
+
+
 def ingest_hook_routes(settings: Settings) -> list[Route]:
     secret = hook_secret(settings.secret_key)
 
@@ -62,8 +74,16 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             return Response(status_code=403)
         form = await request.form()
         key, publisher = str(form.get("name", "")), f"{form.get('clientid', '')}@{form.get('addr', '')}"[:80]
+        inputs = live_inputs.current()
+        full = await _over_budget(settings)
         async with database.write_session() as db:
             decision = await stream_keys.may_publish(db, key, publisher, secret_key=settings.secret_key)
+            if decision.accepted and full and (inputs is None or not inputs.feeding(decision.event_id)):
+                # A new ingest past the disk budget is refused; a running one (a reconnect) goes on.
+                await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
+                decision = stream_keys.Decision(False, BUDGET_REFUSAL, decision.event_id)
+                if inputs is not None and decision.event_id is not None:
+                    inputs.refused(decision.event_id, BUDGET_REFUSAL)
         if not decision.accepted:
             log.warning(
                 "ingest: a publisher from %s was refused (%s; event %s)",
@@ -73,7 +93,6 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             )
             return Response(status_code=403)
         log.info("ingest: event %s is being published from %s", decision.event_id, form.get("addr"))
-        inputs = live_inputs.current()
         if inputs is not None and decision.event_id is not None:
             inputs.published(decision.event_id, key)  # transcoding starts once nginx has the feed
         return Response(status_code=204)

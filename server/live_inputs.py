@@ -19,6 +19,9 @@ A feed:
    WATCH_SECONDS), ffmpeg stops and the recording is closed as the archive
    (server.media.recordings.finalize; server.services.event_admin.finish did the rest).
 
+Each change of a feed's state is told to staff watching the event's ingest room
+(`ingest-state-change`); its `health()` is what staff read (server.services.ingest_health).
+
 In `make cluster` only the process that runs nginx-rtmp has feeds (ingest_server).
 """
 
@@ -41,6 +44,7 @@ from .media.packaging.measure import Picture, master_playlist, measure
 from .media.packaging.progress import Progress
 from .media.packaging.supervisor import Transcoder
 from .media.playlists import MASTER_PLAYLIST
+from .media.recording_tail import tail_of
 from .media.recordings import (
     RECORDING_FILE,
     RUN_PLAYLIST,
@@ -51,7 +55,7 @@ from .media.recordings import (
     write_atomically,
 )
 from .media.sources.rtmp import RtmpIngest
-from .realtime.announcements import announce_change
+from .realtime.announcements import announce_change, announce_ingest_state
 from .services import live_feeds
 from .settings import Settings
 
@@ -253,6 +257,7 @@ class Feed:
             self.transcoder = Transcoder(self._command, name=f"ffmpeg (event {self.event_id})")
             await self.transcoder.run()
             self.restarts += self.transcoder.restarts
+            self.transcoder.restarts = 0  # counted: health adds only the running one's
             await asyncio.sleep(0.5)  # the input ended: the encoder's hook says whether it left
 
     async def _join(self) -> None:
@@ -296,9 +301,10 @@ class Feed:
                 started_at=first or clock.now(),
                 autostart_minutes=self.inputs.settings.ingest_autostart_minutes,
             )
-            self.state = await live_feeds.current_state(db, self.asset_id or "") or self.state
+            state = await live_feeds.current_state(db, self.asset_id or "")
         if change is not None:
             await announce_change(change)
+        await self._set_state(state or self.state)
         log.info("live input of event %s is on air (%s)", self.event_id, self.state)
 
     def _first_segment_at(self) -> datetime | None:
@@ -339,8 +345,10 @@ class Feed:
         if wanted == live_feeds.INTERRUPTED and self.transcoder is not None:
             await self.transcoder.stop()  # nothing to wait for any longer: the next publish starts it
         async with self.inputs.database.write_session() as db:
-            await live_feeds.set_state(db, self.asset_id or "", wanted)
-        self.state = wanted
+            change = await live_feeds.set_state(db, self.asset_id or "", wanted)
+        if change is not None:  # viewers of the event are told (`liveFeed`)
+            await announce_change(change)
+        await self._set_state(wanted)
         log.warning("live input of event %s is %s", self.event_id, wanted)
 
     async def _close(self) -> None:
@@ -350,8 +358,16 @@ class Feed:
             finalize(self.directory)
         except (OSError, ValueError) as nothing:
             log.warning("recording of event %s could not be closed: %s", self.event_id, nothing)
-        self.state = "finished"
+        await self._set_state("finished")
         log.info("live input of event %s finished: recording %s is its archive", self.event_id, self.asset_id)
+
+    async def _set_state(self, state: str) -> None:
+        """Every change of the feed's state goes through here: staff watching the event's ingest
+        are told (`ingest-state-change`)."""
+        if state == self.state:
+            return
+        before, self.state = self.state, state
+        await announce_ingest_state(self.event_id, state, before, self.asset_id)
 
     async def stop_for_finish(self) -> None:
         await self._stop_transcoder()
@@ -367,8 +383,14 @@ class Feed:
             self.transcoder.last_progress if self.transcoder else None,
             self.restarts + (self.transcoder.restarts if self.transcoder else 0),
             self.reconnects,
-            None,
+            self._last_segment_age(),
         )
+
+    def _last_segment_age(self) -> float | None:
+        """Seconds since the end of the first rendition's last segment."""
+        if self.asset_id is None or not self.info or not self.info.rendition_names:
+            return None
+        return tail_of(self.directory / self.info.rendition_names[0]).age(clock.timestamp())
 
 
 class LiveInputs:
@@ -391,6 +413,7 @@ class LiveInputs:
         self.ffmpeg = ffmpeg
         self.ffprobe = ffprobe
         self.feeds: dict[str, Feed] = {}
+        self.refusals: dict[str, tuple[datetime, str]] = {}
         self._tasks: set[asyncio.Task] = set()
 
     def published(self, event_id: str, name: str) -> None:
@@ -404,6 +427,15 @@ class LiveInputs:
         task = asyncio.create_task(feed.run(), name=f"live input {event_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def feeding(self, event_id: str | None) -> bool:
+        """Whether this process has a feed of the event that is not over (a reconnect continues it)."""
+        feed = self.feeds.get(event_id or "")
+        return feed is not None and not feed.stopping
+
+    def refused(self, event_id: str, reason: str) -> None:
+        """An encoder of the event was turned away for `reason` (staff see the last one)."""
+        self.refusals[event_id] = (clock.now(), reason)
 
     def unpublished(self, name: str) -> None:
         for feed in self.feeds.values():

@@ -249,6 +249,9 @@ class Settings(BaseSettings):
     dvr_seconds: int = Field(default=2 * 3600, ge=10, le=24 * 3600)
     ingest_autostart_minutes: int = Field(default=30, ge=0, le=7 * 24 * 60)
     ingest_reconnect_seconds: int = Field(default=60, ge=1, le=3600)
+    # Past this many MB in TOUCHLINE_MEDIA_DIR new live inputs are refused (running ones go on);
+    # 0: no budget.
+    media_budget_mb: int = Field(default=0, ge=0)
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
     # by default this server's own test ad (server/media/ads.py; server.media.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.

@@ -111,7 +111,7 @@ export default defineConfig([
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.vitest } },
   },
   {
-    files: ["e2e/**/*.ts", "scripts/**/*.mjs", "*.config.{js,ts}"],
+    files: ["e2e/**/*.{ts,mjs,mts}", "scripts/**/*.mjs", "*.config.{js,ts}"],
     languageOptions: { globals: globals.node },
   },
   {

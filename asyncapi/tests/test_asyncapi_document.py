@@ -30,6 +30,7 @@ SERVER_MESSAGES = {
     "comment-on-media",
     "comment-on-media-deleted",
     "comment-on-media-updated",
+    "ingest-state-change",  # issue 28 §5: staff are told when a live input changes state
 }
 
 URI = "urn:touchline:asyncapi"
@@ -134,7 +135,7 @@ def test_join_event_room_ack_has_the_ok_flag():
 def test_server_messages_name_their_room(name):
     room = ALL_MESSAGES[name][1]["x-room"]
     kind, _, key = room.partition(":")
-    assert kind in {"user", "event"} and key.startswith("{") and key.endswith("}"), room
+    assert kind in {"user", "event", "ingest"} and key.startswith("{") and key.endswith("}"), room
 
 
 def test_server_security_schemes_exist():

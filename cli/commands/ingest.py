@@ -5,6 +5,10 @@ rotate and revoke them; support staff list them). `create` and `rotate` print th
 the RTMP and SRT URLs to paste into OBS or a venue encoder (`--json`: `{"key": …, "rtmp_url": …,
 "srt_url": …}`); the server keeps only its hash.
 
+`ingest status [EVENT_ID] [--watch]` shows how an event's live input is (its state, the encoder's
+input, the transcoder's speed, bitrate, last segment, viewers), or every live event's at a glance
+(ingest_status.py).
+
 `ingest test-pattern` publishes ffmpeg's test picture and tone, with the wall clock burned in,
 through the real ingest with the event's key, as an encoder would: operators check a chain with
 it, tests drive the ingest with it.
@@ -20,13 +24,14 @@ from ..admin_client import AdminApiError, AdminClient, fail
 from ..ingest_urls import masked, protocol_of
 from ..pattern_encoder import FPS, SECONDS, Pattern, ffmpeg_command, resolution
 from ..terminal_text import echo
-from . import pattern_publisher, staff_completion
+from . import ingest_status, pattern_publisher, staff_completion
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows, when
 from .staff_options import StaffOptions, options_of, staff_group
 
-app = staff_group("Live ingest from encoders: stream keys, a test pattern.")
+app = staff_group("Live ingest from encoders: stream keys, health, a test pattern.")
 keys = staff_group("An event's stream keys: make, rotate, revoke, list.")
 app.add_typer(keys, name="key")
+app.command("status")(ingest_status.status)
 
 EventId = Annotated[
     str,

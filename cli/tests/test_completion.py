@@ -104,6 +104,7 @@ def test_the_staff_options_typed_before_the_word_are_used(server, events):
 
 def test_ingest_commands_complete_event_ids_with_the_options_typed_before_either_group(server, events):
     assert events[0] in completions(f"touchline ingest test-pattern {events[0][:20]}", **signed_in(server))
+    assert events[2] in completions(f"touchline ingest status {events[2][:20]}", **signed_in(server))
     line = (
         f"touchline ingest --api-url {server.url} --staff-email {server.staff} "
         f"--staff-password {shlex.quote(PASSWORD)} key rotate {events[1][:20]}"

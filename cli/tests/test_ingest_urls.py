@@ -27,11 +27,11 @@ def test_anything_but_an_rtmp_or_srt_url_is_refused_without_repeating_it(url):
 
 
 def test_srt_gets_caller_mode_after_its_query_or_as_its_query():
-    assert srt_caller(SRT) == f"{SRT}&mode=caller"
-    assert srt_caller("srt://127.0.0.1:9000") == "srt://127.0.0.1:9000?mode=caller"
+    assert srt_caller(SRT) == f"{SRT}&mode=caller&connect_timeout=10000"
+    assert srt_caller("srt://127.0.0.1:9000") == "srt://127.0.0.1:9000?mode=caller&connect_timeout=10000"
     assert (
-        srt_caller("srt://127.0.0.1:9000?mode=caller&latency=200000")
-        == "srt://127.0.0.1:9000?mode=caller&latency=200000"
+        srt_caller("srt://127.0.0.1:9000?mode=caller&latency=200000&connect_timeout=5000")
+        == "srt://127.0.0.1:9000?mode=caller&latency=200000&connect_timeout=5000"
     )
 
 
@@ -43,7 +43,9 @@ def test_srt_streamid_and_passphrase_are_masked_in_ffmpegs_words_too():
     said = f"{srt_caller(SRT)}: Input/output error"
     shown = masked(said, SRT)
     assert KEY not in shown and PASSPHRASE not in shown
-    assert shown == "srt://127.0.0.1:9000?streamid=…9QzA&passphrase=…oChr&mode=caller: Input/output error"
+    assert shown == (
+        "srt://127.0.0.1:9000?streamid=…9QzA&passphrase=…oChr&mode=caller&connect_timeout=10000: Input/output error"
+    )
 
 
 def test_a_short_secret_is_hidden_whole():

@@ -32,11 +32,11 @@ def test_rtmp_is_sent_as_flv_to_the_url_as_given():
 
 def test_srt_is_sent_as_mpeg_ts_in_caller_mode():
     argv = ffmpeg_command(replace(PATTERN, url=SRT, protocol="srt"))
-    assert argv[-3:] == ["-f", "mpegts", f"{SRT}&mode=caller"]
+    assert argv[-3:] == ["-f", "mpegts", f"{SRT}&mode=caller&connect_timeout=10000"]
 
 
-def test_an_srt_url_that_names_its_mode_keeps_it():
-    url = f"srt://127.0.0.1:9000?mode=rendezvous&streamid={KEY}"
+def test_an_srt_url_that_names_its_mode_and_timeout_keeps_them():
+    url = f"srt://127.0.0.1:9000?mode=rendezvous&connect_timeout=2000&streamid={KEY}"
     assert ffmpeg_command(replace(PATTERN, url=url, protocol="srt"))[-1] == url
 
 

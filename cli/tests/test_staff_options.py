@@ -116,6 +116,7 @@ EXAMPLES = {
     "ingest key list": [NOBODY],
     "ingest key revoke": [NOBODY],
     "ingest key rotate": [NOBODY],
+    "ingest status": [],
     "ingest test-pattern": [NOBODY],
     "keys create": ["--role", "support", "--name", "ci"],
     "keys list": [],

@@ -119,6 +119,25 @@ class AdminApi:
     async def emit(self, event: str, room: str, payload: dict) -> dict:
         return await self.post("/admin/socket/emit", {"event": event, "room": room, "payload": payload})
 
+    async def ingest(self, event_id: str) -> dict:
+        """The health of the event's live input (state, input, speed, bitrate, viewers…)."""
+        return await self.get(f"/admin/events/{event_id}/ingest")
+
+    async def stream_keys(self, event_id: str) -> list[dict]:
+        """The event's keys, newest first: hints only, never the keys themselves."""
+        content = await self.get(f"/admin/events/{event_id}/stream_keys")
+        return list(content.get("keys") or [])
+
+    async def make_stream_key(self, event_id: str) -> dict:
+        """The new key with its RTMP and SRT URLs: the only answer that holds it."""
+        return await self.post(f"/admin/events/{event_id}/stream_keys")
+
+    async def rotate_stream_key(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/stream_keys/rotate")
+
+    async def revoke_stream_key(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/stream_keys/revoke")
+
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
         return _visible_messages(RoomWatch(self.client, room))

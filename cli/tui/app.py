@@ -39,7 +39,7 @@ class TouchlineAdmin(App[None]):
         PaletteAction("Go to the dashboard (d)", "switch_mode('dashboard')", "Live events, kickoffs, activity, jobs"),
         PaletteAction("Go to users (u)", "switch_mode('users')", "Accounts, devices, sessions, purchases, mail"),
         PaletteAction("Go to access codes (c)", "switch_mode('codes')", "Issue, export, revoke; redemptions"),
-        PaletteAction("Go to live control (v)", "switch_mode('live')", "Go live, finish, switch streams, messages"),
+        PaletteAction("Go to live control (v)", "switch_mode('live')", "Go live, finish, ingest, keys, messages"),
         PaletteAction("Go to the audit log (a)", "switch_mode('audit')", "Who did what, filterable"),
     ]
 
@@ -51,7 +51,7 @@ class TouchlineAdmin(App[None]):
     def on_mount(self) -> None:
         self.add_mode("dashboard", lambda: DashboardScreen(self.api, self.refresh_seconds))
         self.add_mode("users", lambda: UsersScreen(self.api))
-        self.add_mode("live", lambda: LiveControlScreen(self.api))
+        self.add_mode("live", lambda: LiveControlScreen(self.api, self.refresh_seconds))
         self.add_mode("codes", lambda: CodesScreen(self.api))
         self.add_mode("audit", lambda: AuditScreen(self.api))
         self.switch_mode("dashboard")

@@ -1,11 +1,15 @@
 """The dashboard: GET /admin/monitor every few seconds — live events with the sockets in each room,
 the next kickoffs, the latest purchases, redemptions and sign-ins, and the jobs' health. A refresh
 that fails (the server is down) says so and the timer keeps trying; the next answer clears it.
+Each refresh also asks each live event's ingest health (one call per live event) and flags the
+feeds that are interrupted or transcoded slower than real time: a marked row and a warning line.
 Admin staff put the selected upcoming event live (l) or finish the selected live event (f)."""
 
+import asyncio
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,10 +18,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
+from .ingest_health import trouble_of
 from .widgets import ConfirmScreen, PaletteAction, short_time
 
 REFRESH_SECONDS = 3.0
 EVENT_WIDTH = 14
+TROUBLE_MARK = "! "  # before the title of a live event whose ingest is in trouble
 
 
 class DashboardScreen(Screen[None]):
@@ -36,6 +42,9 @@ class DashboardScreen(Screen[None]):
     DEFAULT_CSS = """
     DashboardScreen #status { height: 1; padding: 0 1; background: $boost; }
     DashboardScreen #status.down { background: $error; color: $text; }
+    DashboardScreen #ingest-trouble { height: auto; padding: 0 1; background: $warning-muted; color: $text; }
+    DashboardScreen #ingest-trouble { display: none; }
+    DashboardScreen #ingest-trouble.shown { display: block; }
     DashboardScreen Grid { grid-size: 2 2; grid-columns: 1fr 1fr; grid-rows: 1fr 1fr; }
     DashboardScreen DataTable { border: round $primary; height: 1fr; }
     DashboardScreen DataTable:focus { border: round $accent; }
@@ -47,6 +56,7 @@ class DashboardScreen(Screen[None]):
         self.refresh_seconds = refresh_seconds
         self.snapshot: dict | None = None
         self.down: str | None = None  # the error of the last refresh, while it fails
+        self.troubles: dict[str, str] = {}  # live event id → what is wrong with its ingest
 
     @property
     def disabled_reason(self) -> str:
@@ -55,6 +65,7 @@ class DashboardScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(f"Connecting to {self.api.base_url}…", id="status")
+        yield Static("", id="ingest-trouble")
         with Grid():
             # A narrow title column keeps the socket counts in view at 80 columns.
             yield self._table("live", "Live events", ("Event", "Since", "Sockets"), first_width=EVENT_WIDTH)
@@ -97,6 +108,21 @@ class DashboardScreen(Screen[None]):
         if recovered:
             self.notify(f"Connected to {self.api.base_url} again", title="Server is back")
         self.refresh_bindings()  # the role may be known only now
+        live = snapshot.get("liveEvents") or []
+        self.troubles = await self._ingest_troubles(live)
+        self._show_live(live)
+
+    async def _ingest_troubles(self, live: list[dict]) -> dict[str, str]:
+        """What is wrong with each live event's ingest; an event whose health cannot be read is left unflagged."""
+
+        async def trouble(event_id: str) -> str | None:
+            try:
+                return trouble_of(await self.api.ingest(event_id))
+            except AdminApiError:
+                return None
+
+        found = await asyncio.gather(*(trouble(e["_id"]) for e in live))
+        return {e["_id"]: t for e, t in zip(live, found, strict=True) if t}
 
     def _show_down(self, error: AdminApiError) -> None:
         first = self.down is None
@@ -123,13 +149,7 @@ class DashboardScreen(Screen[None]):
             f" · sockets {sockets.get('connected', 0)} ({_sockets_scope(sockets)})"
             f" · at {short_time(snapshot.get('generatedAt'))}"
         )
-        self._fill(
-            "live",
-            [
-                (e["_id"], (e.get("title", ""), short_time(e.get("event_date")), str(e.get("sockets", 0))))
-                for e in snapshot.get("liveEvents") or []
-            ],
-        )
+        self._show_live(snapshot.get("liveEvents") or [])
         self._fill(
             "upcoming",
             [
@@ -164,7 +184,24 @@ class DashboardScreen(Screen[None]):
         ]
         self._fill("jobs", jobs)
 
-    def _fill(self, table_id: str, rows: Sequence[tuple[str | None, Sequence[str]]]) -> None:
+    def _show_live(self, live: list[dict]) -> None:
+        """The live events, those whose ingest is in trouble marked and named in the warning line."""
+        rows = [
+            (e["_id"], (self._live_title(e), short_time(e.get("event_date")), str(e.get("sockets", 0)))) for e in live
+        ]
+        self._fill("live", rows)
+        said = [f"{e.get('title', '')}: {self.troubles[e['_id']]}" for e in live if e["_id"] in self.troubles]
+        line = self.query_one("#ingest-trouble", Static)
+        line.update(Text("Ingest: " + " · ".join(said)) if said else "")
+        line.set_class(bool(said), "shown")
+
+    def _live_title(self, event: dict) -> str | Text:
+        title = str(event.get("title", ""))
+        if event["_id"] not in self.troubles:
+            return title
+        return Text.assemble(TROUBLE_MARK, title, style="bold red")
+
+    def _fill(self, table_id: str, rows: Sequence[tuple[str | None, Sequence[str | Text]]]) -> None:
         table = self.query_one(f"#{table_id}", DataTable)
         selected = self._selected_key(table)
         table.clear()
@@ -189,9 +226,10 @@ class DashboardScreen(Screen[None]):
     def _selected_event(self, table_id: str) -> tuple[str, str] | None:
         table = self.query_one(f"#{table_id}", DataTable)
         key = self._selected_key(table)
-        if key is None:
+        if key is None or self.snapshot is None:
             return None
-        title = str(table.get_row(key)[0])
+        events = self.snapshot.get("liveEvents" if table_id == "live" else table_id) or []
+        title = next((str(e.get("title", "")) for e in events if e["_id"] == key), "")
         return key, title
 
     def action_go_live(self) -> None:

@@ -1,12 +1,14 @@
 """Live control: pick an event (live and upcoming first; the search box filters the list by title),
 see its state and stream URLs, and act on it: go live (l), finish (f), switch its stream (s), send
 any server message of asyncapi/asyncapi.yaml to a room (m), and watch what its room receives (w).
+The ingest panel shows the picked event's live input, refreshed every few seconds, and its stream
+key by its hint; make (k), rotate (o) or revoke (x) the key there (cli/tui/ingest_panel.py).
 
-Going live, finishing, switching and sending need the admin role. Watching is for any staff
-(the server lets support and admin `watch-room`) signed in as an account: an API key cannot open
-the socket (cli/room_watch.py, shared with `touchline socket watch`). Payloads are checked against
-the AsyncAPI document before they are sent (cli/asyncapi_messages.py, shared with `touchline
-socket emit`)."""
+Going live, finishing, switching, sending and changing keys need the admin role. Watching is for
+any staff (the server lets support and admin `watch-room`) signed in as an account: an API key
+cannot open the socket (cli/room_watch.py, shared with `touchline socket watch`). Payloads are
+checked against the AsyncAPI document before they are sent (cli/asyncapi_messages.py, shared with
+`touchline socket emit`)."""
 
 import json
 import re
@@ -35,9 +37,13 @@ from ..asyncapi_messages import (
 )
 from ..room_watch import RoomMessage
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
+from .dashboard import REFRESH_SECONDS
+from .ingest_panel import TAKES_A_FEED, IngestPanel
 from .widgets import ConfirmScreen, PaletteAction, short_time
 
-ADMIN_ACTIONS = frozenset({"go_live", "finish", "switch_stream", "send_message"})
+ADMIN_ACTIONS = frozenset(
+    {"go_live", "finish", "switch_stream", "send_message", "make_stream_key", "rotate_stream_key", "revoke_stream_key"}
+)
 STATE_LABELS = {"archived": "finished"}  # the API's word for an event that ended
 # SetStreamRequest.url in openapi/openapi.yaml: a path on this server or an http(s) URL.
 STREAM_URL = re.compile(r"(/|https?://)\S*")
@@ -161,7 +167,12 @@ class MessageScreen(ModalScreen[OutgoingMessage | None]):
                 yield Select([(n, n) for n in self.names], value=first, allow_blank=False, compact=True, id="message")
             with Horizontal():
                 yield Label("Room", classes="field")
-                yield Input(f"event:{self.event_id}", placeholder="event:<id> or user:<id>", compact=True, id="room")
+                yield Input(
+                    f"event:{self.event_id}",
+                    placeholder="event:<id>, user:<id> or ingest:<id>",
+                    compact=True,
+                    id="room",
+                )
             yield Label("Payload (JSON; checked against the message's schema before sending)")
             yield TextArea(id="payload")
             yield Label("", id="error")
@@ -182,8 +193,8 @@ class MessageScreen(ModalScreen[OutgoingMessage | None]):
         self.shown = name
         room = self.query_one("#room", Input)
         kind = room_kind(name)
-        if kind == "event":
-            room.value = f"event:{self.event_id}"
+        if kind in ("event", "ingest"):  # the picked event's room, or its live input's
+            room.value = f"{kind}:{self.event_id}"
         elif not room.value.startswith(f"{kind}:"):
             room.value = f"{kind}:"  # the staff types the account's id
         self.query_one("#payload", TextArea).load_text(json.dumps(example(name, room.value), indent=2))
@@ -223,6 +234,10 @@ class LiveControlScreen(Screen[None]):
         Binding("s", "switch_stream", "Stream", id="live.switch_stream"),
         Binding("m", "send_message", "Message", id="live.send_message"),
         Binding("w", "watch", "Watch", id="live.watch"),
+        # The ingest panel's border names these: the footer has no room left at 80 columns.
+        Binding("k", "make_stream_key", "Make stream key", id="live.make_stream_key", show=False),
+        Binding("o", "rotate_stream_key", "Rotate stream key", id="live.rotate_stream_key", show=False),
+        Binding("x", "revoke_stream_key", "Revoke stream key", id="live.revoke_stream_key", show=False),
     ]
     PALETTE: ClassVar[list[PaletteAction]] = [
         PaletteAction("Search events by title", "focus_search", "Filter the list of events"),
@@ -232,19 +247,23 @@ class LiveControlScreen(Screen[None]):
         PaletteAction("Switch the picked event's stream", "switch_stream", "Admin only: a new stream URL"),
         PaletteAction("Send a socket message", "send_message", "Admin only: a server message to a room"),
         PaletteAction("Watch the picked event's room", "watch", "Show what its room receives; again stops"),
+        PaletteAction("Make the picked event's stream key", "make_stream_key", "Admin only: shown once, with URLs"),
+        PaletteAction("Rotate the picked event's stream key", "rotate_stream_key", "Admin only: the old key stops"),
+        PaletteAction("Revoke the picked event's stream key", "revoke_stream_key", "Admin only: encoders are refused"),
     ]
     DEFAULT_CSS = """
     LiveControlScreen #top { height: 1fr; }
     LiveControlScreen #left { width: 41; }
     LiveControlScreen #events { height: 1fr; border: round $primary; }
-    LiveControlScreen #detail { width: 1fr; height: 1fr; padding: 0 1; border: round $primary; }
-    LiveControlScreen #room { height: 9; border: round $primary; }
+    LiveControlScreen #detail { height: auto; padding: 0 1; border: round $primary; }
+    LiveControlScreen #room { height: 1fr; border: round $primary; }
     LiveControlScreen DataTable:focus, LiveControlScreen RichLog:focus { border: round $accent; }
     """
 
-    def __init__(self, api: AdminApi):
+    def __init__(self, api: AdminApi, refresh_seconds: float = REFRESH_SECONDS):
         super().__init__()
         self.api = api
+        self.refresh_seconds = refresh_seconds
         self.events: list[dict] = []  # as loaded: live, upcoming, then the others
         self.event: dict | None = None  # the picked event, as GET /admin/events/{id} gave it
         self.watching: str | None = None  # the room being watched (or connected to)
@@ -264,12 +283,14 @@ class LiveControlScreen(Screen[None]):
                 events.add_column("State", width=8)
                 events.add_column("Kickoff", width=11)
                 yield events
-            detail = Static("Pick an event (Enter on a row).", id="detail")
-            detail.border_title = "Event"
-            yield detail
-        room = RichLog(id="room", wrap=True, min_width=20, max_lines=500)
-        room.border_title = "Room (w watches)"
-        yield room
+                yield IngestPanel(self.api, self.refresh_seconds, id="ingest")
+            with Vertical(id="right"):
+                detail = Static("Pick an event (Enter on a row).", id="detail")
+                detail.border_title = "Event"
+                yield detail
+                room = RichLog(id="room", wrap=True, min_width=20, max_lines=500)
+                room.border_title = "Room (w watches)"
+                yield room
         yield Footer()
 
     def on_mount(self) -> None:
@@ -356,6 +377,7 @@ class LiveControlScreen(Screen[None]):
             "[b]watching[/b] (w stops)" if self.watching == room else "not watched (w watches)",
         ]
         self.query_one("#detail", Static).update("\n".join(lines))
+        self.query_one(IngestPanel).follow(event)
 
     def picked(self, verb: str, states: tuple[str, ...] = ()) -> dict | None:
         """The picked event when it may `verb` (else None, and a notification says why)."""
@@ -418,6 +440,29 @@ class LiveControlScreen(Screen[None]):
         self.notify(f"{event.get('title')}: {DONE[verb]}")
         self.show_event(event)
         self.load_events()
+
+    # --- stream keys (admin) ----------------------------------------------------------------------
+
+    def action_make_stream_key(self) -> None:
+        event = self.picked("make its stream key", TAKES_A_FEED)
+        if event is not None:
+            self.query_one(IngestPanel).change_key(event, "make")
+
+    def action_rotate_stream_key(self) -> None:
+        event = self.picked("rotate its stream key", TAKES_A_FEED)
+        if event is not None:
+            question = (
+                f"Rotate the stream key of {escape(str(event.get('title')))}? "
+                "The old key stops at once: an encoder using it needs the new one."
+            )
+            self.confirm(question, "Rotate", lambda: self.query_one(IngestPanel).change_key(event, "rotate"))
+
+    def action_revoke_stream_key(self) -> None:
+        event = self.picked("revoke its stream key")
+        if event is not None:
+            title = escape(str(event.get("title")))
+            question = f"Revoke the stream key of {title}? Encoders using it are refused from now on."
+            self.confirm(question, "Revoke", lambda: self.query_one(IngestPanel).change_key(event, "revoke"))
 
     # --- socket messages (admin) -----------------------------------------------------------------
 

@@ -53,6 +53,9 @@ class Place:
     rendition: str  # its rendition's directory; "" for the stream's own directory
     segment: int | None = None  # seg-<j> of a game or clip: j must be among its range's segments
     file: bool = False  # a file of the sample served as it is (a segment, a rendition's playlist)
+    # A file named by a game's or clip's token: only a recording's segment within its range (the
+    # caller checks it against the recording: server.media.recordings).
+    ranged: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,12 @@ class Reach:
             return None  # any other playlist: another game, clip, the live stream, the sample's VOD
         segment = SEGMENT_NAME.fullmatch(name)
         if self.made_shape:
-            # Only the segments of its range: the caller checks j.
-            return Place(rendition, segment=int(segment[1])) if segment is not None and self.made else None
+            # Only the segments of its range: the caller checks j, or the recording's file.
+            if not self.made:
+                return None
+            if segment is not None:
+                return Place(rendition, segment=int(segment[1]))
+            return Place(rendition, ranged=True) if rendition else None
         # A file of the sample (what the live or stored playlists list), never a made name.
         return Place(rendition, file=True) if segment is None else None
 

@@ -39,7 +39,7 @@ from typing import Any
 import orjson
 
 from .live import program_date_time
-from .playlists import MASTER_PLAYLIST, parse_master_playlist
+from .playlists import MASTER_PLAYLIST, Ladder, parse_master_playlist
 from .urls import live_variant_uri
 
 
@@ -175,6 +175,39 @@ class Recording:
         header.insert(2, "#EXT-X-PLAYLIST-TYPE:VOD\n")
         return "".join([*header, *self._lines(0), "#EXT-X-ENDLIST\n"])
 
+    def _offsets(self) -> list[int]:
+        """Where each segment begins in the recording, ms (integers: no drift over hours)."""
+        return [0, *accumulate(round(s.duration * 1000) for s in self.segments)]
+
+    def covering(self, start_ms: int, end_ms: int) -> range:
+        """The segments that cover [start_ms, end_ms) of the recording (empty when none does)."""
+        offsets = self._offsets()
+        first = max(0, bisect_right(offsets, start_ms) - 1)
+        last = min(len(self.segments), bisect_right(offsets, max(start_ms, end_ms - 1)))
+        return range(first, last) if start_ms < offsets[-1] else range(0)
+
+    def range_playlist(self, start_ms: int, end_ms: int) -> str:
+        """A clip of the recording: the segments covering [start_ms, end_ms) as VOD, the player
+        started at `start_ms` (EXT-X-START), the encoder's drops kept as discontinuities. Raises
+        ValueError when no segment covers it."""
+        numbers = self.covering(start_ms, end_ms)
+        if not numbers:
+            raise ValueError("no part of the recording is in that range")
+        lines = [f"#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:{self.target_duration}\n"]
+        lines.append("#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n")
+        lines.append(self.start_tag(start_ms, numbers) + "\n")
+        for i in numbers:
+            segment = self.segments[i]
+            if segment.discontinuous and i != numbers[0]:
+                lines.append("#EXT-X-DISCONTINUITY\n")
+            lines.append(f"#EXTINF:{segment.duration:.6f},\n{segment.uri}\n")
+        lines.append("#EXT-X-ENDLIST\n")
+        return "".join(lines)
+
+    def start_tag(self, start_ms: int, numbers: range) -> str:
+        offset = (start_ms - self._offsets()[numbers[0]]) / 1000
+        return f"#EXT-X-START:TIME-OFFSET={offset:.3f},PRECISE=YES"
+
     def offset_ms(self, moment: float) -> int:
         """Where the wall-clock `moment` (epoch seconds) lies in the recording, in ms from its
         start: within the segment that was recording then, else (the encoder was away) at the
@@ -304,20 +337,21 @@ class Joiner:
         return ready
 
 
-def finalize(directory: Path) -> float:
+def finalize(directory: Path) -> Recording:
     """Close a recording as its event's archive: each rendition's playlist becomes VOD and the
     master is written again (readers that cached it by its time look again). Idempotent: a
-    transcoder stopped later rewrites its playlist, and it is closed again. Returns its duration
-    in seconds; raises ValueError when nothing was recorded, OSError when it cannot be read."""
+    transcoder stopped later writes its run's end, and the recording is closed again. Returns the
+    shortest rendition's recording (the archive's length and positions); raises ValueError when
+    nothing was recorded, OSError when it cannot be read."""
     info = RecordingInfo.loads((directory / RECORDING_FILE).read_bytes())
-    durations = []
+    recordings = []
     for name in info.rendition_names:
         recording = recorded(directory / name)
         write_atomically(directory / name / MASTER_PLAYLIST, recording.vod_playlist().encode())
-        durations.append(recording.duration)
+        recordings.append(recording)
     master = directory / MASTER_PLAYLIST
     write_atomically(master, master.read_bytes())
-    return min(durations)
+    return min(recordings, key=lambda r: r.duration)
 
 
 class LiveRecordings:
@@ -360,6 +394,18 @@ class LiveRecordings:
             return Rendered(ladder.render(lambda v: live_variant_uri(asset, v.rendition)).encode())
 
         return self._cached((asset, MASTER_PLAYLIST), self.root / asset / MASTER_PLAYLIST, make)
+
+    def recording(self, asset: str, rendition: str) -> Recording | None:
+        """A rendition's recording so far (or its archive)."""
+        playlist = self.root / asset / rendition / MASTER_PLAYLIST
+        return self._cached((asset, f"{rendition}/recording"), playlist, lambda data: Recording.parse(data.decode()))
+
+    def ladder(self, asset: str) -> Ladder | None:
+        """The recording's master as measured (None before its first segments)."""
+        master = self.root / asset / MASTER_PLAYLIST
+        return self._cached(
+            (asset, f"{MASTER_PLAYLIST}/ladder"), master, lambda data: parse_master_playlist(data.decode())
+        )
 
     def window(self, asset: str, rendition: str, dvr_seconds: float) -> Rendered | None:
         """A rendition's live playlist now; None before its first segment."""

@@ -61,11 +61,11 @@ from ..viewer_region import viewer_region
 from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
 from .credentials import viewer_token
 from .live import LiveStream
-from .playlists import Stream, VodPlaylist, load_stream
+from .playlists import Ladder, Stream, VodPlaylist, load_stream
 from .reach import Place
 from .recordings import LiveRecordings, RecordingInfo
 from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
-from .urls import LIVE_VARIANT, SEGMENT_NAME
+from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -162,7 +162,8 @@ class SignedMedia:
         """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
         grant = self.grant(scope["path_params"]["token"], now)
         place = grant.reach.place(media_path)
-        if place is None or not self.within(grant, place, issued=media_path == grant.reach.issued):
+        issued = media_path == grant.reach.issued
+        if place is None or not self.within(grant, place, issued=issued, media_path_name=media_path.rpartition("/")[2]):
             raise StreamDenied("This stream link opens only the stream it was issued for")
         if grant.user_id is not None:
             await self.check_viewer(scope, grant)
@@ -172,12 +173,21 @@ class SignedMedia:
                 raise StreamDenied("This stream is not available in your region", REGION_DENIED)
         return grant
 
-    def within(self, grant: StreamGrant, place: Place, *, issued: bool = False) -> bool:
+    def in_range(self, grant: StreamGrant, rendition: str, name: str) -> bool:
+        """Whether `name` is a segment of a recording's rendition that the token's clip covers."""
+        made, recording = grant.reach.made, self.recordings.recording(grant.stream, rendition)
+        if made is None or recording is None:
+            return False
+        return any(recording.segments[i].uri == name for i in recording.covering(made.start_ms, made.end_ms))
+
+    def within(self, grant: StreamGrant, place: Place, *, issued: bool = False, media_path_name: str = "") -> bool:
         """The checks of a place that need the sample: a game's or clip's segment lies in its
         range; a file served as it is lies in one of the sample's renditions (not in another
         sample below this one's directory). A recording's files are its renditions' alone (not
         its `recording.json`)."""
         recording = self.recordings.info(grant.stream)
+        if place.ranged:
+            return recording is not None and self.in_range(grant, place.rendition, media_path_name)
         if recording is not None and place.segment is None:
             return issued or place.rendition in recording.rendition_names
         if place.segment is not None:
@@ -323,6 +333,9 @@ class SignedMedia:
     ) -> None:
         """A game or clip playlist: the master at the stream's directory (when it is a ladder), a
         media playlist at a rendition's."""
+        if wanted is not None and wanted.clip and self.recordings.info(grant.stream) is not None:
+            await self.recording_clip(scope, send, grant, directory, wanted, now, head)
+            return
         ladder: Stream | None = load_stream(self.root, grant.stream) if not directory else None
         media = None if ladder is not None or wanted is None else self._media_playlist(grant.stream, directory)
         if wanted is None or (ladder is None and media is None):
@@ -336,6 +349,34 @@ class SignedMedia:
             assert media is not None
             vod = media[0]
             body = self.playlists.get(key, lambda: wanted.media_playlist(vod), compressed=compressed)
+        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+
+    async def recording_clip(
+        self, scope: Scope, send: Send, grant: StreamGrant, directory: str, wanted: Made, now: float, head: bool
+    ) -> None:
+        """A clip of a live input's recording (server.media.recordings): the master with the
+        clip's EXT-X-START, or one rendition's segments of the range. A clip cut during the live
+        lies before the edge it was cut at, so its playlists never change."""
+        ladder = self.recordings.ladder(grant.stream)
+        first = ladder.variants[0].rendition if ladder is not None else ""
+        recording = self.recordings.recording(grant.stream, directory or first)
+        numbers = recording.covering(wanted.start_ms, wanted.end_ms) if recording is not None else range(0)
+        if ladder is None or recording is None or not numbers or (directory and not ladder_has(ladder, directory)):
+            await _error(send, 404, "Not found", "not_found", head)
+            return
+        name = clip_file(wanted.start_ms, wanted.end_ms)
+        key = (grant.stream, wanted, directory)
+
+        def render() -> str:
+            assert ladder is not None and recording is not None
+            if directory:
+                return recording.range_playlist(wanted.start_ms, wanted.end_ms)
+            start = recording.start_tag(wanted.start_ms, numbers)
+            return ladder.render(lambda v: f"{v.rendition}/{name}", extra=(start,))
+
+        compressed = _accepts_gzip(scope)
+        body = self.playlists.get(key, render, compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
 
@@ -384,6 +425,10 @@ class SignedMedia:
             path, media_type=media_type, headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"}
         )
         await response(scope, receive, send)
+
+
+def ladder_has(ladder: Ladder, rendition: str) -> bool:
+    return any(v.rendition == rendition for v in ladder.variants)
 
 
 def signed_media_route(settings: Settings, media_root: Path) -> SignedMedia:

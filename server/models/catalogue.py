@@ -95,6 +95,9 @@ class Event(IdMixin, TimestampMixin, Base):
     # ISO 3166 alpha-2 codes of the regions it may be watched in; empty: everywhere.
     regions: Mapped[list] = mapped_column(JSON, default=list)
     hls_stream: Mapped[str | None] = mapped_column(String(500))
+    # The live input it plays, as viewers are told (server.services.live_feeds): None on air (or
+    # no live input), `reconnecting` while its encoder is away within the grace, `interrupted` after.
+    live_feed: Mapped[str | None] = mapped_column(String(16))
     pano_stream: Mapped[str | None] = mapped_column(String(500))
     poster_h: Mapped[str | None] = mapped_column(String(500))
     mezzanine_video: Mapped[str | None] = mapped_column(String(500))

@@ -99,6 +99,19 @@ async def announce_change(change: Change, out: Emitter | None = None) -> None:
         log.exception("could not tell the room of event %s about its change", event_id)
 
 
+async def announce_ingest_state(
+    event_id: str, state: str, previous: str, asset_id: str | None, out: Emitter | None = None
+) -> None:
+    """An event's live input changed state (preview, live, reconnecting, interrupted, finished):
+    staff watching its ingest room hear `ingest-state-change`. Never raises: the feed goes on."""
+    try:
+        await (out or emitter.default).emit_ingest_state_change(
+            event_id, state=state, previous=previous, asset_id=asset_id
+        )
+    except Exception:
+        log.exception("could not tell staff that the ingest of event %s is %s", event_id, state)
+
+
 async def announce_catalogue_changed(out: Emitter | None = None) -> None:
     """The catalogue changed (committed): every process drops its cached anonymous answers,
     this one at once (server.realtime.signals)."""

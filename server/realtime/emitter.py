@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from . import contract, signals
 from .fanout import WriteOnlyRedisManager
 from .session_rooms import session_room
-from .socket import REDIS_CHANNEL, event_room, user_room
+from .socket import REDIS_CHANNEL, event_room, ingest_room, user_room
 from .staff_watches import watcher_room
 
 log = logging.getLogger(__name__)
@@ -148,6 +148,10 @@ class Emitter:
         payload = {"mediaId": media_id, "commentId": comment_id}
         return await self.emit("comment-on-media-deleted", payload, event_room(media_id))
 
+    async def emit_ingest_state_change(self, event_id: str, *, state: str, previous: str, asset_id: str | None) -> bool:
+        payload = {"eventId": event_id, "state": state, "previous": previous, "assetId": asset_id}
+        return await self.emit("ingest-state-change", payload, ingest_room(event_id))
+
     async def catalogue_changed(self) -> bool:
         """Every process drops its cached catalogue answers (server.realtime.signals): this one at
         once, the others as they hear the signal room close through Redis. False when nothing
@@ -239,3 +243,4 @@ emit_unregister_user = default.emit_unregister_user
 emit_comment_on_media = default.emit_comment_on_media
 emit_comment_on_media_updated = default.emit_comment_on_media_updated
 emit_comment_on_media_deleted = default.emit_comment_on_media_deleted
+emit_ingest_state_change = default.emit_ingest_state_change

@@ -11,8 +11,9 @@ SESSION_SWEEP_SECONDS everywhere (server.realtime.session_rooms).
 
 `watch-room` asks the database for the account's role on every call (the access token's role
 may be up to its lifetime old), and a watching connection is in `watcher:<userId>`, closed when the
-account loses its staff role (server.realtime.staff_watches). Connections per client address and
-rooms per connection are capped (server.realtime.caps).
+account loses its staff role (server.realtime.staff_watches). Staff watch a user or event room, or
+an event's `ingest:<id>`, which only they can enter: its live input's changes of state.
+Connections per client address and rooms per connection are capped (server.realtime.caps).
 """
 
 import asyncio
@@ -82,6 +83,11 @@ def user_room(user_id: str) -> str:
 
 def event_room(event_id: str) -> str:
     return f"event:{event_id}"
+
+
+def ingest_room(event_id: str) -> str:
+    """Staff watching an event's live input (`watch-room` only: clients never join it)."""
+    return f"ingest:{event_id}"
 
 
 def _ok(room: str) -> str:
@@ -346,7 +352,8 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
 
     @sio.on("watch-room")
     async def watch_room(sid: str, *args: Any) -> str:
-        # Staff tools (`touchline socket watch`) see what any user or event room receives.
+        # Staff tools (`touchline socket watch`) see what any user or event room receives, and
+        # what an event's ingest room is told.
         if len(args) != 1:
             return _fail("validation_error", "watch-room takes exactly one payload argument")
         payload = args[0]

@@ -54,10 +54,10 @@ from ..media.assets.model import LIVE as LIVE_ASSET
 from ..media.assets.model import READY, RECORDING, AssetView
 from ..media.assets.store import MediaStore, samples_dir, store_of
 from ..media.clips import MAX_GAME_SECONDS
-from ..media.recordings import finalize
+from ..media.recordings import Recording, finalize
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
-from ..models import Event, EventIdentity, Identity, MediaAsset, StreamKey, Team, new_id
+from ..models import Event, EventIdentity, Identity, MediaAsset, StreamKey, Tag, Team, new_id
 from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
@@ -580,14 +580,34 @@ async def _close_recording(db: AsyncSession, media: Media, event: Event, now: da
     if asset is None or asset.kind != LIVE_ASSET or asset.event_id != event.id:
         return None
     try:
-        seconds = finalize(media.store.directory(asset.id))
+        recording = finalize(media.store.directory(asset.id))
     except (OSError, ValueError) as nothing:
         log.warning("event %s finishes without its recording %s: %s", event.id, asset.id, nothing)
         return None
     event.hls_stream = vod_url(asset.id)
-    event.duration_s = min(max(round(seconds), 0), MAX_DURATION_S)
+    event.duration_s = min(max(round(recording.duration), 0), MAX_DURATION_S)
     asset.kind, asset.state, asset.updated = RECORDING, READY, now
+    event.live_feed = None
+    if recording.started_at is not None:
+        await _keep_positions(db, event, recording)
     return asset
+
+
+async def _keep_positions(db: AsyncSession, event: Event, recording: Recording) -> None:
+    """Tags and viewers' clips made during the live lie at ms since the event's start (its
+    `game_start_date`, on the wall clock: server.services.tags); in the archive each is at its
+    offset in the recording, which leaves out the time an encoder was away, so a tag at minute
+    37 of what viewers saw is at minute 37 of the archive."""
+    origin = (event.game_start_date or event.event_date).timestamp()
+
+    def moved(ms: int | None) -> int | None:
+        return None if ms is None else recording.offset_ms(origin + ms / 1000)
+
+    for tag in await db.scalars(select(Tag).where(Tag.target_id == event.id)):
+        tag.start_ms, tag.end_ms = moved(tag.start_ms), moved(tag.end_ms)
+    clips = await db.scalars(select(Event).where(Event.parent_event_id == event.id, Event.owner_id.is_not(None)))
+    for clip in clips:
+        clip.start_time_ms, clip.end_time_ms = moved(clip.start_time_ms), moved(clip.end_time_ms)
 
 
 async def finish(

@@ -82,6 +82,9 @@ async def on_air(
     asset.updated = now
     change = None
     fields = _diff(before, event)
+    if event.live_feed is not None and asset.state == ON_AIR:  # back from a drop
+        event.live_feed = None
+        fields["liveFeed"] = None
     if fields:
         event.updated = now
         fields.pop("content", None)  # the stream travels in event-url-change
@@ -90,20 +93,24 @@ async def on_air(
     return change
 
 
-async def set_state(db: AsyncSession, asset_id: str, state: str, now: datetime | None = None) -> str | None:
-    """Record how the feed is (one of FEED_STATES); the state before, None for a finished or
-    unknown recording. Commits."""
-    if state not in FEED_STATES:
-        raise ValueError(f"{state!r} is not a feed state")
+async def set_state(db: AsyncSession, asset_id: str, state: str, now: datetime | None = None) -> Change | None:
+    """Record how the feed is (reconnecting or interrupted: the feed's own states; on_air puts it
+    back on air). When the event plays it, its viewers are told (`liveFeed`): the change to
+    announce, if any. Commits."""
+    if state not in (RECONNECTING, INTERRUPTED):
+        raise ValueError(f"{state!r} is not a state of a feed that left")
+    now = now or clock.now()
     asset = await db.get(MediaAsset, asset_id, with_for_update=True)
     if asset is None or asset.kind != LIVE:
         return None
-    before = asset.state
-    if before != state:
-        # An interrupted or reconnecting feed that was on air is on air again when it comes back.
-        asset.state, asset.updated = state, now or clock.now()
-        await db.commit()
-    return before
+    asset.state, asset.updated = state, now
+    event = await db.get(Event, asset.event_id, with_for_update=True, populate_existing=True)
+    change = None
+    if event is not None and event.hls_stream == live_url(asset.id) and event.live_feed != state:
+        event.live_feed, event.updated = state, now
+        change = Change(event, {"liveFeed": state})
+    await db.commit()
+    return change
 
 
 async def current_state(db: AsyncSession, asset_id: str) -> str | None:

@@ -37,6 +37,8 @@ from ..media.assets.model import CLIP
 from ..media.assets.store import store_of
 from ..media.clips import Timeline, load_sample, made
 from ..media.live import ANCHOR
+from ..media.playlists import MASTER_PLAYLIST
+from ..media.recordings import RECORDING_FILE, Recording, RecordingInfo
 from ..media.signing import stream_of
 from ..media.urls import MEDIA_PREFIX, clip_url
 from ..models import Event, EventIdentity, new_id
@@ -74,6 +76,16 @@ class StreamSpan:
     lowest_ms: int
     highest_ms: int
     live: bool = False
+    # A live input's recording being clipped while live: stream times are wall-clock ms since
+    # `origin_epoch` (the event's start), placed at their offset in the recording.
+    recording: Recording | None = None
+    origin_epoch: float = 0.0
+
+    def on_asset(self, ms: int) -> int:
+        """Stream time `ms` as a position on the asset's timeline."""
+        if self.recording is not None:
+            return self.recording.offset_ms(self.origin_epoch + ms / 1000)
+        return self.origin_ms + ms
 
 
 def clip_not_found() -> NotFound:
@@ -139,6 +151,9 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
         raise _refusal("event_id", "A channel cannot be clipped: clip one of the events it shows")
     media_path = _media_path(parent.hls_stream, settings)
     stream = stream_of(media_path) if media_path else None
+    recorded_span = _recording_span(parent, settings, media_path, stream) if media_path and stream else None
+    if recorded_span is not None:
+        return recorded_span
     vod = load_sample(store_of(settings).root, stream) if stream else None
     if media_path is None or stream is None or vod is None:
         raise _refusal("event_id", "This event has no stream that can be clipped")
@@ -159,6 +174,31 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
     rewind = timeline.first_starting_at(max(0, timeline.starts_at(edge) - settings.live_rewind_seconds * 1000))
     lowest = max(first, min(rewind, edge - 1))
     return StreamSpan(stream, origin, timeline.starts_at(lowest) - origin, timeline.starts_at(edge) - origin, True)
+
+
+def _recording_span(parent: Event, settings: Settings, media_path: str, stream: str) -> StreamSpan | None:
+    """The span of a live input's recording (server.media.recordings), None for anything else:
+    while live, what its rewind window offers, in ms since the event's start; once it is the
+    archive, all of it."""
+    directory = store_of(settings).root / stream
+    try:
+        info = RecordingInfo.loads((directory / RECORDING_FILE).read_bytes())
+        recording = Recording.parse((directory / info.rendition_names[0] / MASTER_PLAYLIST).read_text())
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+    if not recording.segments:
+        raise _refusal("startTime", "This event's stream has not started yet: there is nothing to clip", INVALID_TIME)
+    if not media_path.startswith("live/"):
+        return StreamSpan(stream, 0, 0, round(recording.duration * 1000))
+    origin = (parent.game_start_date or parent.event_date).timestamp()
+    last, first = recording.segments[-1], recording.segments[recording.window_start(info.dvr_seconds)]
+    if last.started_at is None or first.started_at is None:
+        return None
+    highest = round((last.started_at + last.duration - origin) * 1000)
+    lowest = max(0, round((first.started_at - origin) * 1000))
+    if highest <= lowest:
+        raise _refusal("startTime", "This event's stream has not started yet: there is nothing to clip", INVALID_TIME)
+    return StreamSpan(stream, 0, lowest, highest, True, recording, origin)
 
 
 def _within(span: StreamSpan, start_ms: int, end_ms: int) -> None:
@@ -209,7 +249,7 @@ async def create_clip(db: AsyncSession, viewer: Viewer, new: NewClip, *, setting
     # Refused attempts roll back with the request: only clips actually made count.
     await ratelimit.hit(db, CREATE_LIMIT, viewer.user_id, commit=False)
     clip_id = new_id()
-    cut_from, cut_to = span.origin_ms + start_ms, span.origin_ms + end_ms
+    cut_from, cut_to = span.on_asset(start_ms), span.on_asset(end_ms)
     # The clip's row first: its asset belongs to it.
     clip = Event(
         id=clip_id,

@@ -6,6 +6,9 @@ comes back continues the same recording, and finishing makes the recording the a
 import asyncio
 import subprocess
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 
 import httpx
@@ -16,10 +19,12 @@ from server import clock, live_inputs
 from server.db import Database
 from server.ingest_hooks import hook_urls
 from server.media.assets.model import RECORDING
+from server.media.recordings import recorded
 from server.media.signing import sign_stream
 from server.media.sources.rtmp import RtmpIngest
-from server.models import Event, MediaAsset
-from server.services import event_admin, stream_keys
+from server.models import Event, MediaAsset, Tag, User, new_id
+from server.services import event_admin, stream_keys, tags, user_clips
+from server.services.access import Viewer
 from server.tests import factories
 from server.tests.commerce import CREATED
 from server.tests.media.serving import media_app
@@ -83,78 +88,204 @@ def lines(playlist: str, prefix: str) -> list[str]:
 async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the_archive(settings, database, tmp_path):
     settings = settings.model_copy(update={"ingest_reconnect_seconds": 30, "dvr_seconds": 600})
     event_id, key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=10))
+    async with ingest_chain(settings, database, tmp_path) as chain, httpx.AsyncClient(base_url=chain.base) as http:
+        ingest, inputs = chain.ingest, chain.inputs
+        first = asyncio.create_task(asyncio.to_thread(publish, ingest, key, 14))
+
+        # Kickoff is 10 minutes away: the feed's first segments put the event on air.
+        async def live():
+            event = await event_row(database, event_id)
+            return event if event.status == "live" else None
+
+        event = await until(live)
+        assert event.hls_stream is not None and event.hls_stream.startswith("/media/live/")
+        asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
+        signed = sign_stream(event.hls_stream, user_id=None, event_id=event_id, settings=settings)
+        assert signed is not None
+        master = await http.get(signed)
+        assert master.status_code == 200, master.text
+        # A 360p source: 360p and 234p, never upscaled, with what was measured.
+        variants = lines(master.text, "#EXT-X-STREAM-INF:")
+        assert [v.split("RESOLUTION=")[1].split(",")[0] for v in variants] == ["640x360", "416x234"]
+        assert all('CODECS="avc1.' in v and "mp4a.40.2" in v and "FRAME-RATE=25.000" in v for v in variants)
+        below = signed.partition("/live/")[0] + f"/vod/{asset_id}"
+        window = await http.get(f"{below}/360p/live.m3u8")
+        assert window.status_code == 200, window.text
+        assert lines(window.text, "#EXT-X-PROGRAM-DATE-TIME:") and "#EXT-X-ENDLIST" not in window.text
+        first_segment = lines(window.text, "r1-")[0]
+        segment = await http.get(f"{below}/360p/{first_segment}")
+        assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
+        # Its token opens the live ladder alone: not the transcoder's own files.
+        for neighbour in ("360p/index.m3u8", "recording.json", "index.m3u8"):
+            refused = await http.get(f"{below}/{neighbour}")
+            assert refused.status_code == 403, neighbour
+
+        # A viewer tags 2.5 s into the match and clips 1 s to 3 s of it, while it is live.
+        await until(lambda: _has_segments(http, f"{below}/360p/live.m3u8", 3))
+        viewer = await new_viewer(database)
+        async with database.write_session() as db:
+            tag = await tags.save_tag(
+                db,
+                viewer,
+                event_id,
+                {"title": "Chance", "start_ms": 2500, "end_ms": 3500},
+                media_root=event_admin.Media.of(settings).store.root,
+                limit=tags.save_limit(settings),
+            )
+        async with database.write_session() as db:
+            clip = await user_clips.create_clip(
+                db,
+                Viewer(viewer),
+                user_clips.NewClip(event_id, "Early chance", 1.0, 3.0),
+                settings=settings,
+                now=clock.now(),
+            )
+        clip_url = sign_stream(clip.hls_stream, user_id=None, event_id=clip.id, settings=settings)
+        assert clip_url is not None
+        clip_media = await http.get(clip_url.replace("/clip-", "/360p/clip-"))
+        assert clip_media.status_code == 200, clip_media.text
+        clip_segments = lines(clip_media.text, "r1-")
+        assert clip_segments and "#EXT-X-START:TIME-OFFSET=" in clip_media.text
+        for name in clip_segments:  # its token opens its own segments alone
+            assert (await http.get(clip_url.rpartition("/")[0] + f"/360p/{name}")).status_code == 200
+        assert (await http.get(clip_url.rpartition("/")[0] + "/360p/r1-00004.ts")).status_code == 403
+
+        assert (await first).returncode == 0
+        await asyncio.sleep(3)  # the encoder is away, within the grace
+        assert inputs.health(event_id) is not None
+        again = await asyncio.to_thread(publish, ingest, key, 6)
+        assert again.returncode == 0, again.stderr
+
+        async def joined():
+            text = (await http.get(f"{below}/360p/live.m3u8")).text
+            return "#EXT-X-DISCONTINUITY" in text and text
+
+        await until(joined, timeout=20)
+        async with database.session() as db:
+            live_assets = [a for a in await _assets(db, event_id) if a.kind == "live"]
+        assert [a.id for a in live_assets] == [asset_id], "the reconnect continued another recording"
+
+        await inputs.before_finish(event_id)
+        async with database.write_session() as db:
+            _view, _change = await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
+        finished = await event_row(database, event_id)
+        assert finished.hls_stream == f"/media/vod/{asset_id}/index.m3u8"
+        # What was published (14 s and 6 s) but the seconds ffmpeg reads before it starts at
+        # each join (about 4.5 s here: the figure is in the ingest benchmark's note).
+        assert finished.duration_s is not None and 20 - 2 * JOIN_ALLOWANCE_S <= finished.duration_s <= 20 + 2
+        vod = sign_stream(finished.hls_stream, user_id=None, event_id=event_id, settings=settings)
+        assert vod is not None
+        archive = await http.get(vod.replace("index.m3u8", "360p/index.m3u8"))
+        assert archive.status_code == 200
+        assert "#EXT-X-PLAYLIST-TYPE:VOD" in archive.text and archive.text.endswith("#EXT-X-ENDLIST\n")
+        async with database.session() as db:
+            kinds = {a.id: a.kind for a in await _assets(db, event_id)}
+            kept = await db.get(Tag, tag.id, populate_existing=True)
+            kept_clip = await db.get(Event, clip.id, populate_existing=True)
+        assert kinds[asset_id] == RECORDING
+        # The recording began with what viewers saw: the tag and the clip are where they were.
+        assert kept is not None and (kept.start_ms, kept.end_ms) == (2500, 3500)
+        assert kept_clip is not None and (kept_clip.start_time_ms, kept_clip.end_time_ms) == (1000, 3000)
+        again_clip = await http.get(clip_url.replace("/clip-", "/360p/clip-"))
+        assert again_clip.status_code == 200 and lines(again_clip.text, "r1-") == clip_segments
+
+
+@dataclass(frozen=True)
+class Chain:
+    base: str  # the server's address
+    ingest: RtmpIngest
+    inputs: live_inputs.LiveInputs
+
+
+@asynccontextmanager
+async def ingest_chain(settings, database: Database, prefix) -> AsyncIterator[Chain]:
+    """The server's media routes and hooks, nginx-rtmp asking them, and the live inputs, for a test."""
     async with uvicorn_serving(lambda port: media_app(settings, database)) as base:
         publish_url, done_url = hook_urls(settings, base)
         ingest = RtmpIngest("127.0.0.1", free_port(), publish_url, done_url)
-        nginx = await asyncio.to_thread(start_nginx, ingest, tmp_path)
+        nginx = await asyncio.to_thread(start_nginx, ingest, prefix)
         inputs = live_inputs.LiveInputs(settings, database, ingest, ffmpeg=tool("ffmpeg"), ffprobe=tool("ffprobe"))
         try:
-            async with live_inputs.serving(inputs), httpx.AsyncClient(base_url=base) as http:
-                first = asyncio.create_task(asyncio.to_thread(publish, ingest, key, 14))
-
-                # Kickoff is 10 minutes away: the feed's first segments put the event on air.
-                async def live():
-                    event = await event_row(database, event_id)
-                    return event if event.status == "live" else None
-
-                event = await until(live)
-                assert event.hls_stream is not None and event.hls_stream.startswith("/media/live/")
-                asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
-                signed = sign_stream(event.hls_stream, user_id=None, event_id=event_id, settings=settings)
-                assert signed is not None
-                master = await http.get(signed)
-                assert master.status_code == 200, master.text
-                # A 360p source: 360p and 234p, never upscaled, with what was measured.
-                variants = lines(master.text, "#EXT-X-STREAM-INF:")
-                assert [v.split("RESOLUTION=")[1].split(",")[0] for v in variants] == ["640x360", "416x234"]
-                assert all('CODECS="avc1.' in v and "mp4a.40.2" in v and "FRAME-RATE=25.000" in v for v in variants)
-                below = signed.partition("/live/")[0] + f"/vod/{asset_id}"
-                window = await http.get(f"{below}/360p/live.m3u8")
-                assert window.status_code == 200, window.text
-                assert lines(window.text, "#EXT-X-PROGRAM-DATE-TIME:") and "#EXT-X-ENDLIST" not in window.text
-                first_segment = lines(window.text, "r1-")[0]
-                segment = await http.get(f"{below}/360p/{first_segment}")
-                assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
-                # Its token opens the live ladder alone: not the transcoder's own files.
-                for neighbour in ("360p/index.m3u8", "recording.json", "index.m3u8"):
-                    refused = await http.get(f"{below}/{neighbour}")
-                    assert refused.status_code == 403, neighbour
-
-                assert (await first).returncode == 0
-                await asyncio.sleep(3)  # the encoder is away, within the grace
-                assert inputs.health(event_id) is not None
-                again = await asyncio.to_thread(publish, ingest, key, 6)
-                assert again.returncode == 0, again.stderr
-
-                async def joined():
-                    text = (await http.get(f"{below}/360p/live.m3u8")).text
-                    return "#EXT-X-DISCONTINUITY" in text and text
-
-                await until(joined, timeout=20)
-                async with database.session() as db:
-                    live_assets = [a for a in await _assets(db, event_id) if a.kind == "live"]
-                assert [a.id for a in live_assets] == [asset_id], "the reconnect continued another recording"
-
-                await inputs.before_finish(event_id)
-                async with database.write_session() as db:
-                    _view, _change = await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
-                finished = await event_row(database, event_id)
-                assert finished.hls_stream == f"/media/vod/{asset_id}/index.m3u8"
-                # What was published (14 s and 6 s) but the seconds ffmpeg reads before it starts at
-                # each join (about 4.5 s here: the figure is in the ingest benchmark's note).
-                assert finished.duration_s is not None and 20 - 2 * JOIN_ALLOWANCE_S <= finished.duration_s <= 20 + 2
-                vod = sign_stream(finished.hls_stream, user_id=None, event_id=event_id, settings=settings)
-                assert vod is not None
-                archive = await http.get(vod.replace("index.m3u8", "360p/index.m3u8"))
-                assert archive.status_code == 200
-                assert "#EXT-X-PLAYLIST-TYPE:VOD" in archive.text and archive.text.endswith("#EXT-X-ENDLIST\n")
-                async with database.session() as db:
-                    kinds = {a.id: a.kind for a in await _assets(db, event_id)}
-                assert kinds[asset_id] == RECORDING
+            async with live_inputs.serving(inputs):
+                yield Chain(base, ingest, inputs)
         finally:
             nginx.terminate()
             await asyncio.to_thread(nginx.wait, 10)
 
 
+async def _has_segments(http: httpx.AsyncClient, url: str, count: int) -> bool:
+    answer = await http.get(url)
+    return answer.status_code == 200 and len(lines(answer.text, "#EXTINF")) >= count
+
+
+async def new_viewer(database: Database) -> str:
+    async with database.session() as db:
+        user = User(id=new_id(), email=f"{new_id()}@example.com", display_name="Viewer", club_list=[], options={})
+        db.add(user)
+        await db.commit()
+        return user.id
+
+
 async def _assets(db, event_id: str) -> list[MediaAsset]:
     return list(await db.scalars(select(MediaAsset).where(MediaAsset.event_id == event_id)))
+
+
+async def test_an_encoder_away_past_the_grace_interrupts_the_event_which_resumes_when_it_is_back(
+    settings, database, tmp_path
+):
+    settings = settings.model_copy(update={"ingest_reconnect_seconds": 2})
+    event_id, key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=1))
+    async with ingest_chain(settings, database, tmp_path) as chain:
+        ingest, inputs = chain.ingest, chain.inputs
+        assert (await asyncio.to_thread(publish, ingest, key, 8, "320x180")).returncode == 0
+
+        async def live():
+            return (await event_row(database, event_id)).status == "live"
+
+        await until(live)
+
+        async def told(state):
+            async def check():
+                return (await event_row(database, event_id)).live_feed == state
+
+            return check
+
+        # Away past the 2 s grace: interrupted, and the event stays live.
+        await until(await told("interrupted"), timeout=15)
+        event = await event_row(database, event_id)
+        health = inputs.health(event_id)
+        assert event.status == "live" and health is not None and health.state == "interrupted"
+        # The encoder comes back: on air again, same recording.
+        back = asyncio.create_task(asyncio.to_thread(publish, ingest, key, 8, "320x180"))
+        await until(await told(None), timeout=20)
+        assert (await back).returncode == 0
+        assert (await event_row(database, event_id)).hls_stream == event.hls_stream
+
+
+async def test_past_the_disk_budget_a_new_ingest_is_refused_and_the_running_one_goes_on(settings, database, tmp_path):
+    store = event_admin.Media.of(settings).store
+    # The budget: what the store holds now and one more MB, which the running feed soon writes.
+    budget_mb = store.used_bytes() // (1024 * 1024) + 1
+    settings = settings.model_copy(update={"media_budget_mb": budget_mb})
+    running_id, running_key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=1))
+    other_id, other_key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=1))
+    async with ingest_chain(settings, database, tmp_path) as chain:
+        ingest, inputs = chain.ingest, chain.inputs
+        running = asyncio.create_task(asyncio.to_thread(publish, ingest, running_key, 24))
+
+        async def full():
+            return store.used_bytes() >= budget_mb * 1024 * 1024
+
+        await until(full)
+        refused = await asyncio.to_thread(publish, ingest, other_key, 3, "320x180")
+        assert refused.returncode != 0
+        assert inputs.refusals[other_id][1].startswith("the media disk budget")
+        assert (await event_row(database, other_id)).status == "upcoming"
+        # The running feed was never disturbed: its whole publish went through and is recorded.
+        assert (await running).returncode == 0
+        event = await event_row(database, running_id)
+        assert event.status == "live" and event.live_feed is None
+        assert event.hls_stream is not None
+        asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
+        recording = recorded(store.directory(asset_id) / "360p")
+        assert recording.duration >= 24 - 2 * JOIN_ALLOWANCE_S

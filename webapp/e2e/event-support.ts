@@ -10,9 +10,10 @@ import {
   type Response,
 } from "@playwright/test";
 import { confirmationLink } from "./mailbox";
+import { STAFF } from "./seeded-server.mjs";
 
 /** The seeded accounts (fixtures/users.yaml). */
-export const STAFF = { email: "staff@touchline.test", password: "touchline-staff-2026" };
+export { STAFF };
 const PASSWORD = "a-long-enough-password-2026";
 const DEVICE = "event-page-e2e";
 

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { startSeededServer, type ExtraServer } from "./seeded-server.mjs";
 
 /** An event as the list answers it (the fields the player tests read). */
 export interface ListedEvent {
@@ -166,43 +165,15 @@ export function expiryOf(token: string): number {
   return (JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as { exp: number }).exp;
 }
 
-export interface ExtraServer {
-  base: string;
-  stop(): Promise<void>;
-}
+export type { ExtraServer } from "./seeded-server.mjs";
 
 /**
  * A second seeded server of the tests' own, with `env` on top (e.g. a short stream-token lifetime),
  * built from the same webapp bundle. It points the ifa sign-on at the main test server's provider
  * rather than starting a second one on the same port.
  */
-export async function startServer(port: number, env: Record<string, string>): Promise<ExtraServer> {
-  const script = fileURLToPath(new URL("./serve.sh", import.meta.url));
-  const child: ChildProcess = spawn("bash", [script], {
-    env: { ...process.env, E2E_PORT: String(port), TOUCHLINE_IFA_ISSUER: "http://127.0.0.1:9400", ...env },
-    stdio: "ignore",
-    detached: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`the server on ${port} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  return {
-    base,
-    async stop() {
-      if (child.pid && child.exitCode === null) {
-        process.kill(-child.pid, "SIGTERM");
-        await new Promise((resolve) => child.once("exit", resolve));
-      }
-    },
-  };
+export function startServer(port: number, env: Record<string, string>): Promise<ExtraServer> {
+  return startSeededServer(port, { TOUCHLINE_IFA_ISSUER: "http://127.0.0.1:9400", ...env });
 }
 
 /**

@@ -7,8 +7,10 @@ data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
 export TOUCHLINE_DATABASE_URL="sqlite+aiosqlite:///$data/e2e.db"
 export TOUCHLINE_VAR_DIR="$data"
-# No nginx-rtmp: several e2e servers run at once and would all want its port.
-export TOUCHLINE_INGEST_ENABLED=false
+# No nginx-rtmp: several e2e servers run at once and would all want its ports. A spec of the live
+# ingest starts a server of its own with E2E_INGEST=true, on ports it found free
+# (TOUCHLINE_RTMP_PORT, TOUCHLINE_SRT_PORTS; e2e/ingest-support.ts).
+export TOUCHLINE_INGEST_ENABLED="${E2E_INGEST:-false}"
 export TOUCHLINE_WEBAPP_DIST="${E2E_DIST:-$root/webapp/dist}"
 # Every test signs up and in from this one address: the per-address limit (server tests cover it)
 # would refuse the suite's own accounts. The per-account limit stays as configured.
@@ -20,5 +22,7 @@ export TOUCHLINE_MAIL_DROP_DIR="${TOUCHLINE_MAIL_DROP_DIR:-$data/mail}"
 "$root/.venv/bin/touchline" seed >/dev/null
 "$root/.venv/bin/touchline" serve --port "${E2E_PORT:?}" &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$data"' EXIT INT TERM
+# The server may have gone first (a stop signals the whole group): under `set -e` a failing kill or
+# the server's exit status would end the trap before the data is removed.
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"' EXIT INT TERM
 wait "$server"

@@ -2,21 +2,28 @@
 // page (gzip, what Chromium actually downloads), the Lighthouse performance score and LCP of the
 // home page and of a live event's page under mobile emulation, the event page's JavaScript and
 // the time from navigation to the first playing frame of a live event, and of the match when its
-// pre-roll fails (issue: player). Runs the
+// pre-roll fails (issue: player); and live latency through the real ingest (issue 28). Runs the
 // built webapp on a freshly seeded server.
 //
-// BENCH_URL: measure a server already running there instead (seeded like e2e/serve.sh does).
-// BENCH_ONLY: some parts only, comma-separated: js, ttff, ads, lighthouse (all by default).
+// BENCH_URL: measure a server already running there instead (seeded like e2e/serve.sh does). The
+// latency part always starts servers of its own: it sets their ingest's segment length.
+// BENCH_ONLY: some parts only, comma-separated: js, ttff, ads, lighthouse, latency (all by default).
 // BENCH_LIGHTHOUSE_RUNS: Lighthouse runs per page (5 by default; each report keeps its median).
+// BENCH_LATENCY_SECONDS: how long the latency is sampled (60 by default); BENCH_LATENCY_RESOLUTION:
+// the published test pattern's size (1280x720 by default).
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { ingestServerSettings, publishTestPattern, startSeededServer, STAFF } from "../e2e/seeded-server.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 18790);
 const base = process.env.BENCH_URL?.replace(/\/$/, "") ?? `http://127.0.0.1:${port}`;
-const parts = new Set((process.env.BENCH_ONLY ?? "js,ttff,ads,lighthouse").split(",").map((part) => part.trim()));
+const parts = new Set(
+  (process.env.BENCH_ONLY ?? "js,ttff,ads,lighthouse,latency").split(",").map((part) => part.trim()),
+);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const flags = [
@@ -40,6 +47,17 @@ const TTFF_RUNS = Number(process.env.BENCH_TTFF_RUNS ?? 7);
 // within 3.5 s of navigation, whatever the VAST does. The player drops a VAST at 2 s (src/ui/player/ads.ts).
 const AD_FAILURE_AIM_MS = 3500;
 const AD_FAILURE_CASES = ["empty", "broken", "slow", "missing-media"];
+// Live latency (issue 28): `Date.now()` minus hls.js's `playingDate` (the program date-time of the
+// frame on screen) once a second, with the ingest's segments of each length; aims for the median.
+const LATENCY_AIM_MS = { 2: 6000, 1: 4000 };
+const LATENCY_SAMPLE_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
+// The test pattern's size: a smaller one (640x360, a two-rung ladder) tells the chain's own latency
+// apart from a machine too busy to transcode 720p in real time beside the browser.
+const LATENCY_RESOLUTION = process.env.BENCH_LATENCY_RESOLUTION ?? "1280x720";
+// A viewer who opens the page mid-stream, sampled after the one who waited for the kickoff.
+const LATE_JOINER_SECONDS = 20;
+// Long enough for the page to turn live (about 10 s), be sampled, and then a second viewer's.
+const PUBLISH_SECONDS = LATENCY_SAMPLE_SECONDS + LATE_JOINER_SECONDS + 40;
 
 async function waitFor(url, ms) {
   const until = Date.now() + ms;
@@ -137,6 +155,9 @@ async function eventWithAd() {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The nearest-rank percentile `p` (0–100). */
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)];
 
 /** Milliseconds from navigation to the player's first frame (its `player:first-frame` mark). */
 async function firstFrameOn(page, url) {
@@ -205,6 +226,222 @@ async function adFailures(runs) {
     return { url, cases };
   } finally {
     await browser.close();
+  }
+}
+
+/** The seeded staff account's access token on `server`. */
+async function staffToken(server) {
+  const answer = await fetch(`${server}/api/user/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      username: STAFF.email,
+      password: STAFF.password,
+      device_id: "bench",
+      device_name: "bench",
+      strategy: "refresh",
+    }),
+  });
+  if (!answer.ok) throw new Error(`staff sign-in answered ${answer.status}`);
+  return (await answer.json()).content.tokenData.access_token;
+}
+
+/** A free match kicking off in ten minutes: within the ingest's autostart window, so publishing makes it live. */
+async function upcomingEvent(server, token, title) {
+  const answer = await fetch(`${server}/api/admin/events`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      title,
+      sportType: "football",
+      commerce_type: "commerce_free_media",
+      status: "upcoming",
+      event_date: new Date(Date.now() + 10 * 60_000).toISOString(),
+    }),
+  });
+  if (!answer.ok) throw new Error(`creating the event answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()).content._id;
+}
+
+/** The event's ingest health as staff see it (its transcoder's speed, the age of its last segment). */
+async function ingestHealth(server, token, eventId) {
+  const answer = await fetch(`${server}/api/admin/events/${eventId}/ingest`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return answer.ok ? (await answer.json()).content : null;
+}
+
+/** Resolves once the page's video plays a frame whose program date-time the probe knows. */
+const playingWithDate = (page) =>
+  page.waitForFunction(
+    () => {
+      const element = globalThis.document.querySelector("media-controller video");
+      return element && !element.paused && globalThis.__touchlinePlayer?.playingDate() != null;
+    },
+    null,
+    { timeout: 30_000, polling: 100 },
+  );
+
+/**
+ * Once a second for `seconds` (while `going()`): the page's latency (`Date.now() - playingDate`),
+ * what hls.js counts behind the playlist's newest segment and aims for, and the ingest's health
+ * then (its transcoder's speed, that segment's age). With the medians, and the stalls meanwhile.
+ */
+async function sampleLatency(page, seconds, health, going) {
+  await page.locator("media-controller video").evaluate((element) => {
+    globalThis.__benchStalls = 0;
+    element.addEventListener("waiting", () => (globalThis.__benchStalls += 1));
+  });
+  const samples = [];
+  const start = Date.now();
+  for (let second = 0; second <= seconds && going(); second += 1) {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + second * 1000 - Date.now())));
+    const [sample, ingest] = await Promise.all([
+      page.evaluate(() => {
+        const probe = globalThis.__touchlinePlayer;
+        const at = probe?.playingDate();
+        return {
+          latencyMs: at == null ? null : Date.now() - at,
+          behindEdgeS: probe?.latency() ?? null,
+          targetS: probe?.targetLatency() ?? null,
+        };
+      }),
+      health(),
+    ]);
+    if (sample.latencyMs !== null)
+      samples.push({ ...sample, speed: ingest?.speed ?? null, segmentAgeS: ingest?.lastSegmentAgeSeconds ?? null });
+  }
+  if (!samples.length) throw new Error("the playing page never gave a program date-time");
+  const latencies = samples.map((sample) => sample.latencyMs);
+  const medianOf = (key) => {
+    const known = samples.map((sample) => sample[key]).filter((value) => value !== null);
+    return known.length ? +median(known).toFixed(2) : null;
+  };
+  return {
+    samples: latencies,
+    medianMs: median(latencies),
+    p95Ms: percentile(latencies, 95),
+    behindEdgeMedianS: medianOf("behindEdgeS"),
+    hlsTargetLatencyS: samples.at(-1).targetS,
+    lastSegmentAgeMedianS: medianOf("segmentAgeS"),
+    transcoderSpeedMedian: medianOf("speed"),
+    stalls: await page.evaluate(() => globalThis.__benchStalls),
+    // The machine's load meanwhile: the ladder is transcoded on it, beside the browser.
+    loadAverage: +loadavg()[0].toFixed(2),
+  };
+}
+
+/**
+ * How far ahead of this machine's clock the live playlists' program date-times run, as `page` loads
+ * them: for each media playlist, its last segment's PDT plus its duration minus when it arrived
+ * (later than it was sent). Above 0, a segment was listed before the time its PDT says it ended:
+ * the PDT is late, and `Date.now() - playingDate` short of the real delay, by at least that much.
+ */
+function watchPlaylistClock(page, aheadMs) {
+  page.on("response", (response) => {
+    if (!new URL(response.url()).pathname.endsWith(".m3u8")) return;
+    const arrived = Date.now();
+    response.text().then(
+      (body) => {
+        const last = [...body.matchAll(/#EXT-X-PROGRAM-DATE-TIME:(\S+)\s+#EXTINF:([\d.]+)/g)].at(-1);
+        if (last) aheadMs.push(Date.parse(last[1]) + Number(last[2]) * 1000 - arrived);
+      },
+      () => undefined,
+    );
+  });
+}
+
+/** A new page of `browser` with the player's probe on (src/ui/player/probe.ts). */
+async function probedPage(browser) {
+  const page = await browser.newPage();
+  await page.addInitScript(() => (globalThis.__touchlineProbe = true));
+  return page;
+}
+
+/**
+ * Live latency through the real ingest with `segmentSeconds`-second segments: a server of its own
+ * with the ingest on, a viewer's page open on an upcoming match, then `touchline ingest
+ * test-pattern` publishing to it. Measures the publisher's start to the page's first frame, then
+ * samples that viewer's latency once a second while it plays. Then a viewer who opens the page
+ * mid-stream, whom hls.js starts its target latency behind the newest segment (the first viewer
+ * starts where the short first playlist begins, nearer).
+ */
+async function liveLatency(segmentSeconds) {
+  const { port: serverPort, env } = await ingestServerSettings(1);
+  const server = await startSeededServer(serverPort, {
+    ...env,
+    TOUCHLINE_LIVE_SEGMENT_SECONDS: String(segmentSeconds),
+  });
+  let browser = null;
+  let publisher = null;
+  try {
+    const token = await staffToken(server.base);
+    const eventId = await upcomingEvent(server.base, token, `Latency bench ${segmentSeconds} s ${Date.now()}`);
+    const eventUrl = `${server.base}/events/${eventId}`;
+    const health = () => ingestHealth(server.base, token, eventId);
+    browser = await chromium.launch({ executablePath: chromePath, args: flags.slice(1) });
+    const page = await probedPage(browser);
+    const aheadMs = [];
+    watchPlaylistClock(page, aheadMs);
+    // The page must be in the event's room before publishing, to be told when the event goes live.
+    const joined = new Promise((resolve) =>
+      page.on("websocket", (socket) =>
+        socket.on("framereceived", ({ payload }) => String(payload).includes(`event:${eventId}`) && resolve()),
+      ),
+    );
+    await page.goto(eventUrl);
+    await page.getByRole("timer").waitFor({ timeout: 20_000 });
+    await joined;
+
+    const publishedAt = Date.now();
+    publisher = publishTestPattern(server.base, eventId, [
+      "--duration",
+      String(PUBLISH_SECONDS),
+      "--resolution",
+      LATENCY_RESOLUTION,
+    ]);
+    let publishing = true;
+    const ended = publisher.ended.then(({ code, stderr }) => {
+      publishing = false;
+      throw new Error(`touchline ingest test-pattern ended (exit code ${code}):\n${stderr}`);
+    });
+    ended.catch(() => undefined); // heard through unlessEnded
+    /** `promise`, or the publisher's end if that comes first (then `promise` fails unheard as the browser closes). */
+    const unlessEnded = (promise) => {
+      promise.catch(() => undefined);
+      return Promise.race([promise, ended]);
+    };
+    const firstFrame = page
+      .waitForFunction(
+        () => {
+          const mark = performance.getEntriesByName("player:first-frame")[0];
+          return mark && performance.timeOrigin + mark.startTime;
+        },
+        null,
+        { timeout: 90_000, polling: 50 },
+      )
+      .then((handle) => handle.jsonValue());
+    const firstFrameMs = Math.round((await unlessEnded(firstFrame)) - publishedAt);
+    await unlessEnded(playingWithDate(page));
+    const waited = await sampleLatency(page, LATENCY_SAMPLE_SECONDS, health, () => publishing);
+    await page.close(); // one video decoding at a time
+
+    const late = await probedPage(browser);
+    watchPlaylistClock(late, aheadMs);
+    await late.goto(eventUrl);
+    await unlessEnded(playingWithDate(late));
+    const joinedLate = await sampleLatency(late, LATE_JOINER_SECONDS, health, () => publishing);
+    return {
+      segmentSeconds,
+      firstFrameMs,
+      ...waited,
+      joinedLate,
+      pdtAheadMs: aheadMs.length ? Math.round(Math.max(...aheadMs)) : null,
+    };
+  } finally {
+    await publisher?.stop();
+    await browser?.close();
+    await server.stop();
   }
 }
 
@@ -277,15 +514,18 @@ function lighthouse(name, url, runs) {
   };
 }
 
-const server = process.env.BENCH_URL
-  ? null
-  : spawn("bash", ["e2e/serve.sh"], {
-      env: { ...process.env, E2E_PORT: String(port) },
-      stdio: "ignore",
-      detached: true,
-    });
+// The latency part brings servers of its own (with the ingest on).
+const needsSeeded = ["js", "ttff", "ads", "lighthouse"].some((part) => parts.has(part));
+const server =
+  process.env.BENCH_URL || !needsSeeded
+    ? null
+    : spawn("bash", ["e2e/serve.sh"], {
+        env: { ...process.env, E2E_PORT: String(port) },
+        stdio: "ignore",
+        detached: true,
+      });
 try {
-  await waitFor(`${base}/api/health`, 90_000);
+  if (needsSeeded) await waitFor(`${base}/api/health`, 90_000);
   const report = {};
   console.log("\nwebapp budgets");
   if (parts.has("js")) {
@@ -337,6 +577,34 @@ try {
         );
       console.log(
         `    median score ${m.score}, LCP ${m.lcpMs} ms, TBT ${m.tbtMs} ms; aim ${SCORE_AIM} and LCP ≤ ${LCP_AIM_MS} ms: ${met}`,
+      );
+    }
+  }
+  if (parts.has("latency")) {
+    report.liveLatency = [];
+    for (const segmentSeconds of [2, 1]) {
+      const run = await liveLatency(segmentSeconds);
+      report.liveLatency.push(run);
+      const aim = LATENCY_AIM_MS[segmentSeconds];
+      console.log(
+        `  live latency through the ingest, ${segmentSeconds} s segments (a ${LATENCY_RESOLUTION} test pattern over RTMP, ${run.samples.length} samples, one a second):`,
+      );
+      console.log(
+        `    now − playingDate: median ${run.medianMs} ms, p95 ${run.p95Ms} ms; aim median ≤ ${aim} ms: ${run.medianMs <= aim ? "met" : "MISSED"}`,
+      );
+      console.log(
+        `    of which behind the playlist's newest segment (hls.js latency): median ${run.behindEdgeMedianS} s (hls.js aims ${run.hlsTargetLatencyS} s), and that segment's age: median ${run.lastSegmentAgeMedianS} s`,
+      );
+      console.log(
+        `    stalls: ${run.stalls}; transcoder speed: median ${run.transcoderSpeedMedian}× real time; load average ${run.loadAverage} on ${availableParallelism()} cores`,
+      );
+      console.log(`    publisher's start to the first frame on the open event page: ${run.firstFrameMs} ms`);
+      console.log(
+        `    the playlists' program date-times ran up to ${run.pdtAheadMs} ms ahead of the clock (segments listed before their PDT says they ended): the real delay is at least that much more than now − playingDate`,
+      );
+      const late = run.joinedLate;
+      console.log(
+        `    a viewer opening the page mid-stream (${late.samples.length} samples): median ${late.medianMs} ms (aim: ${late.medianMs <= aim ? "met" : "MISSED"}), p95 ${late.p95Ms} ms; hls.js latency median ${late.behindEdgeMedianS} s (aims ${late.hlsTargetLatencyS} s); stalls: ${late.stalls}`,
       );
     }
   }

@@ -200,6 +200,69 @@ ROOM_MESSAGES = [
     ),
 ]
 
+# The picked live event's ingest, everything known (this process transcodes it).
+INGEST_HEALTH: dict[str, Any] = {
+    "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+    "state": "live",
+    "asset": "6a1f0c2e9b3d4e5f60718293",
+    "publishing": True,
+    "renditions": ["720p", "360p", "234p"],
+    "video": {"codec": "h264", "width": 1280, "height": 720, "fps": 29.97},
+    "audio": {"codec": "aac"},
+    "bitrateKbps": 2834.4,
+    "speed": 1.02,
+    "behindRealTime": False,
+    "droppedFrames": 0,
+    "duplicatedFrames": 3,
+    "lastSegmentAgeSeconds": 1.8,
+    "restarts": 1,
+    "reconnects": 2,
+    "viewers": 9,
+    "transcoderHere": True,
+}
+IDLE_INGEST: dict[str, Any] = {
+    "state": "idle",
+    "asset": None,
+    "publishing": False,
+    "renditions": [],
+    "video": {"codec": None, "width": None, "height": None, "fps": None},
+    "audio": {"codec": None},
+    "bitrateKbps": None,
+    "speed": None,
+    "behindRealTime": False,
+    "droppedFrames": None,
+    "duplicatedFrames": None,
+    "lastSegmentAgeSeconds": None,
+    "restarts": None,
+    "reconnects": None,
+    "viewers": 0,
+    "transcoderHere": False,
+}
+STREAM_KEYS: list[dict[str, Any]] = [
+    {
+        "_id": "7b1f0c2e9b3d4e5f60718294",
+        "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+        "hint": "9QzA",
+        "srtPort": 9000,
+        "publishing": True,
+        "created": "2026-11-24T16:00:00Z",
+        "createdBy": "8a1c0a8e2b3d4c5e6f7a8ba1",
+        "revokedAt": None,
+        "lastPublishedAt": "2026-11-24T17:25:00Z",
+    },
+    {
+        "_id": "7b1f0c2e9b3d4e5f60718293",
+        "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+        "hint": "k3Lw",
+        "srtPort": None,
+        "publishing": False,
+        "created": "2026-11-23T10:00:00Z",
+        "createdBy": "8a1c0a8e2b3d4c5e6f7a8ba1",
+        "revokedAt": "2026-11-24T16:00:00Z",
+        "lastPublishedAt": None,
+    },
+]
+
 
 # --- audit log ---
 def _audit(id_: str, at: str, action: str, target: str | None, status: int = 200, **fields) -> dict:
@@ -399,6 +462,14 @@ class FixedApi(AdminApi):
 
     async def emit(self, event: str, room: str, payload: dict) -> dict:
         return {"event": event, "room": room, "manager": "in_process"}
+
+    async def ingest(self, event_id: str) -> dict:
+        if event_id == INGEST_HEALTH["event"]:
+            return INGEST_HEALTH
+        return {"event": event_id, **IDLE_INGEST}
+
+    async def stream_keys(self, event_id: str) -> list[dict]:
+        return [k for k in STREAM_KEYS if k["event"] == event_id]
 
     @asynccontextmanager
     async def watch_room(self, room: str) -> AsyncIterator[AsyncIterator[RoomMessage]]:

@@ -1,6 +1,7 @@
 // Dredd requests for staff event operations (tag admin): list and read events, create and edit an
-// event, go live, finish, switch the stream, list its media assets, make and revoke its stream keys. Every transaction works on events it creates through the API first, so the
-// seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
+// event, go live, finish, switch the stream, list its media assets, make and revoke its stream keys,
+// read its ingest's health. Every transaction works on events it creates through the API first, so
+// the seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
 const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
 
@@ -107,6 +108,13 @@ module.exports = {
     401: dropToken,
     403: asViewer,
     404: (t) => setPath(t, onEvent('/stream_keys')(NOBODY)),
+  },
+  get_event_ingest: {
+    200: async (t) => setPath(t, onEvent('/ingest')((await newEvent())._id)), // no encoder yet: idle
+    400: (t) => setPath(t, onEvent('/ingest')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/ingest')(NOBODY)),
   },
   create_stream_key: {
     ...transition('/stream_keys', { okStatus: 'upcoming', wrongStatus: 'archived' }),

@@ -173,6 +173,8 @@ def _shared(view: EventView, leagues_view: bool) -> dict:
         "duration": e.duration_s,
         "added": iso(e.created),
         "updated": iso(e.updated),
+        # Only while the live input it plays is away (server.services.live_feeds).
+        **({"liveFeed": e.live_feed} if e.live_feed else {}),
     }
 
 

@@ -91,6 +91,26 @@ class MediaStore:
         elif directory.is_dir():
             shutil.rmtree(directory)
 
+    def used_bytes(self) -> int:
+        """What the store holds on disk: every file below it, each link counted once as a link
+        (a sample's many assets are its bytes once)."""
+        total = 0
+        pending = [self.media_dir]
+        while pending:
+            try:
+                entries = list(os.scandir(pending.pop()))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    else:
+                        total += entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue  # removed meanwhile
+        return total
+
     def _link(self, asset_id: str, target: Path) -> Path:
         """Point the asset's directory at `target` (relative to the root), atomically: a link
         that exists already is replaced, so two processes seeding at once agree."""

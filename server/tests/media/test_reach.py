@@ -23,6 +23,10 @@ SAMPLE = "vod/football/index.m3u8"
         (CLIP, CLIP, Place("")),
         (CLIP, "vod/football/720p/clip-60000-90000.m3u8", Place("720p")),
         (CLIP, "vod/football/720p/seg-30.ts", Place("720p", segment=30)),
+        # A rendition's own file, for a clip of a live input's recording: the route checks that the
+        # file is a segment of the recording in the clip's range (a sample's files are refused).
+        (CLIP, "vod/football/720p/r1-00003.ts", Place("720p", ranged=True)),
+        (GAME, "vod/football/360p/index0.ts", Place("360p", ranged=True)),
         # A live stream: its master, every rendition's live playlist, the files they list.
         (LIVE, LIVE, Place("")),
         (LIVE, "vod/football/234p/live.m3u8", Place("234p")),
@@ -45,7 +49,6 @@ def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued
         # A VOD token never opens a live path.
         (GAME, "live/football.m3u8"),
         (GAME, "vod/football/360p/live.m3u8"),
-        (GAME, "vod/football/360p/index0.ts"),  # the files the live playlists list
         (SAMPLE, "live/football.m3u8"),
         (SAMPLE, "vod/football/360p/live.m3u8"),
         (CLIP, "live/football.m3u8"),

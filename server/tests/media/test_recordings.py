@@ -100,8 +100,8 @@ def test_finishing_closes_every_renditions_playlist_and_gives_the_duration(tmp_p
     for name in info.rendition_names:
         (tmp_path / name).mkdir()
         (tmp_path / name / "run-1.m3u8").write_text(WRITTEN)
-    assert finalize(tmp_path) == 9
-    assert finalize(tmp_path) == 9  # again: the same archive
+    assert finalize(tmp_path).duration == 9
+    assert finalize(tmp_path).duration == 9  # again: the same archive
     for name in info.rendition_names:
         closed = (tmp_path / name / "index.m3u8").read_text()
         assert closed.endswith("#EXT-X-ENDLIST\n") and "#EXT-X-PLAYLIST-TYPE:VOD" in closed
@@ -124,3 +124,17 @@ def test_the_runs_of_a_rendition_join_in_order_and_an_empty_run_adds_nothing(tmp
     assert [i for i, s in enumerate(joined.segments) if s.discontinuous] == [3, 5, 8]
     assert Joiner(tmp_path.parent, (tmp_path.name,)).write()
     assert Recording.parse((tmp_path / "index.m3u8").read_text()) == joined
+
+
+def test_a_clip_of_the_recording_lists_the_segments_that_cover_it_and_starts_at_its_moment():
+    recording = Recording.parse(WRITTEN)
+    assert list(recording.covering(1000, 3000)) == [0, 1]
+    assert list(recording.covering(4500, 7000)) == [2, 3]  # 7 s is where segment 4 begins
+    assert list(recording.covering(9000, 9500)) == []  # past the end
+    clip = recording.range_playlist(4500, 8000)
+    assert uris(clip) == ["rec-00002.ts", "rec-00003.ts", "rec-00004.ts"]
+    assert "#EXT-X-START:TIME-OFFSET=0.500,PRECISE=YES" in clip and clip.endswith("#EXT-X-ENDLIST\n")
+    # The encoder's drop inside the clip stays a discontinuity.
+    assert clip.count("#EXT-X-DISCONTINUITY\n") == 1
+    with pytest.raises(ValueError):
+        recording.range_playlist(9000, 9500)

@@ -1785,6 +1785,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/events/{id}/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The health of an event's live input (its encoder, transcoder and recording)
+         * @description `state`: `idle` (no live input recording), `starting` (an encoder publishes, its first
+         *     segments are being made), `preview` (on the air for staff only), `live`, `reconnecting`
+         *     (the encoder left within the grace), `interrupted` (it stayed away longer; the event stays
+         *     live), `finished` (the recording is the archive). Staff hear each change on the socket
+         *     (`ingest-state-change` in the event's `ingest:{eventId}` room, asyncapi/asyncapi.yaml).
+         *
+         *     What the encoder sends (`video`, `audio`), the encoder speed and frames ffmpeg reports,
+         *     `restarts` and `reconnects` are known to the server process that transcodes the feed
+         *     (`transcoderHere`); another process answers them null and takes the state from the
+         *     recording's asset. `bitrateKbps` is measured from the files of the top rendition's last
+         *     segments (what viewers of the best quality get), `lastSegmentAgeSeconds` is how long ago
+         *     its last segment ended: both from the shared media directory, so every process knows them.
+         *     `viewers` counts the sockets in the event's room (every process's, with Redis).
+         *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["get_event_ingest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/events/{id}/go_live": {
         parameters: {
             query?: never;
@@ -2584,6 +2617,11 @@ export interface components {
             /** Format: date-time */
             event_date: string;
             /**
+             * @description Present only while the live input the event plays is away: `reconnecting` within the grace (the broadcast resumes by itself), `interrupted` past it (the event stays live).
+             * @enum {string}
+             */
+            liveFeed?: "reconnecting" | "interrupted";
+            /**
              * Format: date-time
              * @description Real kick-off, shown instead of `event_date` when that option is on.
              */
@@ -3019,6 +3057,50 @@ export interface components {
                 srt_url: string | null;
                 streamKey: components["schemas"]["StreamKey"];
             };
+        };
+        /** @description An event's live input as staff see it (`GET /admin/events/{id}/ingest`). */
+        IngestHealth: {
+            event: string;
+            /** @enum {string} */
+            state: "idle" | "starting" | "preview" | "live" | "reconnecting" | "interrupted" | "finished";
+            /** @description The recording the live input writes (its media asset), null when idle. */
+            asset: string | null;
+            /** @description An encoder publishes with the event's stream key now. */
+            publishing: boolean;
+            /** @description The ladder's renditions, largest first. */
+            renditions: string[];
+            /** @description The encoder's picture, as ffprobe saw it when the feed started; every field null when it is unknown here (no feed, or its transcoder runs in another process). */
+            video: {
+                codec: string | null;
+                width: number | null;
+                height: number | null;
+                fps: number | null;
+            };
+            /** @description The encoder's sound; `codec` null when it sends none or it is unknown here. */
+            audio: {
+                codec: string | null;
+            };
+            /** @description kbit/s of the top rendition's last segments (their files' sizes over their duration). */
+            bitrateKbps: number | null;
+            /** @description The transcoder's speed, × real time (ffmpeg `-progress`); below 1 it falls behind the feed. */
+            speed: number | null;
+            /** @description The transcoder runs slower than the feed arrives (speed below 0.95). */
+            behindRealTime: boolean;
+            droppedFrames: number | null;
+            duplicatedFrames: number | null;
+            /** @description Seconds since the end of the last segment (its program date-time plus its duration). */
+            lastSegmentAgeSeconds: number | null;
+            /** @description How often the transcoder crashed and was started again. */
+            restarts: number | null;
+            /** @description How often the encoder came back after leaving. */
+            reconnects: number | null;
+            /** @description Sockets in the event's room now. */
+            viewers: number;
+            /** @description The answering server process runs the event's transcoder (else its figures are null). */
+            transcoderHere: boolean;
+        };
+        IngestHealthResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["IngestHealth"];
         };
         DeviceListResponse: components["schemas"]["Envelope"] & {
             content: {
@@ -4240,8 +4322,8 @@ export interface components {
              *     this list equal to that document's server-to-client messages).
              * @enum {string}
              */
-            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated";
-            /** @description `event:{_id}` or `user:{userId}`. */
+            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change";
+            /** @description `event:{_id}`, `user:{userId}` or `ingest:{_id}` (as the message's `x-room` says). */
             room: string;
             /** @description The message's payload, validated against its AsyncAPI schema. */
             payload: Record<string, never>;
@@ -11213,6 +11295,72 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["StreamKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    get_event_ingest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ingest's health now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "state": "live",
+                     *         "asset": "6a1f0c2e9b3d4e5f60718293",
+                     *         "publishing": true,
+                     *         "renditions": [
+                     *           "720p",
+                     *           "360p",
+                     *           "234p"
+                     *         ],
+                     *         "video": {
+                     *           "codec": "h264",
+                     *           "width": 1280,
+                     *           "height": 720,
+                     *           "fps": 30
+                     *         },
+                     *         "audio": {
+                     *           "codec": "aac"
+                     *         },
+                     *         "bitrateKbps": 2954.2,
+                     *         "speed": 1.01,
+                     *         "behindRealTime": false,
+                     *         "droppedFrames": 0,
+                     *         "duplicatedFrames": 2,
+                     *         "lastSegmentAgeSeconds": 1.4,
+                     *         "restarts": 0,
+                     *         "reconnects": 1,
+                     *         "viewers": 214,
+                     *         "transcoderHere": true
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IngestHealthResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -5,6 +5,8 @@ export type ApiEvent = components["schemas"]["Event"];
 export type MediaType = components["schemas"]["MediaType"];
 export type EventStatus = components["schemas"]["EventStatus"];
 export type CommerceCoverage = NonNullable<ApiEvent["commerceCoverage"]>[number];
+/** The live input the event plays is away: `reconnecting` within the grace, `interrupted` past it. */
+export type LiveFeed = NonNullable<ApiEvent["liveFeed"]>;
 
 /** The config options that change how an event reads (spec §3, customer config). */
 export interface EventMapOptions {
@@ -65,6 +67,8 @@ export interface CatalogEvent {
   eventType: string;
   sportType: string | null;
   isLive: boolean;
+  /** Why a live event shows no new pictures (its feed is away); null while all is well. */
+  liveFeed: LiveFeed | null;
   isChannel: boolean;
   isClip: boolean;
   /** eventType externalContent marks an event played elsewhere. */
@@ -148,6 +152,7 @@ export function mapEvent(api: ApiEvent, options: EventMapOptions = DEFAULT_EVENT
     eventType: api.eventType,
     sportType: api.sportType ?? null,
     isLive: api.status === "live",
+    liveFeed: api.liveFeed ?? null,
     isChannel: api.status === "channel" || api.eventType === "channel",
     isClip: isClipMediaType(api.media_type),
     isExternal: api.eventType === "externalContent",

@@ -12,7 +12,7 @@ export interface UserRoomRequest {
 }
 
 export interface WatchRoomRequest {
-  /** `user:{userId}` or `event:{eventId}`. */
+  /** `user:{userId}`, `event:{eventId}` or `ingest:{eventId}`. */
   room: string;
 }
 
@@ -34,7 +34,7 @@ export type RoomAck = RoomAckOk | RoomAckError;
 
 export interface RoomAckOk {
   ok: true;
-  /** `user:{userId}` or `event:{eventId}`. */
+  /** `user:{userId}`, `event:{eventId}` or (watched by staff) `ingest:{eventId}`. */
   room: string;
 }
 
@@ -94,6 +94,8 @@ export interface UpdateEventPayload {
   status?: EventStatus;
   event_date?: string;
   gameStartDate?: string | null;
+  /** The live input the event plays left (`reconnecting`, `interrupted`) or is back (null), as the REST `Event.liveFeed`. */
+  liveFeed?: "reconnecting" | "interrupted" | null;
   endDate?: string | null;
   sportType?: string | null;
   commerce_type?: "commerce_free_media" | "commerce_members_media" | "commerce_ppv_media" | "commerce_transactional_media" | "commerce_subscription-basic_media";
@@ -139,6 +141,21 @@ export interface CommentOnMediaDeletedPayload {
   commentId: Id;
 }
 
+/**
+ * `starting`: an encoder publishes and its first segments are being made; `preview`: on the
+ * air for staff only (the event is not live yet); `live`: on air; `reconnecting`: the encoder
+ * left within the grace (TOUCHLINE_INGEST_RECONNECT_SECONDS); `interrupted`: it stayed away
+ * longer (the event stays live); `finished`: the recording is the event's archive.
+ */
+export type IngestState = "starting" | "preview" | "live" | "reconnecting" | "interrupted" | "finished";
+
+export interface IngestStateChangePayload {
+  eventId: Id;
+  state: IngestState;
+  previous: IngestState;
+  assetId: Id;
+}
+
 /** Messages the server sends; listen with socket.on(name, handler). */
 export interface ServerToClientEvents {
   /** The event went live or its stream moved. */
@@ -157,6 +174,8 @@ export interface ServerToClientEvents {
   "comment-on-media": (payload: CommentOnMediaPayload) => void;
   "comment-on-media-deleted": (payload: CommentOnMediaDeletedPayload) => void;
   "comment-on-media-updated": (payload: CommentOnMediaPayload) => void;
+  /** The live input of event `eventId` is now `state`. */
+  "ingest-state-change": (payload: IngestStateChangePayload) => void;
 }
 
 /** Messages the client emits; the server acknowledges each with a JSON string. */
@@ -169,7 +188,7 @@ export interface ClientToServerEvents {
   "join-event-room": (payload: JoinEventRoomRequest, ack: (ack: AckString) => void) => void;
   /** Sent when the eventId route parameter changes. */
   "leave-event-room": (payload: LeaveEventRoomRequest, ack: (ack: AckString) => void) => void;
-  /** Receive everything a user or event room receives, for support tools (`touchline socket watch`). */
+  /** Receive everything a user, event or ingest room receives, for support tools (`touchline socket watch`). */
   "watch-room": (payload: WatchRoomRequest, ack: (ack: AckString) => void) => void;
 }
 

@@ -71,6 +71,12 @@ describe("mapEvent", () => {
     expect(mapEvent(apiEvent({ status: "channel", eventType: "channel" }), OPTIONS).isChannel).toBe(true);
   });
 
+  it("tells a live feed that is away, and none when the API names none", () => {
+    expect(mapEvent(apiEvent({ liveFeed: "interrupted" }), OPTIONS).liveFeed).toBe("interrupted");
+    expect(mapEvent(apiEvent({ liveFeed: "reconnecting" }), OPTIONS).liveFeed).toBe("reconnecting");
+    expect(mapEvent(apiEvent(), OPTIONS).liveFeed).toBeNull();
+  });
+
   it("always makes a viewer's own clips available to them", () => {
     const clip = mapEvent(apiEvent({ media_type: "user_clip", availableForUser: false }), OPTIONS);
     expect(clip.isAvailableForUser).toBe(true);

@@ -104,7 +104,7 @@ async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<v
 }
 
 const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
-  const { source, poster, vastUrl, adKey, markers, extraControls } = props;
+  const { source, poster, vastUrl, adKey, markers, extraControls, notice } = props;
   const { t, i18n } = useTranslation("player");
   applyChromeLanguage(i18n.language, t);
 
@@ -354,7 +354,8 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     for (const [type, listener] of listeners) video.addEventListener(type, listener);
     // The watchdog: wanting to play without moving for STALL_MS is an error with a retry.
     const watchdog = setInterval(() => {
-      if (video.paused || video.ended || !currentUrl.current) {
+      // A source the page says sends nothing for now is waited for, not reported.
+      if (video.paused || video.ended || !currentUrl.current || latest.current.notice) {
         lastMoved.current = { at: Date.now(), time: video.currentTime };
         return;
       }
@@ -387,6 +388,16 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     const timer = setTimeout(retry, (error.retryAfterSeconds ?? NOT_STARTED_RETRY_S) * 1000);
     return () => clearTimeout(timer);
   }, [error, retry]);
+
+  // The source is back (the page's notice is gone): what failed while it sent nothing is tried
+  // again at once, so playback resumes by itself.
+  const waitingForSource = !!notice;
+  const waitedForSource = useRef(waitingForSource);
+  useEffect(() => {
+    const sourceBack = waitedForSource.current && !waitingForSource;
+    waitedForSource.current = waitingForSource;
+    if (sourceBack && error && error.kind !== "unsupported") retry();
+  }, [waitingForSource, error, retry]);
 
   // --- the handle -------------------------------------------------------------------------------
 
@@ -454,7 +465,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
         data-engine={engineKind ?? undefined}
       >
         {poster && !started && <img slot="poster" className="player__poster" src={poster} alt="" decoding="async" />}
-        <MediaLoadingIndicator slot="centered-chrome" noAutohide loadingDelay={300} />
+        {!waitingForSource && <MediaLoadingIndicator slot="centered-chrome" noAutohide loadingDelay={300} />}
         {mutedByBrowser && (
           <button
             slot="top-chrome"
@@ -529,7 +540,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
             </MediaControlBar>
           </>
         )}
-        {error && (
+        {error && !waitingForSource && (
           <div slot="centered-chrome" className="player__error" role="alert">
             <p>{t(`error.${error.kind === "not-started" ? "not_started" : error.kind}`)}</p>
             {error.kind !== "unsupported" && (
@@ -540,6 +551,11 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
           </div>
         )}
       </MediaController>
+      {waitingForSource && (
+        <div className="player__notice">
+          <div className="player__notice-box">{notice}</div>
+        </div>
+      )}
       {helpOpen && (
         <HelpDialog
           live={live}

@@ -25,6 +25,7 @@ import HlsJs, {
 import { clampSeek, toMediaTime, toStreamTime, type LiveWindow, type TimeAnchor, type Timeline } from "./dvr";
 import { setMediaCookie } from "./mediaCookie";
 import { discontinuityRebaser } from "./playlists";
+import { exposeProbe, type ProbeHost } from "./probe";
 import { RenditionList } from "./renditions";
 import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, streamClaims } from "./streamUrl";
@@ -216,6 +217,7 @@ class HlsEngine implements PlaybackEngine {
   #anchors: TimeAnchor[] = [];
   #pendingStart: number | null = null;
   #recoveries: number[] = [];
+  #unprobe: () => void = () => undefined;
   readonly #video: HTMLVideoElement;
   readonly #options: EngineOptions;
 
@@ -281,6 +283,8 @@ class HlsEngine implements PlaybackEngine {
     this.#pendingStart = source.live ? startAt : null;
     const hls = new HlsJs(this.#config(!source.live && startAt != null ? Math.max(0, startAt) : -1));
     this.#hls = hls;
+    // Live latency for the benchmark and e2e tests, only on a page that asked for it (./probe).
+    this.#unprobe = exposeProbe(window as ProbeHost, hls);
     hls.on(Events.MANIFEST_PARSED, (_event, data) => {
       this.renditions.replace(
         data.levels.map((level, index) => ({
@@ -403,6 +407,7 @@ class HlsEngine implements PlaybackEngine {
   }
 
   #teardown(): void {
+    this.#unprobe();
     this.#hls?.destroy();
     this.#hls = null;
     this.#details = null;

@@ -43,6 +43,12 @@ export interface PlayerProps {
   onStreamTimeChange?: (seconds: number) => void;
   /** More controls for the control bar (e.g. a choice of view). */
   extraControls?: ReactNode;
+  /**
+   * What the page knows of a source that sends nothing for now (a live feed that dropped), shown
+   * over the video in place of the loading indicator and the player's own errors: the page can
+   * say why, the player cannot. Playback resumes by itself once it is gone.
+   */
+  notice?: ReactNode;
 }
 
 export interface PlayerHandle {

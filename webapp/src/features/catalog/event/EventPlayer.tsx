@@ -1,4 +1,13 @@
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
 import { sessionStore } from "@/session/store";
@@ -29,6 +38,8 @@ export interface EventPlayerProps {
   startAt?: number | null;
   /** Stream seconds as playback advances, about four times a second at most. */
   onStreamTimeChange?: (seconds: number) => void;
+  /** Shown over the video while the stream sends nothing for a reason the page knows (its feed is away). */
+  notice?: ReactNode;
 }
 
 type View = "main" | "pano";
@@ -60,7 +71,7 @@ function isLiveStream(url: string, event: CatalogEvent): boolean {
  * its pre-roll, and a new signed address from a fresh event answer before the token expires.
  */
 export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(function EventPlayer(
-  { event, markers, startAt = null, onStreamTimeChange },
+  { event, markers, startAt = null, onStreamTimeChange, notice },
   ref,
 ) {
   const { t } = useTranslation("player");
@@ -158,6 +169,8 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       renewSource={renewSource}
       onStreamTimeChange={onStreamTimeChange}
       extraControls={viewToggle}
+      // A clip of the viewer's plays from its recording: the live feed's state is not its own.
+      notice={clip ? null : notice}
     />
   );
 });

@@ -5,6 +5,7 @@ import { accessOf, type CatalogEvent } from "@/entities/event";
 import { FallbackImage } from "@/ui/images/FallbackImage";
 import { Countdown } from "./Countdown";
 import { EventPlayer, type EventPlayerHandle, type EventPlayerProps } from "./EventPlayer";
+import { LiveFeedNotice } from "./LiveFeedNotice";
 import { Paywall } from "./Paywall";
 import type { EventPageAction, EventPageState } from "./realtime";
 
@@ -84,6 +85,7 @@ export function EventStage({
         markers={markers}
         startAt={startAt}
         onStreamTimeChange={onStreamTimeChange}
+        notice={event.isLive && event.liveFeed ? <LiveFeedNotice feed={event.liveFeed} /> : null}
       />
     );
   } else if (upcoming) {

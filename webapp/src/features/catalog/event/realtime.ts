@@ -98,6 +98,8 @@ export function applyUpdateEvent(
   const startsAt = kickoff ?? scheduled;
   if (startsAt) next.startsAt = startsAt;
   if (payload.endDate !== undefined) next.endsAt = parseDate(payload.endDate);
+  // null: the feed is back.
+  if (payload.liveFeed !== undefined) next.liveFeed = payload.liveFeed;
   if (payload.sportType !== undefined) next.sportType = payload.sportType ?? null;
   if (payload.commerce_type !== undefined) next.commerceType = payload.commerce_type;
   if (payload.content?.PosterH !== undefined) next.posterUrl = payload.content.PosterH ?? null;

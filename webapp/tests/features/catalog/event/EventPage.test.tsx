@@ -14,7 +14,7 @@ import { fakeServer, failure, ok, signIn, signOutQuietly, type RecordedCall } fr
 type ApiEvent = components["schemas"]["Event"];
 type ApiTag = components["schemas"]["Tag"];
 
-/** The player stands in as a box showing what it was given; its handle is a set of spies. */
+/** The player stands in as a box showing what it was given (its notice too); its handle is a set of spies. */
 const player = vi.hoisted(() => ({
   time: null as number | null,
   handle: {
@@ -34,7 +34,7 @@ vi.mock("@/features/catalog/event/EventPlayer", async () => {
   const { useEffect } = await import("react");
   return {
     EventPlayer: forwardRef<EventPlayerHandle, EventPlayerProps>(function FakePlayer(
-      { event, startAt, markers, onStreamTimeChange },
+      { event, startAt, markers, onStreamTimeChange, notice },
       ref,
     ) {
       player.report = onStreamTimeChange ?? null;
@@ -48,7 +48,9 @@ vi.mock("@/features/catalog/event/EventPlayer", async () => {
           data-stream={event.streamUrl ?? ""}
           data-start={startAt ?? ""}
           data-markers={(markers ?? []).map((marker) => `${marker.time}:${marker.label}`).join("|")}
-        />
+        >
+          {notice}
+        </div>
       );
     }),
   };
@@ -799,6 +801,71 @@ describe("my clips", () => {
     await openEvent();
     expect(await screen.findByText(/You have no clips of this event yet/)).toBeTruthy();
     expect(console.warn).toHaveBeenCalledWith("User clips failed to load", expect.anything());
+  });
+});
+
+describe("a live feed that is away (issue 28 §4)", () => {
+  const INTERRUPTED = "The broadcast is interrupted. It will resume here by itself when the venue's feed is back.";
+  const RECONNECTING = "Reconnecting to the venue's feed…";
+  /** What the page shows over the player, as assistive technology announces it. */
+  const feedNotice = () => within(screen.getByTestId("player")).queryByRole("status");
+
+  /** Later reloads of the event never answer: what shows is the message's own change. */
+  function holdReloads(server: ReturnType<typeof serve>) {
+    const answer = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation((input) =>
+      requestPath(input).startsWith("/api/event/get_by_id/") ? new Promise<Response>(() => undefined) : answer(input),
+    );
+  }
+
+  it("tells the viewer over the player that the broadcast is interrupted when the event loads so", async () => {
+    serve({ event: () => eventWith({ liveFeed: "interrupted" }) });
+    await openEvent();
+    await screen.findByTestId("player");
+    expect(feedNotice()?.textContent).toBe(INTERRUPTED);
+    expect(feedNotice()?.getAttribute("aria-live")).toBe("polite");
+  });
+
+  it("shows the interrupted message as soon as update-event says so, and hides it when the feed is back", async () => {
+    const server = serve({ event: () => eventWith() });
+    await openEvent();
+    await screen.findByTestId("player");
+    expect(feedNotice()).toBeNull();
+    holdReloads(server);
+
+    await serverSays("update-event", { eventId: ID, liveFeed: "reconnecting" });
+    expect(feedNotice()?.textContent).toBe(RECONNECTING);
+    await serverSays("update-event", { eventId: ID, liveFeed: "interrupted" });
+    expect(feedNotice()?.textContent).toBe(INTERRUPTED);
+    await serverSays("update-event", { eventId: ID, liveFeed: null });
+    expect(feedNotice()).toBeNull();
+  });
+
+  it("keeps the message while reloads of the event find its feed still away, and drops it once back", async () => {
+    let liveFeed: ApiEvent["liveFeed"] = "interrupted";
+    const server = serve({ event: () => eventWith({ liveFeed }) });
+    const lookups = () => server.callsTo(`/event/get_by_id/id/${ID}`).length;
+    await openEvent();
+    await screen.findByTestId("player");
+    await serverSays("update-event", { eventId: ID, sportType: "football" });
+    await waitFor(() => expect(lookups()).toBe(2));
+    await settle();
+    expect(feedNotice()?.textContent).toBe(INTERRUPTED);
+
+    liveFeed = undefined;
+    await serverSays("update-event", { eventId: ID, liveFeed: null });
+    await waitFor(() => expect(lookups()).toBe(3));
+    await settle();
+    expect(feedNotice()).toBeNull();
+  });
+
+  it("says nothing of the feed once the event is no longer live", async () => {
+    serve({
+      event: () => eventWith({ status: "archived", liveFeed: "interrupted" }, { HLSStream: SIGNED("t", "vod/x.m3u8") }),
+    });
+    await openEvent();
+    await screen.findByTestId("player");
+    expect(feedNotice()).toBeNull();
   });
 });
 

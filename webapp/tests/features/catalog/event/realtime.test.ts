@@ -126,6 +126,35 @@ describe("applyUpdateEvent", () => {
   });
 });
 
+describe("applyUpdateEvent and the live feed", () => {
+  const options = { realKickoff: false };
+  const live = () => mapEvent(apiEvent({ status: "live" }));
+
+  it("marks the live feed reconnecting or interrupted as the message says", () => {
+    const event = live();
+    expect(event.liveFeed).toBeNull();
+    expect(applyUpdateEvent(event, { eventId: event.id, liveFeed: "reconnecting" }, options).liveFeed).toBe(
+      "reconnecting",
+    );
+    expect(applyUpdateEvent(event, { eventId: event.id, liveFeed: "interrupted" }, options).liveFeed).toBe(
+      "interrupted",
+    );
+  });
+
+  it("clears the live feed when the message says it is back (null)", () => {
+    const interrupted = mapEvent(apiEvent({ status: "live", liveFeed: "interrupted" }));
+    const back = applyUpdateEvent(interrupted, { eventId: interrupted.id, liveFeed: null }, options);
+    expect(back.liveFeed).toBeNull();
+    expect(back.isLive).toBe(true);
+  });
+
+  it("leaves the live feed as it is when the message does not name it", () => {
+    const interrupted = mapEvent(apiEvent({ status: "live", liveFeed: "interrupted" }));
+    const renamed = applyUpdateEvent(interrupted, { eventId: interrupted.id, title: "Derby day" }, options);
+    expect(renamed.liveFeed).toBe("interrupted");
+  });
+});
+
 describe("purchaseConcerns", () => {
   it("is this event's purchase when it names the event or a product that unlocks it", () => {
     expect(purchaseConcerns({ eventId: "e1", productId: "p9" }, "e1", [])).toBe(true);

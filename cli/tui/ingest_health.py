@@ -1,0 +1,88 @@
+"""The wording of an event's ingest health (GET /admin/events/{id}/ingest) in the staff console:
+the figures of live control's ingest panel, the key hints, and the trouble the dashboard flags.
+Lines stay within 37 characters: the panel is the narrow column of an 80-column terminal."""
+
+from rich.text import Text
+
+NONE = "—"
+LABEL_WIDTH = 9  # "Restarts" and a space
+NO_TRANSCODER_STATES = ("idle", "finished")  # no process transcodes the feed then
+
+
+def _line(label: str, value: str) -> Text:
+    return Text.assemble((f"{label:<{LABEL_WIDTH}}", "bold"), value)
+
+
+def _count(value: int | None) -> str:
+    return NONE if value is None else str(value)
+
+
+def input_of(health: dict) -> str:
+    """'h264 1280x720 30 fps, aac': what the encoder sends, as the transcoder saw it (its fields
+    are null when unknown in the answering process)."""
+    video, audio = health.get("video") or {}, health.get("audio") or {}
+    if video.get("width") is None:
+        return NONE
+    fps = f" {video['fps']:.3g} fps" if video.get("fps") is not None else ""
+    picture = f"{video.get('codec') or 'video'} {video['width']}x{video.get('height')}{fps}"
+    return f"{picture}, {audio['codec']}" if audio.get("codec") else f"{picture}, no sound"
+
+
+def speed_of(health: dict) -> str:
+    speed = health["speed"]
+    if speed is None:
+        return NONE
+    return f"{speed:.2f}× real time" + (", behind" if health["behindRealTime"] else "")
+
+
+def bitrate_of(health: dict) -> str:
+    kbps = health["bitrateKbps"]
+    return NONE if kbps is None else f"{kbps:,.0f} kbit/s"
+
+
+def age_of(health: dict) -> str:
+    age = health["lastSegmentAgeSeconds"]
+    return NONE if age is None else f"last ended {age:.1f} s ago"
+
+
+def encoder_lines(health: dict) -> Text:
+    """State, input, speed and bitrate: the lines above the bitrate's sparkline."""
+    encoder = "publishing" if health["publishing"] else "no encoder"
+    lines = [
+        _line("State", f"{health['state']} · {encoder}"),
+        _line("Input", input_of(health)),
+        _line("Speed", speed_of(health)),
+        _line("Bitrate", bitrate_of(health)),
+    ]
+    return Text("\n").join(lines)
+
+
+def output_lines(health: dict) -> Text:
+    """Last segment, restarts and reconnects, viewers: the lines below the sparkline."""
+    lines = [
+        _line("Segment", age_of(health)),
+        _line("Restarts", f"{_count(health['restarts'])} · reconnects {_count(health['reconnects'])}"),
+        _line("Viewers", str(health["viewers"])),
+    ]
+    if not health["transcoderHere"] and health["state"] not in NO_TRANSCODER_STATES:
+        # Only the process running the transcoder knows the input, speed, restarts and reconnects.
+        lines.append(Text("Transcoded by another server process.", style="dim"))
+    return Text("\n").join(lines)
+
+
+def key_line(keys: list[dict]) -> Text:
+    """The event's key in force by its hint (the key itself is shown once, when made)."""
+    in_force = next((k for k in keys if not k["revokedAt"]), None)
+    if in_force is None:
+        return _line("Key", "none in force")
+    return _line("Key", f"…{in_force['hint']}, " + ("publishing" if in_force["publishing"] else "in force"))
+
+
+def trouble_of(health: dict) -> str | None:
+    """What the dashboard flags: an interrupted feed, or a transcoder slower than real time."""
+    if health["state"] == "interrupted":
+        return "ingest interrupted"
+    if health["behindRealTime"]:
+        speed = health["speed"]
+        return "slower than real time" + (f" ({speed:.2f}×)" if speed is not None else "")
+    return None
