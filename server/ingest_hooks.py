@@ -75,10 +75,10 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
         form = await request.form()
         key, publisher = str(form.get("name", "")), f"{form.get('clientid', '')}@{form.get('addr', '')}"[:80]
         inputs = live_inputs.current()
-        full = await _over_budget(settings)
         async with database.write_session() as db:
             decision = await stream_keys.may_publish(db, key, publisher, secret_key=settings.secret_key)
-            if decision.accepted and full and (inputs is None or not inputs.feeding(decision.event_id)):
+            new_ingest = decision.accepted and (inputs is None or not inputs.feeding(decision.event_id))
+            if new_ingest and await _over_budget(settings):
                 # A new ingest past the disk budget is refused; a running one (a reconnect) goes on.
                 await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
                 decision = stream_keys.Decision(False, BUDGET_REFUSAL, decision.event_id)

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..admin_client import AdminClient, run
+from ..ingest_figures import bitrate_of, input_of
 from ..terminal_text import json_text
 from . import staff_completion
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows
@@ -186,11 +187,7 @@ def _overview(report: list[dict]) -> tuple[str, list[str], list[list[str]]]:
 
 
 def _input(health: dict) -> str:
-    video, audio = health["video"], health["audio"]
-    if video["width"] is None:  # unknown here
-        return NONE
-    picture = f"{video['codec'] or 'video'} {video['width']}x{video['height']} at {video['fps']:.3g} fps"
-    return f"{picture}, {audio['codec']}" if audio["codec"] else f"{picture}, no sound"
+    return input_of(health) or NONE
 
 
 def _speed(health: dict, *, words: bool = False) -> str:
@@ -204,8 +201,7 @@ def _speed(health: dict, *, words: bool = False) -> str:
 
 
 def _bitrate(health: dict) -> str:
-    kbps = health["bitrateKbps"]
-    return NONE if kbps is None else f"{kbps:,.0f} kbit/s"
+    return bitrate_of(health) or NONE
 
 
 def _age(health: dict) -> str:

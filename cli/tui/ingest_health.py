@@ -4,6 +4,8 @@ Lines stay within 37 characters: the panel is the narrow column of an 80-column 
 
 from rich.text import Text
 
+from ..ingest_figures import bitrate_of, input_of
+
 NONE = "—"
 LABEL_WIDTH = 9  # "Restarts" and a space
 NO_TRANSCODER_STATES = ("idle", "finished")  # no process transcodes the feed then
@@ -17,27 +19,11 @@ def _count(value: int | None) -> str:
     return NONE if value is None else str(value)
 
 
-def input_of(health: dict) -> str:
-    """'h264 1280x720 30 fps, aac': what the encoder sends, as the transcoder saw it (its fields
-    are null when unknown in the answering process)."""
-    video, audio = health.get("video") or {}, health.get("audio") or {}
-    if video.get("width") is None:
-        return NONE
-    fps = f" {video['fps']:.3g} fps" if video.get("fps") is not None else ""
-    picture = f"{video.get('codec') or 'video'} {video['width']}x{video.get('height')}{fps}"
-    return f"{picture}, {audio['codec']}" if audio.get("codec") else f"{picture}, no sound"
-
-
 def speed_of(health: dict) -> str:
     speed = health["speed"]
     if speed is None:
         return NONE
     return f"{speed:.2f}× real time" + (", behind" if health["behindRealTime"] else "")
-
-
-def bitrate_of(health: dict) -> str:
-    kbps = health["bitrateKbps"]
-    return NONE if kbps is None else f"{kbps:,.0f} kbit/s"
 
 
 def age_of(health: dict) -> str:
@@ -50,9 +36,9 @@ def encoder_lines(health: dict) -> Text:
     encoder = "publishing" if health["publishing"] else "no encoder"
     lines = [
         _line("State", f"{health['state']} · {encoder}"),
-        _line("Input", input_of(health)),
+        _line("Input", input_of(health) or NONE),
         _line("Speed", speed_of(health)),
-        _line("Bitrate", bitrate_of(health)),
+        _line("Bitrate", bitrate_of(health) or NONE),
     ]
     return Text("\n").join(lines)
 

@@ -241,11 +241,11 @@ async def _own_assets(db: AsyncSession, media: Media, event: Event) -> None:
             )
 
 
-def _snapshot(event: Event) -> dict[str, Any]:
+def snapshot(event: Event) -> dict[str, Any]:
     return {name: getattr(event, name) for name in WATCHED}
 
 
-def _diff(before: Mapping[str, Any], event: Event) -> dict[str, Any]:
+def diff(before: Mapping[str, Any], event: Event) -> dict[str, Any]:
     """update-event fields for what changed since `before`."""
     fields: dict[str, Any] = {}
     content: dict[str, Any] = {}
@@ -523,7 +523,7 @@ async def update(
     now = now or clock.now()
     values = columns_of(body, allow_private_urls=allow_private_urls)
     event = await _locked(db, event_id)
-    before = _snapshot(event)
+    before = snapshot(event)
     identities = await _check_references(db, event, values, list(body["identities"]) if "identities" in body else None)
     wanted = values.pop("status", event.status)
     for column, value in values.items():
@@ -534,14 +534,14 @@ async def update(
     if identities is not None:
         await db.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
         _link(db, event, identities)
-    change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
+    change = Change(event, diff(before, event), on_air_at_new_url(before, event))
     if _touched(before, event) or identities is not None:
         event.updated = now
     await _commit(db)
     return await _view(db, event), change
 
 
-def _on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
+def on_air_at_new_url(before: Mapping[str, Any], event: Event) -> bool:
     """Whether to send event-url-change, which tells clients the event is on air at `eventUrl`:
     when it went live with a stream, or a live event's (or channel's) stream moved. A change of
     an upcoming or archived event's stream is told in update-event only."""
@@ -557,7 +557,7 @@ async def go_live(
     event = await _locked(db, event_id)
     if event.status != UPCOMING:
         raise _refuse_transition(event.status, LIVE)
-    before = _snapshot(event)
+    before = snapshot(event)
     # A feed staff previewed goes on air (server.services.live_feeds).
     recording = await records.recording_in_progress(db, event.id)
     if recording is not None:
@@ -566,7 +566,7 @@ async def go_live(
     _go_live(event, now)
     await _own_assets(db, media, event)
     event.updated = now
-    change = Change(event, _diff(before, event), _on_air_at_new_url(before, event))
+    change = Change(event, diff(before, event), on_air_at_new_url(before, event))
     await db.commit()
     return await _view(db, event), change
 
@@ -617,12 +617,12 @@ async def finish(
     event = await _locked(db, event_id)
     if event.status != LIVE:
         raise _refuse_transition(event.status, ARCHIVED)
-    before = _snapshot(event)
+    before = snapshot(event)
     archive = await _close_recording(db, media, event, now)
     _finish(event, now, stream_given=archive is not None, duration_given=archive is not None)
     await _own_assets(db, media, event)
     event.updated = now
-    change = Change(event, _diff(before, event))
+    change = Change(event, diff(before, event))
     await db.commit()
     return await _view(db, event), change
 
@@ -644,16 +644,16 @@ async def set_stream(
         raise Conflict(
             f"An archived event's stream cannot be switched (this one is {event.status})", code=INVALID_STATUS
         )
-    before = _snapshot(event)
+    before = snapshot(event)
     event.hls_stream = values["hls_stream"]
     if event.status == UPCOMING:
         _go_live(event, now, stream_given=True)
     await _own_assets(db, media, event)
     event.updated = now
     # The stream travels in event-url-change; update-event tells the rest (an upcoming event went live).
-    fields = _diff(before, event)
+    fields = diff(before, event)
     fields.pop("content", None)
-    change = Change(event, fields, _on_air_at_new_url(before, event))
+    change = Change(event, fields, on_air_at_new_url(before, event))
     await db.commit()
     return await _view(db, event), change
 
@@ -682,14 +682,14 @@ async def start_due(database: Database, now: datetime | None = None, *, media: M
                 event = await db.get(Event, event_id, with_for_update=True, populate_existing=True)
                 if event is None or event.status != UPCOMING or event.event_date > now:
                     continue
-                before = _snapshot(event)
+                before = snapshot(event)
                 _go_live(event, now)
                 try:
                     await _own_assets(db, media, event)
                 except ApiError as refusal:  # stored before streams were checked: it goes live, unplayable
                     log.warning("kickoff: event %s goes live with a stream it cannot play: %s", event.id, refusal)
                 event.updated = now
-                changes.append(Change(event, _diff(before, event), _on_air_at_new_url(before, event)))
+                changes.append(Change(event, diff(before, event), on_air_at_new_url(before, event)))
                 await db.commit()
                 started += 1
         if len(due) < batch or not started:

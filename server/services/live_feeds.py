@@ -28,7 +28,7 @@ from ..media.assets.model import LIVE, RECORDING
 from ..media.assets.store import MediaStore
 from ..media.urls import live_url
 from ..models import Event, MediaAsset, new_id
-from .event_admin import CHANNEL, UPCOMING, Change, _diff, _on_air_at_new_url, _snapshot
+from .event_admin import CHANNEL, UPCOMING, Change, diff, on_air_at_new_url, snapshot
 from .event_admin import LIVE as LIVE_STATUS
 
 PREVIEW, ON_AIR, RECONNECTING, INTERRUPTED = "preview", "live", "reconnecting", "interrupted"
@@ -70,7 +70,7 @@ async def on_air(
     event = await db.get(Event, asset.event_id, with_for_update=True, populate_existing=True)
     if event is None or event.media_type != "event":
         return None
-    before = _snapshot(event)
+    before = snapshot(event)
     stream = live_url(asset.id)
     if event.status == UPCOMING and _autostarts(event, now, autostart_minutes):
         event.status = LIVE_STATUS
@@ -81,14 +81,14 @@ async def on_air(
     asset.state = ON_AIR if event.hls_stream == stream else PREVIEW
     asset.updated = now
     change = None
-    fields = _diff(before, event)
+    fields = diff(before, event)
     if event.live_feed is not None and asset.state == ON_AIR:  # back from a drop
         event.live_feed = None
         fields["liveFeed"] = None
     if fields:
         event.updated = now
         fields.pop("content", None)  # the stream travels in event-url-change
-        change = Change(event, fields, _on_air_at_new_url(before, event))
+        change = Change(event, fields, on_air_at_new_url(before, event))
     await db.commit()
     return change
 

@@ -41,11 +41,12 @@ test.describe("pre-roll ads", () => {
     await openWithAd(page, `/events/${event._id}`);
     const skip = adBreak(page).getByRole("button", { name: "Skip ad" });
     // The ad loads, then plays its 3 s before it may be skipped: slow on a busy machine.
-    await expect(skip).toBeVisible({ timeout: 20_000 });
+    await expect(skip).toBeVisible({ timeout: 30_000 });
     await skip.focus();
     await page.keyboard.press("Enter");
     await expect(adBreak(page)).toBeHidden();
-    await expectPlaying(page, 1);
+    // The match's first segments load only now: as slow as a first frame on a busy machine.
+    await expectPlaying(page, 1, 30_000);
     await expect.poll(() => adHits(request, ad)).toMatchObject({ impression: 1, start: 1, skip: 1 });
     expect((await adHits(request, ad)).complete).toBeUndefined();
   });

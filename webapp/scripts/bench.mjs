@@ -593,15 +593,16 @@ try {
         `    now − playingDate: median ${run.medianMs} ms, p95 ${run.p95Ms} ms; aim median ≤ ${aim} ms: ${run.medianMs <= aim ? "met" : "MISSED"}`,
       );
       console.log(
-        `    of which behind the playlist's newest segment (hls.js latency): median ${run.behindEdgeMedianS} s (hls.js aims ${run.hlsTargetLatencyS} s), and that segment's age: median ${run.lastSegmentAgeMedianS} s`,
+        `    hls.js plays median ${run.behindEdgeMedianS} s behind the playlist's newest segment (it aims ${run.hlsTargetLatencyS} s); that segment's age by its PDT: median ${run.lastSegmentAgeMedianS} s`,
       );
       console.log(
         `    stalls: ${run.stalls}; transcoder speed: median ${run.transcoderSpeedMedian}× real time; load average ${run.loadAverage} on ${availableParallelism()} cores`,
       );
       console.log(`    publisher's start to the first frame on the open event page: ${run.firstFrameMs} ms`);
-      console.log(
-        `    the playlists' program date-times ran up to ${run.pdtAheadMs} ms ahead of the clock (segments listed before their PDT says they ended): the real delay is at least that much more than now − playingDate`,
-      );
+      if (run.pdtAheadMs > 0)
+        console.log(
+          `    program date-times ran up to ${run.pdtAheadMs} ms ahead of the clock (a segment was listed before its PDT said it ended): the real delay is that much more at least`,
+        );
       const late = run.joinedLate;
       console.log(
         `    a viewer opening the page mid-stream (${late.samples.length} samples): median ${late.medianMs} ms (aim: ${late.medianMs <= aim ? "met" : "MISSED"}), p95 ${late.p95Ms} ms; hls.js latency median ${late.behindEdgeMedianS} s (aims ${late.hlsTargetLatencyS} s); stalls: ${late.stalls}`,

@@ -66,7 +66,7 @@ async def test_the_panel_shows_the_picked_events_state_input_speed_bitrate_segme
         await wait_until(pilot, lambda: "Viewers" in shown(screen, "ingest-output"))
         encoder, output = shown(screen, "ingest-encoder"), shown(screen, "ingest-output")
         assert "live · publishing" in encoder
-        assert "h264 1280x720 30 fps, aac" in encoder
+        assert "h264 1280x720 at 30 fps, aac" in encoder
         assert "1.02× real time" in encoder and "2,834 kbit/s" in encoder
         assert "last ended 1.8 s ago" in output
         assert "Restarts 1 · reconnects 2" in output and "Viewers  9" in output
