@@ -94,6 +94,9 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             return Response(status_code=403)
         log.info("ingest: event %s is being published from %s", decision.event_id, form.get("addr"))
         if inputs is not None and decision.event_id is not None:
+            if decision.replaced is not None:
+                log.warning("ingest: an encoder took over event %s as staff allowed", decision.event_id)
+                await inputs.take_over(decision.event_id, decision.replaced)
             inputs.published(decision.event_id, key)  # transcoding starts once nginx has the feed
         return Response(status_code=204)
 
@@ -103,9 +106,10 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             return Response(status_code=403)
         key, publisher, _ = await _asked(request)
         async with database.write_session() as db:
-            await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
+            was_the_publisher = await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
         inputs = live_inputs.current()
-        if inputs is not None:
+        # One a take-over dropped leaves the feed to the encoder that replaced it.
+        if inputs is not None and was_the_publisher:
             inputs.unpublished(key)
         return Response(status_code=204)
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -34,27 +35,35 @@ def nginx_binary(module: Path = NGINX_RTMP_MODULE) -> str | None:
     return found if found is not None and module.exists() else None
 
 
-def rtmp_ingest(settings: Settings) -> RtmpIngest:
+def rtmp_ingest(settings: Settings, control_port: int | None = None) -> RtmpIngest:
     """The ingest this server runs: its hooks on this server's own port, on loopback."""
     publish, done = hook_urls(settings, f"http://127.0.0.1:{settings.port}")
-    return RtmpIngest(settings.ingest_host, settings.rtmp_port, publish, done)
+    return RtmpIngest(settings.ingest_host, settings.rtmp_port, publish, done, control_port=control_port)
 
 
-def _prepared(settings: Settings, module: Path) -> Path:
+def _free_loopback_port() -> int:
+    """A port for nginx's control API: only this process talks to it (nginx's hooks call this
+    process, which is where an encoder is dropped), so any free one does."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _prepared(settings: Settings, ingest: RtmpIngest, module: Path) -> Path:
     """nginx's prefix directory, with its configuration written."""
     prefix = Path(settings.var_dir) / "ingest" / str(settings.port)
     prefix.mkdir(parents=True, exist_ok=True)
-    (prefix / "nginx.conf").write_text(nginx_config(rtmp_ingest(settings), prefix, module))
+    (prefix / "nginx.conf").write_text(nginx_config(ingest, prefix, module))
     return prefix
 
 
 @contextlib.asynccontextmanager
-async def _feeds(settings: Settings, database: Database | None) -> AsyncIterator[None]:
+async def _feeds(settings: Settings, ingest: RtmpIngest, database: Database | None) -> AsyncIterator[None]:
     """The live inputs nginx lets in are transcoded by this process (server.live_inputs)."""
     if database is None:
         yield
         return
-    async with live_inputs.serving(live_inputs.LiveInputs(settings, database, rtmp_ingest(settings))):
+    async with live_inputs.serving(live_inputs.LiveInputs(settings, database, ingest)):
         yield
 
 
@@ -74,14 +83,15 @@ async def running(
         )
         yield None
         return
-    prefix = _prepared(settings, module)
+    ingest = rtmp_ingest(settings, _free_loopback_port())
+    prefix = _prepared(settings, ingest, module)
     child = Transcoder(
         lambda: nginx_command(prefix, nginx), name="nginx-rtmp", max_restart_delay=RESTART_AT_MOST_EVERY_S
     )
     task = asyncio.create_task(child.run())
     log.info("live ingest: rtmp://%s:%s/live/<stream key>", settings.ingest_host, settings.rtmp_port)
     try:
-        async with ingest_srt.running(settings, database), _feeds(settings, database):
+        async with ingest_srt.running(settings, database), _feeds(settings, ingest, database):
             yield child
     finally:
         await child.stop()

@@ -54,9 +54,10 @@ from .media.recordings import (
     finalize,
     write_atomically,
 )
-from .media.sources.rtmp import RtmpIngest
+from .media.sources.rtmp import APPLICATION, RtmpIngest
+from .media.sources.rtmp_control import drop_publisher
 from .realtime.announcements import announce_change, announce_ingest_state
-from .services import live_feeds
+from .services import live_feeds, stream_keys
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,8 @@ READ_TIMEOUT_US = 10_000_000
 QUICK_START = ("-analyzeduration", "2000000")
 # The master is measured again once the recording has this much: first segments understate peaks.
 REMEASURE_AFTER_SECONDS = 30.0
+# How often the keys of the feeds being published are checked: a revoked one's encoder is cut off.
+KEYS_CHECK_SECONDS = 3.0
 
 
 class ProbeFailed(Exception):
@@ -442,6 +445,43 @@ class LiveInputs:
             if feed.name == name:
                 feed.unpublished()
 
+    async def take_over(self, event_id: str, replaced: str) -> None:
+        """Staff let a second encoder in in place of `replaced` (`clientid@address`): the first is
+        dropped at nginx, and the feed goes on as after a reconnect (same recording, a
+        discontinuity)."""
+        feed = self.feeds.get(event_id)
+        if feed is None:
+            return
+        feed.unpublished()
+        if self.rtmp.control_url is not None:
+            await drop_publisher(self.rtmp.control_url, APPLICATION, feed.name, replaced.partition("@")[0])
+
+    async def cut_off_revoked(self) -> list[str]:
+        """Drops the encoders of feeds whose key was revoked (or rotated away) since they connected;
+        the events whose encoder was cut off."""
+        publishing = {feed.name: feed for feed in self.feeds.values() if feed.connected.is_set() and not feed.stopping}
+        if not publishing or self.rtmp.control_url is None:
+            return []
+        async with self.database.session() as db:
+            kept = await stream_keys.names_in_force(db, list(publishing), secret_key=self.settings.secret_key)
+        cut = []
+        for name, feed in publishing.items():
+            if name in kept:
+                continue
+            if await drop_publisher(self.rtmp.control_url, APPLICATION, name):
+                feed.unpublished()  # as when an encoder leaves: the grace, then interrupted
+                log.warning("live input of event %s: its key was revoked, the encoder is cut off", feed.event_id)
+                cut.append(feed.event_id)
+        return cut
+
+    async def keep_keys(self) -> None:
+        while True:
+            await asyncio.sleep(KEYS_CHECK_SECONDS)
+            try:
+                await self.cut_off_revoked()
+            except Exception:  # a database hiccup: the next round tries again
+                log.exception("checking the keys of live inputs failed")
+
     def forget(self, feed: Feed) -> None:
         if self.feeds.get(feed.event_id) is feed:
             del self.feeds[feed.event_id]
@@ -478,8 +518,12 @@ def current() -> LiveInputs | None:
 async def serving(inputs: LiveInputs):
     global _current  # one per process, like the socket emitter: the hooks and handlers find it here
     _current = inputs
+    keeping = asyncio.create_task(inputs.keep_keys(), name="live input keys")
     try:
         yield inputs
     finally:
         _current = None
+        keeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeping
         await inputs.close()

@@ -3,7 +3,9 @@
 `ingest key …` manages the stream keys encoders publish an event's feed with (admin staff make,
 rotate and revoke them; support staff list them). `create` and `rotate` print the key once, with
 the RTMP and SRT URLs to paste into OBS or a venue encoder (`--json`: `{"key": …, "rtmp_url": …,
-"srt_url": …}`); the server keeps only its hash.
+"srt_url": …}`); the server keeps only its hash. `--expires` ends the time an encoder may connect
+with it. `take-over` lets a second encoder in in place of the one publishing (a backup encoder,
+a venue switching trucks), for the next two minutes.
 
 `ingest status [EVENT_ID] [--watch]` shows how an event's live input is (its state, the encoder's
 input, the transcoder's speed, bitrate, last segment, viewers), or every live event's at a glance
@@ -14,6 +16,7 @@ through the real ingest with the event's key, as an encoder would: operators che
 it, tests drive the ingest with it.
 """
 
+from datetime import UTC, datetime
 from enum import StrEnum
 from functools import partial
 from typing import Annotated, Any
@@ -25,11 +28,12 @@ from ..ingest_urls import masked, protocol_of
 from ..pattern_encoder import FPS, SECONDS, Pattern, ffmpeg_command, resolution
 from ..terminal_text import echo
 from . import ingest_status, pattern_publisher, staff_completion
+from .keys import expires_option
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows, when
 from .staff_options import StaffOptions, options_of, staff_group
 
 app = staff_group("Live ingest from encoders: stream keys, health, a test pattern.")
-keys = staff_group("An event's stream keys: make, rotate, revoke, list.")
+keys = staff_group("An event's stream keys: make, rotate, revoke, list, let a second encoder take over.")
 app.add_typer(keys, name="key")
 app.command("status")(ingest_status.status)
 
@@ -47,9 +51,19 @@ def _event(value: str) -> str:
     return object_id(value, "an event id", "find it with `touchline events list`")
 
 
-def _issued(ctx: typer.Context, path: str, verb: str) -> None:
+Expires = Annotated[
+    str | None,
+    typer.Option(
+        "--expires", help="Last day (UTC) or moment an encoder may connect with the key; default: until revoked."
+    ),
+]
+
+
+def _issued(ctx: typer.Context, path: str, verb: str, expires: str | None) -> None:
     options = options_of(ctx)
-    _print_issued(options, api_call(options, lambda api: api.post(path)), verb)
+    expires_at = expires_option(expires)
+    body = {"expiresAt": expires_at} if expires_at else None
+    _print_issued(options, api_call(options, lambda api: api.post(path, body)), verb)
 
 
 def _print_issued(options: StaffOptions, content: dict[str, Any], verb: str) -> None:
@@ -62,18 +76,20 @@ def _print_issued(options: StaffOptions, content: dict[str, Any], verb: str) -> 
     typer.echo(f"RTMP: {content['rtmp_url']}")
     if content["srt_url"]:
         typer.echo(f"SRT:  {content['srt_url']}")
+    if content["streamKey"].get("expiresAt"):
+        typer.echo(f"Encoders may connect with it until {when(content['streamKey']['expiresAt'])} UTC.")
 
 
 @keys.command("create")
-def create(ctx: typer.Context, event_id: EventId) -> None:
+def create(ctx: typer.Context, event_id: EventId, expires: Expires = None) -> None:
     """Make the event's stream key; it is printed this once, with the URLs for the encoder."""
-    _issued(ctx, f"/admin/events/{_event(event_id)}/stream_keys", "Made")
+    _issued(ctx, f"/admin/events/{_event(event_id)}/stream_keys", "Made", expires)
 
 
 @keys.command("rotate")
-def rotate(ctx: typer.Context, event_id: EventId) -> None:
-    """Replace the event's key with a new one (the old one stops at once); printed this once."""
-    _issued(ctx, f"/admin/events/{_event(event_id)}/stream_keys/rotate", "Rotated")
+def rotate(ctx: typer.Context, event_id: EventId, expires: Expires = None) -> None:
+    """Replace the event's key with a new one (an encoder on the old one is cut off); printed this once."""
+    _issued(ctx, f"/admin/events/{_event(event_id)}/stream_keys/rotate", "Rotated", expires)
 
 
 @keys.command("revoke")
@@ -86,6 +102,21 @@ def revoke(ctx: typer.Context, event_id: EventId) -> None:
         print_json(content)
         return
     echo(f"Revoked the stream key of event {event} (…{content['hint']}).")
+
+
+@keys.command("take-over")
+def take_over(ctx: typer.Context, event_id: EventId) -> None:
+    """Let a second encoder in with the event's key in place of the one publishing (for 2 minutes)."""
+    options = options_of(ctx)
+    event = _event(event_id)
+    content = api_call(options, lambda api: api.post(f"/admin/events/{event}/stream_keys/take_over"))
+    if options.as_json:
+        print_json(content)
+        return
+    echo(
+        f"Until {when(content['takeOverUntil'])} UTC the next encoder to connect with the key of event {event} "
+        f"(…{content['hint']}) takes over; the one publishing now is dropped then."
+    )
 
 
 @keys.command("list")
@@ -105,7 +136,7 @@ def list_keys(ctx: typer.Context, event_id: EventId) -> None:
         [
             k["_id"],
             "…" + k["hint"],
-            "revoked" if k["revokedAt"] else ("publishing" if k["publishing"] else "in force"),
+            _state(k),
             str(k["srtPort"]) if k["srtPort"] is not None else NONE,
             when(k["created"]),
             when(k["lastPublishedAt"]) if k["lastPublishedAt"] else NONE,
@@ -114,6 +145,18 @@ def list_keys(ctx: typer.Context, event_id: EventId) -> None:
     ]
     headers = ["ID", "Key", "State", "SRT port", "Made (UTC)", "Last published (UTC)"]
     print_rows(console, f"Stream keys of event {event}", headers, rows)
+
+
+def _state(key: dict) -> str:
+    if key["revokedAt"]:
+        return "revoked"
+    if key["publishing"]:
+        return "publishing, take-over allowed" if key.get("takeOverUntil") else "publishing"
+    if not key.get("expiresAt"):
+        return "in force"
+    if datetime.fromisoformat(key["expiresAt"]) <= datetime.now(UTC):
+        return "expired"
+    return f"in force until {when(key['expiresAt'])}"
 
 
 class Protocol(StrEnum):

@@ -24,8 +24,9 @@ class KeyRole(StrEnum):
     admin = "admin"
 
 
-def _expiry(value: str | None) -> str | None:
-    """A date (the key works until the end of that day, UTC) or a date and time."""
+def expires_option(value: str | None) -> str | None:
+    """`--expires`: a date (the key works until the end of that day, UTC) or a date and time; the
+    instant in UTC for the API."""
     if value is None:
         return None
     text = value.strip()
@@ -78,7 +79,7 @@ def create(
     if not name.strip():
         raise fail("--name is empty: say what the key is for")
     body: dict = {"name": name.strip(), "role": role.value}
-    if (expires_at := _expiry(expires)) is not None:
+    if (expires_at := expires_option(expires)) is not None:
         body["expires_at"] = expires_at
     content = api_call(options, lambda api: api.post("/admin/keys", body))
     if options.as_json:

@@ -4,6 +4,7 @@ into an encoder, lists never show it, rotation and revocation stop the old one."
 import json
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 from typer.testing import CliRunner
@@ -76,6 +77,42 @@ def test_the_server_runs_nginx_rtmp_itself_and_its_hook_lets_in_the_events_key(a
     while (prefix / "nginx.pid").exists():
         assert time.monotonic() < deadline, "nginx outlived the server"
         time.sleep(0.1)
+
+
+def test_take_over_drops_the_encoder_publishing_for_the_next_one_through_the_servers_nginx(accounts_db, tmp_path):
+    settings = server_settings(accounts_db.url).model_copy(
+        update={"ingest_enabled": True, "rtmp_port": free_port(), "var_dir": tmp_path}
+    )
+    with threaded_server(settings) as url, ThreadPoolExecutor(2) as encoders:
+        server = SimpleNamespace(url=url, staff=accounts_db.staff)
+        event = create(server)
+        idle = ingest(server, "take-over", event["_id"])
+        assert idle.exit_code == 1 and "no stream key in force" in idle.output
+        key = json.loads(ingest(server, "create", event["_id"], "--json").stdout)["key"]
+        ingest_at = RtmpIngest("127.0.0.1", settings.rtmp_port, "", "")
+        wait_for_port(settings.rtmp_port)
+        first = encoders.submit(publish, ingest_at, key, 30)
+        deadline = time.monotonic() + 15
+        while "publishing" not in ingest(server, "list", event["_id"]).output:
+            assert time.monotonic() < deadline and not first.done(), "the first encoder never published"
+            time.sleep(0.5)
+        allowed = ingest(server, "take-over", event["_id"])
+        assert allowed.exit_code == 0 and "takes over" in allowed.output, allowed.output
+        assert "take-over allowed" in ingest(server, "list", event["_id"]).output
+        second = encoders.submit(publish, ingest_at, key, 4)
+        assert first.result(timeout=20).returncode != 0  # dropped long before its 30 s
+        assert second.result(timeout=30).returncode == 0
+
+
+def test_a_key_made_with_an_expiry_says_until_when_and_a_bad_one_stops_before_any_request(live_server):
+    event = create(live_server)
+    bad = ingest(live_server, "create", event["_id"], "--expires", "next week")
+    assert bad.exit_code == 1 and "is not a date" in bad.output
+    made = ingest(live_server, "create", event["_id"], "--expires", "2099-12-31")
+    assert made.exit_code == 0 and "may connect with it until 2099-12-31 23:59 UTC" in made.output
+    assert "in force until 2099-12-31 23:59" in ingest(live_server, "list", event["_id"]).output
+    past = ingest(live_server, "rotate", event["_id"], "--expires", "2020-01-01")
+    assert past.exit_code == 1 and "expiresAt is in the past" in past.output
 
 
 def wait_for_port(port: int, timeout: float = 10) -> None:

@@ -138,6 +138,9 @@ class AdminApi:
     async def revoke_stream_key(self, event_id: str) -> dict:
         return await self.post(f"/admin/events/{event_id}/stream_keys/revoke")
 
+    async def allow_stream_key_take_over(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/stream_keys/take_over")
+
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
         return _visible_messages(RoomWatch(self.client, room))

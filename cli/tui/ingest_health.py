@@ -61,7 +61,11 @@ def key_line(keys: list[dict]) -> Text:
     in_force = next((k for k in keys if not k["revokedAt"]), None)
     if in_force is None:
         return _line("Key", "none in force")
-    return _line("Key", f"…{in_force['hint']}, " + ("publishing" if in_force["publishing"] else "in force"))
+    if in_force["publishing"]:
+        state = "publishing, take-over allowed" if in_force.get("takeOverUntil") else "publishing"
+    else:
+        state = "in force"
+    return _line("Key", f"…{in_force['hint']}, {state}")
 
 
 def trouble_of(health: dict) -> str | None:

@@ -2,8 +2,8 @@
 asked again every few seconds while live control is on screen and the event may take a feed, with
 a sparkline of the bitrate over the recent answers; and its stream keys, by their hints only.
 
-Making, rotating and revoking the key run here; the screen owns their bindings and confirmations.
-A made or rotated key goes straight into IssuedKeyScreen and is kept nowhere else."""
+Making, rotating and revoking the key, and allowing a take-over, run here; the screen owns their
+bindings and confirmations. A made or rotated key goes straight into IssuedKeyScreen and is kept nowhere else."""
 
 from collections import deque
 from typing import ClassVar
@@ -33,7 +33,7 @@ class IngestPanel(Vertical):
     IngestPanel .followed {{ display: none; }}
     IngestPanel.following .followed {{ display: block; }}
     """
-    KEY_HELP: ClassVar[str] = "k make · o rotate · x revoke key"
+    KEY_HELP: ClassVar[str] = "k make o rotate x revoke t swap"  # t: a take-over; fits the column
 
     def __init__(self, api: AdminApi, refresh_seconds: float, *, id: str | None = None):
         super().__init__(id=id)
@@ -125,11 +125,13 @@ class IngestPanel(Vertical):
 
     @work(exclusive=True, group="stream-key-change")
     async def change_key(self, event: dict, verb: str) -> None:
-        """Make, rotate or revoke the event's key; a new key is shown in its dialog, once."""
+        """Make, rotate or revoke the event's key, or allow a take-over; a new key is shown in its
+        dialog, once."""
         calls = {
             "make": self.api.make_stream_key,
             "rotate": self.api.rotate_stream_key,
             "revoke": self.api.revoke_stream_key,
+            "take-over": self.api.allow_stream_key_take_over,
         }
         title = str(event.get("title", ""))
         try:
@@ -139,6 +141,8 @@ class IngestPanel(Vertical):
             return
         if verb == "revoke":
             self.notify(f"{title}: stream key …{answer['hint']} revoked", markup=False)
+        elif verb == "take-over":
+            self.notify(f"{title}: the next encoder with key …{answer['hint']} takes over (2 minutes)", markup=False)
         else:
             self.app.push_screen(IssuedKeyScreen(title, ISSUED[verb], IssuedKey.of(answer)))
         if self.follows(event["_id"]):

@@ -2,7 +2,8 @@
 see its state and stream URLs, and act on it: go live (l), finish (f), switch its stream (s), send
 any server message of asyncapi/asyncapi.yaml to a room (m), and watch what its room receives (w).
 The ingest panel shows the picked event's live input, refreshed every few seconds, and its stream
-key by its hint; make (k), rotate (o) or revoke (x) the key there (cli/tui/ingest_panel.py).
+key by its hint; make (k), rotate (o) or revoke (x) the key there, or let a second encoder take
+over from the one publishing (t) (cli/tui/ingest_panel.py).
 
 Going live, finishing, switching, sending and changing keys need the admin role. Watching is for
 any staff (the server lets support and admin `watch-room`) signed in as an account: an API key
@@ -42,7 +43,16 @@ from .ingest_panel import TAKES_A_FEED, IngestPanel
 from .widgets import ConfirmScreen, PaletteAction, short_time
 
 ADMIN_ACTIONS = frozenset(
-    {"go_live", "finish", "switch_stream", "send_message", "make_stream_key", "rotate_stream_key", "revoke_stream_key"}
+    {
+        "go_live",
+        "finish",
+        "switch_stream",
+        "send_message",
+        "make_stream_key",
+        "rotate_stream_key",
+        "revoke_stream_key",
+        "take_over_stream_key",
+    }
 )
 STATE_LABELS = {"archived": "finished"}  # the API's word for an event that ended
 # SetStreamRequest.url in openapi/openapi.yaml: a path on this server or an http(s) URL.
@@ -238,6 +248,7 @@ class LiveControlScreen(Screen[None]):
         Binding("k", "make_stream_key", "Make stream key", id="live.make_stream_key", show=False),
         Binding("o", "rotate_stream_key", "Rotate stream key", id="live.rotate_stream_key", show=False),
         Binding("x", "revoke_stream_key", "Revoke stream key", id="live.revoke_stream_key", show=False),
+        Binding("t", "take_over_stream_key", "Take over (swap encoders)", id="live.take_over_stream_key", show=False),
     ]
     PALETTE: ClassVar[list[PaletteAction]] = [
         PaletteAction("Search events by title", "focus_search", "Filter the list of events"),
@@ -250,6 +261,11 @@ class LiveControlScreen(Screen[None]):
         PaletteAction("Make the picked event's stream key", "make_stream_key", "Admin only: shown once, with URLs"),
         PaletteAction("Rotate the picked event's stream key", "rotate_stream_key", "Admin only: the old key stops"),
         PaletteAction("Revoke the picked event's stream key", "revoke_stream_key", "Admin only: encoders are refused"),
+        PaletteAction(
+            "Let a second encoder take over the picked event's key",
+            "take_over_stream_key",
+            "Admin only: for 2 minutes; the encoder publishing is dropped",
+        ),
     ]
     DEFAULT_CSS = """
     LiveControlScreen #top { height: 1fr; }
@@ -461,8 +477,17 @@ class LiveControlScreen(Screen[None]):
         event = self.picked("revoke its stream key")
         if event is not None:
             title = escape(str(event.get("title")))
-            question = f"Revoke the stream key of {title}? Encoders using it are refused from now on."
+            question = f"Revoke the stream key of {title}? Its encoder is cut off and refused from now on."
             self.confirm(question, "Revoke", lambda: self.query_one(IngestPanel).change_key(event, "revoke"))
+
+    def action_take_over_stream_key(self) -> None:
+        event = self.picked("let a second encoder take over", TAKES_A_FEED)
+        if event is not None:
+            question = (
+                f"Let the next encoder with the key of {escape(str(event.get('title')))} take over for 2 minutes? "
+                "The encoder publishing now is dropped when it connects."
+            )
+            self.confirm(question, "Take over", lambda: self.query_one(IngestPanel).change_key(event, "take-over"))
 
     # --- socket messages (admin) -----------------------------------------------------------------
 

@@ -37,7 +37,9 @@ from ..auth.passwords import Passwords
 from ..auth.providers.local_provider import local_openid_provider
 from ..auth.providers.local_provider import settings_for as local_provider_settings
 from ..db import Database
+from ..ingest_hooks import PUBLISH_PATH
 from ..media.assets.store import samples_dir, store_of
+from ..media.sources.stream_keys import hook_secret
 from ..migrate import upgrade
 from ..models import Event, EventStats, Identity, User
 from ..seed.fixtures import stable_id
@@ -275,6 +277,8 @@ ACCEPTED_REFUSALS = {
     "a used-up code is a 409, an expired one a 410",
     "exchange_token": "an unknown or disabled sign-on provider is a 400 (provider_not_supported)",
     "ifa_callback": "a `redirect_uri` other than the server's own is a 400",
+    "create_stream_key": "an expiresAt in the past is a 400 (invalid_expiry)",
+    "rotate_stream_key": "an expiresAt in the past is a 400 (invalid_expiry)",
     "issue_access_codes": "both or neither of product_id and event_id, or an expires_at in the past, is a 400",
     "register_user": "profile text with control characters is a 400 (the profile rules); so is a common, "
     "personal or one-character password (weak_password)",
@@ -680,6 +684,8 @@ def check_database(database_url: str, work: Path, only: str | None) -> dict[str,
                     "accounts": accounts,
                     "tokens": {key: account["token"] for key, account in accounts.items()},
                     "deviceLimit": Settings().device_limit,
+                    # nginx-rtmp's publish hook, as nginx calls it (openapi/dredd/requests/events-admin.js).
+                    "ingestHook": f"{base}{PUBLISH_PATH}?hook={hook_secret(secret)}",
                 },
                 indent=2,
             )

@@ -50,3 +50,7 @@ class StreamKey(IdMixin, TimestampMixin, Base):
     publisher: Mapped[str | None] = mapped_column(String(80), default=None)
     publishing_since: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     last_published_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    # After this moment the key lets no encoder connect (one already publishing goes on).
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    # Until this moment a second encoder is let in in place of the one publishing (staff's take-over).
+    take_over_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)

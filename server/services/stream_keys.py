@@ -6,27 +6,32 @@ instead): a key is shown once, so an operator who lost it rotates. Each key in f
 listener port from TOUCHLINE_SRT_PORTS, freed when it is revoked (the database's unique index
 keeps two keys off one port, whatever processes make them at once).
 
-Publishing: a key in force, of an event that is not archived, with nobody publishing on it, is
-accepted and its publisher recorded until `on_publish_done`; a second publisher on a key that is
-live is refused. nginx names a publisher by its stream name: the key itself over RTMP, or the key's
-bridge name when the feed comes through the key's SRT listener (server.ingest_srt); both stand for
-the same key, under the same rules. A bridge name publishes from this machine only, where the
+Publishing: a key in force and not expired, of an event that is not archived, with nobody
+publishing on it, is accepted and its publisher recorded until `on_publish_done`; a second
+publisher on a key that is live is refused, unless staff chose "take over" in the last
+TAKE_OVER_SECONDS: then the second encoder is let in and the first dropped (the ingest keeps the
+same recording, as for a reconnect). An expired key lets no encoder connect; one that is already
+publishing goes on. A revoked key cuts its encoder off (server.live_inputs asks nginx to drop it).
+
+nginx names a publisher by its stream name: the key itself over RTMP, or the key's bridge name
+when the feed comes through the key's SRT listener (server.ingest_srt); both stand for the same
+key, under the same rules. A bridge name publishes from this machine only, where the
 listeners run: one that leaked lets nobody in from outside.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
-from ..errors import Conflict, NotFound
+from ..errors import ApiError, Conflict, NotFound
 from ..media.sources import stream_keys as keys
 from ..models import Event, StreamKey
 from ..settings import Settings, get_settings
@@ -35,6 +40,8 @@ KEY_EXISTS = "stream_key_exists"
 KEY_NOT_FOUND = "stream_key_not_found"
 NO_PORT = "ingest_ports_exhausted"
 INVALID_STATUS = "invalid_status"
+NOT_PUBLISHING = "stream_key_not_publishing"
+TAKE_OVER_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,15 @@ async def _free_port(db: AsyncSession, settings: Settings) -> int:
     return free
 
 
-async def _issue(db: AsyncSession, event: Event, settings: Settings, actor: str | None, now: datetime) -> Issued:
+def _checked_expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
+    if expires_at is not None and expires_at <= now:
+        raise ApiError("expiresAt is in the past: a key must work for a while", code="invalid_expiry")
+    return expires_at
+
+
+async def _issue(
+    db: AsyncSession, event: Event, settings: Settings, actor: str | None, now: datetime, expires_at: datetime | None
+) -> Issued:
     key = keys.new_key()
     row = StreamKey(
         event_id=event.id,
@@ -111,6 +126,7 @@ async def _issue(db: AsyncSession, event: Event, settings: Settings, actor: str 
         hint=keys.hint(key),
         created_by=actor,
         srt_port=await _free_port(db, settings),
+        expires_at=expires_at,
         created=now,
         updated=now,
     )
@@ -123,19 +139,26 @@ async def _issue(db: AsyncSession, event: Event, settings: Settings, actor: str 
     return Issued(key, row)
 
 
-async def create(db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None) -> Issued:
+async def create(
+    db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None, expires_at: datetime | None = None
+) -> Issued:
     now = clock.now()
+    _checked_expiry(expires_at, now)
     event = await _event(db, event_id)
     if event.status == "archived":
         raise Conflict("An archived event takes no live feed", code=INVALID_STATUS)
     if await in_force(db, event.id) is not None:
         raise Conflict("This event has a stream key already: rotate it for a new one", code=KEY_EXISTS)
-    return await _issue(db, event, settings, actor, now)
+    return await _issue(db, event, settings, actor, now, expires_at)
 
 
-async def rotate(db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None) -> Issued:
-    """A new key in place of the one in force (revoked at once, its port handed on)."""
+async def rotate(
+    db: AsyncSession, event_id: str, *, settings: Settings, actor: str | None, expires_at: datetime | None = None
+) -> Issued:
+    """A new key in place of the one in force (revoked at once, its port handed on; its encoder
+    is cut off)."""
     now = clock.now()
+    _checked_expiry(expires_at, now)
     event = await _event(db, event_id)
     if event.status == "archived":
         raise Conflict("An archived event takes no live feed", code=INVALID_STATUS)
@@ -143,7 +166,7 @@ async def rotate(db: AsyncSession, event_id: str, *, settings: Settings, actor: 
     if current is not None:
         _revoke(current, now)
         await db.flush()
-    return await _issue(db, event, settings, actor, now)
+    return await _issue(db, event, settings, actor, now, expires_at)
 
 
 async def revoke(db: AsyncSession, event_id: str) -> StreamKey:
@@ -161,7 +184,32 @@ def _revoke(row: StreamKey, now: datetime) -> None:
     row.srt_port = None
     row.publisher = None
     row.publishing_since = None
+    row.take_over_until = None
     row.updated = now
+
+
+async def allow_take_over(db: AsyncSession, event_id: str) -> StreamKey:
+    """For the next TAKE_OVER_SECONDS, a second encoder on the event's key is let in in place of
+    the one publishing (a backup encoder, a venue switching trucks); the first is dropped then."""
+    await _event(db, event_id)
+    current = await in_force(db, event_id)
+    if current is None:
+        raise NotFound("This event has no stream key in force", code=KEY_NOT_FOUND)
+    if current.publisher is None:
+        raise Conflict("Nobody is publishing with this key: an encoder can connect as it is", code=NOT_PUBLISHING)
+    now = clock.now()
+    current.take_over_until = now + timedelta(seconds=TAKE_OVER_SECONDS)
+    current.updated = now
+    await db.commit()
+    return current
+
+
+def expired(row: StreamKey, now: datetime) -> bool:
+    return row.expires_at is not None and row.expires_at <= now
+
+
+def take_over_open(row: StreamKey, now: datetime) -> bool:
+    return row.take_over_until is not None and row.take_over_until > now
 
 
 # --- nginx-rtmp asks --------------------------------------------------------------------------------
@@ -172,18 +220,24 @@ class Decision:
     accepted: bool
     reason: str
     event_id: str | None = None
+    replaced: str | None = None  # the publisher a take-over let this one in in place of
+
+
+def _named(name: str, secret_key: str | None) -> ColumnElement[bool] | None:
+    """The condition on the key nginx's stream `name` stands for; None when `name` is neither a
+    key nor a bridge name of this server."""
+    if keys.looks_like_a_key(name):
+        return StreamKey.key_hash == keys.key_hash(name)
+    if (key_id := keys.bridged_key_id(secret_key or get_settings().secret_key, name)) is not None:
+        return StreamKey.id == key_id
+    return None
 
 
 async def _locked(db: AsyncSession, name: str, secret_key: str | None) -> StreamKey | None:
     """The row of the key nginx's stream `name` stands for (whichever its state), locked: one hook
-    call at a time per key. None when `name` is neither a key nor a bridge name of this server."""
-    if keys.looks_like_a_key(name):
-        where = StreamKey.key_hash == keys.key_hash(name)
-    elif (key_id := keys.bridged_key_id(secret_key or get_settings().secret_key, name)) is not None:
-        where = StreamKey.id == key_id
-    else:
-        return None
-    return await db.scalar(select(StreamKey).where(where).with_for_update())
+    call at a time per key."""
+    where = _named(name, secret_key)
+    return None if where is None else await db.scalar(select(StreamKey).where(where).with_for_update())
 
 
 async def may_publish(db: AsyncSession, name: str, publisher: str, *, secret_key: str | None = None) -> Decision:
@@ -197,15 +251,20 @@ async def may_publish(db: AsyncSession, name: str, publisher: str, *, secret_key
         return Decision(False, "unknown key" if keys.looks_like_a_key(name) else "not a stream key")
     if row.revoked_at is not None:
         return Decision(False, "revoked key", row.event_id)
+    now = clock.now()
+    if expired(row, now):
+        return Decision(False, "expired key", row.event_id)
     event = await db.get(Event, row.event_id)
     if event is None or event.status == "archived":
         return Decision(False, "the event is over", row.event_id)
+    replaced = None
     if row.publisher is not None and row.publisher != publisher:
-        return Decision(False, "another encoder is publishing with this key", row.event_id)
-    now = clock.now()
+        if not take_over_open(row, now):
+            return Decision(False, "another encoder is publishing with this key", row.event_id)
+        replaced, row.take_over_until = row.publisher, None  # one take-over per staff action
     row.publisher, row.publishing_since, row.last_published_at, row.updated = publisher, now, now, now
     await db.commit()
-    return Decision(True, "accepted", row.event_id)
+    return Decision(True, "took over" if replaced else "accepted", row.event_id, replaced)
 
 
 def _from_this_machine(publisher: str) -> bool:
@@ -216,12 +275,27 @@ def _from_this_machine(publisher: str) -> bool:
         return False
 
 
-async def publish_done(db: AsyncSession, name: str, publisher: str, *, secret_key: str | None = None) -> None:
-    """The encoder `publisher` of the stream `name` left: the key is free for the next one."""
+async def publish_done(db: AsyncSession, name: str, publisher: str, *, secret_key: str | None = None) -> bool:
+    """The encoder `publisher` of the stream `name` left: the key is free for the next one. False
+    when another encoder publishes with the key now (one that took over from this one)."""
     row = await _locked(db, name, secret_key)
-    if row is not None and row.publisher == publisher:
-        row.publisher, row.publishing_since, row.updated = None, None, clock.now()
-        await db.commit()
+    if row is None or row.publisher is None:
+        return True
+    if row.publisher != publisher:
+        return False
+    row.publisher, row.publishing_since, row.updated = None, None, clock.now()
+    await db.commit()
+    return True
+
+
+async def names_in_force(db: AsyncSession, names: list[str], *, secret_key: str | None = None) -> set[str]:
+    """Which of the streams `names` (keys or bridge names) stand for a key that is not revoked."""
+    kept = set()
+    for name in names:
+        where = _named(name, secret_key)
+        if where is not None and await db.scalar(select(StreamKey.id).where(where, StreamKey.revoked_at.is_(None))):
+            kept.add(name)
+    return kept
 
 
 # --- SRT listeners ----------------------------------------------------------------------------------

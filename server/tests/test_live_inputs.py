@@ -202,7 +202,7 @@ async def ingest_chain(settings, database: Database, prefix) -> AsyncIterator[Ch
     """The server's media routes and hooks, nginx-rtmp asking them, and the live inputs, for a test."""
     async with uvicorn_serving(lambda port: media_app(settings, database)) as base:
         publish_url, done_url = hook_urls(settings, base)
-        ingest = RtmpIngest("127.0.0.1", free_port(), publish_url, done_url)
+        ingest = RtmpIngest("127.0.0.1", free_port(), publish_url, done_url, control_port=free_port())
         nginx = await asyncio.to_thread(start_nginx, ingest, prefix)
         inputs = live_inputs.LiveInputs(settings, database, ingest, ffmpeg=tool("ffmpeg"), ffprobe=tool("ffprobe"))
         try:

@@ -2,18 +2,22 @@
 and bitrate sparkline on fixed answers (FixedApi), and its stream keys made, copied, rotated and
 revoked against a real test server (cli/tests/conftest.py)."""
 
+import httpx
 from textual.widgets import Sparkline, Static
 
+from cli.tests.conftest import SECRET
 from cli.tui.app import TouchlineAdmin
 from cli.tui.issued_key import IssuedKeyScreen
 from cli.tui.widgets import ConfirmScreen, HelpScreen
+from server.ingest_hooks import PUBLISH_PATH
+from server.media.sources.stream_keys import hook_secret
 
 from .capture import text_capture
 from .fixed_data import LIVE_EVENTS, FixedApi
 from .test_admin_tui import SIZE, staff_api, wait_until
 from .test_live_screen import create_event, open_live, pick
 
-KEY_ACTIONS = ("make_stream_key", "rotate_stream_key", "revoke_stream_key")
+KEY_ACTIONS = ("make_stream_key", "rotate_stream_key", "revoke_stream_key", "take_over_stream_key")
 
 
 def shown(screen, widget_id: str) -> str:
@@ -182,8 +186,33 @@ async def test_revoking_the_key_asks_first_and_leaves_none_in_force(live_server)
         await wait_until(pilot, lambda: "in force" in shown(screen, "stream-keys"))
         await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert "Encoders using it are refused" in str(app.screen.query_one("#question").render())
+        assert "Its encoder is cut off and refused" in str(app.screen.query_one("#question").render())
         await pilot.press("y")
         await wait_until(pilot, lambda: "none in force" in shown(screen, "stream-keys"))
         assert any("revoked" in str(n.message) for n in app._notifications)
     assert all(k["revokedAt"] for k in await keys_on_the_server(live_server, event["_id"]))
+
+
+async def test_take_over_asks_first_and_is_refused_while_nobody_publishes_then_allowed(live_server):
+    event = await create_event(live_server)
+    key = (await make_key(live_server, event["_id"]))["key"]
+    app = TouchlineAdmin(staff_api(live_server), refresh_seconds=60)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, app)
+        await pick(pilot, screen, event["title"])
+        await wait_until(pilot, lambda: "in force" in shown(screen, "stream-keys"))
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "take over for 2 minutes" in str(app.screen.query_one("#question").render())
+        await pilot.press("y")
+        await wait_until(pilot, lambda: any("Nobody is publishing" in str(n.message) for n in app._notifications))
+        # An encoder publishes with the key, as nginx-rtmp tells the server.
+        form = {"call": "publish", "app": "live", "name": key, "addr": "127.0.0.1", "clientid": "1"}
+        async with httpx.AsyncClient() as nginx:
+            said = await nginx.post(f"{live_server.url}{PUBLISH_PATH}?hook={hook_secret(SECRET)}", data=form)
+        assert said.status_code == 204
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "take-over allowed" in shown(screen, "stream-keys"))
+        assert any("takes over" in str(n.message) for n in app._notifications)

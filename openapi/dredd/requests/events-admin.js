@@ -1,6 +1,6 @@
 // Dredd requests for staff event operations (tag admin): list and read events, create and edit an
-// event, go live, finish, switch the stream, list its media assets, make and revoke its stream keys,
-// read its ingest's health. Every transaction works on events it creates through the API first, so
+// event, go live, finish, switch the stream, list its media assets, make, revoke and hand over its
+// stream keys, read its ingest's health. Every transaction works on events it creates through the API first, so
 // the seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
 const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
@@ -13,6 +13,20 @@ let seeded;
 async function seededGame() {
   if (!seeded) seeded = (await api('GET', `/event/get_by_id/id/${ids.event}`)).content;
   return seeded;
+}
+
+// An event with a stream key in force; with `publishing`, an encoder publishes with it, as nginx-rtmp
+// tells the server (its on_publish hook, on loopback with the hook secret: the contract server
+// runs no ingest of its own).
+async function eventWithKey({ publishing }) {
+  const event = await newEvent();
+  const issued = await staffCall('POST', `/admin/events/${event._id}/stream_keys`);
+  if (publishing) {
+    const form = new URLSearchParams({ call: 'publish', app: 'live', name: issued.content.key, addr: '127.0.0.1', clientid: '1' });
+    const answer = await fetch(fixtures.ingestHook, { method: 'POST', body: form });
+    if (answer.status !== 204) throw new Error(`the publish hook answered ${answer.status}`);
+  }
+  return event;
 }
 
 let counter = 0;
@@ -133,6 +147,14 @@ module.exports = {
     401: dropToken,
     403: asViewer,
     404: (t) => setPath(t, onEvent('/stream_keys/revoke')(NOBODY)),
+  },
+  allow_stream_key_take_over: {
+    200: async (t) => setPath(t, onEvent('/stream_keys/take_over')((await eventWithKey({ publishing: true }))._id)),
+    400: (t) => setPath(t, onEvent('/stream_keys/take_over')('not-an-id')),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/stream_keys/take_over')(NOBODY)),
+    409: async (t) => setPath(t, onEvent('/stream_keys/take_over')((await eventWithKey({ publishing: false }))._id)),
   },
   go_live: transition('/go_live', { okStatus: 'upcoming', wrongStatus: 'archived' }),
   finish_event: transition('/finish', { okStatus: 'live', wrongStatus: 'upcoming' }),

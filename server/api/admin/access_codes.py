@@ -1,16 +1,14 @@
 """Access codes for staff: issue a batch granting a product, list codes, revoke one."""
 
 import logging
-from datetime import datetime
 
-from ...errors import ApiError
-from ...instants import parse_instant
 from ...services.commerce import access_codes
 from ...services.paging import PageQuery
 from ..http.audit import note_target
 from ..http.context import staff, state
 from ..http.database import db_session, db_write_session
 from ..http.envelope import iso, ok, page_of
+from ..http.instants import instant_field
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +31,6 @@ def present(view: access_codes.CodeView) -> dict:
     }
 
 
-def _when(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return parse_instant(value)
-    except ValueError:
-        message = "expires_at must be a date and time like 2026-12-31T23:59:59Z"
-        details = [{"field": "expires_at", "message": message}]
-        raise ApiError(message, code="validation_error", details=details) from None
-
-
 async def issue_access_codes(body: dict):
     principal = await staff()
     batch = await access_codes.issue(
@@ -52,7 +39,7 @@ async def issue_access_codes(body: dict):
         product_id=body.get("product_id"),
         event_id=body.get("event_id"),
         uses=body.get("uses", 1),
-        expires_at=_when(body.get("expires_at")),
+        expires_at=instant_field("expires_at", body.get("expires_at"), naive_is_utc=True),
         prefix=body.get("prefix"),
         issued_by=principal.user_id,
     )

@@ -1,16 +1,14 @@
 """API keys for scripts (admin only): make one (its secret is shown once), list, revoke."""
 
 import logging
-from datetime import datetime
 
-from ...errors import ApiError
-from ...instants import parse_instant
 from ...services import api_keys
 from ...services.paging import PageQuery
 from ..http.audit import note_detail, note_target
 from ..http.context import staff
 from ..http.database import db_session, db_write_session
 from ..http.envelope import iso, ok, page_of
+from ..http.instants import instant_field
 
 log = logging.getLogger(__name__)
 
@@ -32,19 +30,6 @@ def present(view: api_keys.KeyView) -> dict:
     }
 
 
-def _when(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        parsed: datetime | None = parse_instant(value, naive_is_utc=False)
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        message = "expires_at must be a date and time with its offset, like 2026-12-31T23:59:59Z"
-        raise ApiError(message, code="validation_error", details=[{"field": "expires_at", "message": message}])
-    return parsed
-
-
 async def create_api_key(body: dict):
     principal = await staff()
     async with db_session() as db:
@@ -52,7 +37,7 @@ async def create_api_key(body: dict):
             db,
             name=body["name"].strip(),
             role=body["role"],
-            expires_at=_when(body.get("expires_at")),
+            expires_at=instant_field("expires_at", body.get("expires_at")),
             created_by=principal.user_id,
             created_by_key=principal.key_id,  # a key's key is capped by it and revoked with it
         )

@@ -11,7 +11,8 @@ any amount it sends. This layer, the outermost of the API's stack after `no_stor
 A body within the limit is read here and handed on whole, so what comes after never sees more
 than the limit. A body sent without a `Content-Type` is read as JSON, which is what Connexion's
 validation assumes for such a body (every operation of the contract takes JSON); one sent with a
-Content-Type goes on with it in its canonical spelling (media_types.py).
+Content-Type goes on with it in its canonical spelling (media_types.py). An empty body goes on
+without one: whatever a client labels nothing with, it is no body (an optional one may be left out).
 """
 
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -74,7 +75,11 @@ class BodyLimitMiddleware:
             return
         if body is None:
             return  # the client went away before the body was complete: nobody to answer
-        if has_type:
+        if has_type and not body:
+            # An empty body has no type to speak of; some clients (aiohttp) label an empty POST
+            # application/octet-stream, which an operation with an optional JSON body would refuse.
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"content-type"]}
+        elif has_type:
             headers = [
                 (key, canonical_content_type(value) if key == b"content-type" else value)
                 for key, value in scope["headers"]

@@ -6,7 +6,9 @@ a publisher: `on_publish` POSTs a form (`name` is the key, `addr` the encoder's 
 this machine may play a feed (the transcoder pulls it from here); viewers get HLS, never RTMP.
 
 nginx runs as a child of the server with its own prefix directory: its pid, logs and temporary
-files stay there, never in system paths, and `daemon off` keeps it supervisable.
+files stay there, never in system paths, and `daemon off` keeps it supervisable. With a control
+port, nginx also answers its RTMP module's control API there, on loopback only: the server drops
+an encoder whose key was revoked, or that another encoder takes over from (rtmp_control.py).
 """
 
 from dataclasses import dataclass
@@ -24,6 +26,11 @@ class RtmpIngest:
     on_publish_done_url: str
     # An encoder that stops sending without closing its connection is dropped after this long.
     idle_publisher_seconds: int = 10
+    control_port: int | None = None  # nginx's `rtmp_control`, on 127.0.0.1
+
+    @property
+    def control_url(self) -> str | None:
+        return None if self.control_port is None else f"http://127.0.0.1:{self.control_port}/control"
 
     def publish_url(self, key: str, host: str | None = None) -> str:
         """What an operator pastes into OBS: the server's RTMP URL with the stream key."""
@@ -32,6 +39,29 @@ class RtmpIngest:
     def pull_url(self, key: str) -> str:
         """Where the transcoder reads a live feed, on this machine."""
         return f"rtmp://127.0.0.1:{self.port}/{APPLICATION}/{key}"
+
+
+def _control_block(ingest: RtmpIngest, prefix: Path) -> str:
+    """The control API on loopback; every temporary path in the prefix (Debian's defaults are
+    system directories a server account cannot write)."""
+    if ingest.control_port is None:
+        return ""
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temp = "\n".join(f"    {kind}_temp_path {prefix / f'{kind}_temp'};" for kind in kinds)
+    return f"""
+http {{
+    access_log off;
+{temp}
+    server {{
+        listen 127.0.0.1:{ingest.control_port};
+        location /control {{
+            rtmp_control all;
+            allow 127.0.0.1;
+            deny all;
+        }}
+    }}
+}}
+"""
 
 
 def nginx_config(ingest: RtmpIngest, prefix: Path, module: Path = NGINX_RTMP_MODULE) -> str:
@@ -64,7 +94,7 @@ rtmp {{
         }}
     }}
 }}
-"""
+{_control_block(ingest, prefix)}"""
 
 
 def nginx_command(prefix: Path, nginx: str = "nginx") -> list[str]:

@@ -1733,6 +1733,8 @@ export interface paths {
          * @description The answer holds the key itself, once: it is kept only as a hash. An event with a key in
          *     force answers 409 `stream_key_exists` (rotate it instead); an archived event, 409
          *     `invalid_status`; no SRT port left in `TOUCHLINE_SRT_PORTS`, 409 `ingest_ports_exhausted`.
+         *     With `expiresAt`, the key lets no encoder connect after that moment (one publishing then
+         *     goes on); one in the past is a 400 `invalid_expiry`.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["create_stream_key"];
@@ -1754,7 +1756,8 @@ export interface paths {
         /**
          * Replace an event's stream key with a new one (the old one stops working at once)
          * @description Revokes the key in force, if any, and makes a new one on the same SRT port, shown once.
-         *     An archived event answers 409 `invalid_status`.
+         *     An encoder publishing with the old key is cut off within seconds. `expiresAt` as for
+         *     making a key. An archived event answers 409 `invalid_status`.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["rotate_stream_key"];
@@ -1775,10 +1778,38 @@ export interface paths {
         put?: never;
         /**
          * Revoke an event's stream key (encoders using it are refused from now on)
-         * @description An event without a key in force answers 404 `stream_key_not_found`.
+         * @description An encoder publishing with it is cut off within seconds; the event's live input goes on as
+         *     after a dropped encoder (reconnecting, then interrupted past the grace).
+         *     An event without a key in force answers 404 `stream_key_not_found`.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
         post: operations["revoke_stream_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/stream_keys/take_over": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let a second encoder take over the event's key from the one publishing
+         * @description A second encoder on a key that is live is refused, unless staff chose this: for the next
+         *     120 s (`takeOverUntil`) the next encoder to connect with the key is let in, and the one
+         *     publishing is dropped. The live input goes on with the same recording, as after a
+         *     reconnect (a discontinuity between the two). One take-over per call.
+         *     An event without a key in force answers 404 `stream_key_not_found`; a key nobody
+         *     publishes with, 409 `stream_key_not_publishing` (an encoder can connect as it is).
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        post: operations["allow_stream_key_take_over"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3039,6 +3070,23 @@ export interface components {
             revokedAt?: string | null;
             /** Format: date-time */
             lastPublishedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description After this moment the key lets no encoder connect; null while it is in force.
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Until then a second encoder may take over from the one publishing (staff's choice).
+             */
+            takeOverUntil?: string | null;
+        };
+        StreamKeyRequest: {
+            /**
+             * Format: date-time
+             * @description The key's last moment to let an encoder connect; by default, until revoked.
+             */
+            expiresAt?: string;
         };
         StreamKeyResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["StreamKey"];
@@ -11103,7 +11151,9 @@ export interface operations {
                      *             "created": "2026-11-28T20:00:00Z",
                      *             "createdBy": "6d1e0c2e9b3d4e5f60718293",
                      *             "revokedAt": null,
-                     *             "lastPublishedAt": null
+                     *             "lastPublishedAt": null,
+                     *             "expiresAt": null,
+                     *             "takeOverUntil": null
                      *           }
                      *         ]
                      *       },
@@ -11133,7 +11183,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2030-01-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StreamKeyRequest"];
+            };
+        };
         responses: {
             /** @description The new key, shown this once. */
             200: {
@@ -11156,7 +11215,9 @@ export interface operations {
                      *           "created": "2026-11-28T20:00:00Z",
                      *           "createdBy": "6d1e0c2e9b3d4e5f60718293",
                      *           "revokedAt": null,
-                     *           "lastPublishedAt": null
+                     *           "lastPublishedAt": null,
+                     *           "expiresAt": null,
+                     *           "takeOverUntil": null
                      *         }
                      *       },
                      *       "error": false,
@@ -11201,7 +11262,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2030-01-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StreamKeyRequest"];
+            };
+        };
         responses: {
             /** @description The new key, shown this once. */
             200: {
@@ -11224,7 +11294,9 @@ export interface operations {
                      *           "created": "2026-11-28T20:00:00Z",
                      *           "createdBy": "6d1e0c2e9b3d4e5f60718293",
                      *           "revokedAt": null,
-                     *           "lastPublishedAt": null
+                     *           "lastPublishedAt": null,
+                     *           "expiresAt": null,
+                     *           "takeOverUntil": null
                      *         }
                      *       },
                      *       "error": false,
@@ -11288,7 +11360,9 @@ export interface operations {
                      *         "created": "2026-11-28T20:00:00Z",
                      *         "createdBy": "6d1e0c2e9b3d4e5f60718293",
                      *         "revokedAt": null,
-                     *         "lastPublishedAt": null
+                     *         "lastPublishedAt": null,
+                     *         "expiresAt": null,
+                     *         "takeOverUntil": null
                      *       },
                      *       "error": false,
                      *       "message": ""
@@ -11301,6 +11375,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    allow_stream_key_take_over: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, with the moment the take-over may happen until. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "7b1f0c2e9b3d4e5f60718293",
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "hint": "9QzA",
+                     *         "srtPort": 9000,
+                     *         "publishing": true,
+                     *         "created": "2026-11-28T20:00:00Z",
+                     *         "createdBy": "6d1e0c2e9b3d4e5f60718293",
+                     *         "revokedAt": null,
+                     *         "lastPublishedAt": "2026-11-28T20:00:30Z",
+                     *         "expiresAt": null,
+                     *         "takeOverUntil": "2026-11-28T20:02:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StreamKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Nobody is publishing with the event's key. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Nobody is publishing with this key: an encoder can connect as it is",
+                     *       "messageErrorCode": "stream_key_not_publishing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_event_ingest: {

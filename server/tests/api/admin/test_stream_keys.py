@@ -1,11 +1,14 @@
 """Stream keys (issue 28 §2): staff make, rotate and revoke an event's key, shown once and kept
 hashed; nginx-rtmp's on_publish hook lets in only a key in force, one encoder at a time."""
 
+from datetime import timedelta
+
 import httpx
 import pytest
 import pytest_asyncio
 from sqlalchemy import select
 
+from server import clock
 from server.ingest_hooks import hook_urls
 from server.media.sources.stream_keys import bridge_name, key_hash, srt_passphrase
 from server.models import StreamKey
@@ -145,6 +148,76 @@ async def test_a_second_encoder_on_a_live_key_is_refused_until_the_first_leaves(
     assert (await ask(nginx, settings, key, client_id="9")).status_code == 403
     await ask(nginx, settings, key, client_id="7", done=True)
     assert (await ask(nginx, settings, key, client_id="9")).status_code == 204
+
+
+async def test_staff_let_one_second_encoder_take_over_a_live_key_within_two_minutes(
+    client, database, staff, settings, nginx
+):
+    event = await create(client, database, staff)
+    key = (await make_key(client, staff, event["_id"]))["key"]
+    idle = await call(client, staff, "POST", f"/{event['_id']}/stream_keys/take_over")
+    assert idle.status_code == 409 and idle.json()["messageErrorCode"] == "stream_key_not_publishing"
+    assert (await ask(nginx, settings, key, client_id="7")).status_code == 204
+    allowed = await ok(client, staff, "POST", f"/{event['_id']}/stream_keys/take_over")
+    assert allowed["publishing"] is True and allowed["takeOverUntil"] is not None
+    assert (await ask(nginx, settings, key, client_id="8")).status_code == 204  # takes over
+    # The dropped encoder's goodbye leaves the key to the one that took over.
+    assert (await ask(nginx, settings, key, client_id="7", done=True)).status_code == 204
+    listed = (await ok(client, staff, "GET", f"/{event['_id']}/stream_keys"))["keys"]
+    assert listed[0]["publishing"] is True and listed[0]["takeOverUntil"] is None
+    # One take-over per choice: a third encoder is refused, and so is one after the window.
+    assert (await ask(nginx, settings, key, client_id="9")).status_code == 403
+    await ok(client, staff, "POST", f"/{event['_id']}/stream_keys/take_over")
+    clock.advance(timedelta(minutes=2, seconds=1))
+    assert (await ask(nginx, settings, key, client_id="9")).status_code == 403
+    assert (await ok(client, staff, "GET", f"/{event['_id']}/stream_keys"))["keys"][0]["takeOverUntil"] is None
+
+
+async def test_take_over_needs_a_key_in_force_and_the_admin_role(client, database, staff):
+    event = await create(client, database, staff)
+    none = await call(client, staff, "POST", f"/{event['_id']}/stream_keys/take_over")
+    assert none.status_code == 404 and none.json()["messageErrorCode"] == "stream_key_not_found"
+    await make_key(client, staff, event["_id"])
+    support = await staff_account(client, database, "support")
+    answer = await call(client, support["headers"], "POST", f"/{event['_id']}/stream_keys/take_over")
+    assert answer.status_code == 403 and answer.json()["messageErrorCode"] == "forbidden_role"
+
+
+async def test_a_key_past_its_expiry_lets_no_encoder_connect_and_one_publishing_goes_on(
+    client, database, staff, settings, nginx
+):
+    event = await create(client, database, staff)
+    expires = (clock.now() + timedelta(minutes=5)).isoformat()  # within the staff token's life
+    made = await ok(client, staff, "POST", f"/{event['_id']}/stream_keys", {"expiresAt": expires})
+    assert made["streamKey"]["expiresAt"] is not None
+    assert (await ask(nginx, settings, made["key"], client_id="7")).status_code == 204
+    clock.advance(timedelta(minutes=5, seconds=1))
+    # The encoder publishing goes on to its end; once it left, the key lets nobody in.
+    assert (await ask(nginx, settings, made["key"], client_id="7", done=True)).status_code == 204
+    assert (await ask(nginx, settings, made["key"], client_id="8")).status_code == 403
+    # A rotated key starts its own time.
+    rotated = await make_key(client, staff, event["_id"], "/rotate")
+    assert rotated["streamKey"]["expiresAt"] is None
+    assert (await ask(nginx, settings, rotated["key"], client_id="8")).status_code == 204
+
+
+async def test_the_body_is_optional_even_as_an_empty_one_labelled_octet_stream(client, database, staff):
+    event = await create(client, database, staff)
+    headers = {**staff, "content-type": "application/octet-stream"}
+    answer = await client.post(f"/api/admin/events/{event['_id']}/stream_keys", content=b"", headers=headers)
+    assert answer.status_code == 200 and answer.json()["content"]["streamKey"]["expiresAt"] is None
+
+
+async def test_an_expiry_in_the_past_or_not_a_date_is_a_400(client, database, staff):
+    event = await create(client, database, staff)
+    past = (clock.now() - timedelta(minutes=1)).isoformat()
+    for body, code in (({"expiresAt": past}, "invalid_expiry"), ({"expiresAt": "tomorrow"}, None)):
+        for action in ("", "/rotate"):
+            answer = await call(client, staff, "POST", f"/{event['_id']}/stream_keys{action}", body)
+            assert answer.status_code == 400, answer.text
+            if code:
+                assert answer.json()["messageErrorCode"] == code
+    assert (await ok(client, staff, "GET", f"/{event['_id']}/stream_keys"))["keys"] == []
 
 
 async def test_a_keys_srt_bridge_name_publishes_as_the_key_from_this_machine_and_a_forged_or_revoked_one_is_refused(

@@ -86,6 +86,12 @@ async def test_a_json_body_without_a_content_type_is_read_as_json(client):
     assert response.json()["content"]["itemsPerPage"] == 1
 
 
+async def test_an_empty_body_labelled_with_any_type_is_no_body(client):
+    # aiohttp labels an empty POST application/octet-stream: a required body is missing, not of a wrong type.
+    response = await client.post("/api/event/list", content=b"", headers={"content-type": "application/octet-stream"})
+    assert "RequestBody is required" in assert_envelope(response, 400, "validation_error")["message"]
+
+
 async def test_a_rejected_value_is_echoed_only_in_part(client):
     response = await client.post("/api/event/list", json={"page": 0, "size": 10, "order": "x" * 1_000_000})
     body = assert_envelope(response, 400, "validation_error")

@@ -23,12 +23,19 @@ export interface TimeAnchor {
 }
 
 /**
- * The earliest time a seek may go to: the window's start plus one target duration. At the very
- * start, the first segment can leave the playlist before it loads, and hls.js then jumps to the
- * live edge (hls.js #4870); a window shorter than that allows its start only.
+ * How many target durations from the window's start a seek stays. A window that is full slides a
+ * segment every target duration: at its very start, the segment to play can leave the playlist
+ * before it loads (a slow network, a busy machine), and hls.js then jumps to the live edge
+ * (hls.js #4870). Three segments of room let the one sought load first.
+ */
+export const START_MARGIN_SEGMENTS = 3;
+
+/**
+ * The earliest time a seek may go to: the window's start plus START_MARGIN_SEGMENTS target
+ * durations; a window shorter than that allows its last moment only.
  */
 export function earliestSeekable(window: LiveWindow): number {
-  return Math.min(window.start + window.targetDuration, Math.max(window.start, window.end));
+  return Math.min(window.start + START_MARGIN_SEGMENTS * window.targetDuration, Math.max(window.start, window.end));
 }
 
 /** A seek target inside the window, never closer to its start than `earliestSeekable`. */

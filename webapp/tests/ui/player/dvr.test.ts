@@ -19,15 +19,15 @@ import {
 const WINDOW: LiveWindow = { start: 100, end: 1900, targetDuration: 2 };
 
 describe("seeking within a live window", () => {
-  it("never goes to the window's very first target duration (hls.js would jump to live)", () => {
-    expect(earliestSeekable(WINDOW)).toBe(102);
-    expect(clampSeek(100, WINDOW)).toBe(102);
-    expect(clampSeek(0, WINDOW)).toBe(102);
-    expect(clampSeek(-5, WINDOW)).toBe(102);
+  it("stays three target durations off the window's start (its first segments slide out; hls.js would jump to live)", () => {
+    expect(earliestSeekable(WINDOW)).toBe(106);
+    expect(clampSeek(100, WINDOW)).toBe(106);
+    expect(clampSeek(0, WINDOW)).toBe(106);
+    expect(clampSeek(-5, WINDOW)).toBe(106);
   });
 
   it("keeps seeks inside the window as they are", () => {
-    expect(clampSeek(102, WINDOW)).toBe(102);
+    expect(clampSeek(106, WINDOW)).toBe(106);
     expect(clampSeek(1000.5, WINDOW)).toBe(1000.5);
     expect(clampSeek(1900, WINDOW)).toBe(1900);
   });
@@ -36,14 +36,14 @@ describe("seeking within a live window", () => {
     expect(clampSeek(2500, WINDOW)).toBe(1900);
   });
 
-  it("allows only the start of a window shorter than a target duration (a game that just kicked off)", () => {
+  it("allows only the end of a window shorter than the margin (a game that just kicked off)", () => {
     const short: LiveWindow = { start: 50, end: 51, targetDuration: 2 };
     expect(earliestSeekable(short)).toBe(51);
     expect(clampSeek(10, short)).toBe(51);
   });
 
   it("goes to the earliest seekable time when asked for no number", () => {
-    expect(clampSeek(Number.NaN, WINDOW)).toBe(102);
+    expect(clampSeek(Number.NaN, WINDOW)).toBe(106);
   });
 });
 
