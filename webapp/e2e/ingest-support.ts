@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import type { Page, Response } from "@playwright/test";
 import { ingestServerSettings } from "./seeded-server.mjs";
 import { startServer, type ExtraServer } from "./player-support";
@@ -19,17 +20,40 @@ export function renditionHeights(master: string): number[] {
   return [...master.matchAll(/#EXT-X-STREAM-INF:[^\n]*RESOLUTION=\d+x(\d+)/g)].map((match) => Number(match[1]));
 }
 
-/** The bodies of every master playlist (one listing renditions) the page loads, in order. */
-export function recordMasters(page: Page): string[] {
-  const masters: string[] = [];
+/** The bodies of the playlists the page loads that `keep` accepts, in order. */
+function recordPlaylists(page: Page, keep: (body: string) => boolean): string[] {
+  const bodies: string[] = [];
   page.on("response", (response: Response) => {
     if (!new URL(response.url()).pathname.endsWith(".m3u8") || !response.ok()) return;
     response.text().then(
       (body) => {
-        if (body.includes("#EXT-X-STREAM-INF")) masters.push(body);
+        if (keep(body)) bodies.push(body);
       },
       () => undefined,
     );
   });
-  return masters;
+  return bodies;
+}
+
+/** The bodies of every master playlist (one listing renditions) the page loads, in order. */
+export function recordMasters(page: Page): string[] {
+  return recordPlaylists(page, (body) => body.includes("#EXT-X-STREAM-INF"));
+}
+
+/** The bodies of every media playlist (one listing segments) the page loads, in order. */
+export function recordMediaPlaylists(page: Page): string[] {
+  return recordPlaylists(page, (body) => body.includes("#EXTINF"));
+}
+
+/**
+ * Kills (SIGKILL) the ffmpeg that transcodes the live asset `assetId` into its ladder, as a crash
+ * would: the one whose outputs are that asset's runs (`<asset>/%v/run-<n>.m3u8`). Whether one was.
+ */
+export function killTranscoder(assetId: string): boolean {
+  try {
+    execFileSync("pkill", ["-KILL", "-f", `${assetId}/%v/run-`]);
+    return true;
+  } catch {
+    return false; // pkill exits 1 when no process matched
+  }
 }

@@ -1,8 +1,10 @@
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 import { createEvent, markPage, pageWasNotReloaded, roomJoined, socketMessage, staffToken } from "./event-support";
 import {
+  killTranscoder,
   publishTestPattern,
   recordMasters,
+  recordMediaPlaylists,
   renditionHeights,
   startIngestServer,
   type Publisher,
@@ -127,19 +129,21 @@ test("a 720p test pattern published over RTMP turns the open upcoming page live,
   }
 });
 
-test("a 360p test pattern published over SRT turns the open upcoming page live, and plays a two-rendition ladder", async ({
+test("a 360p test pattern published over SRT turns the open upcoming page live, plays a two-rendition ladder, and goes on playing when its transcoder crashes", async ({
   page,
   request,
   baseURL,
 }) => {
+  test.setTimeout(120_000);
   const title = `Test pattern over SRT ${Date.now()}`;
   const { eventId, watch } = await watchUpcomingMatch(page, request, title);
+  const playlists = recordMediaPlaylists(page);
 
   const publisher = publishTestPattern(baseURL!, eventId, [
     "--protocol",
     "srt",
     "--duration",
-    "40",
+    "90",
     "--resolution",
     "640x360",
   ]);
@@ -147,7 +151,27 @@ test("a 360p test pattern published over SRT turns the open upcoming page live, 
     await expectTurnsLiveAndPlays(page, watch, publisher);
     // Never upscaled: the source's 360p and the rung below it.
     expect(await ladderPlayed(watch)).toEqual([360, 234]);
+
+    // The transcoder crashes mid-stream (issue 28, test 3): it is back within 3 s, its new run
+    // follows after a discontinuity, and the page goes on playing without a reload.
+    const assetId = /\/live\/([0-9a-f]{24})\.m3u8/.exec(await eventStream(request, eventId))![1];
+    const loadedBefore = playlists.length;
+    expect(killTranscoder(assetId), "a transcoder of the event's live asset was running").toBe(true);
+    await expectPlaying(page, 4, 30_000);
+    await expect
+      .poll(() => playlists.slice(loadedBefore).some((body) => body.includes("#EXT-X-DISCONTINUITY")), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await pageWasNotReloaded(page);
   } finally {
     await publisher.stop();
   }
 });
+
+/** The event's stream as viewers are told it (`content.HLSStream`). */
+async function eventStream(request: APIRequestContext, eventId: string): Promise<string> {
+  const answer = await request.get(`/api/event/get_by_id/id/${eventId}`);
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { content: { content: { HLSStream: string } } }).content.content.HLSStream;
+}
