@@ -56,6 +56,7 @@ from .media.recordings import (
 )
 from .media.sources.rtmp import APPLICATION, RtmpIngest
 from .media.sources.rtmp_control import drop_publisher
+from .models import Event
 from .realtime.announcements import announce_change, announce_ingest_state
 from .services import live_feeds, stream_keys
 from .settings import Settings
@@ -206,7 +207,7 @@ class Feed:
         log.info("live input of event %s: probed in %.1f s", self.event_id, time.monotonic() - asked)
         settings = self.inputs.settings
         self.info = RecordingInfo(
-            settings.dvr_seconds,
+            await self._dvr_seconds(),
             settings.live_segment_seconds,
             tuple(asdict(r) for r in plan(self.source)),
             self.source.has_audio,
@@ -222,6 +223,12 @@ class Feed:
             self.source.fps,
             ", ".join(self.info.rendition_names),
         )
+
+    async def _dvr_seconds(self) -> int:
+        async with self.inputs.database.session() as db:
+            event = await db.get(Event, self.event_id)
+        default = self.inputs.settings.dvr_seconds
+        return default if event is None else live_feeds.dvr_seconds_of(event, default)
 
     def _renditions(self) -> tuple[Rendition, ...]:
         assert self.info is not None

@@ -159,6 +159,60 @@ def _state(key: dict) -> str:
     return f"in force until {when(key['expiresAt'])}"
 
 
+class Autostart(StrEnum):
+    kickoff = "kickoff"
+    armed = "armed"
+    off = "off"
+
+
+AUTOSTART_VALUES = {Autostart.kickoff: None, Autostart.armed: True, Autostart.off: False}
+
+
+@app.command("settings")
+def settings(
+    ctx: typer.Context,
+    event_id: EventId,
+    autostart: Annotated[
+        Autostart | None,
+        typer.Option(
+            "--autostart",
+            help="How an upcoming event's feed goes live: near kickoff (the default), armed (at its first "
+            "segments), off (a preview until go-live).",
+            show_default=False,
+        ),
+    ] = None,
+    dvr_minutes: Annotated[
+        int | None,
+        typer.Option("--dvr-minutes", min=1, max=1440, help="How far viewers may rewind its next live recording."),
+    ] = None,
+    dvr_default: Annotated[
+        bool, typer.Option("--dvr-default", help="The server's rewind window (TOUCHLINE_DVR_SECONDS) again.")
+    ] = False,
+) -> None:
+    """Arm or disarm the event's auto-start and set its rewind window (admin)."""
+    if dvr_minutes is not None and dvr_default:
+        raise typer.BadParameter("--dvr-minutes and --dvr-default exclude each other")
+    body: dict[str, Any] = {}
+    if autostart is not None:
+        body["autostart"] = AUTOSTART_VALUES[autostart]
+    if dvr_default:
+        body["dvrSeconds"] = None
+    elif dvr_minutes is not None:
+        body["dvrSeconds"] = dvr_minutes * 60
+    if not body:
+        raise typer.BadParameter("say what to change: --autostart, --dvr-minutes or --dvr-default")
+    options = options_of(ctx)
+    event = _event(event_id)
+    content = api_call(options, lambda api: api.request("PATCH", f"/admin/events/{event}/ingest", body=body))
+    if options.as_json:
+        print_json(content)
+        return
+    echo(
+        f"Event {event}: auto-start {ingest_status.autostart_words(content['autostart'])}; "
+        f"viewers rewind up to {content['dvrSeconds'] // 60} min of its next recording."
+    )
+
+
 class Protocol(StrEnum):
     rtmp = "rtmp"
     srt = "srt"

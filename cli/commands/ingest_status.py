@@ -158,6 +158,8 @@ def _panel(health: dict) -> RenderableType:
         ("Reconnects", _count(health["reconnects"])),
         ("Viewers", str(health["viewers"])),
         ("Recording", health["asset"] or NONE),
+        ("Auto-start", autostart_words(health["autostart"])),
+        ("Rewind", f"{health['dvrSeconds'] // 60} min"),
     ]
     for label, value in rows:
         table.add_row(label, value)
@@ -165,6 +167,12 @@ def _panel(health: dict) -> RenderableType:
     if not health["transcoderHere"] and health["state"] not in ("idle", "finished"):
         parts += [Text(""), Text(ELSEWHERE, style="dim")]
     return Panel(Group(*parts), title=Text(f"Ingest of event {health['event']}"), title_align="left", expand=False)
+
+
+def autostart_words(autostart: bool | None) -> str:
+    if autostart is None:
+        return "near kickoff"
+    return "armed: live at the first segments" if autostart else "off: a preview until go-live"
 
 
 def _overview(report: list[dict]) -> tuple[str, list[str], list[list[str]]]:

@@ -20,13 +20,18 @@ from .test_events import CLEAN_ENV, create
 runner = CliRunner()
 
 
-def ingest(server, *args: str):
+def staff_runs(server, *args: str):
+    """`touchline ingest ARGS…` as the server's staff account."""
     staff = {
         "TOUCHLINE_API_URL": server.url,
         "TOUCHLINE_STAFF_EMAIL": server.staff,
         "TOUCHLINE_STAFF_PASSWORD": PASSWORD,
     }
-    return runner.invoke(app, ["ingest", "key", *args], env={**CLEAN_ENV, **staff})
+    return runner.invoke(app, ["ingest", *args], env={**CLEAN_ENV, **staff})
+
+
+def ingest(server, *args: str):
+    return staff_runs(server, "key", *args)
 
 
 def test_a_key_is_printed_once_with_its_urls_and_json_has_exactly_them(live_server):
@@ -113,6 +118,23 @@ def test_a_key_made_with_an_expiry_says_until_when_and_a_bad_one_stops_before_an
     assert "in force until 2099-12-31 23:59" in ingest(live_server, "list", event["_id"]).output
     past = ingest(live_server, "rotate", event["_id"], "--expires", "2020-01-01")
     assert past.exit_code == 1 and "expiresAt is in the past" in past.output
+
+
+def settings_of(server, *args: str):
+    return staff_runs(server, "settings", *args)
+
+
+def test_settings_arm_auto_start_and_set_the_rewind_window_then_go_back_to_the_defaults(live_server):
+    event = create(live_server)["_id"]
+    armed = settings_of(live_server, event, "--autostart", "armed", "--dvr-minutes", "45")
+    assert armed.exit_code == 0, armed.output
+    assert "auto-start armed: live at the first segments" in armed.output and "up to 45 min" in armed.output
+    back = json.loads(settings_of(live_server, event, "--autostart", "kickoff", "--dvr-default", "--json").stdout)
+    assert (back["autostart"], back["dvrSeconds"]) == (None, 7200)
+    nothing = settings_of(live_server, event)
+    assert nothing.exit_code == 2 and "say what to change" in nothing.output
+    both = settings_of(live_server, event, "--dvr-minutes", "10", "--dvr-default")
+    assert both.exit_code == 2 and "exclude each other" in both.output
 
 
 def wait_for_port(port: int, timeout: float = 10) -> None:

@@ -38,6 +38,8 @@ HEALTH_FIELDS = {
     "reconnects",
     "viewers",
     "transcoderHere",
+    "autostart",
+    "dvrSeconds",
 }
 
 
@@ -57,6 +59,7 @@ def test_an_event_without_an_encoder_is_shown_idle_in_its_panel(live_server):
     text = " ".join(result.stdout.split())
     assert f"Ingest of event {event['_id']}" in text
     assert "State idle" in text and "Encoder not publishing" in text and "Viewers 0" in text
+    assert "Auto-start near kickoff" in text and "Rewind 120 min" in text
 
 
 async def test_a_recording_on_air_elsewhere_shows_its_bitrate_and_last_segment(live_server, accounts_db):

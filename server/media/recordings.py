@@ -332,9 +332,22 @@ class Joiner:
                 continue
             text = recording.event_playlist().encode()
             if self._written.get(name) != text:
-                write_atomically(self.directory / name / MASTER_PLAYLIST, text)
+                target = self.directory / name / MASTER_PLAYLIST
+                if _closed(target):
+                    continue  # finalize() made it the archive meanwhile: the join never reopens it
+                write_atomically(target, text)
                 self._written[name] = text
         return ready
+
+
+def _closed(playlist: Path) -> bool:
+    """Whether a rendition's playlist is already the archive's (it ends with EXT-X-ENDLIST)."""
+    try:
+        with playlist.open("rb") as file:
+            file.seek(max(0, playlist.stat().st_size - 32))
+            return file.read().rstrip().endswith(b"#EXT-X-ENDLIST")
+    except OSError:
+        return False
 
 
 def finalize(directory: Path) -> Recording:

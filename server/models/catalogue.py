@@ -98,6 +98,11 @@ class Event(IdMixin, TimestampMixin, Base):
     # The live input it plays, as viewers are told (server.services.live_feeds): None on air (or
     # no live input), `reconnecting` while its encoder is away within the grace, `interrupted` after.
     live_feed: Mapped[str | None] = mapped_column(String(16))
+    # Staff's choice for a feed of an upcoming event (server.services.live_feeds): True goes live at
+    # its first segments, False keeps it a preview until go-live, None goes live near kickoff.
+    ingest_autostart: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    # The rewind window of its live recordings, in seconds; None: TOUCHLINE_DVR_SECONDS.
+    dvr_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
     pano_stream: Mapped[str | None] = mapped_column(String(500))
     poster_h: Mapped[str | None] = mapped_column(String(500))
     mezzanine_video: Mapped[str | None] = mapped_column(String(500))

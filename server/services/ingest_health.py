@@ -25,7 +25,7 @@ from ..media.packaging.progress import Progress
 from ..media.recording_tail import NOTHING, tail_of
 from ..media.recordings import RECORDING_FILE, RecordingInfo
 from ..models import Event, MediaAsset
-from . import stream_keys
+from . import live_feeds, stream_keys
 from .live_feeds import FEED_STATES
 
 IDLE, STARTING, FINISHED = "idle", "starting", "finished"
@@ -68,10 +68,12 @@ class IngestHealth:
     last_segment_age: float | None
     bitrate_kbps: float | None  # the top rendition's last segments (server.media.recording_tail)
     transcoder_here: bool  # this process runs the event's transcoder: the figures above are its
+    autostart: bool | None  # staff's choice for the event (None: it goes live near kickoff)
+    dvr_seconds: int  # the rewind window of the event's next recording
 
 
 async def ingest_health(
-    db: AsyncSession, event_id: str, *, feed: FeedReport | None, store: MediaStore, now: datetime
+    db: AsyncSession, event_id: str, *, feed: FeedReport | None, store: MediaStore, now: datetime, dvr_default: int
 ) -> IngestHealth:
     """The event's ingest now; `feed` is this process's feed of it, if it runs one. Raises
     NotFound (`event_not_found`) for an id that names no event."""
@@ -102,6 +104,8 @@ async def ingest_health(
         age,
         tail.bitrate_kbps,
         feed is not None,
+        event.ingest_autostart,
+        live_feeds.dvr_seconds_of(event, dvr_default),
     )
 
 

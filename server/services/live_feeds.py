@@ -7,7 +7,9 @@ that transcodes the feed calls these (server/live_inputs.py).
 - Once its first segments are measured, the feed is on air:
   - an upcoming event whose kickoff is at most TOUCHLINE_INGEST_AUTOSTART_MINUTES away goes live
     at the recording's live playlist: viewers in its room get `update-event` and
-    `event-url-change`, and play without a reload;
+    `event-url-change`, and play without a reload. Staff may choose otherwise per event
+    (`ingest_settings`): armed, it goes live at its first segments whenever they come; disarmed,
+    its feed stays a preview until go-live;
   - a live event or channel switches to it (`event-url-change`);
   - any other upcoming event keeps its feed as a staff preview until staff press go-live
     (server.services.event_admin takes the recording then).
@@ -23,6 +25,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
+from ..errors import NotFound
 from ..media.assets import records
 from ..media.assets.model import LIVE, RECORDING
 from ..media.assets.store import MediaStore
@@ -55,7 +58,30 @@ async def open_recording(
 
 
 def _autostarts(event: Event, now: datetime, autostart_minutes: int) -> bool:
+    if event.ingest_autostart is not None:  # staff's choice for this event
+        return event.ingest_autostart
     return event.event_date is not None and event.event_date - now <= timedelta(minutes=autostart_minutes)
+
+
+def dvr_seconds_of(event: Event, default: int) -> int:
+    """The rewind window of the event's live recordings: staff's for the event, or the setting."""
+    return event.dvr_seconds if event.dvr_seconds is not None else default
+
+
+async def set_ingest_settings(db: AsyncSession, event_id: str, changes: dict, now: datetime | None = None) -> Event:
+    """Staff's per-event choices for its feed: `autostart` (True, False, or None for the kickoff
+    rule) and `dvr_seconds` (None for the setting); keys not given are unchanged. The rewind
+    window applies to recordings that start from now on. Commits."""
+    event = await db.get(Event, event_id, with_for_update=True)
+    if event is None or event.media_type != "event":
+        raise NotFound("Event not found", code="event_not_found")
+    if "autostart" in changes:
+        event.ingest_autostart = changes["autostart"]
+    if "dvr_seconds" in changes:
+        event.dvr_seconds = changes["dvr_seconds"]
+    event.updated = now or clock.now()
+    await db.commit()
+    return event
 
 
 async def on_air(

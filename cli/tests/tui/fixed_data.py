@@ -219,6 +219,8 @@ INGEST_HEALTH: dict[str, Any] = {
     "reconnects": 2,
     "viewers": 9,
     "transcoderHere": True,
+    "autostart": None,
+    "dvrSeconds": 7200,
 }
 IDLE_INGEST: dict[str, Any] = {
     "state": "idle",
@@ -237,6 +239,8 @@ IDLE_INGEST: dict[str, Any] = {
     "reconnects": None,
     "viewers": 0,
     "transcoderHere": False,
+    "autostart": None,
+    "dvrSeconds": 7200,
 }
 STREAM_KEYS: list[dict[str, Any]] = [
     {

@@ -169,7 +169,9 @@ async def test_rotating_the_key_asks_first_then_shows_the_new_key_once(live_serv
         dialog = app.screen
         assert isinstance(dialog, IssuedKeyScreen)
         rotated = dialog.issued.key
-        assert rotated != first["key"] and "Rotated the stream key" in text_capture(app)
+        # The dialog is on the stack; its first frame is drawn at the next refresh.
+        await wait_until(pilot, lambda: "Rotated the stream key" in text_capture(app))
+        assert rotated != first["key"]
         await pilot.press("escape")
         await wait_until(pilot, lambda: f"…{rotated[-4:]}, in force" in shown(screen, "stream-keys"))
     new, old = await keys_on_the_server(live_server, event["_id"])  # newest first

@@ -130,6 +130,16 @@ module.exports = {
     403: asViewer,
     404: (t) => setPath(t, onEvent('/ingest')(NOBODY)),
   },
+  set_ingest_settings: {
+    200: async (t) => setPath(t, onEvent('/ingest')((await newEvent())._id)),
+    400: async (t) => {
+      setPath(t, onEvent('/ingest')((await newEvent())._id));
+      setBody(t, { dvrSeconds: 5 }); // below a minute
+    },
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, onEvent('/ingest')(NOBODY)),
+  },
   create_stream_key: {
     ...transition('/stream_keys', { okStatus: 'upcoming', wrongStatus: 'archived' }),
   },

@@ -7,10 +7,11 @@ from ... import clock, live_inputs
 from ...media.assets.store import store_of
 from ...realtime import census
 from ...realtime.socket import event_room
-from ...services import ingest_health
+from ...services import ingest_health, live_feeds
 from ...services.ingest_health import IngestHealth
+from ..http.audit import note_target
 from ..http.context import settings, staff, state
-from ..http.database import db_session
+from ..http.database import db_session, db_write_session
 from ..http.envelope import ok
 
 
@@ -41,7 +42,23 @@ def present(health: IngestHealth, viewers: int) -> dict:
         "reconnects": health.reconnects,
         "viewers": viewers,
         "transcoderHere": health.transcoder_here,
+        "autostart": health.autostart,
+        "dvrSeconds": health.dvr_seconds,
     }
+
+
+async def set_ingest_settings(id_: str, body: dict):
+    """Staff's per-event choices for its feed; answers the ingest as GET does."""
+    await staff()
+    note_target(id_)
+    changes = {}
+    if "autostart" in body:
+        changes["autostart"] = body["autostart"]
+    if "dvrSeconds" in body:
+        changes["dvr_seconds"] = body["dvrSeconds"]
+    async with db_write_session() as db:
+        await live_feeds.set_ingest_settings(db, id_, changes)
+    return await get_event_ingest(id_)
 
 
 async def get_event_ingest(id_: str):
@@ -49,6 +66,8 @@ async def get_event_ingest(id_: str):
     inputs = live_inputs.current()
     feed = inputs.health(id_) if inputs is not None else None
     async with db_session() as db:
-        health = await ingest_health.ingest_health(db, id_, feed=feed, store=store_of(settings()), now=clock.now())
+        health = await ingest_health.ingest_health(
+            db, id_, feed=feed, store=store_of(settings()), now=clock.now(), dvr_default=settings().dvr_seconds
+        )
     sockets = await census.count(state("socket"))
     return ok(present(health, sockets.room(event_room(id_))))

@@ -108,6 +108,21 @@ def test_finishing_closes_every_renditions_playlist_and_gives_the_duration(tmp_p
     assert RecordingInfo.loads((tmp_path / RECORDING_FILE).read_bytes()) == info
 
 
+def test_the_join_never_reopens_a_finished_recording_whatever_the_transcoder_writes_after(tmp_path):
+    info = RecordingInfo(7200, 2.0, ({"name": "360p"},))
+    (tmp_path / RECORDING_FILE).write_bytes(info.dumps())
+    (tmp_path / "index.m3u8").write_text("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n360p/index.m3u8\n")
+    (tmp_path / "360p").mkdir()
+    (tmp_path / "360p" / "run-1.m3u8").write_text(WRITTEN)
+    joiner = Joiner(tmp_path, ("360p",))
+    joiner.write()
+    finalize(tmp_path)
+    # The stopped transcoder's last words come after the finish: the archive stays closed.
+    (tmp_path / "360p" / "run-2.m3u8").write_text(WRITTEN.replace("rec-0000", "r2-0000"))
+    joiner.write()
+    assert (tmp_path / "360p" / "index.m3u8").read_text().endswith("#EXT-X-ENDLIST\n")
+
+
 def test_a_recording_with_nothing_in_it_cannot_be_finished(tmp_path):
     (tmp_path / RECORDING_FILE).write_bytes(RecordingInfo(60, 2.0, ({"name": "360p"},)).dumps())
     with pytest.raises(ValueError, match="nothing was recorded"):

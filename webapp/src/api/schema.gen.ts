@@ -1846,7 +1846,16 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Arm or disarm an event's auto-start, and set its rewind window
+         * @description `autostart`: an upcoming event's feed goes live by itself near kickoff (null, the default),
+         *     at its first segments whenever they come (true), or stays a staff preview until go-live
+         *     (false). `dvrSeconds`: how far viewers may rewind its live recordings (null: the server's
+         *     `TOUCHLINE_DVR_SECONDS`); a recording keeps the window it started with. Fields not sent
+         *     are unchanged. Answers the ingest as `get_event_ingest` does.
+         *     Needs the `admin` role: support staff get 403 `forbidden_role`.
+         */
+        patch: operations["set_ingest_settings"];
         trace?: never;
     };
     "/admin/events/{id}/go_live": {
@@ -3146,6 +3155,20 @@ export interface components {
             viewers: number;
             /** @description The answering server process runs the event's transcoder (else its figures are null). */
             transcoderHere: boolean;
+            /**
+             * @description Staff's choice for a feed of the event while it is upcoming: true goes live at the
+             *     feed's first segments, false keeps it a preview until go-live, null goes live when
+             *     kickoff is within TOUCHLINE_INGEST_AUTOSTART_MINUTES.
+             */
+            autostart: boolean | null;
+            /** @description How far viewers may rewind the event's next live recording (staff's or TOUCHLINE_DVR_SECONDS). */
+            dvrSeconds: number;
+        };
+        IngestSettingsRequest: {
+            /** @description true arms the event, false disarms it, null leaves it to the kickoff rule. */
+            autostart?: boolean | null;
+            /** @description The rewind window of its live recordings; null for TOUCHLINE_DVR_SECONDS. */
+            dvrSeconds?: number | null;
         };
         IngestHealthResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["IngestHealth"];
@@ -11493,7 +11516,83 @@ export interface operations {
                      *         "restarts": 0,
                      *         "reconnects": 1,
                      *         "viewers": 214,
-                     *         "transcoderHere": true
+                     *         "transcoderHere": true,
+                     *         "autostart": null,
+                     *         "dvrSeconds": 7200
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IngestHealthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    set_ingest_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autostart": true,
+                 *       "dvrSeconds": 1800
+                 *     }
+                 */
+                "application/json": components["schemas"]["IngestSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The ingest with the new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "state": "idle",
+                     *         "asset": null,
+                     *         "publishing": false,
+                     *         "renditions": [],
+                     *         "video": {
+                     *           "codec": null,
+                     *           "width": null,
+                     *           "height": null,
+                     *           "fps": null
+                     *         },
+                     *         "audio": {
+                     *           "codec": null
+                     *         },
+                     *         "bitrateKbps": null,
+                     *         "speed": null,
+                     *         "behindRealTime": false,
+                     *         "droppedFrames": null,
+                     *         "duplicatedFrames": null,
+                     *         "lastSegmentAgeSeconds": null,
+                     *         "restarts": null,
+                     *         "reconnects": null,
+                     *         "viewers": 0,
+                     *         "transcoderHere": false,
+                     *         "autostart": true,
+                     *         "dvrSeconds": 1800
                      *       },
                      *       "error": false,
                      *       "message": ""

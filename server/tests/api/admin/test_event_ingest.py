@@ -88,6 +88,8 @@ async def test_an_event_without_a_live_input_is_idle_with_nothing_measured(clien
         "reconnects": None,
         "viewers": 0,
         "transcoderHere": False,
+        "autostart": None,
+        "dvrSeconds": 7200,
     }
 
 
@@ -166,3 +168,30 @@ async def test_support_staff_may_read_it_and_viewers_may_not(client, database, s
     assert refused.status_code == 403 and refused.json()["messageErrorCode"] == "forbidden_role"
     anonymous = await client.get(f"/api/admin/events/{event['_id']}/ingest")
     assert anonymous.status_code == 401
+
+
+# --- per-event settings -----------------------------------------------------------------------------
+
+
+async def test_staff_arm_or_disarm_auto_start_and_set_the_rewind_window_and_fields_not_sent_stay(
+    client, database, staff
+):
+    event = await create(client, database, staff)
+    armed = await ok(client, staff, "PATCH", f"/{event['_id']}/ingest", {"autostart": True, "dvrSeconds": 1800})
+    assert (armed["autostart"], armed["dvrSeconds"], armed["state"]) == (True, 1800, "idle")
+    off = await ok(client, staff, "PATCH", f"/{event['_id']}/ingest", {"autostart": False})
+    assert (off["autostart"], off["dvrSeconds"]) == (False, 1800)
+    back = await ok(client, staff, "PATCH", f"/{event['_id']}/ingest", {"autostart": None, "dvrSeconds": None})
+    assert (back["autostart"], back["dvrSeconds"]) == (None, 7200)  # the kickoff rule and the setting again
+
+
+async def test_settings_refuse_a_window_out_of_range_an_empty_change_and_non_admins(client, database, staff):
+    event = await create(client, database, staff)
+    for body in ({"dvrSeconds": 59}, {"dvrSeconds": 86401}, {}, {"autostart": "yes"}, {"other": 1}):
+        answer = await call(client, staff, "PATCH", f"/{event['_id']}/ingest", body)
+        assert answer.status_code == 400 and answer.json()["messageErrorCode"] == "validation_error", body
+    assert (await call(client, staff, "PATCH", f"/{NOBODY}/ingest", {"autostart": True})).status_code == 404
+    support = await staff_account(client, database, "support")
+    refused = await call(client, support["headers"], "PATCH", f"/{event['_id']}/ingest", {"autostart": True})
+    assert refused.status_code == 403 and refused.json()["messageErrorCode"] == "forbidden_role"
+    assert (await ingest(client, staff, event["_id"]))["autostart"] is None
