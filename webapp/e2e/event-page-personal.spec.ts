@@ -14,7 +14,8 @@ test("a signed-in viewer tags a moment, renames and deletes it, and cuts, plays,
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  // Some twenty steps, each a request and a render: on a busy two-core machine, over a minute and a half.
+  test.setTimeout(150_000);
   const archived = await listEvents(request, { status: ["archived"], media_type: ["event"] });
   const game = archived.find((event) => event.commerce_type === "commerce_free_media" && event.content.HLSStream);
   expect(game, "a free archived game to watch").toBeDefined();
