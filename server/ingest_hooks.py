@@ -77,13 +77,15 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
         inputs = live_inputs.current()
         async with database.write_session() as db:
             decision = await stream_keys.may_publish(db, key, publisher, secret_key=settings.secret_key)
-            new_ingest = decision.accepted and (inputs is None or not inputs.feeding(decision.event_id))
-            if new_ingest and await _over_budget(settings):
-                # A new ingest past the disk budget is refused; a running one (a reconnect) goes on.
+        new_ingest = decision.accepted and (inputs is None or not inputs.feeding(decision.event_id))
+        # The budget's walk of the media directory runs outside the key's locked transaction.
+        if new_ingest and await _over_budget(settings):
+            # A new ingest past the disk budget is refused; a running one (a reconnect) goes on.
+            async with database.write_session() as db:
                 await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
-                decision = stream_keys.Decision(False, BUDGET_REFUSAL, decision.event_id)
-                if inputs is not None and decision.event_id is not None:
-                    inputs.refused(decision.event_id, BUDGET_REFUSAL)
+            decision = stream_keys.Decision(False, BUDGET_REFUSAL, decision.event_id)
+            if inputs is not None and decision.event_id is not None:
+                inputs.refused(decision.event_id, BUDGET_REFUSAL)
         if not decision.accepted:
             log.warning(
                 "ingest: a publisher from %s was refused (%s; event %s)",
