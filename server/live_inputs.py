@@ -3,9 +3,9 @@ encoder nginx-rtmp let in (server/ingest_hooks.py), from the first frame to the 
 
 A feed:
 1. opens its event's recording (server.services.live_feeds: a `live` asset, continued when the
-   event already has one) and, for a new one, asks ffprobe what the encoder sends and plans the
-   ladder (server.media.packaging.ladder); the plan is kept in the recording's `recording.json`,
-   so a reconnected encoder continues the same renditions;
+   event already has one) and, for a new one, asks nginx what the encoder sends (ffprobe when
+   nginx cannot say) and plans the ladder (server.media.packaging.ladder); the plan is kept in
+   the recording's `recording.json`, so a reconnected encoder continues the same renditions;
 2. runs one supervised ffmpeg (server.media.packaging.live_hls, .supervisor) pulling the feed
    from nginx on this machine and writing the ladder into the asset's directory; a crash is
    restarted within 3 s and continues the playlists with a discontinuity;
@@ -56,6 +56,7 @@ from .media.recordings import (
 )
 from .media.sources.rtmp import APPLICATION, RtmpIngest
 from .media.sources.rtmp_control import drop_publisher
+from .media.sources.rtmp_stat import published_source, until_publishing
 from .models import Event
 from .realtime.announcements import announce_change, announce_ingest_state
 from .services import live_feeds, stream_keys
@@ -69,12 +70,14 @@ JOIN_SECONDS = 0.25
 PROBE_TIMEOUT_SECONDS = 20.0
 # ffmpeg gives up on a feed that sends nothing for this long (then it is started again).
 READ_TIMEOUT_US = 10_000_000
-# How much of a feed ffmpeg reads before it starts (its default: 5 s). Each second here is a
-# second missing from the recording at each start and reconnect; less than an encoder's usual
+# How much of a feed ffmpeg reads before it starts writing (its default: 5 s). What it reads is
+# kept, so this delays the first segment rather than losing it; less than an encoder's usual
 # keyframe interval (2 s) finds no picture size.
 QUICK_START = ("-analyzeduration", "2000000")
 # The master is measured again once the recording has this much: first segments understate peaks.
 REMEASURE_AFTER_SECONDS = 30.0
+# How long ffmpeg may take to finish by itself once its encoder left (nginx ends its input).
+DRAIN_SECONDS = 5.0
 # How often the keys of the feeds being published are checked: a revoked one's encoder is cut off.
 KEYS_CHECK_SECONDS = 3.0
 
@@ -154,15 +157,22 @@ class Feed:
         self.connected.set()
 
     def unpublished(self) -> None:
-        """The encoder left: ffmpeg closes its last segment now (one left waiting on nginx would
-        take the next encoder's stream mid-flight, timestamps starting over); the next publish
-        starts a new one, which continues the playlists after a discontinuity."""
+        """The encoder left: nginx ends ffmpeg's input (`idle_streams off`), so ffmpeg closes its
+        last segment and exits by itself; one that has not within DRAIN_SECONDS is stopped (one
+        left waiting on nginx would take the next encoder's stream mid-flight, timestamps
+        starting over). The next publish starts a new one, which continues the playlists after a
+        discontinuity."""
         self.left_at = time.monotonic()
         self.connected.clear()
         if self.transcoder is not None:
-            stopping = asyncio.create_task(self.transcoder.stop())
+            stopping = asyncio.create_task(self._drain(self.transcoder))
             self._stops.add(stopping)
             stopping.add_done_callback(self._stops.discard)
+
+    @staticmethod
+    async def _drain(transcoder: Transcoder) -> None:
+        await transcoder.ended(within=DRAIN_SECONDS)
+        await transcoder.stop()  # no restart either way
 
     # --- running ---------------------------------------------------------------------------
 
@@ -203,8 +213,8 @@ class Feed:
             log.info("live input of event %s continues recording %s", self.event_id, asset.id)
             return
         asked = time.monotonic()
-        self.source = await probe(self.inputs.rtmp.pull_url(self.name), self.inputs.ffprobe)
-        log.info("live input of event %s: probed in %.1f s", self.event_id, time.monotonic() - asked)
+        self.source = await self._describe()
+        log.info("live input of event %s: described in %.1f s", self.event_id, time.monotonic() - asked)
         settings = self.inputs.settings
         self.info = RecordingInfo(
             await self._dvr_seconds(),
@@ -223,6 +233,16 @@ class Feed:
             self.source.fps,
             ", ".join(self.info.rendition_names),
         )
+
+    async def _describe(self) -> Source:
+        """What the encoder sends: from nginx, which knows it from the first packets; else from
+        ffprobe, whose seconds of reading are seconds the recording misses."""
+        stat_url = self.inputs.rtmp.stat_url
+        if stat_url is not None:
+            described = await published_source(stat_url, APPLICATION, self.name)
+            if described is not None:
+                return described
+        return await probe(self.inputs.rtmp.pull_url(self.name), self.inputs.ffprobe)
 
     async def _dvr_seconds(self) -> int:
         async with self.inputs.database.session() as db:
@@ -264,6 +284,10 @@ class Feed:
             await self.connected.wait()
             if self.stopping:
                 return
+            # The hook that told of the encoder answers before nginx takes its packets.
+            stat_url = self.inputs.rtmp.stat_url
+            if stat_url is not None:
+                await until_publishing(stat_url, APPLICATION, self.name)
             self.transcoder = Transcoder(self._command, name=f"ffmpeg (event {self.event_id})")
             await self.transcoder.run()
             self.restarts += self.transcoder.restarts

@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     survey_wait_after_signup_minutes: int = Field(default=7 * 24 * 60, ge=0)
     survey_show_after_seconds: int = Field(default=20, ge=0)
     survey_skip_delay_minutes: int = Field(default=1440, ge=0)
+    # How long the player waits for a pre-roll (GET /api/config `ads`): the VAST's answer, then the
+    # ad's video playing; past either the match starts without the ad.
+    ad_vast_deadline_ms: int = Field(default=2000, ge=500, le=30_000)
+    ad_start_deadline_ms: int = Field(default=2500, ge=500, le=30_000)
     # Analytics (identify and track events, POST /api/analytics/events): the tenant every event
     # carries, and whether the webapp sends them (unset: on everywhere but development).
     tenant: str = Field(default="touchline", pattern=r"^[a-z0-9][a-z0-9_.-]{0,39}$")

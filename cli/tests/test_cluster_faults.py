@@ -392,7 +392,9 @@ async def test_purchases_in_flight_when_a_process_is_killed_are_neither_lost_nor
     event = await commerce.paid_event(database)
     commerce.CREATED.remove((database, event.id))  # its database goes with the cluster, not after the test
     ppv = await commerce.product(database, "ppv", event_id=event.id)
-    buyers = await viewers(steady, database, 12)
+    # Buyers arrive over ~8 s rather than at once: a busy machine may finish a whole wave between two
+    # looks of kill_in_the_middle, and then nothing would be left in the middle to catch.
+    buyers = await viewers(steady, database, 32)
     provider = SandboxProvider(database)
     for buyer in buyers:
         await store_card(database, provider, buyer.user_id)
@@ -411,8 +413,13 @@ async def test_purchases_in_flight_when_a_process_is_killed_are_neither_lost_nor
 
     with Load(steady, ["/api/config"]):
         victim = await pid_on(steady.ports[0])
+
+        async def arriving(index: int, buyer: Viewer, seen: Attempts) -> tuple[int, dict]:
+            await asyncio.sleep(index * 0.25)
+            return await buy_until_answered(steady, buyer, body, seen, deadline)
+
         buying = asyncio.gather(
-            *(buy_until_answered(steady, b, body, seen, deadline) for b, seen in zip(buyers, attempts, strict=True))
+            *(arriving(index, *pair) for index, pair in enumerate(zip(buyers, attempts, strict=True)))
         )
 
         assert await eventually(recorded_unpaid, timeout=10, every=0.005)

@@ -116,6 +116,8 @@ EXAMPLES = {
     "ingest key list": [NOBODY],
     "ingest key revoke": [NOBODY],
     "ingest key rotate": [NOBODY],
+    "ingest key take-over": [NOBODY],
+    "ingest settings": [NOBODY, "--autostart", "armed"],
     "ingest status": [],
     "ingest test-pattern": [NOBODY],
     "keys create": ["--role", "support", "--name", "ci"],

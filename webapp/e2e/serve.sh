@@ -15,6 +15,11 @@ export TOUCHLINE_WEBAPP_DIST="${E2E_DIST:-$root/webapp/dist}"
 # Every test signs up and in from this one address: the per-address limit (server tests cover it)
 # would refuse the suite's own accounts. The per-account limit stays as configured.
 export TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS=1000
+# The player's ad deadlines (GET /api/config `ads`), stretched for two browsers and servers sharing
+# two cores: past them an ad is dropped, as it should be for a viewer, but the ad tests want it
+# shown. A VAST that answers after 10 s (e2e/player-ads.spec.ts) is still past the first.
+export TOUCHLINE_AD_VAST_DEADLINE_MS=4000
+export TOUCHLINE_AD_START_DEADLINE_MS=10000
 # Confirmation mails are also written here (test-only), for the tests to open the sign-up link
 # (playwright.config.ts sets the directory; e2e/mailbox.ts reads it).
 export TOUCHLINE_MAIL_DROP_DIR="${TOUCHLINE_MAIL_DROP_DIR:-$data/mail}"

@@ -62,5 +62,6 @@ async def get_app_config():
             "redirects": [{"path": path, "to": to} for path, to in config.redirects.items()],
             "default_locale": LOCALES[0],
             "locales": list(LOCALES),
+            "ads": {"vast_deadline_ms": config.ad_vast_deadline_ms, "start_deadline_ms": config.ad_start_deadline_ms},
         }
     )

@@ -47,6 +47,7 @@ class Transcoder:
         self._process: asyncio.subprocess.Process | None = None
         self._stopping = asyncio.Event()
         self._started = asyncio.Event()
+        self._terminating: tuple[asyncio.subprocess.Process, asyncio.Future[None]] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -104,11 +105,18 @@ class Transcoder:
                 self.last_error = line[:500]
 
     async def stop(self) -> None:
-        """Stop ffmpeg (SIGTERM, so it closes its files; SIGKILL after a grace) and do not restart."""
+        """Stop ffmpeg (SIGTERM, so it closes its files; SIGKILL after a grace) and do not restart.
+        One SIGTERM however many ask: ffmpeg takes a second one as "exit now", which interrupts
+        the very writes that close its files (a run's playlist is left empty)."""
         self._stopping.set()
         process = self._process
         if process is None or process.returncode is not None:
             return
+        if self._terminating is None or self._terminating[0] is not process:
+            self._terminating = (process, asyncio.ensure_future(self._terminate(process)))
+        await asyncio.shield(self._terminating[1])
+
+    async def _terminate(self, process: asyncio.subprocess.Process) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -117,3 +125,14 @@ class Transcoder:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             await process.wait()
+
+    async def ended(self, within: float) -> bool:
+        """Whether the running ffmpeg ends by itself within `within` seconds (its input ended)."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            return True
+        try:
+            await asyncio.wait_for(asyncio.shield(process.wait()), within)
+        except TimeoutError:
+            return False
+        return True

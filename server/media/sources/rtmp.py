@@ -32,6 +32,10 @@ class RtmpIngest:
     def control_url(self) -> str | None:
         return None if self.control_port is None else f"http://127.0.0.1:{self.control_port}/control"
 
+    @property
+    def stat_url(self) -> str | None:
+        return None if self.control_port is None else f"http://127.0.0.1:{self.control_port}/stat"
+
     def publish_url(self, key: str, host: str | None = None) -> str:
         """What an operator pastes into OBS: the server's RTMP URL with the stream key."""
         return f"rtmp://{host or self.host}:{self.port}/{APPLICATION}/{key}"
@@ -56,6 +60,13 @@ http {{
         listen 127.0.0.1:{ingest.control_port};
         location /control {{
             rtmp_control all;
+            allow 127.0.0.1;
+            deny all;
+        }}
+        # What each feed is (picture size, frame rate, codecs: from the encoder's metadata and
+        # codec headers), so a new feed's ladder is planned without ffprobe reading it first.
+        location /stat {{
+            rtmp_stat all;
             allow 127.0.0.1;
             deny all;
         }}
@@ -84,6 +95,11 @@ rtmp {{
         application {APPLICATION} {{
             live on;
             record off;
+            # The transcoder is disconnected when its encoder leaves: ffmpeg reads the end of the
+            # feed, closes its last segment and exits by itself. (Left waiting, it would block in its
+            # read; a second signal to get it out interrupts its own writes, which empties the run's
+            # playlist.)
+            idle_streams off;
             # Every key is checked by the server before a frame is accepted.
             on_publish {ingest.on_publish_url};
             on_publish_done {ingest.on_publish_done_url};

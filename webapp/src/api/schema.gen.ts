@@ -3569,6 +3569,11 @@ export interface components {
             }[];
             default_locale: string;
             locales: string[];
+            /** @description How long the player waits for a pre-roll before it starts the match without it: the VAST document's answer, then the ad's video playing. An ad server or a viewer's connection slower than that costs an impression, never the kickoff. */
+            ads: {
+                vast_deadline_ms: number;
+                start_deadline_ms: number;
+            };
         };
         /**
          * @description `identity` (main category), `identity_item` (sub-category, e.g. a league) or `team`.
@@ -13882,7 +13887,11 @@ export interface operations {
                      *           "zh",
                      *           "bs-BA",
                      *           "uk-UA"
-                     *         ]
+                     *         ],
+                     *         "ads": {
+                     *           "vast_deadline_ms": 2000,
+                     *           "start_deadline_ms": 2500
+                     *         }
                      *       },
                      *       "error": false,
                      *       "message": ""

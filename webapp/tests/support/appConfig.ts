@@ -52,6 +52,7 @@ export function appConfigFixture(patch: Patch = {}): AppConfig {
     redirects: [],
     default_locale: "en",
     locales: ["en"],
+    ads: { vast_deadline_ms: 2000, start_deadline_ms: 2500 },
     ...rest,
   };
 }

@@ -1,7 +1,9 @@
 """GET /api/health: liveness, the database round trip and the socket fan-out."""
 
 import httpx
+import pytest
 import socketio
+from pydantic import ValidationError
 
 from server.app import create_api
 from server.db import Database
@@ -107,3 +109,18 @@ async def test_config_carries_the_survey_analytics_and_error_reporting_settings(
     # The test settings run as "test", where analytics are on; the tenant rides along.
     assert content["analytics"] == {"enabled": True, "tenant": "touchline"}
     assert content["error_reporting"] == {"dsn": None, "environment": "test", "max_breadcrumbs": 25, "max_events": 10}
+
+
+async def test_config_gives_the_players_ad_deadlines_from_the_settings(settings, database):
+    configured = settings.model_copy(update={"ad_vast_deadline_ms": 4000, "ad_start_deadline_ms": 6000})
+    api = create_api(configured)
+    transport = httpx.ASGITransport(app=with_state(api, {"database": database, "settings": configured}))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        ads = (await client.get("/api/config")).json()["content"]["ads"]
+    assert ads == {"vast_deadline_ms": 4000, "start_deadline_ms": 6000}
+
+
+def test_an_ad_deadline_outside_half_a_second_to_thirty_is_refused(monkeypatch):
+    monkeypatch.setenv("TOUCHLINE_AD_START_DEADLINE_MS", "100")
+    with pytest.raises(ValidationError, match="ad_start_deadline_ms"):
+        Settings()

@@ -92,6 +92,39 @@ async def test_a_process_deaf_to_sigterm_is_killed():
     assert await asyncio.wait_for(running, 15) == -signal.SIGKILL
 
 
+async def test_stops_asked_at_once_send_one_sigterm_as_a_second_would_make_ffmpeg_exit_mid_write(tmp_path):
+    counted = tmp_path / "sigterms"
+    code = (
+        "import signal, sys, time\n"
+        f"def counted(*_):\n open({str(counted)!r}, 'a').write('x')\n"
+        "signal.signal(signal.SIGTERM, counted)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(0.6)\n"
+        "sys.exit(0)"
+    )
+    transcoder = Transcoder(lambda: python(code), stop_grace=5)
+    running = asyncio.create_task(transcoder.run())
+    await transcoder.wait_started()
+    await asyncio.sleep(0.2)
+    await asyncio.gather(transcoder.stop(), transcoder.stop(), transcoder.stop())
+    await asyncio.wait_for(running, 10)
+    assert counted.read_text() == "x"
+
+
+async def test_a_process_whose_input_ends_is_seen_to_end_by_itself():
+    transcoder = Transcoder(lambda: python("import time; time.sleep(0.3)"))
+    running = asyncio.create_task(transcoder.run())
+    await transcoder.wait_started()
+    assert await transcoder.ended(within=10)
+    assert await running == 0
+    waiting = Transcoder(lambda: python("import time; time.sleep(60)"))
+    running = asyncio.create_task(waiting.run())
+    await waiting.wait_started()
+    assert not await waiting.ended(within=0.2)
+    await waiting.stop()
+    await running
+
+
 async def test_a_killed_ffmpeg_is_back_within_3_s_and_the_recording_continues_with_a_discontinuity(tmp_path):
     ladder = plan(Source(416, 234, 30, has_audio=False))
     ffmpeg = tool("ffmpeg")

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { PrerollAd } from "./ads";
 import { formatClock } from "./dvr";
 
-/** The ad's video must be playing within this long, else the match starts. */
+/** The ad's video must be playing within this long (unless the server says otherwise), else the match starts. */
 export const AD_START_DEADLINE_MS = 2_500;
 /** An ad that stalls this long mid-way is given up. */
 const AD_STALL_MS = 4_000;
@@ -12,6 +12,7 @@ export type AdOutcome = "complete" | "skipped" | "failed";
 
 interface AdBreakProps {
   ad: PrerollAd;
+  startDeadlineMs?: number;
   /** The ad's video started playing (its impression). */
   onStart?: () => void;
   onDone: (outcome: AdOutcome) => void;
@@ -23,7 +24,7 @@ interface AdBreakProps {
  * (impression, start, quartiles, complete, skip, mute, pause, click). Whatever goes wrong with it
  * ends it, and the match starts.
  */
-export function AdBreak({ ad, onStart, onDone }: AdBreakProps) {
+export function AdBreak({ ad, startDeadlineMs = AD_START_DEADLINE_MS, onStart, onDone }: AdBreakProps) {
   const { t } = useTranslation("player");
   const video = useRef<HTMLVideoElement>(null);
   const skipButton = useRef<HTMLButtonElement>(null);
@@ -54,7 +55,7 @@ export function AdBreak({ ad, onStart, onDone }: AdBreakProps) {
       finish.current(outcome);
     };
     // 402: the media file did not arrive in time; 405: it could not be played.
-    const startTimer = setTimeout(() => end("failed", "402"), AD_START_DEADLINE_MS);
+    const startTimer = setTimeout(() => end("failed", "402"), startDeadlineMs);
     const onPlaying = () => {
       clearTimeout(stallTimer);
       if (started) return;
@@ -121,7 +122,7 @@ export function AdBreak({ ad, onStart, onDone }: AdBreakProps) {
       element.removeAttribute("src");
       element.load();
     };
-  }, [ad]);
+  }, [ad, startDeadlineMs]);
 
   const remaining = Math.max(0, Math.ceil(duration - elapsed));
   const skipIn = ad.skipAfter === null ? null : Math.max(0, Math.ceil(ad.skipAfter - elapsed));

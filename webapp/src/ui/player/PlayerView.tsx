@@ -104,7 +104,7 @@ async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<v
 }
 
 const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
-  const { source, poster, vastUrl, adKey, markers, extraControls, notice } = props;
+  const { source, poster, vastUrl, adKey, adDeadlines, markers, extraControls, notice } = props;
   const { t, i18n } = useTranslation("player");
   applyChromeLanguage(i18n.language, t);
 
@@ -127,6 +127,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   // The pre-roll is the one the player started with: an ad never interrupts a match under way.
   // A break already shown in this session (the viewer came back to the event) is not shown again.
   const [prerollUrl] = useState(() => (vastUrl && (!adKey || prerollDue(adKey)) ? vastUrl : null));
+  const vastDeadline = adDeadlines?.vastMs;
   const [adPhase, setAdPhase] = useState<AdPhase>(prerollUrl ? "loading" : "done");
   const [ad, setAd] = useState<PrerollAd | null>(null);
   const [progress, setProgress] = useState<Progress>(NO_PROGRESS);
@@ -256,7 +257,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     if (!prerollUrl) return;
     let cancelled = false;
     const canPlay = (type: string) => document.createElement("video").canPlayType(type) !== "";
-    void loadPreroll(prerollUrl, canPlay).then((found) => {
+    void loadPreroll(prerollUrl, canPlay, vastDeadline).then((found) => {
       if (cancelled) return;
       setAd(found);
       setAdPhase(found ? "playing" : "done");
@@ -264,7 +265,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     return () => {
       cancelled = true;
     };
-  }, [prerollUrl]);
+  }, [prerollUrl, vastDeadline]);
 
   // The match plays once there is no ad (left) to play.
   useEffect(() => {
@@ -568,6 +569,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       {adPhase === "playing" && ad && (
         <AdBreak
           ad={ad}
+          startDeadlineMs={adDeadlines?.startMs}
           onStart={() => {
             if (adKey) markPrerollShown(adKey);
           }}

@@ -1,10 +1,10 @@
 /*
  * Pre-roll ads from a VAST document, through @dailymotion/vast-client (loaded only when an event
  * has an ad). An ad never stands between the viewer and the match: an empty VAST, a broken one,
- * no answer within AD_DEADLINE_MS or nothing playable in it all resolve to "no ad".
+ * no answer within its deadline or nothing playable in it all resolve to "no ad".
  */
 
-/** How long the VAST may take (the parser's own default is two minutes). */
+/** How long the VAST may take, unless the server says otherwise (the parser's own default is two minutes). */
 export const AD_DEADLINE_MS = 2_000;
 
 /** Where the pre-rolls already shown in this tab's session are kept (one key per break). */
@@ -148,11 +148,15 @@ function clickThroughOf(template: ParsedCreative["videoClickThroughURLTemplate"]
  * The first linear ad of the VAST at `vastUrl` that this browser can play, with its tracker; null
  * for no ad (empty, broken, late or unplayable VAST: reported to the ad's error URLs when it has any).
  */
-export async function loadPreroll(vastUrl: string, canPlay: (mimeType: string) => boolean): Promise<PrerollAd | null> {
+export async function loadPreroll(
+  vastUrl: string,
+  canPlay: (mimeType: string) => boolean,
+  deadlineMs: number = AD_DEADLINE_MS,
+): Promise<PrerollAd | null> {
   const load = async (): Promise<PrerollAd | null> => {
     const { VASTClient, VASTTracker } = await import("@dailymotion/vast-client");
     const client = new VASTClient();
-    const response = (await client.get(vastUrl, { timeout: AD_DEADLINE_MS, withCredentials: false })) as {
+    const response = (await client.get(vastUrl, { timeout: deadlineMs, withCredentials: false })) as {
       ads?: ParsedAd[];
     };
     for (const ad of response.ads ?? []) {
@@ -175,5 +179,5 @@ export async function loadPreroll(vastUrl: string, canPlay: (mimeType: string) =
     }
     return null;
   };
-  return within(load(), AD_DEADLINE_MS + 250, null);
+  return within(load(), deadlineMs + 250, null);
 }

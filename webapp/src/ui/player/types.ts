@@ -29,6 +29,8 @@ export interface PlayerProps {
    * often the viewer comes back. Without it, once per player.
    */
   adKey?: string | null;
+  /** How long the pre-roll may take: its VAST's answer, then its video playing (the server's settings). */
+  adDeadlines?: AdDeadlines;
   /** Stream seconds to begin at when a source (a different stream) is loaded. */
   startAt?: number | null;
   markers?: readonly PlayerMarker[];
@@ -59,4 +61,10 @@ export interface PlayerHandle {
   seekTo(streamSeconds: number): void;
   play(): Promise<void>;
   pause(): void;
+}
+
+/** Past these the match starts without its pre-roll (milliseconds). */
+export interface AdDeadlines {
+  vastMs: number;
+  startMs: number;
 }

@@ -10,6 +10,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
+import { useAppConfig } from "@/lib/config";
 import { sessionStore } from "@/session/store";
 import { Player, parseSignedUrl, streamClaims, type PlayerHandle, type PlayerSource } from "@/ui/player";
 import { fetchEvent } from "../api/getEvent";
@@ -76,6 +77,11 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
 ) {
   const { t } = useTranslation("player");
   const mapOptions = useEventMapOptions();
+  const { ads } = useAppConfig();
+  const adDeadlines = useMemo(
+    () => ({ vastMs: ads.vast_deadline_ms, startMs: ads.start_deadline_ms }),
+    [ads.vast_deadline_ms, ads.start_deadline_ms],
+  );
   const player = useRef<PlayerHandle>(null);
   const [view, setView] = useState<View>("main");
   const [clip, setClip] = useState<Clip>(null);
@@ -163,6 +169,7 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       poster={event.posterUrl}
       vastUrl={event.vastUrl}
       adKey={`event:${event.id}`}
+      adDeadlines={adDeadlines}
       startAt={loadAt}
       markers={markers}
       accessToken={accessToken}
