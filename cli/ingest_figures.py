@@ -13,6 +13,19 @@ def input_of(health: dict) -> str | None:
     return f"{picture}, {audio['codec']}" if audio["codec"] else f"{picture}, no sound"
 
 
+def autostart_of(autostart: bool | None, *, short: bool = False) -> str:
+    """How an upcoming event's feed goes live (`autostart`: null, true or false)."""
+    if autostart is None:
+        return "near kickoff"
+    if short:
+        return "armed" if autostart else "off (preview)"
+    return "armed: live at the first segments" if autostart else "off: a preview until go-live"
+
+
+def rewind_of(health: dict) -> str:
+    return f"{health['dvrSeconds'] // 60} min"
+
+
 def bitrate_of(health: dict) -> str | None:
     kbps = health["bitrateKbps"]
     return None if kbps is None else f"{kbps:,.0f} kbit/s"

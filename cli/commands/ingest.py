@@ -24,6 +24,7 @@ from typing import Annotated, Any
 import typer
 
 from ..admin_client import AdminApiError, AdminClient, fail
+from ..ingest_figures import autostart_of
 from ..ingest_urls import masked, protocol_of
 from ..pattern_encoder import FPS, SECONDS, Pattern, ffmpeg_command, resolution
 from ..terminal_text import echo
@@ -183,7 +184,12 @@ def settings(
     ] = None,
     dvr_minutes: Annotated[
         int | None,
-        typer.Option("--dvr-minutes", min=1, max=1440, help="How far viewers may rewind its next live recording."),
+        typer.Option(
+            "--dvr-minutes",
+            min=1,
+            max=1440,
+            help="How far viewers may rewind its live recording (the running one too).",
+        ),
     ] = None,
     dvr_default: Annotated[
         bool, typer.Option("--dvr-default", help="The server's rewind window (TOUCHLINE_DVR_SECONDS) again.")
@@ -208,8 +214,8 @@ def settings(
         print_json(content)
         return
     echo(
-        f"Event {event}: auto-start {ingest_status.autostart_words(content['autostart'])}; "
-        f"viewers rewind up to {content['dvrSeconds'] // 60} min of its next recording."
+        f"Event {event}: auto-start {autostart_of(content['autostart'])}; "
+        f"viewers rewind up to {content['dvrSeconds'] // 60} min of its live recording."
     )
 
 

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..admin_client import AdminClient, run
-from ..ingest_figures import bitrate_of, input_of
+from ..ingest_figures import autostart_of, bitrate_of, input_of, rewind_of
 from ..terminal_text import json_text
 from . import staff_completion
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows
@@ -158,8 +158,8 @@ def _panel(health: dict) -> RenderableType:
         ("Reconnects", _count(health["reconnects"])),
         ("Viewers", str(health["viewers"])),
         ("Recording", health["asset"] or NONE),
-        ("Auto-start", autostart_words(health["autostart"])),
-        ("Rewind", f"{health['dvrSeconds'] // 60} min"),
+        ("Auto-start", autostart_of(health["autostart"])),
+        ("Rewind", rewind_of(health)),
     ]
     for label, value in rows:
         table.add_row(label, value)
@@ -167,12 +167,6 @@ def _panel(health: dict) -> RenderableType:
     if not health["transcoderHere"] and health["state"] not in ("idle", "finished"):
         parts += [Text(""), Text(ELSEWHERE, style="dim")]
     return Panel(Group(*parts), title=Text(f"Ingest of event {health['event']}"), title_align="left", expand=False)
-
-
-def autostart_words(autostart: bool | None) -> str:
-    if autostart is None:
-        return "near kickoff"
-    return "armed: live at the first segments" if autostart else "off: a preview until go-live"
 
 
 def _overview(report: list[dict]) -> tuple[str, list[str], list[list[str]]]:

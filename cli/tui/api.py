@@ -141,6 +141,11 @@ class AdminApi:
     async def allow_stream_key_take_over(self, event_id: str) -> dict:
         return await self.post(f"/admin/events/{event_id}/stream_keys/take_over")
 
+    async def set_ingest_settings(self, event_id: str, body: dict[str, Any]) -> dict:
+        """How the event's feed goes live (`autostart`) and its rewind window (`dvrSeconds`)."""
+        await self._ensure_signed_in()
+        return visible_data(await self.client.request("PATCH", f"/admin/events/{event_id}/ingest", body=body))
+
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
         return _visible_messages(RoomWatch(self.client, room))

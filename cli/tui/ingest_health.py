@@ -4,7 +4,7 @@ Lines stay within 37 characters: the panel is the narrow column of an 80-column 
 
 from rich.text import Text
 
-from ..ingest_figures import bitrate_of, input_of
+from ..ingest_figures import autostart_of, bitrate_of, input_of, rewind_of
 
 NONE = "—"
 LABEL_WIDTH = 9  # "Restarts" and a space
@@ -44,11 +44,14 @@ def encoder_lines(health: dict) -> Text:
 
 
 def output_lines(health: dict) -> Text:
-    """Last segment, restarts and reconnects, viewers: the lines below the sparkline."""
+    """Last segment, restarts and reconnects, viewers, and the event's settings (how its feed goes
+    live, how far viewers rewind): the lines below the sparkline."""
     lines = [
         _line("Segment", age_of(health)),
         _line("Restarts", f"{_count(health['restarts'])} · reconnects {_count(health['reconnects'])}"),
         _line("Viewers", str(health["viewers"])),
+        _line("Go live", autostart_of(health["autostart"], short=True)),
+        _line("Rewind", rewind_of(health)),
     ]
     if not health["transcoderHere"] and health["state"] not in NO_TRANSCODER_STATES:
         # Only the process running the transcoder knows the input, speed, restarts and reconnects.

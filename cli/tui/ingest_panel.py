@@ -2,8 +2,9 @@
 asked again every few seconds while live control is on screen and the event may take a feed, with
 a sparkline of the bitrate over the recent answers; and its stream keys, by their hints only.
 
-Making, rotating and revoking the key, and allowing a take-over, run here; the screen owns their
-bindings and confirmations. A made or rotated key goes straight into IssuedKeyScreen and is kept nowhere else."""
+Making, rotating and revoking the key, allowing a take-over, and the event's ingest settings run
+here; the screen owns their bindings and confirmations. A made or rotated key goes straight into
+IssuedKeyScreen and is kept nowhere else."""
 
 from collections import deque
 from typing import ClassVar
@@ -15,8 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Sparkline, Static
 from textual.worker import Worker
 
+from ..ingest_figures import autostart_of
 from .api import AdminApi, AdminApiError
 from .ingest_health import LABEL_WIDTH, encoder_lines, key_line, output_lines
+from .ingest_settings import IngestSettings
 from .issued_key import IssuedKey, IssuedKeyScreen
 
 BITRATE_POINTS = 40  # two minutes of answers at the default 3 s
@@ -33,7 +36,8 @@ class IngestPanel(Vertical):
     IngestPanel .followed {{ display: none; }}
     IngestPanel.following .followed {{ display: block; }}
     """
-    KEY_HELP: ClassVar[str] = "k make o rotate x revoke t swap"  # t: a take-over; fits the column
+    # t: a take-over, a: the ingest settings; the help screen (?) says each in full. Fits the column.
+    KEY_HELP: ClassVar[str] = "k make o rot x revoke t swap a set"
 
     def __init__(self, api: AdminApi, refresh_seconds: float, *, id: str | None = None):
         super().__init__(id=id)
@@ -42,6 +46,7 @@ class IngestPanel(Vertical):
         self.event: dict | None = None  # the event followed, as live control last showed it
         self.bitrates: deque[float] = deque(maxlen=BITRATE_POINTS)
         self.reading: Worker | None = None
+        self.health: dict | None = None  # the followed event's, as last read
 
     def compose(self) -> ComposeResult:
         yield Static("Pick an event to see its live input.", id="ingest-encoder")
@@ -73,6 +78,7 @@ class IngestPanel(Vertical):
         self.query_one("#ingest-encoder", Static).update("Reading the live input…")
         self.query_one("#ingest-output", Static).update("")
         self.query_one("#stream-keys", Static).update("")
+        self.health = None
         self.read_health()
         self.load_keys(event["_id"])
 
@@ -103,6 +109,7 @@ class IngestPanel(Vertical):
             self.show_health(health)
 
     def show_health(self, health: dict) -> None:
+        self.health = health
         if health["bitrateKbps"] is not None:
             self.bitrates.append(float(health["bitrateKbps"]))
         # One point would fill the whole width: a trend needs two.
@@ -147,3 +154,18 @@ class IngestPanel(Vertical):
             self.app.push_screen(IssuedKeyScreen(title, ISSUED[verb], IssuedKey.of(answer)))
         if self.follows(event["_id"]):
             self.load_keys(event["_id"])
+
+    # --- the event's settings ------------------------------------------------------------------------
+
+    @work(exclusive=True, group="ingest-settings")
+    async def change_settings(self, event: dict, settings: IngestSettings) -> None:
+        title = str(event.get("title", ""))
+        try:
+            answer = await self.api.set_ingest_settings(event["_id"], settings.body())
+        except AdminApiError as error:
+            self.notify(str(error), title="Could not change the ingest settings", severity="error", markup=False)
+            return
+        words = autostart_of(answer["autostart"], short=True)
+        self.notify(f"{title}: goes live {words}; rewind {answer['dvrSeconds'] // 60} min", markup=False)
+        if self.follows(event["_id"]):
+            self.read_health()

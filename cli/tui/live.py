@@ -40,6 +40,7 @@ from ..room_watch import RoomMessage
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
 from .dashboard import REFRESH_SECONDS
 from .ingest_panel import TAKES_A_FEED, IngestPanel
+from .ingest_settings import IngestSettings, IngestSettingsScreen
 from .widgets import ConfirmScreen, PaletteAction, short_time
 
 ADMIN_ACTIONS = frozenset(
@@ -51,6 +52,7 @@ ADMIN_ACTIONS = frozenset(
         "make_stream_key",
         "rotate_stream_key",
         "revoke_stream_key",
+        "ingest_settings",
         "take_over_stream_key",
     }
 )
@@ -249,6 +251,7 @@ class LiveControlScreen(Screen[None]):
         Binding("o", "rotate_stream_key", "Rotate stream key", id="live.rotate_stream_key", show=False),
         Binding("x", "revoke_stream_key", "Revoke stream key", id="live.revoke_stream_key", show=False),
         Binding("t", "take_over_stream_key", "Take over (swap encoders)", id="live.take_over_stream_key", show=False),
+        Binding("a", "ingest_settings", "Ingest settings (go live, rewind)", id="live.ingest_settings", show=False),
     ]
     PALETTE: ClassVar[list[PaletteAction]] = [
         PaletteAction("Search events by title", "focus_search", "Filter the list of events"),
@@ -488,6 +491,23 @@ class LiveControlScreen(Screen[None]):
                 "The encoder publishing now is dropped when it connects."
             )
             self.confirm(question, "Take over", lambda: self.query_one(IngestPanel).change_key(event, "take-over"))
+
+    def action_ingest_settings(self) -> None:
+        event = self.picked("change its ingest settings", TAKES_A_FEED)
+        if event is None:
+            return
+        panel = self.query_one(IngestPanel)
+        health = panel.health if panel.follows(event["_id"]) else None
+        if health is None:
+            self.notify("Reading the live input: try again in a moment", severity="warning")
+            return
+
+        def chosen(settings: IngestSettings | None) -> None:
+            if settings is not None:
+                panel.change_settings(event, settings)
+
+        minutes = health["dvrSeconds"] // 60
+        self.app.push_screen(IngestSettingsScreen(str(event.get("title", "")), health["autostart"], minutes), chosen)
 
     # --- socket messages (admin) -----------------------------------------------------------------
 

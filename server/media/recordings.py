@@ -266,6 +266,19 @@ class RecordingInfo:
         )
 
 
+def set_rewind(directory: Path, dvr_seconds: int) -> bool:
+    """A running recording's rewind window, changed: viewers' next live playlist is cut to it (the
+    media route reads `recording.json` again when it changes). False when `directory` is no
+    recording (yet)."""
+    info_file = directory / RECORDING_FILE
+    try:
+        info = RecordingInfo.loads(info_file.read_bytes())
+    except (OSError, ValueError, KeyError):
+        return False
+    write_atomically(info_file, replace(info, dvr_seconds=dvr_seconds).dumps())
+    return True
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Readers see the old file or the new one, never half of either."""
     staging = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
@@ -374,14 +387,15 @@ class LiveRecordings:
 
     def __init__(self, root: Path):
         self.root = root
-        self._cache: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self._cache: dict[tuple[str, str], tuple[tuple[int, int, object], Any]] = {}
 
-    def _cached(self, key: tuple[str, str], path: Path, make: Callable[[bytes], Any]) -> Any:
+    def _cached(self, key: tuple[str, str], path: Path, make: Callable[[bytes], Any], also: object = None) -> Any:
+        """What `make` makes of `path`, made again when the file changes (or `also` does)."""
         try:
             stat = path.stat()
         except OSError:
             return None
-        version = (stat.st_mtime_ns, stat.st_size)
+        version = (stat.st_mtime_ns, stat.st_size, also)
         hit = self._cache.get(key)
         if hit is not None and hit[0] == version:
             return hit[1]
@@ -427,7 +441,7 @@ class LiveRecordings:
             return Rendered(Recording.parse(data.decode()).live_playlist(dvr_seconds).encode())
 
         playlist = self.root / asset / rendition / MASTER_PLAYLIST
-        return self._cached((asset, rendition), playlist, make)
+        return self._cached((asset, rendition), playlist, make, also=dvr_seconds)  # staff may change it live
 
 
 RECORDING_CACHE_ENTRIES = 1024

@@ -69,7 +69,7 @@ class IngestHealth:
     bitrate_kbps: float | None  # the top rendition's last segments (server.media.recording_tail)
     transcoder_here: bool  # this process runs the event's transcoder: the figures above are its
     autostart: bool | None  # staff's choice for the event (None: it goes live near kickoff)
-    dvr_seconds: int  # the rewind window of the event's next recording
+    dvr_seconds: int  # the rewind window of the event's recording (running or next)
 
 
 async def ingest_health(

@@ -20,6 +20,7 @@ that transcodes the feed calls these (server/live_inputs.py).
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +30,7 @@ from ..errors import NotFound
 from ..media.assets import records
 from ..media.assets.model import LIVE, RECORDING
 from ..media.assets.store import MediaStore
+from ..media.recordings import set_rewind
 from ..media.urls import live_url
 from ..models import Event, MediaAsset, new_id
 from .event_admin import CHANNEL, UPCOMING, Change, diff, on_air_at_new_url, snapshot
@@ -68,10 +70,19 @@ def dvr_seconds_of(event: Event, default: int) -> int:
     return event.dvr_seconds if event.dvr_seconds is not None else default
 
 
-async def set_ingest_settings(db: AsyncSession, event_id: str, changes: dict, now: datetime | None = None) -> Event:
+async def set_ingest_settings(
+    db: AsyncSession,
+    event_id: str,
+    changes: dict,
+    *,
+    store: MediaStore,
+    dvr_default: int,
+    now: datetime | None = None,
+) -> Event:
     """Staff's per-event choices for its feed: `autostart` (True, False, or None for the kickoff
-    rule) and `dvr_seconds` (None for the setting); keys not given are unchanged. The rewind
-    window applies to recordings that start from now on. Commits."""
+    rule) and `dvr_seconds` (None for `dvr_default`, the setting); keys not given are unchanged.
+    The rewind window applies to the recording running now (viewers' next playlist) and to later
+    ones. Commits."""
     event = await db.get(Event, event_id, with_for_update=True)
     if event is None or event.media_type != "event":
         raise NotFound("Event not found", code="event_not_found")
@@ -81,6 +92,8 @@ async def set_ingest_settings(db: AsyncSession, event_id: str, changes: dict, no
         event.dvr_seconds = changes["dvr_seconds"]
     event.updated = now or clock.now()
     await db.commit()
+    if "dvr_seconds" in changes and (running := await records.recording_in_progress(db, event_id)) is not None:
+        await asyncio.to_thread(set_rewind, store.directory(running.id), dvr_seconds_of(event, dvr_default))
     return event
 
 

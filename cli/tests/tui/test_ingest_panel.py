@@ -3,10 +3,11 @@ and bitrate sparkline on fixed answers (FixedApi), and its stream keys made, cop
 revoked against a real test server (cli/tests/conftest.py)."""
 
 import httpx
-from textual.widgets import Sparkline, Static
+from textual.widgets import Input, Label, Select, Sparkline, Static
 
 from cli.tests.conftest import SECRET
 from cli.tui.app import TouchlineAdmin
+from cli.tui.ingest_settings import IngestSettingsScreen
 from cli.tui.issued_key import IssuedKeyScreen
 from cli.tui.widgets import ConfirmScreen, HelpScreen
 from server.ingest_hooks import PUBLISH_PATH
@@ -74,6 +75,7 @@ async def test_the_panel_shows_the_picked_events_state_input_speed_bitrate_segme
         assert "1.02× real time" in encoder and "2,834 kbit/s" in encoder
         assert "last ended 1.8 s ago" in output
         assert "Restarts 1 · reconnects 2" in output and "Viewers  9" in output
+        assert "Go live  near kickoff" in output and "Rewind   120 min" in output
         assert "Key      …9QzA, publishing" in shown(screen, "stream-keys")  # its hint, never the key
 
 
@@ -218,3 +220,55 @@ async def test_take_over_asks_first_and_is_refused_while_nobody_publishes_then_a
         await pilot.press("y")
         await wait_until(pilot, lambda: "take-over allowed" in shown(screen, "stream-keys"))
         assert any("takes over" in str(n.message) for n in app._notifications)
+
+
+async def ingest_on_the_server(server, event_id: str) -> dict:
+    api = staff_api(server)
+    try:
+        return await api.ingest(event_id)
+    finally:
+        await api.aclose()
+
+
+async def test_a_arms_the_events_auto_start_and_sets_its_rewind_on_the_server(live_server):
+    event = await create_event(live_server)
+    app = TouchlineAdmin(staff_api(live_server), refresh_seconds=60)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, app)
+        await pick(pilot, screen, event["title"])
+        await wait_until(pilot, lambda: "Rewind" in shown(screen, "ingest-output"))
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, IngestSettingsScreen))
+        form = app.screen
+        assert form.query_one("#autostart", Select).value == "kickoff"
+        assert form.query_one("#rewind", Input).value == "120"  # the server's two hours
+        form.query_one("#autostart", Select).value = "armed"
+        form.query_one("#rewind", Input).value = ""
+        await pilot.click("#rewind")
+        await pilot.press(*"45", "enter")
+        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: "Go live  armed" in shown(screen, "ingest-output"))
+        assert "Rewind   45 min" in shown(screen, "ingest-output")
+        assert any("goes live armed; rewind 45 min" in str(n.message) for n in app._notifications)
+    health = await ingest_on_the_server(live_server, event["_id"])
+    assert (health["autostart"], health["dvrSeconds"]) == (True, 45 * 60)
+
+
+async def test_a_rewind_out_of_range_is_said_inline_and_nothing_is_sent(live_server):
+    event = await create_event(live_server)
+    app = TouchlineAdmin(staff_api(live_server), refresh_seconds=60)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_live(pilot, app)
+        await pick(pilot, screen, event["title"])
+        await wait_until(pilot, lambda: "Rewind" in shown(screen, "ingest-output"))
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, IngestSettingsScreen))
+        form = app.screen
+        form.query_one("#rewind", Input).value = "2000"
+        await pilot.click("#save")
+        await wait_until(pilot, lambda: "1 to 1440 minutes" in str(form.query_one("#error", Label).render()))
+        assert app.screen is form
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+    health = await ingest_on_the_server(live_server, event["_id"])
+    assert (health["autostart"], health["dvrSeconds"]) == (None, 7200)

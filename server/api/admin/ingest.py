@@ -57,7 +57,9 @@ async def set_ingest_settings(id_: str, body: dict):
     if "dvrSeconds" in body:
         changes["dvr_seconds"] = body["dvrSeconds"]
     async with db_write_session() as db:
-        await live_feeds.set_ingest_settings(db, id_, changes)
+        await live_feeds.set_ingest_settings(
+            db, id_, changes, store=store_of(settings()), dvr_default=settings().dvr_seconds
+        )
     return await get_event_ingest(id_)
 
 

@@ -11,7 +11,9 @@ import logging
 import time
 from collections.abc import Callable
 from typing import TypeVar
-from xml.etree.ElementTree import Element  # nosec B405 -- the type only: parsing is defusedxml's
+
+# The type only: parsing is defusedxml's.
+from xml.etree.ElementTree import Element  # nosec B405
 
 import aiohttp
 from defusedxml import ElementTree

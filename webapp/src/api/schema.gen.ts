@@ -1851,7 +1851,8 @@ export interface paths {
          * @description `autostart`: an upcoming event's feed goes live by itself near kickoff (null, the default),
          *     at its first segments whenever they come (true), or stays a staff preview until go-live
          *     (false). `dvrSeconds`: how far viewers may rewind its live recordings (null: the server's
-         *     `TOUCHLINE_DVR_SECONDS`); a recording keeps the window it started with. Fields not sent
+         *     `TOUCHLINE_DVR_SECONDS`), the one recording now included: viewers' next live playlist is cut
+         *     to it. Fields not sent
          *     are unchanged. Answers the ingest as `get_event_ingest` does.
          *     Needs the `admin` role: support staff get 403 `forbidden_role`.
          */
@@ -3161,7 +3162,7 @@ export interface components {
              *     kickoff is within TOUCHLINE_INGEST_AUTOSTART_MINUTES.
              */
             autostart: boolean | null;
-            /** @description How far viewers may rewind the event's next live recording (staff's or TOUCHLINE_DVR_SECONDS). */
+            /** @description How far viewers may rewind the event's live recording, the running one and later ones (staff's or TOUCHLINE_DVR_SECONDS). */
             dvrSeconds: number;
         };
         IngestSettingsRequest: {
