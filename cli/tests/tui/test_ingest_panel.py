@@ -2,13 +2,18 @@
 and bitrate sparkline on fixed answers (FixedApi), and its stream keys made, copied, rotated and
 revoked against a real test server (cli/tests/conftest.py)."""
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 import httpx
 from textual.widgets import Input, Label, Select, Sparkline, Static
 
 from cli.tests.conftest import SECRET
+from cli.tui.api import AdminApi
 from cli.tui.app import TouchlineAdmin
 from cli.tui.ingest_settings import IngestSettingsScreen
 from cli.tui.issued_key import IssuedKeyScreen
+from cli.tui.live import LiveControlScreen
 from cli.tui.widgets import ConfirmScreen, HelpScreen
 from server.ingest_hooks import PUBLISH_PATH
 from server.media.sources.stream_keys import hook_secret
@@ -18,6 +23,7 @@ from .fixed_data import LIVE_EVENTS, FixedApi
 from .test_admin_tui import SIZE, staff_api, wait_until
 from .test_live_screen import create_event, open_live, pick
 
+T = TypeVar("T")
 KEY_ACTIONS = ("make_stream_key", "rotate_stream_key", "revoke_stream_key", "take_over_stream_key")
 
 
@@ -25,20 +31,25 @@ def shown(screen, widget_id: str) -> str:
     return str(screen.query_one(f"#{widget_id}", Static).render())
 
 
-async def keys_on_the_server(server, event_id: str) -> list[dict]:
+async def staff_call(server, call: Callable[[AdminApi], Awaitable[T]]) -> T:
+    """One call of the staff API on the test server, on a client of its own."""
     api = staff_api(server)
     try:
-        return await api.stream_keys(event_id)
+        return await call(api)
     finally:
         await api.aclose()
+
+
+async def keys_on_the_server(server, event_id: str) -> list[dict]:
+    return await staff_call(server, lambda api: api.stream_keys(event_id))
 
 
 async def make_key(server, event_id: str) -> dict:
-    api = staff_api(server)
-    try:
-        return await api.make_stream_key(event_id)
-    finally:
-        await api.aclose()
+    return await staff_call(server, lambda api: api.make_stream_key(event_id))
+
+
+async def ingest_on_the_server(server, event_id: str) -> dict:
+    return await staff_call(server, lambda api: api.ingest(event_id))
 
 
 class ChangingBitrate(FixedApi):
@@ -222,24 +233,22 @@ async def test_take_over_asks_first_and_is_refused_while_nobody_publishes_then_a
         assert any("takes over" in str(n.message) for n in app._notifications)
 
 
-async def ingest_on_the_server(server, event_id: str) -> dict:
-    api = staff_api(server)
-    try:
-        return await api.ingest(event_id)
-    finally:
-        await api.aclose()
+async def open_settings(pilot, app, event: dict) -> tuple[LiveControlScreen, IngestSettingsScreen]:
+    """Live control with `event` picked and its ingest read, and its settings form open (a)."""
+    screen = await open_live(pilot, app)
+    await pick(pilot, screen, event["title"])
+    await wait_until(pilot, lambda: "Rewind" in shown(screen, "ingest-output"))
+    await pilot.press("a")
+    await wait_until(pilot, lambda: isinstance(app.screen, IngestSettingsScreen))
+    assert isinstance(app.screen, IngestSettingsScreen)
+    return screen, app.screen
 
 
 async def test_a_arms_the_events_auto_start_and_sets_its_rewind_on_the_server(live_server):
     event = await create_event(live_server)
     app = TouchlineAdmin(staff_api(live_server), refresh_seconds=60)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_live(pilot, app)
-        await pick(pilot, screen, event["title"])
-        await wait_until(pilot, lambda: "Rewind" in shown(screen, "ingest-output"))
-        await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, IngestSettingsScreen))
-        form = app.screen
+        screen, form = await open_settings(pilot, app, event)
         assert form.query_one("#autostart", Select).value == "kickoff"
         assert form.query_one("#rewind", Input).value == "120"  # the server's two hours
         form.query_one("#autostart", Select).value = "armed"
@@ -258,12 +267,7 @@ async def test_a_rewind_out_of_range_is_said_inline_and_nothing_is_sent(live_ser
     event = await create_event(live_server)
     app = TouchlineAdmin(staff_api(live_server), refresh_seconds=60)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_live(pilot, app)
-        await pick(pilot, screen, event["title"])
-        await wait_until(pilot, lambda: "Rewind" in shown(screen, "ingest-output"))
-        await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, IngestSettingsScreen))
-        form = app.screen
+        screen, form = await open_settings(pilot, app, event)
         form.query_one("#rewind", Input).value = "2000"
         await pilot.click("#save")
         await wait_until(pilot, lambda: "1 to 1440 minutes" in str(form.query_one("#error", Label).render()))
