@@ -17,7 +17,9 @@
   `analytics_retention_days` are deleted in batches (server.services.analytics_retention);
 - outbox and audit retention every `outbox_audit_retention_interval_seconds`: mail older than
   `outbox_retention_hours` and audit entries older than `audit_retention_days` are deleted in
-  batches (server.services.mail.purge_old, server.services.audit.purge_old).
+  batches (server.services.mail.purge_old, server.services.audit.purge_old);
+- media sweep every `media_sweep_interval_seconds`: asset directories no asset names any more
+  are removed an hour after they last changed (server.media.assets.sweep).
 
 An interval of 0 turns that job off. Every server process schedules them, but each round runs
 in one process only: the one holding the job's lease (server.services.job_runs), which also
@@ -149,6 +151,12 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         if mails or entries:
             log.info("retention: %d outbox mails and %d audit entries deleted", mails, entries)
 
+    async def sweep_media() -> None:
+        from .media.assets.store import store_of
+        from .media.assets.sweep import sweep_orphans
+
+        await sweep_orphans(database, store_of(settings))
+
     planned = {
         "notices": (settings.notices_interval_seconds, notices),
         "settlement": (settings.settlement_interval_seconds, settle),
@@ -157,6 +165,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         "kickoff": (settings.kickoff_interval_seconds, kickoff),
         "analytics-retention": (settings.analytics_retention_interval_seconds, retain_analytics),
         "outbox-audit-retention": (settings.outbox_audit_retention_interval_seconds, retain_outbox_and_audit),
+        "media-sweep": (settings.media_sweep_interval_seconds, sweep_media),
     }
     return {name: job for name, job in planned.items() if job[0] > 0}
 

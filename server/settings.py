@@ -213,6 +213,9 @@ class Settings(BaseSettings):
     audit_retention_days: int = Field(default=400, ge=1, le=3650)
     # The outbox-audit-retention job's interval (one process of a cluster; 0 turns it off).
     outbox_audit_retention_interval_seconds: float = Field(default=3600.0, ge=0)
+    # How often asset directories no asset names any more are removed (server/media/assets/sweep.py;
+    # one process of a cluster; 0 turns it off).
+    media_sweep_interval_seconds: float = Field(default=3600.0, ge=0)
     # Card payments (server/payments): the provider that charges cards; "sandbox" is the built-in
     # test-mode processor. Its "requires action" test cards stay processing this many seconds.
     payment_provider: Literal["sandbox"] = "sandbox"

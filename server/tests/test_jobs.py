@@ -43,6 +43,7 @@ def fast(database_url: str, **overrides) -> Settings:
         "notices_interval_seconds": 0,  # tested in server/tests/services/test_status_notices.py
         "analytics_retention_interval_seconds": 0,  # tested in server/tests/services/test_analytics_retention.py
         "outbox_audit_retention_interval_seconds": 0,  # tested in server/tests/services/test_outbox_audit_retention.py
+        "media_sweep_interval_seconds": 0,  # tested in server/tests/media/assets/test_sweep.py
     }
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 

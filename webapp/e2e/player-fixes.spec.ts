@@ -80,14 +80,18 @@ test.describe("the player's controls", () => {
       [box.x + box.width / 2, box.y + box.height / 2],
     );
     expect(hit).toBe("menu");
+    const clickedAt = Date.now();
     const before = await videoState(page);
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect(menu).toBeHidden();
     await quality.click();
     await expect(menu.getByRole("menuitemradio", { checked: true })).toHaveAccessibleName(/^Auto/);
-    // And it did not seek: playback went on from where it was.
+    // And it did not seek: playback went on from where it was, as far as the time that passed
+    // (seconds on a busy machine) took it, and no further.
     const after = await videoState(page);
-    expect(Math.abs(after.currentTime - before.currentTime)).toBeLessThan(5);
+    const passed = (Date.now() - clickedAt) / 1000;
+    expect(after.currentTime - before.currentTime).toBeGreaterThan(-1);
+    expect(after.currentTime - before.currentTime).toBeLessThan(passed + 1);
     await page.keyboard.press("Escape");
     await expectPlaying(page, 1);
   });

@@ -181,6 +181,48 @@ export function startServer(port: number, env: Record<string, string>): Promise<
  * VAST), and then the match starts without it, as it should. A reload tries again (an ad that never
  * started is still due).
  */
+/** What the ad break showed at one moment (recordAdBreak). */
+export interface AdMoment {
+  label: boolean;
+  status: string;
+  countdown: string | null;
+  skipButton: boolean;
+  matchInert: boolean;
+}
+
+/**
+ * Records, from the page's first script on, every state the ad break goes through (on each change
+ * of the DOM): a busy machine may move the 6 s ad past a state before a test could look at it.
+ * Call before the page opens; the returned function reads what was recorded.
+ */
+export async function recordAdBreak(page: Page): Promise<() => Promise<AdMoment[]>> {
+  await page.addInitScript(() => {
+    const moments: AdMoment[] = [];
+    (window as unknown as { __adMoments: AdMoment[] }).__adMoments = moments;
+    const look = () => {
+      const region = document.querySelector('section[aria-label="Advertisement"]');
+      if (!region) return;
+      const countdown = [...region.querySelectorAll("span")].find((e) => /^Skip in \d$/.test(e.textContent ?? ""));
+      const moment: AdMoment = {
+        label: [...region.querySelectorAll("span")].some((e) => e.textContent === "Ad"),
+        status: region.querySelector('[role="status"]')?.textContent ?? "",
+        countdown: countdown?.textContent ?? null,
+        skipButton: [...region.querySelectorAll("button")].some((e) => e.textContent === "Skip ad"),
+        matchInert: document.querySelector("media-controller")?.hasAttribute("inert") ?? false,
+      };
+      const last = moments[moments.length - 1];
+      if (!last || JSON.stringify(last) !== JSON.stringify(moment)) moments.push(moment);
+    };
+    new MutationObserver(look).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as { __adMoments: AdMoment[] }).__adMoments);
+}
+
 export async function openWithAd(page: Page, url: string) {
   const adBreak = page.getByRole("region", { name: "Advertisement" });
   await page.goto(url);

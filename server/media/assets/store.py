@@ -29,6 +29,8 @@ ASSETS = "assets"
 SAMPLES = ".samples"
 # Asset ids (server.models.new_id) and sample names: what a directory below the root may be called.
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+# What _link and provide_sample stage under before renaming into place.
+STAGING = re.compile(r"^\.[a-z0-9][a-z0-9-]{0,39}\.[0-9a-f]{8}$")
 
 
 class MediaStore:
@@ -90,6 +92,46 @@ class MediaStore:
             directory.unlink(missing_ok=True)
         elif directory.is_dir():
             shutil.rmtree(directory)
+
+    def entries_older_than(self, cutoff: float) -> tuple[list[str], list[str]]:
+        """(asset directories, staging leftovers) below the root last changed before `cutoff`
+        (epoch seconds): the names of asset directories and links, and the `.<name>.<hex>` a
+        link or sample left half made. `.samples` is neither."""
+        assets, leftovers = [], []
+        try:
+            entries = list(os.scandir(self.root))
+        except OSError:
+            return [], []
+        for entry in entries:
+            try:
+                changed = entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue  # removed meanwhile
+            if changed >= cutoff or entry.name == SAMPLES:
+                continue
+            if NAME.match(entry.name):
+                assets.append(entry.name)
+            elif STAGING.match(entry.name):
+                leftovers.append(entry.name)
+        return assets, leftovers
+
+    def link_target(self, asset_id: str) -> str | None:
+        """The asset whose bytes `asset_id`'s directory shares (a clip's recording), if it is a link to one."""
+        try:
+            target = Path(os.readlink(self.directory(asset_id)))
+        except OSError:
+            return None
+        return target.parts[0] if target.parts and NAME.match(target.parts[0]) else None
+
+    def remove_leftover(self, name: str) -> None:
+        """Remove a staging leftover (entries_older_than)."""
+        if not STAGING.match(name):
+            raise ValueError(f"{name!r} is no staging leftover")
+        path = self.root / name
+        if path.is_symlink() or path.is_file():
+            path.unlink(missing_ok=True)
+        elif path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
 
     def used_bytes(self) -> int:
         """What the store holds on disk: every file below it, each link counted once as a link

@@ -4323,7 +4323,7 @@ export interface components {
                 }[];
                 jobs: {
                     /** @enum {string} */
-                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "analytics-retention" | "outbox-audit-retention";
+                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "analytics-retention" | "outbox-audit-retention" | "media-sweep";
                     intervalSeconds: number;
                     enabled: boolean;
                     /**
