@@ -16,10 +16,10 @@ segment boundaries, so players switch between them at any segment.
                                             from the bitstream (SPS and ADTS headers)
     <out>/<sample>/<rendition>/index.m3u8   the rendition's VOD media playlist (as ffmpeg writes it)
     <out>/<sample>/<rendition>/index<N>.ts  its segments: 2 s, each beginning with a keyframe
-    <out>/ads/preroll.mp4                   the test ad (server.media.ads): H.264 + AAC, faststart
+    <out>/ads/preroll.mp4                   the test ad (server.media.delivery.ads): H.264 + AAC, faststart
 
 H.264 constrained baseline + AAC-LC in MPEG-TS, keyframes every 2 s exactly (no scene cuts), so
-the simulated live playlist (server.media.live) and clips (server.media.clips) can cut and loop
+the simulated live playlist (server.media.delivery.live) and clips (server.media.delivery.clips) can cut and loop
 at any segment boundary, in every rendition alike.
 
 Outputs that already exist are skipped unless --force: encoding is cheap (a few seconds a
@@ -37,10 +37,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.media.ads import PREROLL
+from server.media.delivery.ads import PREROLL
+from server.media.delivery.urls import ADS_DIR
 from server.media.packaging.measure import Picture, master_playlist, measure, starts_with_keyframe
 from server.media.playlists import MASTER_PLAYLIST, parse_master_playlist, parse_vod_playlist
-from server.media.urls import ADS_DIR
 
 FIXTURES_MEDIA = Path(__file__).resolve().parents[1] / "fixtures" / "media"
 PLAYLIST = MASTER_PLAYLIST  # index.m3u8: the master in a sample's directory, the media playlist in a rendition's
@@ -477,7 +477,7 @@ def generate(sample: Sample, out_root: Path = FIXTURES_MEDIA, *, force: bool = F
 
 
 def ad_command(font: str, text_dir: Path, output: Path) -> list[str]:
-    """The test ad (server.media.ads.PREROLL): a card with a countdown and a progress bar, a soft
+    """The test ad (server.media.delivery.ads.PREROLL): a card with a countdown and a progress bar, a soft
     tone, MP4 with the index in front (faststart) so a plain <video> starts before the end."""
     ad = PREROLL
     seconds = ad.seconds

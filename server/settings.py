@@ -232,14 +232,14 @@ class Settings(BaseSettings):
     # Notices: `user-purchase-status` a dead process decided but never sent goes out
     # (server/services/status_notices.py); sent notices are deleted after a day.
     notices_interval_seconds: float = Field(default=2.0, ge=0)
-    # Signed stream URLs (server/media/signing.py) stop working this many seconds after the event
+    # Signed stream URLs (server/media/delivery/signing.py) stop working this many seconds after the event
     # was fetched; the player fetches the event again for a fresh one.
     stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
     # Stream and poster addresses staff store may point into private, loopback and link-local
     # networks only where this is on (a lab's local encoder): viewers' players open them
-    # (server/media/stream_addresses.py).
+    # (server/media/delivery/stream_addresses.py).
     allow_private_stream_urls: bool = False
-    # Live playlists (server/media/live.py) list this many seconds of the stream behind the live
+    # Live playlists (server/media/delivery/live.py) list this many seconds of the stream behind the live
     # edge, so viewers can seek back and jump to live again; never from before the kickoff.
     live_rewind_seconds: int = Field(default=1800, ge=6, le=6 * 3600)
     # Live ingest (server/media/sources/rtmp.py, server/services/stream_keys.py): nginx's RTMP module
@@ -260,7 +260,7 @@ class Settings(BaseSettings):
     # 0: no budget.
     media_budget_mb: int = Field(default=0, ge=0)
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
-    # by default this server's own test ad (server/media/ads.py; server.media.urls.DEFAULT_VAST_URL);
+    # by default this server's own test ad (server/media/delivery/ads.py; server.media.delivery.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.
     ads_vast_url: str = "/media/ads/preroll.xml"
     # Regions (ISO 3166 alpha-2): the request header a CDN or proxy sets with the viewer's

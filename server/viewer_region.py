@@ -1,5 +1,5 @@
 """The viewer's region (country), one rule for everything that asks: the API
-(server.api.http.context.viewer_region) and the media routes (server.media.routes), so a stream
+(server.api.http.context.viewer_region) and the media routes (server.media.delivery.routes), so a stream
 URL bound to regions is judged as the event answer that issued it was.
 
 The region is the two-letter code in the request header named by `TOUCHLINE_REGION_HEADER`

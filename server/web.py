@@ -166,7 +166,7 @@ def _text(value: bytes | None) -> str:
     return value.decode("latin-1") if value else ""
 
 
-# Artwork at an address with its content hash (`?v=`, server.media.urls.versioned) never changes;
+# Artwork at an address with its content hash (`?v=`, server.media.delivery.urls.versioned) never changes;
 # at a bare address it is kept a week and then revalidated by its ETag.
 ARTWORK_VERSIONED_CACHE = "public, max-age=31536000, immutable"
 ARTWORK_CACHE = "public, max-age=604800"
@@ -249,19 +249,19 @@ def static_app(settings: Settings, api: ASGIApp | None = None) -> Starlette:
 
 
 def media_router(settings: Settings) -> Router:
-    """Streams only through signed paths (server.media.signing); /media/vod and /media/live,
-    the stored addresses, serve nothing. Artwork and the test ads (server.media.ads) are public."""
-    from .media.ads import ads_routes
+    """Streams only through signed paths (server.media.delivery.signing); /media/vod and /media/live,
+    the stored addresses, serve nothing. Artwork and the test ads (server.media.delivery.ads) are public."""
     from .media.assets.store import store_of
-    from .media.clips import CLIP_PATH, clip_media_route
-    from .media.routes import signed_media_route
+    from .media.delivery.ads import ads_routes
+    from .media.delivery.clips import CLIP_PATH, clip_media_route
+    from .media.delivery.routes import signed_media_route
 
     fixtures = settings.fixtures_dir
     assets = store_of(settings).root
     signed = signed_media_route(settings, assets)
     return Router(
         routes=[
-            # Before the other signed paths: a clip's playlist is made, not a file (server.media.clips).
+            # Before the other signed paths: a clip's playlist is made, not a file (server.media.delivery.clips).
             Route(CLIP_PATH, clip_media_route(signed, assets), methods=["GET", "HEAD"]),
             Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
             *ads_routes(settings, fixtures / "media"),

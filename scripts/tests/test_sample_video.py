@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from scripts import sample_video
-from server.media.ads import PREROLL
-from server.media.live import live_playlist, load_vod_playlist
+from server.media.delivery.ads import PREROLL
+from server.media.delivery.live import live_playlist, load_vod_playlist
 from server.media.packaging.measure import (
     Picture,
     audio_codec,

@@ -2,7 +2,7 @@
 in the tests, where a wall-clock bound fails on a busy machine rather than on slow code (the tests
 keep the functional part: the key derived once, every code stored).
 
-- stream URL signing (server.media.signing): an event list signs up to 24 x 3 URLs per answer;
+- stream URL signing (server.media.delivery.signing): an event list signs up to 24 x 3 URLs per answer;
   `--signatures` URLs signed in a row, each for a viewer of its own (a new token every time), aim
   under 1 ms each; and as many for one viewer, whose tokens are handed out again (_RecentTokens);
 - access codes (server.services.commerce.access_codes): one batch of 10,000 codes issued on a
@@ -47,8 +47,8 @@ def measured(name: str, work: Callable[[], object]) -> Cost:
 
 def signing(count: int, viewers: int) -> Cost:
     """`count` VOD URLs signed in a row, as event lists sign them, for `viewers` viewers in turn."""
-    from server.media.signing import sign_stream
-    from server.media.urls import vod_url
+    from server.media.delivery.signing import sign_stream
+    from server.media.delivery.urls import vod_url
     from server.settings import Settings
 
     settings = Settings(

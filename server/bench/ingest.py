@@ -8,7 +8,9 @@
 - Timings through the real chain, as `make run` serves it: the app under uvicorn with nginx-rtmp
   as its child, ffmpeg publishing a 720p30 test pattern with a stream key to an upcoming event
   near its kickoff: from the first published frame to the event's live master answering (the
-  event is live and playable), and from finish to the archive's playlist answering as VOD.
+  event is live and playable), from finish to the archive's playlist answering as VOD, and what
+  was published before finish but is not in the archive (the start's loss and the frames in the
+  transcoder at finish).
   The glass-to-glass latency in Chromium is measured by the webapp's bench (`BENCH_ONLY=latency`).
 """
 
@@ -80,15 +82,16 @@ def concurrent_speeds(width: int, height: int, count: int) -> list[float]:
     return speeds
 
 
-async def chain_timings(url: str, workdir: Path) -> tuple[float, float]:
-    """(first frame to playable live, finish to playable archive), seconds, through the real chain."""
+async def chain_timings(url: str, workdir: Path) -> tuple[float, float, float]:
+    """(first frame to playable live, finish to playable archive, published but not archived), seconds,
+    through the real chain."""
     import httpx
     import uvicorn
 
     from server import clock, live_inputs
     from server.app import create_app
     from server.db import Database
-    from server.media.signing import sign_stream
+    from server.media.delivery.signing import sign_stream
     from server.media.sources.rtmp import RtmpIngest
     from server.models import Event, new_id
     from server.services import event_admin, stream_keys
@@ -162,9 +165,18 @@ async def chain_timings(url: str, workdir: Path) -> tuple[float, float]:
             while (await http.get(vod)).status_code != 200:
                 await asyncio.sleep(0.1)
             finish_to_archive = time.monotonic() - finish_started
+            # What the archive misses of what was published before finish: the start's loss, and
+            # the frames still in the transcoder at finish (its pipeline and the open segment).
+            archived = sum(
+                float(line.removeprefix("#EXTINF:").rstrip(","))
+                for line in (await http.get(vod.replace("index.m3u8", "360p/index.m3u8"))).text.splitlines()
+                if line.startswith("#EXTINF:")
+            )
+            missed = (finish_started - published) - archived
+            log(f"published before finish but not in the archive: {missed:.1f} s")
         publisher.kill()
         await publisher.wait()
-        return first_frame_to_live, finish_to_archive
+        return first_frame_to_live, finish_to_archive, missed
     finally:
         server.should_exit = True
         await serving
@@ -172,7 +184,7 @@ async def chain_timings(url: str, workdir: Path) -> tuple[float, float]:
 
 
 async def _until_playable(database, event_id: str, settings, http) -> float:
-    from server.media.signing import sign_stream
+    from server.media.delivery.signing import sign_stream
     from server.models import Event
 
     while True:
@@ -201,8 +213,9 @@ def main() -> None:
         figures[f"{height}p"] = {"speed": speed, "cores": cpu, "sustained": sustained, "at_once": at_once}
     workdir = Path(tempfile.mkdtemp(prefix="touchline-bench-ingest-"))
     url = fresh_sqlite_database(workdir / "ingest.db")  # migrated before the bench's event loop runs
-    live, archive = asyncio.run(chain_timings(url, workdir))
+    live, archive, missed = asyncio.run(chain_timings(url, workdir))
     figures["first_frame_to_live_s"], figures["finish_to_archive_s"] = live, archive
+    figures["published_not_archived_s"] = missed
     log(f"finish to playable archive: {archive:.1f} s")
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -112,7 +112,7 @@ def _tokens(url: str, count: int) -> list[str]:
     """`count` more valid URLs for the same stream and kickoff, each with its own token."""
     import jwt
 
-    from server.media.signing import sign_stream
+    from server.media.delivery.signing import sign_stream
     from server.settings import Settings
 
     claims = jwt.decode(url.split("/")[3], options={"verify_signature": False})

@@ -5,7 +5,7 @@ A sample directory holds a master playlist (`index.m3u8`) listing one variant pe
 each a VOD media playlist in its own directory (`360p/index.m3u8` + `360p/index<N>.ts`). The
 renditions are aligned: the same number of segments with the same durations, each beginning with
 a keyframe, so segment j of every rendition covers the same moment, and one timeline (the first
-variant's) serves them all: live windows (server.media.live), clips (server.media.clips), the
+variant's) serves them all: live windows (server.media.delivery.live), clips (server.media.delivery.clips), the
 length of a sample (server.services.tags).
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -234,3 +235,9 @@ def load_vod_playlist(path: Path) -> VodPlaylist:
     vod = parse_vod_playlist((path.parent / first.uri).read_text())
     prefix = f"{first.rendition}/" if first.rendition else ""
     return VodPlaylist(tuple(Segment(prefix + s.uri, s.duration) for s in vod.segments), vod.target_duration)
+
+
+def program_date_time(timestamp: float) -> str:
+    """ISO 8601 with milliseconds in UTC, as EXT-X-PROGRAM-DATE-TIME wants it."""
+    moment = datetime.fromtimestamp(round(timestamp, 3), UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

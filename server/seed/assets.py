@@ -20,9 +20,9 @@ from sqlalchemy.orm import Session
 from ..media.assets import records
 from ..media.assets.model import HIGHLIGHT, READY, SAMPLE
 from ..media.assets.store import MediaStore
-from ..media.reach import stream_of
+from ..media.delivery.reach import stream_of
+from ..media.delivery.urls import MEDIA_PREFIX
 from ..media.sources import samples
-from ..media.urls import MEDIA_PREFIX
 from ..models import Event
 from .fixtures import stable_id
 

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.engine import Connection, make_url
 
 from ..media.assets.store import MediaStore, samples_dir
-from ..media.urls import game_url, live_url
+from ..media.delivery.urls import game_url, live_url
 from ..models import Base, Event, EventIdentity, Identity, IdentityParent, MediaAsset, Team, TeamIdentity
 from ..settings import Settings
 from . import assets

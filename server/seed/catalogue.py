@@ -7,14 +7,14 @@ ids); only the dates (and what is live at that moment: live scores, the programm
 move with `now`. That is what lets the loader upsert instead of duplicating.
 
 Media: live games play their sport's live sample, archived ones a VOD as long as the game, the
-sample looped for its `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.clips),
+sample looped for its `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.delivery.clips),
 so the official match tags (server.seed.tags) lie within it; highlights and clips play their
 range of that VOD (`/media/vod/<sample>/clip-<from>-<to>.m3u8`, the same timeline) and nothing
 else of the game. Football games that are live or archived offer the panoramic view too
 (`pano_stream`, the `football-pano` sample, game-length like the main stream once archived) when
 `offers_pano` says so, and a few live and archived games carry the
 VAST ad tag given to `build_catalogue` (`vast_url`: by default this server's test ad,
-server.media.ads; None gives no game an ad). In both cases the first free live game and the first
+server.media.delivery.ads; None gives no game an ad). In both cases the first free live game and the first
 free archived game always do, so every kind of viewer has one to watch.
 """
 
@@ -28,8 +28,8 @@ from typing import Any
 
 from sqlalchemy import Table
 
-from ..media import urls as media_urls
-from ..media.urls import DEFAULT_VAST_URL, clip_url, game_url, live_url
+from ..media.delivery import urls as media_urls
+from ..media.delivery.urls import DEFAULT_VAST_URL, clip_url, game_url, live_url
 from ..models import (
     Base,
     BundleItem,
@@ -54,13 +54,13 @@ from .tags import build_tags
 
 @functools.cache
 def poster_url(slug: str) -> str:
-    """A poster's address with its content hash: served as immutable (server.media.urls.versioned)."""
+    """A poster's address with its content hash: served as immutable (server.media.delivery.urls.versioned)."""
     return media_urls.versioned(media_urls.poster_url(slug), FIXTURES_DIR / "posters" / f"{slug}.svg")
 
 
 @functools.cache
 def logo_url(slug: str) -> str:
-    """A team logo's address with its content hash (server.media.urls.versioned)."""
+    """A team logo's address with its content hash (server.media.delivery.urls.versioned)."""
     return media_urls.versioned(media_urls.logo_url(slug), FIXTURES_DIR / "logos" / f"{slug}.svg")
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Table, and_, bindparam, delete, insert, selec
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from ..media.assets.store import MediaStore
-from ..media.urls import DEFAULT_VAST_URL
+from ..media.delivery.urls import DEFAULT_VAST_URL
 from ..models import (
     EpgProgramme,
     Event,

@@ -10,7 +10,7 @@
   nobody there; user clips and user highlights are always available to their owner (they are
   the viewer's own, cut from what they could watch) and to nobody else.
 
-Stream URLs are given only when `decide(...).available_for_user` (server.media.signing).
+Stream URLs are given only when `decide(...).available_for_user` (server.media.delivery.signing).
 """
 
 from collections.abc import Iterable

@@ -9,7 +9,7 @@ The statuses of an event (media_type `event`; highlights and clips are not manag
 Any other change of status is refused with 409 `invalid_status`. Going live gives an event
 without a stream the live sample of its sport; finishing sets the end date and the duration and
 turns this server's live stream (and its panoramic view) into the game-length VOD of the same
-asset, `/media/vod/<asset>/game-<duration>.m3u8` (server/media/clips.py), as the seed data has
+asset, `/media/vod/<asset>/game-<duration>.m3u8` (server/media/delivery/clips.py), as the seed data has
 them: the video is as long as the game, so its tags and clips lie within it.
 
 Every stream of this server an event stores names a media asset of that event (server.media.assets,
@@ -28,7 +28,7 @@ with the changed fields, and `event-url-change` when the event went on air with 
 stream of a live event (or channel) moved. A room reaches everyone who joined it, entitled or not, so these
 messages carry the event's stored stream URL (`/media/live/<asset>.m3u8`, or another host's URL),
 never a URL signed for one viewer: a stored URL of this server serves nothing by itself, and each
-client fetches the event again to get the URL signed for it (server/media/signing.py).
+client fetches the event again to get the URL signed for it (server/media/delivery/signing.py).
 """
 
 from __future__ import annotations
@@ -48,15 +48,15 @@ from .. import clock
 from ..db import Database
 from ..errors import ApiError, Conflict, NotFound
 from ..instants import parse_instant
-from ..media import stream_addresses
 from ..media.assets import records
 from ..media.assets.model import LIVE as LIVE_ASSET
 from ..media.assets.model import READY, RECORDING, AssetView
 from ..media.assets.store import MediaStore, samples_dir, store_of
-from ..media.clips import MAX_GAME_SECONDS
+from ..media.delivery import stream_addresses
+from ..media.delivery.clips import MAX_GAME_SECONDS
+from ..media.delivery.signing import stream_of
+from ..media.delivery.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..media.recordings import Recording, finalize
-from ..media.signing import stream_of
-from ..media.urls import MEDIA_PREFIX, game_url, live_url, vod_url
 from ..models import Event, EventIdentity, Identity, MediaAsset, StreamKey, Tag, Team, new_id
 from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
@@ -336,7 +336,7 @@ def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) ->
 
 def columns_of(body: Mapping[str, Any], *, allow_private_urls: bool = False) -> dict[str, Any]:
     """AdminEventFields (wire names) as column values; refuses what the columns cannot hold, and
-    addresses viewers' browsers must not be sent to (server/media/stream_addresses.py)."""
+    addresses viewers' browsers must not be sent to (server/media/delivery/stream_addresses.py)."""
     values: dict[str, Any] = {}
     for wire, column in PLAIN.items():
         if wire in body:

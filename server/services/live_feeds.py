@@ -30,8 +30,8 @@ from ..errors import NotFound
 from ..media.assets import records
 from ..media.assets.model import LIVE, RECORDING
 from ..media.assets.store import MediaStore
+from ..media.delivery.urls import live_url
 from ..media.recordings import set_rewind
-from ..media.urls import live_url
 from ..models import Event, MediaAsset, new_id
 from .event_admin import CHANNEL, UPCOMING, Change, diff, on_air_at_new_url, snapshot
 from .event_admin import LIVE as LIVE_STATUS

@@ -12,7 +12,7 @@ while they may create global tags. Anyone else's tag, official tags included, an
 
 Times are milliseconds here and in answers; requests send seconds (the handlers convert). A tag
 lies within its video: on an archived event or a clip, within the video's length (its
-`duration_s`, which an archived game's VOD spans: server.media.clips; else its clip range, else
+`duration_s`, which an archived game's VOD spans: server.media.delivery.clips; else its clip range, else
 the length of what its stored URL plays); on a live event or
 a channel, within the time since its kickoff (`game_start_date`, else `event_date`), where its
 live stream begins. An upcoming event has nothing to tag yet.
@@ -32,9 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..errors import ApiError, Forbidden, NotFound
-from ..media.clips import made
-from ..media.live import load_vod_playlist
-from ..media.urls import MEDIA_PREFIX
+from ..media.delivery.clips import made
+from ..media.delivery.live import load_vod_playlist
+from ..media.delivery.urls import MEDIA_PREFIX
 from ..models import Event, Tag, Team, User, new_id
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
@@ -126,7 +126,7 @@ def _sample_ms(media_root: Path, name: str) -> int | None:
 
 def sample_length_ms(media_root: Path, hls_stream: str | None) -> int | None:
     """Length of what a stored VOD URL plays: a game made over a sample
-    (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.clips) its seconds, a sample
+    (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.delivery.clips) its seconds, a sample
     (`/media/vod/<sample>/index.m3u8`) its own length."""
     prefix = f"{MEDIA_PREFIX}/vod/"
     if not hls_stream or not hls_stream.startswith(prefix):

@@ -4,7 +4,7 @@ may watch, and seen, renamed and deleted by them alone.
 A user clip is an `events` row with the viewer as `owner_id` and the event it was cut from as
 `parent_event_id`. It copies no video: it is a media asset of its own (kind `clip`,
 server.media.assets) sharing the parent asset's bytes, and its stream is a playlist of that
-timeline's segments between its start and end (server.media.clips). Its token names the clip's
+timeline's segments between its start and end (server.media.delivery.clips). Its token names the clip's
 asset and range alone.
 Nobody else sees it: public lists and lookups leave owned rows out (server.services.events), and
 an id that is not one of the caller's own clips answers 404 `clip_not_found`, as if it did not
@@ -12,9 +12,9 @@ exist. Account deletion erases them (server.services.accounts.ERASURE).
 
 Times. The API speaks of seconds from the start of the parent's stream (stored in ms):
 - an archived game's VOD (`game-<seconds>.m3u8`: its sample looped for the game's length,
-  server.media.clips) runs from 0 to its length, the event's `duration_s`; any other VOD stream
+  server.media.delivery.clips) runs from 0 to its length, the event's `duration_s`; any other VOD stream
   is its sample, from 0 to the sample's duration;
-- a live stream begins with its first segment after kickoff (server.media.live) and can be
+- a live stream begins with its first segment after kickoff (server.media.delivery.live) and can be
   clipped within what its live playlist offers now: from `live_rewind_seconds` before the live
   edge (never before the start) up to the live edge.
 A clip lasts more than 0 and at most 10 minutes. Anything else is 400 `invalid_time_range`, with
@@ -35,12 +35,12 @@ from ..errors import ApiError, Forbidden, NotFound
 from ..media.assets import records
 from ..media.assets.model import CLIP
 from ..media.assets.store import store_of
-from ..media.clips import Timeline, load_sample, made
-from ..media.live import ANCHOR
+from ..media.delivery.clips import Timeline, load_sample, made
+from ..media.delivery.live import ANCHOR
+from ..media.delivery.signing import stream_of
+from ..media.delivery.urls import MEDIA_PREFIX, clip_url
 from ..media.playlists import MASTER_PLAYLIST
 from ..media.recordings import RECORDING_FILE, Recording, RecordingInfo
-from ..media.signing import stream_of
-from ..media.urls import MEDIA_PREFIX, clip_url
 from ..models import Event, EventIdentity, new_id
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
@@ -69,7 +69,7 @@ class NewClip:
 @dataclass(frozen=True)
 class StreamSpan:
     """What of a parent's stream can be clipped now: stream times [lowest_ms, highest_ms], and
-    where stream time 0 lies on the sample's timeline (server.media.clips)."""
+    where stream time 0 lies on the sample's timeline (server.media.delivery.clips)."""
 
     stream: str  # the parent's asset
     origin_ms: int
@@ -163,7 +163,7 @@ def clippable_span(parent: Event, settings: Settings, now: datetime) -> StreamSp
         if game is not None:  # a game (or a range) made over the sample's timeline
             return StreamSpan(stream, game.start_ms, 0, game.end_ms - game.start_ms)
         return StreamSpan(stream, 0, 0, timeline.length_ms)
-    # Live: the sample's timeline on the wall clock, as server.media.live lays it out.
+    # Live: the sample's timeline on the wall clock, as server.media.delivery.live lays it out.
     anchor_ms = round(ANCHOR * 1000)
     kickoff = _epoch_ms(parent.game_start_date or parent.event_date) - anchor_ms
     first = timeline.first_starting_at(max(0, kickoff))

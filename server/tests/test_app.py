@@ -4,8 +4,8 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.media.signing import sign_stream
-from server.media.urls import live_url, vod_url
+from server.media.delivery.signing import sign_stream
+from server.media.delivery.urls import live_url, vod_url
 from server.settings import Settings
 
 

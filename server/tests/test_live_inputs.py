@@ -19,8 +19,8 @@ from server import clock, live_inputs
 from server.db import Database
 from server.ingest_hooks import hook_urls
 from server.media.assets.model import RECORDING
+from server.media.delivery.signing import sign_stream
 from server.media.recordings import recorded
-from server.media.signing import sign_stream
 from server.media.sources.rtmp import RtmpIngest
 from server.models import Event, MediaAsset, Tag, User, new_id
 from server.services import event_admin, stream_keys, tags, user_clips

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import clock
-from ...media.signing import sign_stream
+from ...media.delivery.signing import sign_stream
 from ...models import Event, Team
 from ...services.access import FREE, Viewer, decide
 from ...services.events import EventView
@@ -77,7 +77,7 @@ def _facts(view: EventView) -> _Facts:
 
 def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
     """`sign(url, user_id=, event_id=, start=, regions=)` turns a stored stream URL into the one a
-    viewer plays (server.media.signing.sign_stream bound to the settings, the answer's instant and
+    viewer plays (server.media.delivery.signing.sign_stream bound to the settings, the answer's instant and
     the viewer's session).
 
     The answer is the event's shared part (`_shared`, built once per cached view and options,

@@ -10,7 +10,7 @@ from connexion import request
 from ... import clock
 from ...auth.tokens import verify_access_token
 from ...errors import Unauthorized
-from ...media.credentials import MEDIA_COOKIE, MEDIA_COOKIE_PATH
+from ...media.delivery.credentials import MEDIA_COOKIE, MEDIA_COOKIE_PATH
 from ..http.context import settings, signed_in
 from ..http.envelope import ok
 

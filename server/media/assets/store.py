@@ -8,7 +8,7 @@ highlight's a link to its parent's bytes: many assets may share the same bytes, 
 own name (so a stream token, which names one asset, opens one event's media whatever the bytes
 behind it). A recording or an upload is a real directory. Links stay inside the assets root, so
 every path served resolves below it. `.samples` is no asset: a path part never starts with a dot
-(server.media.reach.PART).
+(server.media.delivery.reach.PART).
 
 Everything the media code writes or removes goes through this one small interface, so a store on
 shared or object storage can take its place when Touchline runs on several machines.

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .ladder import AUDIO_KBPS, Rendition, keyframe_interval
 
-# Not `seg-<j>.ts`: those name a sample's timeline (server.media.urls).
+# Not `seg-<j>.ts`: those name a sample's timeline (server.media.delivery.urls).
 SEGMENT_TEMPLATE = "r{run}-%05d.ts"
 RUN_PLAYLIST = "run-{run}.m3u8"
 AUDIO_RATE = 48_000

@@ -1,6 +1,6 @@
 """What an attacker may try with the server's JWTs, and that each one is refused.
 
-Access tokens and limit tickets (server.auth.tokens) and stream tokens (server.media.signing) are
+Access tokens and limit tickets (server.auth.tokens) and stream tokens (server.media.delivery.signing) are
 checked through their public functions only, and a bearer through the API, so the tests hold
 whatever the tokens carry inside.
 """
@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from server.auth.tokens import issue_access_token, issue_limit_ticket, verify_access_token, verify_limit_ticket
-from server.media import signing
-from server.media.signing import StreamDenied, media_key
+from server.media.delivery import signing
+from server.media.delivery.signing import StreamDenied, media_key
 from server.tests.accounts import sign_up
 
 SECRET = "edge-case-secret-long-enough-for-hs512-keys-0123456789abcdefghij"

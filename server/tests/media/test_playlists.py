@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.media.live import LiveStream
+from server.media.delivery.live import LiveStream
 from server.media.playlists import (
     load_stream,
     load_vod_playlist,

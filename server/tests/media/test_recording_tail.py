@@ -3,7 +3,7 @@ bitrate of its last segments, read from the end of a rendition's playlist and it
 
 from pathlib import Path
 
-from server.media.live import program_date_time
+from server.media.delivery.live import program_date_time
 from server.media.recording_tail import MEASURED_SEGMENTS, NOTHING, TAIL_BYTES, Tail, tail_of
 
 START = 1_795_910_400.0  # 2026-11-29T00:00:00Z

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from server import clock
-from server.media.signing import issue, sign_stream
-from server.media.urls import clip_url, live_url, vod_url
+from server.media.delivery.signing import issue, sign_stream
+from server.media.delivery.urls import clip_url, live_url, vod_url
 from server.seed.catalogue import build_catalogue
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event

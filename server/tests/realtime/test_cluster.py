@@ -22,7 +22,7 @@ import pytest_asyncio
 import socketio
 
 from server.auth.standing import STANDING_SECONDS
-from server.media.signing import issue
+from server.media.delivery.signing import issue
 from server.migrate import upgrade
 from server.models import new_id
 from server.settings import PROJECT_ROOT

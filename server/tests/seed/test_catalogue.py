@@ -9,9 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from server.media.assets.store import MediaStore
-from server.media.live import live_playlist, load_vod_playlist
+from server.media.delivery.live import live_playlist, load_vod_playlist
+from server.media.delivery.urls import DEFAULT_VAST_URL, game_url, live_url
 from server.media.playlists import load_stream
-from server.media.urls import DEFAULT_VAST_URL, game_url, live_url
 from server.models import (
     Base,
     EpgProgramme,
@@ -165,7 +165,7 @@ async def test_every_playable_event_plays_a_served_sample_through_an_asset_of_it
         else:
             assert event.hls_stream.startswith("/media/vod/")
         assert event.poster_h.startswith("/media/posters/")
-        # Artwork addresses carry their content hash (`?v=`, server.media.urls.versioned).
+        # Artwork addresses carry their content hash (`?v=`, server.media.delivery.urls.versioned).
         assert (FIXTURES_DIR / "posters" / event.poster_h.split("?")[0].rsplit("/", 1)[1]).exists()
     assert len(named) == len(set(named)), "two events share an asset"
     for team in await rows(engine, select(Team)):

@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 
 from server import clock
-from server.media.recordings import RECORDING_FILE, LiveRecordings, RecordingInfo, write_atomically
+from server.media.delivery.live_recordings import LiveRecordings
+from server.media.recordings import RECORDING_FILE, RecordingInfo, write_atomically
 from server.models import Event
 from server.services import event_admin, live_feeds
 from server.tests import factories

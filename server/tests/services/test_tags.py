@@ -48,7 +48,7 @@ def test_a_live_stream_reaches_from_kickoff_to_now():
 
 
 def test_an_archived_games_vod_is_as_long_as_the_game_it_was_made_for():
-    # The sample looped for the game's length (server.media.clips): the same bound as duration_s.
+    # The sample looped for the game's length (server.media.delivery.clips): the same bound as duration_s.
     assert sample_length_ms(MEDIA, "/media/vod/football/game-6900.m3u8") == 6_900_000
     game = event("archived", duration_s=6900, hls_stream="/media/vod/football/game-6900.m3u8")
     assert video_length(game, NOW, MEDIA).ms == 6_900_000

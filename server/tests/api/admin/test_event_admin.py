@@ -16,7 +16,7 @@ import pytest_asyncio
 from server import clock
 from server.api.http.cache import ResponseCache
 from server.app import create_api
-from server.media.urls import game_url
+from server.media.delivery.urls import game_url
 from server.realtime import emitter
 from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 from server.services.event_admin import MAX_DURATION_S

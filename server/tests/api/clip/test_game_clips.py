@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import delete
 
 from server import clock
-from server.media.urls import game_url
+from server.media.delivery.urls import game_url
 from server.models import Event
 from server.services.user_clips import USER_MEDIA_TYPES
 from server.tests.accounts import sign_up

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from server import clock
-from server.media.urls import live_url, vod_url
+from server.media.delivery.urls import live_url, vod_url
 from server.models import Event, Purchase
 from server.services.user_clips import CREATE_LIMIT, USER_MEDIA_TYPES
 from server.tests.accounts import sign_up

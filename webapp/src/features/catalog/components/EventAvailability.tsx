@@ -1,10 +1,6 @@
-import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { accessOf, type CatalogEvent } from "@/entities/event";
 import { formatPrice, type CommerceOptions, type Product } from "@/entities/product";
-import { splitLocalePath } from "@/i18n/locales";
-import { useLocalePath } from "@/i18n/useLocalePath";
-import { useIsAuthenticated } from "@/session/store";
 import { useCommerceOptions } from "../api/getCommerceOptions";
 import { useLogFailure } from "../lib/useLogFailure";
 import { LockIcon } from "./icons";
@@ -27,13 +23,11 @@ function ProductLine({ product }: { product: Product }) {
 /**
  * Whether the viewer may watch: free, included in what they hold, needs a purchase (with the
  * products and prices that unlock it), or not available in their region. The commerce options
- * answer is personalised and wins over the event's own flags once it arrives.
+ * answer is personalised and wins over the event's own flags once it arrives. Signing in is
+ * offered by the paywall above it, once.
  */
 export function EventAvailability({ event }: { event: CatalogEvent }) {
   const { t } = useTranslation("catalog");
-  const localePath = useLocalePath();
-  const { pathname, search } = useLocation();
-  const signedIn = useIsAuthenticated();
   const options = useCommerceOptions(event.id, !event.isClip);
   useLogFailure(options.error, "Commerce options");
   const merged = mergeAccess(event, options.data);
@@ -71,13 +65,6 @@ export function EventAvailability({ event }: { event: CatalogEvent }) {
             ))}
           </ul>
         </>
-      )}
-      {!signedIn && (
-        <p className="event-availability__hint">
-          <Link to={localePath(`/auth/login/?redirect=${encodeURIComponent(splitLocalePath(pathname).path + search)}`)}>
-            {t("availability.sign_in")}
-          </Link>
-        </p>
       )}
     </section>
   );

@@ -1,14 +1,14 @@
 """The simulated live playlist: a VOD sample looped on the wall clock, with a rewind window that
-never reaches before kickoff (server.media.live)."""
+never reaches before kickoff (server.media.delivery.live)."""
 
 from datetime import UTC, datetime
 
 import pytest
 
-from server.media.live import LiveSample, Segment, VodPlaylist, live_playlist, parse_vod_playlist
-from server.media.urls import live_segment_prefix
+from server.media.delivery.live import LiveSample, Segment, VodPlaylist, live_playlist, parse_vod_playlist
+from server.media.delivery.urls import live_segment_prefix
 
-from .hls import read_media_playlist
+from ..hls import read_media_playlist
 
 VOD_TEXT = (
     "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"

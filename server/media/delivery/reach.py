@@ -1,7 +1,7 @@
 """What a stream token opens: the stored playlist it was issued for, that playlist in each of the
 sample's renditions, and the segments they list. Nothing beside it: not the same sample's live
 stream for a VOD token (or the reverse), not another game length or clip range on the sample,
-not another event's playlist there (server.media.signing puts the stored path in the token).
+not another event's playlist there (server.media.delivery.signing puts the stored path in the token).
 
     issued for (stored, no /media/)     opens, below /media/s/<token>/
     live/<s>.m3u8                       itself; vod/<s>/<r>/live.m3u8; the files of <r> that are

@@ -1,5 +1,5 @@
 """A clip plays its parent stream's segments between its start and end: the clip playlist
-(server.media.clips) and the signed route that serves it. Its segments are named by their place
+(server.media.delivery.clips) and the signed route that serves it. Its segments are named by their place
 on the sample's endless timeline (`seg-<j>.ts`, the sample's file j mod N)."""
 
 import re
@@ -11,18 +11,18 @@ import pytest
 from sqlalchemy import delete
 
 from server import clock
-from server.media.clips import MAX_RANGE_MS, Timeline, clip_playlist, clip_segments
-from server.media.live import LiveSample, load_vod_playlist, parse_vod_playlist
-from server.media.signing import issue
-from server.media.urls import live_url
+from server.media.delivery.clips import MAX_RANGE_MS, Timeline, clip_playlist, clip_segments
+from server.media.delivery.live import LiveSample, load_vod_playlist, parse_vod_playlist
+from server.media.delivery.signing import issue
+from server.media.delivery.urls import live_url
 from server.models import Event
 from server.services.commerce import grants
 from server.services.user_clips import USER_MEDIA_TYPES
 from server.tests.accounts import sign_up
 from server.tests.commerce import paid_event, product
 
-from .hls import read_master_playlist
-from .serving import media_app
+from ..hls import read_master_playlist
+from ..serving import media_app
 
 BASE = "http://touchline.test"
 VOD_TEXT = (
@@ -117,7 +117,7 @@ def test_a_range_over_the_end_of_the_sample_goes_on_at_its_start_after_a_discont
 
 
 def test_a_clip_of_a_live_stream_lists_the_segments_its_live_playlist_listed():
-    """Live playlists and clips share one timeline (server.media.live), so the moment a viewer saw
+    """Live playlists and clips share one timeline (server.media.delivery.live), so the moment a viewer saw
     live is the moment the clip plays."""
     sample = LiveSample(VOD)
     now = 1_800_000_123.4

@@ -3,11 +3,11 @@ is ever copied: they list the sample's own segments under the names of the timel
 
 Timeline. Positions on a sample's timeline are milliseconds; the sample loops: absolute segment
 j plays file j mod N of the sample (N segments). A live stream plays the same timeline on the
-wall clock, anchored as the live playlists are (server.media.live.ANCHOR), so a clip of a live
+wall clock, anchored as the live playlists are (server.media.delivery.live.ANCHOR), so a clip of a live
 stream names the very segments its live playlist listed. An archived game is the timeline from 0
 for the game's length: a game of two hours plays its 24 s sample 300 times over.
 
-Made playlists (the URL layout: server.media.urls), under a token's directory:
+Made playlists (the URL layout: server.media.delivery.urls), under a token's directory:
 
     vod/<sample>/game-<seconds>.m3u8                 master: the sample's own variants (the same
                                                      EXT-X-STREAM-INF attributes), each at
@@ -22,11 +22,11 @@ Each media playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST) w
 are `seg-<j>.ts`, segment j of the timeline, beside it; the media route serves it as the
 rendition's file j mod N, under the same token. Naming segments by their place on the timeline,
 not by their file, is what lets a clip's token open its own segments and no others
-(server.media.routes). Whenever the sample starts over (j mod N == 0, not the first listed) the
+(server.media.delivery.routes). Whenever the sample starts over (j mod N == 0, not the first listed) the
 segment carries EXT-X-DISCONTINUITY: its timestamps jump back, as in the live playlists. The
 renditions are aligned (server.media.playlists), so every rendition's playlist is the same text.
 
-A token opens the made playlist it was issued for alone (server.media.reach): a game's token
+A token opens the made playlist it was issued for alone (server.media.delivery.reach): a game's token
 its game playlists and the segments of [0, seconds), a clip's its clip playlists and the
 segments of its range; not another game length or clip of the same sample.
 
@@ -52,7 +52,7 @@ from typing import Protocol
 
 from starlette.types import Receive, Scope, Send
 
-from .playlists import MASTER_PLAYLIST, Ladder, Segment, VodPlaylist, load_vod_playlist, parse_vod_playlist
+from ..playlists import MASTER_PLAYLIST, Ladder, Segment, VodPlaylist, load_vod_playlist, parse_vod_playlist
 from .urls import CLIP_NAME, GAME_NAME, clip_file, game_file, segment_file
 
 MAX_GAME_SECONDS = 7 * 24 * 3600
@@ -265,7 +265,7 @@ def timeline_of(media_root: Path, stream: str) -> Timeline | None:
 
 
 class MediaServer(Protocol):
-    """What the clip route hands its requests to (server.media.routes.SignedMedia)."""
+    """What the clip route hands its requests to (server.media.delivery.routes.SignedMedia)."""
 
     async def serve(self, scope: Scope, receive: Receive, send: Send, media_path: str) -> None: ...
 

@@ -14,8 +14,8 @@ from sqlalchemy import delete
 from server import clock
 from server.auth import standing
 from server.db import Database
-from server.media.credentials import MEDIA_COOKIE
-from server.media.urls import game_url
+from server.media.delivery.credentials import MEDIA_COOKIE
+from server.media.delivery.urls import game_url
 from server.models import Event
 from server.services import sessions
 from server.tests.accounts import bearer, new_device, sign_in, sign_up
@@ -24,8 +24,8 @@ from server.tests.conftest import with_state
 from server.tests.session_endings import ENDINGS, Context, count_standing_questions, session_of
 from server.web import static_app
 
-from .hls import read_master_playlist
-from .serving import media_app
+from ..hls import read_master_playlist
+from ..serving import media_app
 
 BASE = "http://touchline.test"
 

@@ -1,5 +1,5 @@
 """An archived game's VOD is as long as the game: its sport's sample looped on its endless timeline
-for the game's `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.clips), so the
+for the game's `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.delivery.clips), so the
 official match tags and highlights, placed at match minutes, lie within the video."""
 
 import gzip
@@ -11,15 +11,15 @@ import httpx
 import pytest
 
 from server.media.assets.store import store_of
-from server.media.clips import MAX_GAME_SECONDS, PlaylistCache, Timeline, game_playlist, load_sample
-from server.media.signing import sign_stream, verify
-from server.media.urls import game_url
+from server.media.delivery.clips import MAX_GAME_SECONDS, PlaylistCache, Timeline, game_playlist, load_sample
+from server.media.delivery.signing import sign_stream, verify
+from server.media.delivery.urls import game_url
 from server.seed.catalogue import build_catalogue
 from server.tests.media_dir import linked
 
-from .hls import read_media_playlist
-from .serving import media_app
-from .test_renditions import LADDER, assert_aligned, free, master_of, variants
+from ..hls import read_media_playlist
+from ..serving import media_app
+from ..test_renditions import LADDER, assert_aligned, free, master_of, variants
 
 BASE = "http://touchline.test"
 NOW = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)

@@ -1,15 +1,15 @@
 """HTTP route for stream media: /media/s/<token>/live/<sample>.m3u8 and /media/s/<token>/vod/...
-(the layout: server.media.urls).
+(the layout: server.media.delivery.urls).
 
-Every playlist and segment request is checked (server.media.signing), in this order:
-- the token's signature and expiry, and that the path is one the token opens (server.media.reach):
+Every playlist and segment request is checked (server.media.delivery.signing), in this order:
+- the token's signature and expiry, and that the path is one the token opens (server.media.delivery.reach):
   the stored playlist it was issued for, that playlist in each of the sample's renditions, and
   their segments; for a game or clip only the segments of its range (`seg-<j>.ts` with j among
   the segments covering it). So a free event's token opens neither the live stream of its sample
   nor another game length or clip on it (paid events' streams), a free highlight of a paid game
   opens the highlight and not the game, and a VOD token never opens a live path;
 - a token issued to a viewer: that the request bears that viewer's access token (the bearer
-  header, else the media cookie: server.media.credentials), of the session named by the token's
+  header, else the media cookie: server.media.delivery.credentials), of the session named by the token's
   `sid` when it has one, and that this session still stands (server.auth.standing: a per-process
   cache, STANDING_SECONDS at most behind the database, told at once when a session ends);
 - a token bound to regions (`reg`): that the viewer's region (server.viewer_region, as the API
@@ -18,7 +18,7 @@ Refusals are 403 in the error envelope: `stream_token_expired`, `stream_session_
 `stream_region_denied`, else `stream_access_denied`. When the database cannot say whether a
 session stands: 503 `service_unavailable` with Retry-After (the player tries again).
 
-Live playlists (server.media.live) list the last `live_rewind_seconds` of the sample's endless
+Live playlists (server.media.delivery.live) list the last `live_rewind_seconds` of the sample's endless
 timeline, cut at the event's kickoff, which the token carries (`start`, set when the event
 answer signed the URL): no database on this path for tokens issued to anyone. The live master
 (`live/<sample>.m3u8`) lists one live playlist per rendition (`vod/<sample>/<rendition>/live.m3u8`);
@@ -26,7 +26,7 @@ all answer 409 `stream_not_started` with Retry-After before kickoff. The hot pat
 hit for the token (verified once per process), arithmetic for the window and a playlist rendered
 once per segment period and rendition.
 
-Made VOD playlists (server.media.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
+Made VOD playlists (server.media.delivery.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
 sample's directory (the master) or a rendition's (its media playlist), rendered once per process
 and range (a bounded cache) and gzipped for players that accept it; their segments,
 `<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
@@ -53,17 +53,18 @@ import orjson
 from starlette.responses import FileResponse
 from starlette.types import Receive, Scope, Send
 
-from .. import clock
-from ..auth import standing
-from ..auth.tokens import verify_access_token
-from ..settings import Settings
-from ..viewer_region import viewer_region
+from ... import clock
+from ...auth import standing
+from ...auth.tokens import verify_access_token
+from ...settings import Settings
+from ...viewer_region import viewer_region
+from ..playlists import Ladder, Stream, VodPlaylist, load_stream
+from ..recordings import RecordingInfo
 from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
 from .credentials import viewer_token
 from .live import LiveStream
-from .playlists import Ladder, Stream, VodPlaylist, load_stream
+from .live_recordings import LiveRecordings
 from .reach import Place
-from .recordings import LiveRecordings, RecordingInfo
 from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
 from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
 

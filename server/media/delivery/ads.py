@@ -44,7 +44,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..settings import Settings
+from ...settings import Settings
 from .urls import AD_MISSING_VIDEO, AD_TRACK, AD_TRACK_HITS, AD_VAST, AD_VIDEO, ADS_DIR, ads_url
 
 

@@ -1,6 +1,6 @@
 """Media delivery: live events play a clock-driven playlist with a rewind window from their
 kickoff, upcoming events start at kickoff, archived events play as VOD; HTTP types, ranges and
-cache headers as a CDN and a player need them (server.media.routes).
+cache headers as a CDN and a player need them (server.media.delivery.routes).
 
 Stream URLs come from the event API (`client`), as players get them; media is served by the
 static part of the ASGI app (server.web.static_app) with the same settings.
@@ -16,15 +16,15 @@ import jwt
 import pytest
 
 from server import clock
-from server.media.signing import media_key, sign_stream
-from server.media.urls import live_url, vod_url
+from server.media.delivery.signing import media_key, sign_stream
+from server.media.delivery.urls import live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.media_dir import as_sample
 from server.web import static_app
 
-from .hls import read_master_playlist, read_media_playlist
-from .serving import media_app
+from ..hls import read_master_playlist, read_media_playlist
+from ..serving import media_app
 
 BASE = "http://touchline.test"
 FOOTBALL_SEGMENTS = 12
@@ -370,7 +370,7 @@ async def test_a_vod_url_for_anyone_is_signed_and_public(settings, media):
 
 
 async def test_a_token_is_verified_once_per_process_and_its_expiry_still_holds(settings, monkeypatch):
-    from server.media import routes
+    from server.media.delivery import routes
 
     calls = []
     real = routes.verify

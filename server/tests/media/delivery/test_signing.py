@@ -1,4 +1,4 @@
-"""Signed stream URLs (server.media.signing): what a token says, who made it, until when it holds."""
+"""Signed stream URLs (server.media.delivery.signing): what a token says, who made it, until when it holds."""
 
 import time
 import uuid
@@ -9,10 +9,10 @@ import pytest
 
 from server import clock
 from server.auth.tokens import issue_access_token, verify_access_token
-from server.media import signing
-from server.media.reach import reach_of
-from server.media.signing import StreamDenied, sign_stream, stream_of, verify
-from server.media.urls import live_url, vod_url
+from server.media.delivery import signing
+from server.media.delivery.reach import reach_of
+from server.media.delivery.signing import StreamDenied, sign_stream, stream_of, verify
+from server.media.delivery.urls import live_url, vod_url
 from server.settings import Settings
 
 SETTINGS = Settings(

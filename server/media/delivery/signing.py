@@ -3,9 +3,9 @@
 Events store plain media URLs (`/media/vod/<sample>/index.m3u8`, `/media/live/<sample>.m3u8`).
 The event presenter turns them, for a viewer allowed to watch (server.services.access), into
 `/media/s/<token>/vod/...` or `/media/s/<token>/live/...`, and only those paths serve video
-(server.media.routes). The token sits in the path, not the query, so the playlists' relative
+(server.media.delivery.routes). The token sits in the path, not the query, so the playlists' relative
 URIs (a master's `360p/index.m3u8` or `../vod/<sample>/360p/live.m3u8`, a rendition's
-`index3.ts`) carry it without rewriting anything (the layout: server.media.urls).
+`index3.ts`) carry it without rewriting anything (the layout: server.media.delivery.urls).
 
 The token is an HS256 JWT (PyJWT's JWS) under a key derived from `secret_key` for media only (an
 access token is never a stream token, nor the reverse), audience `touchline-media`, with claims:
@@ -13,7 +13,7 @@ access token is never a stream token, nor the reverse), audience `touchline-medi
     path    the stored media path it was issued for, without `/media/` and the query
             (`vod/football/game-7200.m3u8`, `live/football.m3u8`): the token opens that playlist,
             the same playlist in each rendition of its sample and the segments they list, nothing
-            else (server.media.reach): not the sample's live stream for a VOD token nor the reverse,
+            else (server.media.delivery.reach): not the sample's live stream for a VOD token nor the reverse,
             not another game length or clip range on the same sample, so not another event's
             stream. A clip's or highlight's token opens the segments of its range alone
     evt     the event it was issued for (the parent event for clips)
@@ -22,12 +22,12 @@ access token is never a stream token, nor the reverse), audience `touchline-medi
     reg     events limited to regions only: those regions (ISO 3166 alpha-2); requests from any
             other region are refused with `stream_region_denied`
     start   live streams only, and always there: the event's kickoff (epoch seconds), where its
-            live playlist begins (server.media.live); a live URL signed without a kickoff begins
+            live playlist begins (server.media.delivery.live); a live URL signed without a kickoff begins
             where it was signed, never the whole rewind window before
     exp     `stream_token_seconds` after issue, on server.clock
 
 A token with `sub` is honoured only for a request bearing that viewer's access token
-(`Authorization: Bearer ...`, or the media cookie: server.media.credentials) whose session still
+(`Authorization: Bearer ...`, or the media cookie: server.media.delivery.credentials) whose session still
 stands (server.auth.standing), and with `sid` only for that very session: a copied URL plays for
 nobody else, and a URL issued before a logout plays for nobody, even the same viewer signed in
 again (the player fetches the event again for a new URL). The viewer's region is read as the API
@@ -53,8 +53,8 @@ from jwt.algorithms import HMACAlgorithm
 from jwt.api_jws import PyJWS
 from jwt.exceptions import InvalidKeyError, PyJWTError
 
-from .. import clock
-from ..settings import Settings
+from ... import clock
+from ...settings import Settings
 from .reach import Reach, reach_of
 from .reach import stream_of as stream_of
 from .urls import MEDIA_PREFIX, signed_url

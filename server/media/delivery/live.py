@@ -31,10 +31,10 @@ segment durations in each, so one instant gives every rendition the same window,
 playlists of all renditions carry the same media sequence, discontinuity sequence and program
 date-times: players switch renditions at any segment and keep their timeline (`LiveStream`).
 
-URLs: see server.media.urls. The live master is served at /media/s/<token>/live/<sample>.m3u8
+URLs: see server.media.delivery.urls. The live master is served at /media/s/<token>/live/<sample>.m3u8
 and lists the sample's variants as `../vod/<sample>/<rendition>/live.m3u8`; each of those is a
 rendition's live playlist, whose segment URIs are the rendition's files beside it, `index<N>.ts`,
-all under the same token (server.media.signing).
+all under the same token (server.media.delivery.signing).
 """
 
 from __future__ import annotations
@@ -42,15 +42,14 @@ from __future__ import annotations
 import gzip
 import math
 from bisect import bisect_left, bisect_right
-from datetime import UTC, datetime
 from itertools import accumulate
 
 # Playlist parsing lives in server.media.playlists; these names stay importable from here.
-from .playlists import Segment as Segment
-from .playlists import Stream
-from .playlists import VodPlaylist as VodPlaylist
-from .playlists import load_vod_playlist as load_vod_playlist
-from .playlists import parse_vod_playlist as parse_vod_playlist
+from ..playlists import Segment as Segment
+from ..playlists import Stream, program_date_time
+from ..playlists import VodPlaylist as VodPlaylist
+from ..playlists import load_vod_playlist as load_vod_playlist
+from ..playlists import parse_vod_playlist as parse_vod_playlist
 from .urls import live_variant_uri
 
 # Float durations (2.000000) summed over many loops: treat "almost finished" as finished.
@@ -61,12 +60,6 @@ DEFAULT_REWIND_SECONDS = 1800
 # Rendered playlists kept per sample: one per window position in use (events of one sample that
 # kicked off less than a rewind window ago each have their own first segment).
 _RENDERED_ENTRIES = 64
-
-
-def program_date_time(timestamp: float) -> str:
-    """ISO 8601 with milliseconds in UTC, as EXT-X-PROGRAM-DATE-TIME wants it."""
-    moment = datetime.fromtimestamp(round(timestamp, 3), UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 class LiveSample:

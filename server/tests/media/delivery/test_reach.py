@@ -1,9 +1,9 @@
-"""What a stream token opens, read from the stored path it was issued for (server.media.reach): that
+"""What a stream token opens, read from the stored path it was issued for (server.media.delivery.reach): that
 playlist, the same playlist in each rendition and the segments they list; nothing beside it."""
 
 import pytest
 
-from server.media.reach import Place, reach_of, stream_of
+from server.media.delivery.reach import Place, reach_of, stream_of
 
 GAME = "vod/football/game-5400.m3u8"
 CLIP = "vod/football/clip-60000-90000.m3u8"

@@ -15,15 +15,15 @@ from sqlalchemy import delete
 
 from server import clock
 from server.auth.tokens import issue_limit_ticket
-from server.media.urls import vod_url
+from server.media.delivery.urls import vod_url
 from server.models import Event
 from server.tests import factories
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.media_dir import as_sample
 
-from .hls import read_master_playlist, read_media_playlist
-from .serving import media_app
+from ..hls import read_master_playlist, read_media_playlist
+from ..serving import media_app
 
 BASE = "http://touchline.test"
 

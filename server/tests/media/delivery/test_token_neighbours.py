@@ -14,14 +14,14 @@ import httpx
 import pytest
 
 from server import clock
-from server.media.signing import sign_stream
-from server.media.urls import clip_url, game_url, live_url, vod_url
+from server.media.delivery.signing import sign_stream
+from server.media.delivery.urls import clip_url, game_url, live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.media_dir import as_sample
 
-from .hls import is_master, read_master_playlist, read_media_playlist
-from .serving import media_app
+from ..hls import is_master, read_master_playlist, read_media_playlist
+from ..serving import media_app
 
 BASE = "http://touchline.test"
 EVENT = "e0e000000000000000000001"

@@ -10,17 +10,17 @@ What events store (and the catalogue seeds):
     /media/vod/<sample>/index.m3u8           fixtures/media/<sample>/index.m3u8, a master playlist:
                                              the sample itself
     /media/vod/<sample>/game-<seconds>.m3u8  an archived game: the sample looped for its length,
-                                             made per request (server.media.clips)
+                                             made per request (server.media.delivery.clips)
     /media/vod/<sample>/clip-<from>-<to>.m3u8
                                              a clip or highlight: <from> to <to> ms of that
                                              timeline, made per request
-    /media/live/<sample>.m3u8                made per request by server.media.routes (server.media.live)
+    /media/live/<sample>.m3u8                made per request by delivery.routes (delivery.live)
 
 A sample is a ladder of aligned renditions (scripts/sample_video.py; server.media.playlists):
 each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
 `football-pano`: `360p`, `180p`), with the same segments at the same times.
 
-What viewers get (server.media.signing signs the stored URL for them) and the server serves,
+What viewers get (server.media.delivery.signing signs the stored URL for them) and the server serves,
 everything under one token's directory, `/media/s/<token>/`:
 
     vod/<sample>/index.m3u8                 the VOD master: EXT-X-STREAM-INF per rendition, URIs
@@ -36,7 +36,7 @@ everything under one token's directory, `/media/s/<token>/`:
     vod/<sample>/<rendition>/game-<seconds>.m3u8
                                             the rendition's game playlist (made): the sample looped
                                             on its endless timeline from 0 for <seconds>
-                                            (server.media.clips), EXT-X-ENDLIST
+                                            (server.media.delivery.clips), EXT-X-ENDLIST
     vod/<sample>/clip-<from>-<to>.m3u8      a clip or highlight (stored as /media/vod/<sample>/clip-...):
                                             a master (made) whose URIs are
     vod/<sample>/<rendition>/clip-<from>-<to>.m3u8
@@ -46,7 +46,7 @@ everything under one token's directory, `/media/s/<token>/`:
                                             playlists list: the rendition's file j mod N (N files)
 
 A token names the stored path it was issued for and opens that playlist alone, in the sample's
-directory and in each of its renditions, with the segments they list (server.media.reach): a
+directory and in each of its renditions, with the segments they list (server.media.delivery.reach): a
 live master's token its renditions' `live.m3u8` and their files; a game's or clip's token its
 playlists and the `seg-<j>.ts` of its range; a stored VOD file's token that file in each
 rendition and their files. Nothing of another stream (`football-pano` is not below `football/`),
@@ -58,7 +58,7 @@ Public, unsigned:
     /media/posters/<slug>.svg        fixtures/posters/<slug>.svg, static; stored with `?v=<content
                                      hash>` (`versioned`) and then cached for a year, immutable
     /media/logos/<team-slug>.svg     fixtures/logos/<team-slug>.svg, the same
-    /media/ads/preroll.xml           the test VAST (server.media.ads), `?case=` variants
+    /media/ads/preroll.xml           the test VAST (server.media.delivery.ads), `?case=` variants
     /media/ads/preroll.mp4           fixtures/media/ads/preroll.mp4, its video
     /media/ads/track                 its tracking URLs; /media/ads/track/hits counts them
 """
@@ -97,7 +97,7 @@ def live_variant_uri(sample: str, rendition: str) -> str:
     return f"{live_segment_prefix(sample)}{rendition}/{LIVE_VARIANT}"
 
 
-# Names of the playlists and segments made per request (server.media.clips), as path segments.
+# Names of the playlists and segments made per request (server.media.delivery.clips), as path segments.
 CLIP_NAME = re.compile(r"clip-(\d{1,13})-(\d{1,13})\.m3u8")
 GAME_NAME = re.compile(r"game-(\d{1,7})\.m3u8")
 SEGMENT_NAME = re.compile(r"seg-(\d{1,13})\.ts")
@@ -105,7 +105,7 @@ SEGMENT_NAME = re.compile(r"seg-(\d{1,13})\.ts")
 
 def game_file(seconds: int) -> str:
     """An archived game's playlist name within its sample's VOD directory, and within each
-    rendition's directory: the sample looped for `seconds` (server.media.clips)."""
+    rendition's directory: the sample looped for `seconds` (server.media.delivery.clips)."""
     return f"game-{seconds}.m3u8"
 
 
@@ -119,7 +119,7 @@ def segment_file(number: int) -> str:
 
 
 def clip_file(start_ms: int, end_ms: int) -> str:
-    """A clip playlist's name within its sample's VOD directory (server.media.clips), and within
+    """A clip playlist's name within its sample's VOD directory (server.media.delivery.clips), and within
     each rendition's directory."""
     return f"clip-{start_ms}-{end_ms}.m3u8"
 
@@ -152,7 +152,7 @@ def versioned(url: str, file: Path) -> str:
 
 
 def ads_url(name: str) -> str:
-    """A path of the test ads (server.media.ads): `ads_url(AD_VAST)` is the default VAST URL."""
+    """A path of the test ads (server.media.delivery.ads): `ads_url(AD_VAST)` is the default VAST URL."""
     return f"{MEDIA_PREFIX}/{ADS_DIR}/{name}"
 
 

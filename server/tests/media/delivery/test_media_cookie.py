@@ -11,8 +11,8 @@ from sqlalchemy import delete
 
 from server import clock
 from server.app import create_api
-from server.media.credentials import MEDIA_COOKIE
-from server.media.urls import vod_url
+from server.media.delivery.credentials import MEDIA_COOKIE
+from server.media.delivery.urls import vod_url
 from server.models import Event
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event

@@ -1,4 +1,4 @@
-"""The test ads (server.media.ads): a VAST 4 document that players can parse and follow to a video
+"""The test ads (server.media.delivery.ads): a VAST 4 document that players can parse and follow to a video
 this server serves, tracking URLs that count their hits, and the broken cases players must survive."""
 
 import asyncio
@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from server.media import ads
-from server.media.ads import PREROLL, AdTracker
+from server.media.delivery import ads
+from server.media.delivery.ads import PREROLL, AdTracker
 from server.settings import Settings
 from server.web import static_app
 
