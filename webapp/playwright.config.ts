@@ -69,6 +69,9 @@ export default defineConfig({
     },
     reuseExistingServer: false,
     timeout: 180_000,
+    // SIGTERM first, so serve.sh stops its server and removes its database and media (a SIGKILL,
+    // Playwright's default, left them in the temporary directory run after run).
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
     stdout: "ignore" as const,
     stderr: "pipe" as const,
   })),
