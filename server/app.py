@@ -12,7 +12,7 @@ from connexion.middleware.routing import RoutingMiddleware
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.options import SwaggerUIOptions
 
-from . import gc_policy, guards, ingest_server, jobs, reporting
+from . import gc_policy, guards, jobs, reporting
 from .api.http import connexion_speedups, contract_document, errors, staff_access
 from .api.http.audit import AuditMiddleware
 from .api.http.cache import ResponseCache
@@ -25,6 +25,7 @@ from .auth import standing
 from .auth.bearer import security_map
 from .auth.providers import ProviderClient
 from .db import Database
+from .ingest import serving as ingest
 from .services.commerce.holdings import HoldingsCache
 from .settings import PROJECT_ROOT, Settings, get_settings
 from .web import static_app
@@ -144,7 +145,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             async with (
                 gc_policy.running(settings.gc_full_collection_interval),
                 jobs.running(settings, database),
-                ingest_server.running(settings, database=database),
+                ingest.running(settings, database=database),
             ):
                 yield
         finally:

@@ -231,14 +231,14 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 def static_app(settings: Settings, api: ASGIApp | None = None) -> Starlette:
     """Media and the webapp; missing files answer in the error envelope, like the API. With the
     API's ASGI app, the webapp's page carries its first view (server.first_view)."""
-    from .ingest_hooks import ingest_hook_routes
+    from .ingest.hooks import ingest_hook_routes
     from .settings import SURVEY_DEFAULT_FORM_PATH
     from .survey_form import survey_form
 
     return Starlette(
         routes=[
             Mount("/media", app=media_router(settings)),
-            # nginx-rtmp's questions about publishers (server/ingest_hooks.py): loopback and a secret only.
+            # nginx-rtmp's questions about publishers (server/ingest/hooks.py): loopback and a secret only.
             *ingest_hook_routes(settings),
             # The built-in survey form the webapp's survey dialog frames (server/survey_form.py).
             Route(SURVEY_DEFAULT_FORM_PATH, survey_form, methods=["GET", "HEAD"]),

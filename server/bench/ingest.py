@@ -88,9 +88,10 @@ async def chain_timings(url: str, workdir: Path) -> tuple[float, float, float]:
     import httpx
     import uvicorn
 
-    from server import clock, live_inputs
+    from server import clock
     from server.app import create_app
     from server.db import Database
+    from server.ingest import live_inputs
     from server.media.delivery.signing import sign_stream
     from server.media.sources.rtmp import RtmpIngest
     from server.models import Event, new_id

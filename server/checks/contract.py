@@ -37,7 +37,7 @@ from ..auth.passwords import Passwords
 from ..auth.providers.local_provider import local_openid_provider
 from ..auth.providers.local_provider import settings_for as local_provider_settings
 from ..db import Database
-from ..ingest_hooks import PUBLISH_PATH
+from ..ingest.hooks import PUBLISH_PATH
 from ..media.assets.store import samples_dir, store_of
 from ..media.sources.stream_keys import hook_secret
 from ..migrate import upgrade

@@ -1,6 +1,6 @@
 """How an event's ingest is, for staff (issue 28 §5, `GET /api/admin/events/{id}/ingest`).
 
-The process that runs the event's transcoder (server/live_inputs.py) knows the most: what the
+The process that runs the event's transcoder (server/ingest/live_inputs.py) knows the most: what the
 encoder sends, the encoder speed and frames ffmpeg reports, restarts and reconnects. Any other
 process answers from what is shared: the state of the event's newest live input recording (its
 asset row), whether an encoder publishes with the event's key, and the recording's files (its
@@ -29,12 +29,12 @@ from . import live_feeds, stream_keys
 from .live_feeds import FEED_STATES
 
 IDLE, STARTING, FINISHED = "idle", "starting", "finished"
-# starting: an encoder publishes, its first segments are not measured yet (server/live_inputs.py)
+# starting: an encoder publishes, its first segments are not measured yet (server/ingest/live_inputs.py)
 STATES = (IDLE, STARTING, *FEED_STATES, FINISHED)
 
 
 class FeedReport(Protocol):
-    """What this process's feed of the event says of itself (server.live_inputs.Health)."""
+    """What this process's feed of the event says of itself (server.ingest.live_inputs.Health)."""
 
     @property
     def asset_id(self) -> str | None: ...

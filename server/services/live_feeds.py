@@ -1,5 +1,5 @@
 """What a live input's feed does to its event and its recording asset (issue 28 §4); the process
-that transcodes the feed calls these (server/live_inputs.py).
+that transcodes the feed calls these (server/ingest/live_inputs.py).
 
 - A feed records into one `live` asset of its event, a real directory. While the event is not
   finished, a feed that comes back (a reconnect, another encoder on a new key, a restarted

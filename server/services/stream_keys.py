@@ -1,5 +1,5 @@
 """Stream keys of events (issue 28 §2): staff make, rotate and revoke them; nginx-rtmp's
-`on_publish` asks whether a key may publish (server/ingest_hooks.py).
+`on_publish` asks whether a key may publish (server/ingest/hooks.py).
 
 An event has at most one key in force. Making a key when one is in force is refused (rotate it
 instead): a key is shown once, so an operator who lost it rotates. Each key in force holds an SRT
@@ -11,10 +11,10 @@ publishing on it, is accepted and its publisher recorded until `on_publish_done`
 publisher on a key that is live is refused, unless staff chose "take over" in the last
 TAKE_OVER_SECONDS: then the second encoder is let in and the first dropped (the ingest keeps the
 same recording, as for a reconnect). An expired key lets no encoder connect; one that is already
-publishing goes on. A revoked key cuts its encoder off (server.live_inputs asks nginx to drop it).
+publishing goes on. A revoked key cuts its encoder off (server.ingest.live_inputs asks nginx to drop it).
 
 nginx names a publisher by its stream name: the key itself over RTMP, or the key's bridge name
-when the feed comes through the key's SRT listener (server.ingest_srt); both stand for the same
+when the feed comes through the key's SRT listener (server.ingest.srt_listeners); both stand for the same
 key, under the same rules. A bridge name publishes from this machine only, where the
 listeners run: one that leaked lets nobody in from outside.
 """
@@ -303,7 +303,7 @@ async def names_in_force(db: AsyncSession, names: list[str], *, secret_key: str 
 
 @dataclass(frozen=True)
 class SrtInput:
-    """A key in force that takes SRT on its port (server.ingest_srt runs a listener per input)."""
+    """A key in force that takes SRT on its port (server.ingest.srt_listeners runs a listener per input)."""
 
     key_id: str
     key_hash: str

@@ -15,7 +15,7 @@ from cli.tui.ingest_settings import IngestSettingsScreen
 from cli.tui.issued_key import IssuedKeyScreen
 from cli.tui.live import LiveControlScreen
 from cli.tui.widgets import ConfirmScreen, HelpScreen
-from server.ingest_hooks import PUBLISH_PATH
+from server.ingest.hooks import PUBLISH_PATH
 from server.media.sources.stream_keys import hook_secret
 
 from .capture import text_capture

@@ -11,7 +11,7 @@ themselves; viewers get URLs signed for them from the catalogue operations.
 
 import logging
 
-from ... import live_inputs
+from ...ingest import live_inputs
 from ...realtime.announcements import announce_catalogue_changed, announce_change
 from ...services import event_admin
 from ...services.events import EventFilters, EventView, Sort, list_events

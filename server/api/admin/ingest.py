@@ -1,9 +1,10 @@
 """An event's live input as staff see it (issue 28 §5): its state, what the encoder sends, how
 the transcoder keeps up, its last segment and its viewers. The reading is
 server/services/ingest_health.py; this process's feed of the event, if it runs one, adds what
-only the transcoder knows (server/live_inputs.py)."""
+only the transcoder knows (server/ingest/live_inputs.py)."""
 
-from ... import clock, live_inputs
+from ... import clock
+from ...ingest import live_inputs
 from ...media.assets.store import store_of
 from ...realtime import census
 from ...realtime.socket import event_room

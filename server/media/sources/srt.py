@@ -6,7 +6,7 @@ without the passphrase fails SRT's handshake: it is refused at connect. ffmpeg a
 and remuxes its MPEG-TS into FLV without re-encoding, publishing it to nginx under the key's bridge
 name, which nginx's on_publish hook checks as it checks a key. An SRT feed thus reaches the place
 an RTMP feed does, and what follows (probing, the ladder) reads both alike. When the caller
-leaves, ffmpeg ends; its supervisor (server.ingest_srt) starts it again for the next caller.
+leaves, ffmpeg ends; its supervisor (server.ingest.srt_listeners) starts it again for the next caller.
 
 FLV carries H.264 and AAC, what OBS and venue encoders send by default; a feed in another codec
 fails in the bridge, and its encoder sees the connection drop.

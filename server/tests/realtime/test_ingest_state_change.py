@@ -1,5 +1,5 @@
 """Staff are told when an event's live input changes state (issue 28 §5): every change of a feed's
-state (server/live_inputs.py, `Feed._set_state`) sends `ingest-state-change` to the event's
+state (server/ingest/live_inputs.py, `Feed._set_state`) sends `ingest-state-change` to the event's
 `ingest:<id>` room, which only staff enter (`watch-room`); viewers in the event's room hear
 nothing of it, and a socket that cannot be reached never stops the feed."""
 
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from server import live_inputs
+from server.ingest import live_inputs
 from server.media.sources.rtmp import RtmpIngest
 from server.models import new_id
 from server.realtime import emitter

@@ -9,7 +9,8 @@ import pytest
 import pytest_asyncio
 from sqlalchemy import update
 
-from server import clock, live_inputs
+from server import clock
+from server.ingest import live_inputs
 from server.media.assets.model import LIVE, RECORDING
 from server.media.assets.store import store_of
 from server.media.packaging.ladder import Source

@@ -9,7 +9,7 @@ import pytest_asyncio
 from sqlalchemy import select
 
 from server import clock
-from server.ingest_hooks import hook_urls
+from server.ingest.hooks import hook_urls
 from server.media.sources.stream_keys import bridge_name, key_hash, srt_passphrase
 from server.models import StreamKey
 from server.tests.accounts import sign_up

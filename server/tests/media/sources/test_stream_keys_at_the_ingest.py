@@ -1,12 +1,12 @@
 """Stream keys through the real chain (issue 28 §2, tests 2): ffmpeg publishes to Debian's nginx
-RTMP module, which asks this server's hook (server/ingest_hooks.py) before it accepts a frame."""
+RTMP module, which asks this server's hook (server/ingest/hooks.py) before it accepts a frame."""
 
 import asyncio
 from datetime import timedelta
 
 from server import clock
 from server.db import Database
-from server.ingest_hooks import hook_urls
+from server.ingest.hooks import hook_urls
 from server.media.sources.rtmp import RtmpIngest
 from server.services import stream_keys
 from server.tests import factories

@@ -15,9 +15,10 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from server import clock, live_inputs
+from server import clock
 from server.db import Database
-from server.ingest_hooks import hook_urls
+from server.ingest import live_inputs
+from server.ingest.hooks import hook_urls
 from server.media.assets.model import RECORDING
 from server.media.delivery.signing import sign_stream
 from server.media.recordings import recorded

@@ -18,12 +18,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..db import Database
+from ..media.assets.store import store_of
+from ..media.sources.stream_keys import hook_secret
+from ..services import stream_keys
+from ..settings import Settings
 from . import live_inputs
-from .db import Database
-from .media.assets.store import store_of
-from .media.sources.stream_keys import hook_secret
-from .services import stream_keys
-from .settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ listener; a revoked key's stops, so its port no longer answers; a rotated key's 
 passphrase and bridge name changed). Only ports of TOUCHLINE_SRT_PORTS are listened on. A listener
 serves one caller: when the caller leaves, ffmpeg ends with status 0 and is started again for the
 next; a crash restarts it with the supervisor's back-off (server.media.packaging.supervisor).
-It runs beside nginx-rtmp (server.ingest_server): one process per cluster.
+It runs beside nginx-rtmp (server.ingest.serving): one process per cluster.
 """
 
 import asyncio
@@ -15,12 +15,12 @@ import logging
 import shutil
 from collections.abc import AsyncIterator
 
-from .db import Database
-from .media.packaging.supervisor import Transcoder
-from .media.sources.srt import SrtBridge, bridge_command, key_bridge
-from .media.sources.stream_keys import port_range
-from .services import stream_keys
-from .settings import Settings
+from ..db import Database
+from ..media.packaging.supervisor import Transcoder
+from ..media.sources.srt import SrtBridge, bridge_command, key_bridge
+from ..media.sources.stream_keys import port_range
+from ..services import stream_keys
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Keys of a running feed through the real chain (issue 28 §2): staff let a second encoder take
 over from the one publishing, and revoking a key cuts its encoder off; either way the event's
-recording goes on (server.live_inputs, nginx's control API)."""
+recording goes on (server.ingest.live_inputs, nginx's control API)."""
 
 import asyncio
 import time

@@ -1,5 +1,5 @@
 """The live inputs this process transcodes (issue 28 §3 and §4): one feed per event whose
-encoder nginx-rtmp let in (server/ingest_hooks.py), from the first frame to the archive.
+encoder nginx-rtmp let in (server/ingest/hooks.py), from the first frame to the archive.
 
 A feed:
 1. opens its event's recording (server.services.live_feeds: a `live` asset, continued when the
@@ -22,7 +22,7 @@ A feed:
 Each change of a feed's state is told to staff watching the event's ingest room
 (`ingest-state-change`); its `health()` is what staff read (server.services.ingest_health).
 
-In `make cluster` only the process that runs nginx-rtmp has feeds (ingest_server).
+In `make cluster` only the process that runs nginx-rtmp has feeds (serving.py).
 """
 
 from __future__ import annotations
@@ -35,17 +35,17 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
-from . import clock
-from .db import Database
-from .media.assets.store import MediaStore, store_of
-from .media.packaging.ladder import Rendition, Source, plan
-from .media.packaging.live_hls import LiveInput, live_hls_command
-from .media.packaging.measure import Picture, master_playlist, measure
-from .media.packaging.progress import Progress
-from .media.packaging.supervisor import Transcoder
-from .media.playlists import MASTER_PLAYLIST
-from .media.recording_tail import tail_of
-from .media.recordings import (
+from .. import clock
+from ..db import Database
+from ..media.assets.store import MediaStore, store_of
+from ..media.packaging.ladder import Rendition, Source, plan
+from ..media.packaging.live_hls import LiveInput, live_hls_command
+from ..media.packaging.measure import Picture, master_playlist, measure
+from ..media.packaging.progress import Progress
+from ..media.packaging.supervisor import Transcoder
+from ..media.playlists import MASTER_PLAYLIST
+from ..media.recording_tail import tail_of
+from ..media.recordings import (
     RECORDING_FILE,
     RUN_PLAYLIST,
     Joiner,
@@ -54,13 +54,13 @@ from .media.recordings import (
     finalize,
     write_atomically,
 )
-from .media.sources.rtmp import APPLICATION, RtmpIngest
-from .media.sources.rtmp_control import drop_publisher
-from .media.sources.rtmp_stat import published_source, until_publishing
-from .models import Event
-from .realtime.announcements import announce_change, announce_ingest_state
-from .services import live_feeds, stream_keys
-from .settings import Settings
+from ..media.sources.rtmp import APPLICATION, RtmpIngest
+from ..media.sources.rtmp_control import drop_publisher
+from ..media.sources.rtmp_stat import published_source, until_publishing
+from ..models import Event
+from ..realtime.announcements import announce_change, announce_ingest_state
+from ..services import live_feeds, stream_keys
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """SRT ingest through the real tools (issue 28 §2): ffmpeg calls the SRT URL an operator is given,
-as an encoder does; the key's listener (server.ingest_srt) hands the feed to Debian's nginx RTMP
-module, whose hook (server/ingest_hooks.py) takes the key's bridge name for the key."""
+as an encoder does; the key's listener (server.ingest.srt_listeners) hands the feed to Debian's nginx RTMP
+module, whose hook (server/ingest/hooks.py) takes the key's bridge name for the key."""
 
 import asyncio
 import inspect
@@ -14,9 +14,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from server import ingest_srt
 from server.db import Database
-from server.ingest_hooks import hook_urls
+from server.ingest import srt_listeners
+from server.ingest.hooks import hook_urls
 from server.media.sources import stream_keys as keys
 from server.media.sources.rtmp import RtmpIngest
 from server.models import StreamKey
@@ -33,7 +33,7 @@ from server.tests.serving import uvicorn_serving
 class Chain:
     settings: Settings
     rtmp: RtmpIngest
-    srt: ingest_srt.SrtIngest
+    srt: srt_listeners.SrtIngest
 
 
 def free_udp_port() -> int:
@@ -54,7 +54,7 @@ async def srt_chain(settings: Settings, database: Database, prefix) -> AsyncIter
         rtmp = RtmpIngest("127.0.0.1", settings.rtmp_port, publish_url, done_url)
         nginx = await asyncio.to_thread(start_nginx, rtmp, prefix)
         try:
-            async with ingest_srt.running(settings, database, every=0.2, ffmpeg=tool("ffmpeg")) as srt:
+            async with srt_listeners.running(settings, database, every=0.2, ffmpeg=tool("ffmpeg")) as srt:
                 assert srt is not None
                 yield Chain(settings, rtmp, srt)
         finally:

@@ -2,7 +2,7 @@
 `touchline serve` take encoders' feeds on TOUCHLINE_RTMP_PORT with nothing else to start.
 
 nginx runs from its own prefix (`<var>/ingest/<server port>/`: config, pid, logs) in the
-foreground, and asks this very server about every publisher (server/ingest_hooks.py, on
+foreground, and asks this very server about every publisher (server/ingest/hooks.py, on
 loopback). A crash restarts it (server.media.packaging.supervisor; backing off to 30 s, so a
 port another program holds costs a log line now and then, not a busy loop). Where nginx or its
 RTMP module is missing, the server runs without ingest and says how to install them. In
@@ -17,12 +17,12 @@ import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from . import ingest_srt, live_inputs
-from .db import Database
-from .ingest_hooks import hook_urls
-from .media.packaging.supervisor import Transcoder
-from .media.sources.rtmp import NGINX_RTMP_MODULE, RtmpIngest, nginx_command, nginx_config
-from .settings import Settings
+from ..db import Database
+from ..media.packaging.supervisor import Transcoder
+from ..media.sources.rtmp import NGINX_RTMP_MODULE, RtmpIngest, nginx_command, nginx_config
+from ..settings import Settings
+from . import live_inputs, srt_listeners
+from .hooks import hook_urls
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def _prepared(settings: Settings, ingest: RtmpIngest, module: Path) -> Path:
 
 @contextlib.asynccontextmanager
 async def _feeds(settings: Settings, ingest: RtmpIngest, database: Database | None) -> AsyncIterator[None]:
-    """The live inputs nginx lets in are transcoded by this process (server.live_inputs)."""
+    """The live inputs nginx lets in are transcoded by this process (server.ingest.live_inputs)."""
     if database is None:
         yield
         return
@@ -71,7 +71,7 @@ async def _feeds(settings: Settings, ingest: RtmpIngest, database: Database | No
 async def running(
     settings: Settings, module: Path = NGINX_RTMP_MODULE, *, database: Database | None = None
 ) -> AsyncIterator[Transcoder | None]:
-    """nginx-rtmp, and with a database the SRT listeners of the keys in force (server.ingest_srt),
+    """nginx-rtmp, and with a database the SRT listeners of the keys in force (server.ingest.srt_listeners),
     for as long as the context lasts (None when ingest is off or not installed)."""
     if not settings.ingest_enabled:
         yield None
@@ -91,7 +91,7 @@ async def running(
     task = asyncio.create_task(child.run())
     log.info("live ingest: rtmp://%s:%s/live/<stream key>", settings.ingest_host, settings.rtmp_port)
     try:
-        async with ingest_srt.running(settings, database), _feeds(settings, ingest, database):
+        async with srt_listeners.running(settings, database), _feeds(settings, ingest, database):
             yield child
     finally:
         await child.stop()
