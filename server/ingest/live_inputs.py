@@ -42,6 +42,7 @@ from ..media.packaging.ladder import Rendition, Source, plan
 from ..media.packaging.live_hls import LiveInput, live_hls_command
 from ..media.packaging.measure import Picture, master_playlist, measure
 from ..media.packaging.progress import Progress
+from ..media.packaging.report import TranscoderReport, write_report
 from ..media.packaging.supervisor import Transcoder
 from ..media.playlists import MASTER_PLAYLIST
 from ..media.recording_tail import tail_of
@@ -317,11 +318,21 @@ class Feed:
             if finished:
                 await self._close()
                 return
+            self._report()
             if self._on_air_at is None:
                 await self._on_air_when_ready()
             elif not self._remeasured and time.monotonic() - self._on_air_at > REMEASURE_AFTER_SECONDS:
                 self._remeasured = self._write_master()
             await self._follow_the_encoder(grace)
+
+    def _report(self) -> None:
+        """What this transcoder says of itself, for the other processes of a cluster (report.py)."""
+        if self.asset_id is None or not self.directory.is_dir():
+            return
+        health = self.health()
+        report = TranscoderReport(health.source, health.progress, health.restarts, health.reconnects, clock.timestamp())
+        with contextlib.suppress(OSError):
+            write_report(self.directory, report)
 
     async def _on_air_when_ready(self) -> None:
         if not self.joined or not self._write_master():

@@ -4,8 +4,9 @@ The process that runs the event's transcoder (server/ingest/live_inputs.py) know
 encoder sends, the encoder speed and frames ffmpeg reports, restarts and reconnects. Any other
 process answers from what is shared: the state of the event's newest live input recording (its
 asset row), whether an encoder publishes with the event's key, and the recording's files (its
-renditions, last segment and bitrate: server.media.recording_tail); the transcoder's own
-figures are then unknown (None).
+renditions, last segment and bitrate: server.media.recording_tail), and the report the
+transcoder writes beside the recording every second (server.media.packaging.report); without a
+fresh report the transcoder's own figures are unknown (None).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..media.assets.model import LIVE, RECORDING
 from ..media.assets.store import MediaStore
 from ..media.packaging.ladder import Source
 from ..media.packaging.progress import Progress
+from ..media.packaging.report import TranscoderReport, fresh_report
 from ..media.recording_tail import NOTHING, tail_of
 from ..media.recordings import RECORDING_FILE, RecordingInfo
 from ..models import Event, MediaAsset
@@ -61,8 +63,8 @@ class IngestHealth:
     asset_id: str | None
     publishing: bool
     renditions: tuple[str, ...]
-    source: Source | None  # known to the process that probed the encoder
-    progress: Progress | None  # known to the process that runs the transcoder
+    source: Source | None  # known to the process that described the encoder (and told in its report)
+    progress: Progress | None  # known to the process that runs the transcoder (and told in its report)
     restarts: int | None
     reconnects: int | None
     last_segment_age: float | None
@@ -82,6 +84,7 @@ async def ingest_health(
         raise NotFound("Event not found", code="event_not_found")
     key = await stream_keys.in_force(db, event_id)
     publishing = key is not None and key.publisher is not None
+    report: FeedReport | TranscoderReport | None = feed
     if feed is not None:
         state, asset_id, renditions = _state_of(feed.state), feed.asset_id, feed.renditions
     else:
@@ -89,6 +92,8 @@ async def ingest_health(
         state = IDLE if asset is None else (FINISHED if asset.kind == RECORDING else _state_of(asset.state))
         asset_id = asset.id if asset is not None else None
         renditions = _renditions(store, asset_id)
+        if asset_id is not None and state != FINISHED:  # another process transcodes it
+            report = fresh_report(store.directory(asset_id), now.timestamp())
     tail = tail_of(store.directory(asset_id) / renditions[0]) if asset_id and renditions else NOTHING
     age = feed.last_segment_age if feed is not None and feed.last_segment_age is not None else tail.age(now.timestamp())
     return IngestHealth(
@@ -97,10 +102,10 @@ async def ingest_health(
         asset_id,
         publishing,
         renditions,
-        feed.source if feed else None,
-        feed.progress if feed else None,
-        feed.restarts if feed else None,
-        feed.reconnects if feed else None,
+        report.source if report else None,
+        report.progress if report else None,
+        report.restarts if report else None,
+        report.reconnects if report else None,
         age,
         tail.bitrate_kbps,
         feed is not None,

@@ -24,7 +24,7 @@ from server.media.delivery.signing import sign_stream
 from server.media.recordings import recorded
 from server.media.sources.rtmp import RtmpIngest
 from server.models import Event, MediaAsset, Tag, User, new_id
-from server.services import event_admin, stream_keys, tags, user_clips
+from server.services import event_admin, ingest_health, stream_keys, tags, user_clips
 from server.services.access import Viewer
 from server.tests import factories
 from server.tests.commerce import CREATED
@@ -120,9 +120,22 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         segment = await http.get(f"{below}/360p/{first_segment}")
         assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
         # Its token opens the live ladder alone: not the transcoder's own files.
-        for neighbour in ("360p/index.m3u8", "recording.json", "index.m3u8"):
+        for neighbour in ("360p/index.m3u8", "recording.json", "transcoder.json", "index.m3u8"):
             refused = await http.get(f"{below}/{neighbour}")
             assert refused.status_code == 403, neighbour
+
+        # Another process of a cluster answers staff with the transcoder's own figures, from the
+        # report it writes beside the recording.
+        async def told_elsewhere():
+            async with database.session() as db:
+                health = await ingest_health.ingest_health(
+                    db, event_id, feed=None, store=inputs.store, now=clock.now(), dvr_default=settings.dvr_seconds
+                )
+            return health if health.progress is not None else None
+
+        elsewhere = await until(told_elsewhere, timeout=10)
+        assert elsewhere.source is not None and (elsewhere.source.width, elsewhere.source.height) == (640, 360)
+        assert not elsewhere.transcoder_here and elsewhere.restarts == 0
 
         # A viewer tags 2.5 s into the match and clips 1 s to 3 s of it, while it is live.
         await until(lambda: _has_segments(http, f"{below}/360p/live.m3u8", 3))
