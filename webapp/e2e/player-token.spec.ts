@@ -8,16 +8,18 @@ import {
   videoState,
   type ExtraServer,
 } from "./player-support";
+import { freeTcpPorts } from "./seeded-server.mjs";
 
 // Stream tokens here live 30 s (the server's minimum): playback must outlast several of them.
 const TOKEN_SECONDS = 30;
-const PORT = Number(process.env.E2E_TOKEN_PORT ?? 18781);
 
 let server: ExtraServer;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  server = await startServer(PORT, { TOUCHLINE_STREAM_TOKEN_SECONDS: String(TOKEN_SECONDS) });
+  // A port found free now (E2E_TOKEN_PORT to pin one): two runs side by side never share it.
+  const [port] = process.env.E2E_TOKEN_PORT ? [Number(process.env.E2E_TOKEN_PORT)] : await freeTcpPorts(1);
+  server = await startServer(port, { TOUCHLINE_STREAM_TOKEN_SECONDS: String(TOKEN_SECONDS) });
 });
 
 test.afterAll(async () => {
