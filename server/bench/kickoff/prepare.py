@@ -85,11 +85,16 @@ def drop_postgres_database(name: str) -> None:
 
 async def _seed(url: str) -> None:
     from server.db import Database
+    from server.media.assets.store import samples_dir, store_of
     from server.seed.loader import seed
+    from server.settings import Settings
 
     database = Database(url)
+    settings = Settings()  # the media directory the servers it starts read (TOUCHLINE_MEDIA_DIR)
     try:
-        await seed(database.engine)
+        # The events' asset directories too: without them their streams answer 404, unless an
+        # earlier seed of the same catalogue happened to make them.
+        await seed(database.engine, media=(store_of(settings), samples_dir(settings)))
     finally:
         await database.dispose()
 

@@ -292,6 +292,7 @@ async def test_support_reads_the_monitoring_snapshot(client, support):
         "notices",
         "analytics-retention",
         "outbox-audit-retention",
+        "media-sweep",
     }
     assert len(content["signIns"]) <= 3 and content["signIns"]
 
