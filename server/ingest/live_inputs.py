@@ -12,9 +12,10 @@ A feed:
 3. once every rendition has a segment, writes the master with what was measured
    (server.media.packaging.measure) and puts the feed on air: the event goes live, switches, or the
    feed is a staff preview (live_feeds.on_air), and the event's room is told;
-4. when the encoder leaves, the feed is `reconnecting` and ffmpeg keeps waiting for it; back
-   within TOUCHLINE_INGEST_RECONNECT_SECONDS it continues the same recording; later the feed is
-   `interrupted` (the event stays live) and ffmpeg stops until an encoder publishes again;
+4. when the encoder leaves, nginx ends ffmpeg's input and ffmpeg closes its last segment; the
+   feed is `reconnecting`, and an encoder back within TOUCHLINE_INGEST_RECONNECT_SECONDS
+   continues the same recording in a new run; later the feed is `interrupted` (the event stays
+   live) until an encoder publishes again;
 5. when the event is finished (here or by another process: the feed looks every
    WATCH_SECONDS), ffmpeg stops and the recording is closed as the archive
    (server.media.recordings.finalize; server.services.event_admin.finish did the rest).
@@ -22,7 +23,9 @@ A feed:
 Each change of a feed's state is told to staff watching the event's ingest room
 (`ingest-state-change`); its `health()` is what staff read (server.services.ingest_health).
 
-In `make cluster` only the process that runs nginx-rtmp has feeds (serving.py).
+In `make cluster` only the process that runs nginx-rtmp has feeds (serving.py); every second a
+feed writes what its transcoder says of itself beside the recording, for the other processes
+(server.media.packaging.report).
 """
 
 from __future__ import annotations
