@@ -93,26 +93,25 @@ class MediaStore:
         elif directory.is_dir():
             shutil.rmtree(directory)
 
-    def entries_older_than(self, cutoff: float) -> tuple[list[str], list[str]]:
-        """(asset directories, staging leftovers) below the root last changed before `cutoff`
-        (epoch seconds): the names of asset directories and links, and the `.<name>.<hex>` a
-        link or sample left half made. `.samples` is neither."""
-        assets, leftovers = [], []
+    def entries(self) -> tuple[dict[str, float], dict[str, float]]:
+        """(asset directories, staging leftovers) below the root, each name with when it last
+        changed (epoch seconds): asset directories and links, and the `.<name>.<hex>` a link or
+        sample left half made. `.samples` is neither."""
+        assets: dict[str, float] = {}
+        leftovers: dict[str, float] = {}
         try:
             entries = list(os.scandir(self.root))
         except OSError:
-            return [], []
+            return {}, {}
         for entry in entries:
             try:
                 changed = entry.stat(follow_symlinks=False).st_mtime
             except OSError:
                 continue  # removed meanwhile
-            if changed >= cutoff or entry.name == SAMPLES:
-                continue
             if NAME.match(entry.name):
-                assets.append(entry.name)
+                assets[entry.name] = changed
             elif STAGING.match(entry.name):
-                leftovers.append(entry.name)
+                leftovers[entry.name] = changed
         return assets, leftovers
 
     def link_target(self, asset_id: str) -> str | None:
@@ -124,7 +123,7 @@ class MediaStore:
         return target.parts[0] if target.parts and NAME.match(target.parts[0]) else None
 
     def remove_leftover(self, name: str) -> None:
-        """Remove a staging leftover (entries_older_than)."""
+        """Remove a staging leftover (entries)."""
         if not STAGING.match(name):
             raise ValueError(f"{name!r} is no staging leftover")
         path = self.root / name

@@ -42,12 +42,13 @@ async def sweep_orphans(
 ) -> list[str]:
     """Remove the orphans older than `grace`; the names removed."""
     cutoff = (time.time() if now is None else now) - grace
-    old, leftovers = await asyncio.to_thread(store.entries_older_than, cutoff)
+    assets, staged = await asyncio.to_thread(store.entries)
+    old = [name for name, changed in assets.items() if changed < cutoff]
+    leftovers = [name for name, changed in staged.items() if changed < cutoff]
     if not old and not leftovers:
         return []
     # Every directory kept (named by a row, or too recent to judge) may be a link to an old one.
-    everything, _ = await asyncio.to_thread(store.entries_older_than, float("inf"))
-    kept = await _known(database, everything) | (set(everything) - set(old))
+    kept = await _known(database, list(assets)) | (set(assets) - set(old))
     needed = await asyncio.to_thread(_linked_from, store, kept)
     orphans = [name for name in old if name not in kept and name not in needed]
     for name in orphans:
