@@ -246,6 +246,11 @@ class Settings(BaseSettings):
     # listens on this address and port; each stream key gets an SRT listener port from the range.
     # Off: no nginx is started (tests, the contract checks, all but one process of a cluster).
     ingest_enabled: bool = True
+    # `own`: this process runs nginx-rtmp as its child (`make run`); `external`: another program
+    # runs it for several processes (`touchline cluster`), its control and stat API on
+    # TOUCHLINE_RTMP_CONTROL_PORT of 127.0.0.1 (server/ingest/serving.py).
+    ingest_nginx: Literal["own", "external"] = "own"
+    rtmp_control_port: int = Field(default=0, ge=0, le=65535)  # own: 0 picks a free one
     ingest_host: str = "127.0.0.1"
     rtmp_port: int = Field(default=1935, ge=1, le=65535)
     srt_ports: str = Field(default="9000-9099", pattern=r"^\d{1,5}-\d{1,5}$")
@@ -297,6 +302,14 @@ class Settings(BaseSettings):
         low, _, high = self.srt_ports.partition("-")
         if not 1 <= int(low) <= int(high) <= 65535:
             raise ValueError(f"TOUCHLINE_SRT_PORTS {self.srt_ports!r} is not a range of ports (9000-9099)")
+        return self
+
+    @model_validator(mode="after")
+    def _external_nginx_has_its_control_port(self) -> "Settings":
+        if self.ingest_nginx == "external" and self.ingest_enabled and not self.rtmp_control_port:
+            raise ValueError(
+                "TOUCHLINE_INGEST_NGINX=external needs TOUCHLINE_RTMP_CONTROL_PORT (nginx's stat and control)"
+            )
         return self
 
     @model_validator(mode="after")

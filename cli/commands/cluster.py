@@ -5,9 +5,11 @@ and Redis behind HAProxy, which balances REST, media and the socket's websocket 
     ports public+1 … public+N      `touchline serve` processes (uvicorn), one per port
     PostgreSQL                     TOUCHLINE_CLUSTER_DATABASE_URL (created, migrated and seeded)
     Redis                          REDIS_URL: socket fan-out, signals, socket counts
+    nginx-rtmp                     TOUCHLINE_RTMP_PORT: encoders' feeds, for every process
 
 A server process that exits (a crash, a kill) is started again; HAProxy sends its requests to
-the others meanwhile. The processes share everything a second process needs: the database (rate limits, job leases,
+the others meanwhile, and another process takes over the live inputs it transcoded. The
+processes share everything a second process needs: the database (rate limits, job leases,
 sessions), Redis (socket messages, the catalogue's cache clears, socket counts). In development
 the ifa sign-on's OpenID provider runs once, for every process. Ctrl-C stops everything.
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 import typer
 
 from ..cluster import haproxy
+from ..cluster.ingest import cluster_ingest
 from ..cluster.processes import (
     ClusterError,
     Supervisor,
@@ -68,6 +71,7 @@ def cluster(
         _run_once(touchline_command("db", "upgrade"), env, "migrations")
         if seed:
             _run_once(touchline_command("seed"), env, "seeding")
+        ingest = cluster_ingest(settings, run_dir, hooks_at=public_url)
         with ExitStack() as stack:
             env.update(stack.enter_context(_identity_provider(settings)))
             supervisor = Supervisor(run_dir)
@@ -80,10 +84,8 @@ def cluster(
                     {
                         **env,
                         "TOUCHLINE_ENVIRONMENT": env.get("TOUCHLINE_ENVIRONMENT", settings.environment),
-                        # One nginx-rtmp takes encoders' feeds for the cluster: the first process's.
-                        "TOUCHLINE_INGEST_ENABLED": env.get("TOUCHLINE_INGEST_ENABLED", "true")
-                        if port_ == process_ports[0]
-                        else "false",
+                        # The cluster's nginx-rtmp (below) is every process's; without it none ingests.
+                        **(ingest.server_env if ingest else {"TOUCHLINE_INGEST_ENABLED": "false"}),
                     },
                     url=f"http://127.0.0.1:{port_}",
                 )
@@ -95,7 +97,12 @@ def cluster(
             config.write_text(haproxy.config(public_port, process_ports, haproxy.error_pages(run_dir)))
             balancer = supervisor.start("haproxy", [haproxy_binary(), "-db", "-f", str(config)], env, url=public_url)
             content = supervisor.wait_healthy(balancer, timeout=30)
+            if ingest is not None:  # its hooks reach the processes through HAProxy
+                supervisor.start("nginx-rtmp", ingest.command, env)
             _describe(public_url, process_ports, database_url, redis_url, run_dir, content)
+            typer.echo(
+                f"  ingest    {ingest.rtmp_url if ingest else 'off (nginx with its RTMP module is not installed)'}"
+            )
             _watch(supervisor)
     except ClusterError as error:
         typer.echo(f"touchline cluster: {error}", err=True)

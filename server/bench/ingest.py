@@ -152,10 +152,8 @@ async def chain_timings(url: str, workdir: Path) -> tuple[float, float, float]:
             first_frame_to_live = playable - published
             log(f"first frame to playable live: {first_frame_to_live:.1f} s")
             await asyncio.sleep(15)
-            inputs = live_inputs.current()
-            assert inputs is not None
             finish_started = time.monotonic()
-            await inputs.before_finish(event_id)
+            await live_inputs.stop_for_finish(database, event_id, live_inputs.current())
             async with database.write_session() as db:
                 await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
             async with database.session() as db:

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..db import Database
+from ..media.assets import records
 from ..media.assets.store import store_of
 from ..media.sources.stream_keys import hook_secret
 from ..services import stream_keys
@@ -77,7 +78,8 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
         inputs = live_inputs.current()
         async with database.write_session() as db:
             decision = await stream_keys.may_publish(db, key, publisher, secret_key=settings.secret_key)
-        new_ingest = decision.accepted and (inputs is None or not inputs.feeding(decision.event_id))
+            # A feed of the event not yet archived continues (a reconnect), whichever process runs it.
+            new_ingest = decision.accepted and await records.recording_in_progress(db, decision.event_id or "") is None
         # The budget's walk of the media directory runs outside the key's locked transaction.
         if new_ingest and await _over_budget(settings):
             # A new ingest past the disk budget is refused; a running one (a reconnect) goes on.
@@ -95,11 +97,12 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             )
             return Response(status_code=403)
         log.info("ingest: event %s is being published from %s", decision.event_id, form.get("addr"))
-        if inputs is not None and decision.event_id is not None:
+        if inputs is not None:
             if decision.replaced is not None:
                 log.warning("ingest: an encoder took over event %s as staff allowed", decision.event_id)
-                await inputs.take_over(decision.event_id, decision.replaced)
-            inputs.published(decision.event_id, key)  # transcoding starts once nginx has the feed
+                await inputs.drop(decision.replaced, key)
+            # The process holding the input (this one or another) follows the recorded publisher.
+            inputs.published(publisher, key)
         return Response(status_code=204)
 
     async def publish_done(request: Request) -> Response:
@@ -108,11 +111,11 @@ def ingest_hook_routes(settings: Settings) -> list[Route]:
             return Response(status_code=403)
         key, publisher, _ = await _asked(request)
         async with database.write_session() as db:
-            was_the_publisher = await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
+            # One a take-over dropped leaves the key to the encoder that replaced it.
+            await stream_keys.publish_done(db, key, publisher, secret_key=settings.secret_key)
         inputs = live_inputs.current()
-        # One a take-over dropped leaves the feed to the encoder that replaced it.
-        if inputs is not None and was_the_publisher:
-            inputs.unpublished(key)
+        if inputs is not None:
+            inputs.unpublished()
         return Response(status_code=204)
 
     return [

@@ -1,448 +1,65 @@
-"""The live inputs this process transcodes (issue 28 §3 and §4): one feed per event whose
-encoder nginx-rtmp let in (server/ingest/hooks.py), from the first frame to the archive.
+"""The live inputs of a server process (issue 28 §3, §4, §6): which feeds it transcodes, in a
+cluster where any process may.
 
-A feed:
-1. opens its event's recording (server.services.live_feeds: a `live` asset, continued when the
-   event already has one) and, for a new one, asks nginx what the encoder sends (ffprobe when
-   nginx cannot say) and plans the ladder (server.media.packaging.ladder); the plan is kept in
-   the recording's `recording.json`, so a reconnected encoder continues the same renditions;
-2. runs one supervised ffmpeg (server.media.packaging.live_hls, .supervisor) pulling the feed
-   from nginx on this machine and writing the ladder into the asset's directory; a crash is
-   restarted within 3 s and continues the playlists with a discontinuity;
-3. once every rendition has a segment, writes the master with what was measured
-   (server.media.packaging.measure) and puts the feed on air: the event goes live, switches, or the
-   feed is a staff preview (live_feeds.on_air), and the event's room is told;
-4. when the encoder leaves, nginx ends ffmpeg's input and ffmpeg closes its last segment; the
-   feed is `reconnecting`, and an encoder back within TOUCHLINE_INGEST_RECONNECT_SECONDS
-   continues the same recording in a new run; later the feed is `interrupted` (the event stays
-   live) until an encoder publishes again;
-5. when the event is finished (here or by another process: the feed looks every
-   WATCH_SECONDS), ffmpeg stops and the recording is closed as the archive
-   (server.media.recordings.finalize; server.services.event_admin.finish did the rest).
+Every process with ingest on takes part. nginx-rtmp (one per cluster) asks any process about
+each publisher (server/ingest/hooks.py), which records the key's publisher in the database. Each
+input (an event whose key an encoder publishes with, or whose live recording is not yet its
+archive) is run by exactly one process: the holder of its lease, `ingest:<event id>` in
+`job_leases` (server.services.job_runs: taken in one conditional UPDATE, so two processes never
+both get it). Every RECONCILE_SECONDS, and at once when a hook here wakes it, a process:
+- renews the leases of its feeds and tells each feed its key's publisher (Feed.follow): an
+  encoder that left, came back or was replaced, whichever process nginx asked;
+- takes every input nobody holds: a new one, or one whose holder died, once that lease expired
+  (`job_runs.lease_seconds(RECONCILE_SECONDS)`, 6.5 s: well within the reconnect grace). The new
+  holder continues the same recording after a discontinuity (server.ingest.feed);
+- stops a feed whose lease another process took (this one stalled past its lease).
 
-Each change of a feed's state is told to staff watching the event's ingest room
-(`ingest-state-change`); its `health()` is what staff read (server.services.ingest_health).
+A process that did not answer the hook finds the stream to pull on nginx's stat page, by the
+publisher the database names (the key itself is kept only as a hash). A process's ffmpeg dies
+with it (server.media.packaging.supervisor), so an old holder's transcoder never writes beside
+the new one's.
 
-In `make cluster` only the process that runs nginx-rtmp has feeds (serving.py); every second a
-feed writes what its transcoder says of itself beside the recording, for the other processes
-(server.media.packaging.report).
+Finishing (`stop_for_finish`, before server.services.event_admin.finish, in whichever process
+staff asked): the recording is marked `finishing`; its holder stops ffmpeg and gives its lease
+up, and the finish closes the recording once it has (or once a dead holder's lease expired).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import time
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 
 from .. import clock
 from ..db import Database
 from ..media.assets.store import MediaStore, store_of
-from ..media.packaging.ladder import Rendition, Source, plan
-from ..media.packaging.live_hls import LiveInput, live_hls_command
-from ..media.packaging.measure import Picture, master_playlist, measure
-from ..media.packaging.progress import Progress
-from ..media.packaging.report import TranscoderReport, write_report
-from ..media.packaging.supervisor import Transcoder
-from ..media.playlists import MASTER_PLAYLIST
-from ..media.recording_tail import tail_of
-from ..media.recordings import (
-    RECORDING_FILE,
-    RUN_PLAYLIST,
-    Joiner,
-    Recording,
-    RecordingInfo,
-    finalize,
-    write_atomically,
-)
 from ..media.sources.rtmp import APPLICATION, RtmpIngest
 from ..media.sources.rtmp_control import drop_publisher
-from ..media.sources.rtmp_stat import published_source, until_publishing
-from ..models import Event
-from ..realtime.announcements import announce_change, announce_ingest_state
-from ..services import live_feeds, stream_keys
+from ..media.sources.rtmp_stat import stream_publishers
+from ..services import job_runs, live_feeds, stream_keys
 from ..settings import Settings
+from .feed import Feed, Health
 
 log = logging.getLogger(__name__)
 
-WATCH_SECONDS = 1.0
-# How soon a new segment is in the joined recording viewers' playlists are cut from.
-JOIN_SECONDS = 0.25
-PROBE_TIMEOUT_SECONDS = 20.0
-# ffmpeg gives up on a feed that sends nothing for this long (then it is started again).
-READ_TIMEOUT_US = 10_000_000
-# How much of a feed ffmpeg reads before it starts writing (its default: 5 s). What it reads is
-# kept, so this delays the first segment rather than losing it; less than an encoder's usual
-# keyframe interval (2 s) finds no picture size.
-QUICK_START = ("-analyzeduration", "2000000")
-# The master is measured again once the recording has this much: first segments understate peaks.
-REMEASURE_AFTER_SECONDS = 30.0
-# How long ffmpeg may take to finish by itself once its encoder left (nginx ends its input).
-DRAIN_SECONDS = 5.0
+RECONCILE_SECONDS = 1.0
 # How often the keys of the feeds being published are checked: a revoked one's encoder is cut off.
 KEYS_CHECK_SECONDS = 3.0
+# A finish waits this long at most for another process to stop the feed's transcoder.
+FINISH_WAIT_SECONDS = job_runs.lease_seconds(RECONCILE_SECONDS) + 2.0
+FINISH_LOOK_EVERY_S = 0.2
+# A feed ended here finishes its step (a transaction, describing a feed) for this long at most.
+ABANDON_WAIT_SECONDS = 10.0
 
 
-class ProbeFailed(Exception):
-    pass
-
-
-async def probe(url: str, ffprobe: str = "ffprobe") -> Source:
-    """What an encoder sends, from ffprobe. Raises ProbeFailed."""
-    process = await asyncio.create_subprocess_exec(
-        *(ffprobe, "-v", "error", "-rw_timeout", str(READ_TIMEOUT_US), *QUICK_START),
-        *("-print_format", "json", "-show_streams", url),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        stdin=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), PROBE_TIMEOUT_SECONDS)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise ProbeFailed("ffprobe found nothing in time") from None
-    if process.returncode != 0:
-        raise ProbeFailed(err.decode(errors="replace").strip()[-300:] or f"ffprobe exited {process.returncode}")
-    try:
-        return Source.from_ffprobe(json.loads(out))
-    except ValueError as exc:
-        raise ProbeFailed(str(exc)) from exc
-
-
-@dataclass(frozen=True)
-class Health:
-    """How a feed is, for staff (issue 28 §5)."""
-
-    event_id: str
-    asset_id: str | None
-    state: str
-    connected: bool
-    source: Source | None
-    renditions: tuple[str, ...]
-    progress: Progress | None
-    restarts: int
-    reconnects: int
-    last_segment_age: float | None
-
-
-class Feed:
-    def __init__(self, inputs: LiveInputs, event_id: str, name: str):
-        self.inputs = inputs
-        self.event_id = event_id
-        self.name = name
-        self.asset_id: str | None = None
-        self.state = "starting"
-        self.source: Source | None = None
-        self.info: RecordingInfo | None = None
-        self.transcoder: Transcoder | None = None
-        self.connected = asyncio.Event()
-        self.connected.set()
-        self.left_at: float | None = None
-        self.reconnects = 0
-        self.restarts = 0
-        self.stopping = False
-        self.done = asyncio.Event()
-        self._on_air_at: float | None = None
-        self._remeasured = False
-        self._stops: set[asyncio.Task] = set()
-        self.joined = False  # every rendition has a segment
-
-    # --- told by nginx's hooks -----------------------------------------------------------
-
-    def published(self, name: str) -> None:
-        """An encoder (again) publishes for the event."""
-        if not self.connected.is_set():
-            self.reconnects += 1
-        self.name, self.left_at = name, None
-        self.connected.set()
-
-    def unpublished(self) -> None:
-        """The encoder left: nginx ends ffmpeg's input (`idle_streams off`), so ffmpeg closes its
-        last segment and exits by itself; one that has not within DRAIN_SECONDS is stopped (one
-        left waiting on nginx would take the next encoder's stream mid-flight, timestamps
-        starting over). The next publish starts a new one, which continues the playlists after a
-        discontinuity."""
-        self.left_at = time.monotonic()
-        self.connected.clear()
-        if self.transcoder is not None:
-            stopping = asyncio.create_task(self._drain(self.transcoder))
-            self._stops.add(stopping)
-            stopping.add_done_callback(self._stops.discard)
-
-    @staticmethod
-    async def _drain(transcoder: Transcoder) -> None:
-        await transcoder.ended(within=DRAIN_SECONDS)
-        await transcoder.stop()  # no restart either way
-
-    # --- running ---------------------------------------------------------------------------
-
-    @property
-    def directory(self):
-        assert self.asset_id is not None
-        return self.inputs.store.directory(self.asset_id)
-
-    async def run(self) -> None:
-        try:
-            await self._open()
-            transcoding = asyncio.create_task(self._transcode())
-            joining = asyncio.create_task(self._join())
-            try:
-                await self._watch()
-            finally:
-                await self._stop_transcoder()
-                for task in (transcoding, joining):
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
-        except ProbeFailed as failure:
-            log.warning("live input of event %s: nothing playable arrived (%s)", self.event_id, failure)
-        except Exception:
-            log.exception("live input of event %s failed", self.event_id)
-        finally:
-            self.done.set()
-            self.inputs.forget(self)
-
-    async def _open(self) -> None:
-        database, store = self.inputs.database, self.inputs.store
-        async with database.write_session() as db:
-            asset, continued = await live_feeds.open_recording(db, store, self.event_id)
-        self.asset_id = asset.id
-        info_file = self.directory / RECORDING_FILE
-        if continued and info_file.is_file():
-            self.info = RecordingInfo.loads(info_file.read_bytes())
-            log.info("live input of event %s continues recording %s", self.event_id, asset.id)
-            return
-        asked = time.monotonic()
-        self.source = await self._describe()
-        log.info("live input of event %s: described in %.1f s", self.event_id, time.monotonic() - asked)
-        settings = self.inputs.settings
-        self.info = RecordingInfo(
-            await self._dvr_seconds(),
-            settings.live_segment_seconds,
-            tuple(asdict(r) for r in plan(self.source)),
-            self.source.has_audio,
-        )
-        store.make_directory(asset.id)
-        write_atomically(info_file, self.info.dumps())
-        log.info(
-            "live input of event %s records %s: %sx%s at %.3g fps into %s",
-            self.event_id,
-            asset.id,
-            self.source.width,
-            self.source.height,
-            self.source.fps,
-            ", ".join(self.info.rendition_names),
-        )
-
-    async def _describe(self) -> Source:
-        """What the encoder sends: from nginx, which knows it from the first packets; else from
-        ffprobe, whose seconds of reading are seconds the recording misses."""
-        stat_url = self.inputs.rtmp.stat_url
-        if stat_url is not None:
-            described = await published_source(stat_url, APPLICATION, self.name)
-            if described is not None:
-                return described
-        return await probe(self.inputs.rtmp.pull_url(self.name), self.inputs.ffprobe)
-
-    async def _dvr_seconds(self) -> int:
-        async with self.inputs.database.session() as db:
-            event = await db.get(Event, self.event_id)
-        default = self.inputs.settings.dvr_seconds
-        return default if event is None else live_feeds.dvr_seconds_of(event, default)
-
-    def _renditions(self) -> tuple[Rendition, ...]:
-        assert self.info is not None
-        return tuple(Rendition(**r) for r in self.info.renditions)
-
-    def _command(self) -> list[str]:
-        assert self.info is not None
-        source = LiveInput(
-            self.inputs.rtmp.pull_url(self.name),
-            self.info.has_audio,
-            options=("-rw_timeout", str(READ_TIMEOUT_US), *QUICK_START),
-        )
-        return live_hls_command(
-            source,
-            self.directory,
-            self._renditions(),
-            segment_seconds=self.info.segment_seconds,
-            run=self._next_run(),
-            ffmpeg=self.inputs.ffmpeg,
-        )
-
-    def _next_run(self) -> int:
-        """Each start of ffmpeg records a run of its own after the last that recorded anything."""
-        assert self.info is not None
-        first = self.directory / self.info.rendition_names[0]
-        numbers = [int(m[1]) for p in first.glob("run-*.m3u8") if (m := RUN_PLAYLIST.match(p.name))]
-        return max(numbers, default=0) + 1
-
-    async def _transcode(self) -> None:
-        """ffmpeg for as long as an encoder may publish: restarted after a crash (the
-        supervisor), and after the input ended while the encoder may still come back."""
-        while not self.stopping:
-            await self.connected.wait()
-            if self.stopping:
-                return
-            # The hook that told of the encoder answers before nginx takes its packets.
-            stat_url = self.inputs.rtmp.stat_url
-            if stat_url is not None:
-                await until_publishing(stat_url, APPLICATION, self.name)
-            self.transcoder = Transcoder(self._command, name=f"ffmpeg (event {self.event_id})")
-            await self.transcoder.run()
-            self.restarts += self.transcoder.restarts
-            self.transcoder.restarts = 0  # counted: health adds only the running one's
-            await asyncio.sleep(0.5)  # the input ended: the encoder's hook says whether it left
-
-    async def _join(self) -> None:
-        """Each rendition's recording kept joined from its runs, soon after every new segment."""
-        assert self.info is not None
-        joiner = Joiner(self.directory, self.info.rendition_names)
-        while True:
-            self.joined = await asyncio.to_thread(joiner.write)
-            await asyncio.sleep(JOIN_SECONDS)
-
-    async def _stop_transcoder(self) -> None:
-        self.stopping = True
-        self.connected.set()  # lets the loop see it is stopping
-        if self.transcoder is not None:
-            await self.transcoder.stop()
-
-    async def _watch(self) -> None:
-        grace = self.inputs.settings.ingest_reconnect_seconds
-        while True:
-            await asyncio.sleep(WATCH_SECONDS)
-            async with self.inputs.database.session() as db:
-                finished = await live_feeds.is_finished(db, self.asset_id or "")
-            if finished:
-                await self._close()
-                return
-            self._report()
-            if self._on_air_at is None:
-                await self._on_air_when_ready()
-            elif not self._remeasured and time.monotonic() - self._on_air_at > REMEASURE_AFTER_SECONDS:
-                self._remeasured = self._write_master()
-            await self._follow_the_encoder(grace)
-
-    def _report(self) -> None:
-        """What this transcoder says of itself, for the other processes of a cluster (report.py)."""
-        if self.asset_id is None or not self.directory.is_dir():
-            return
-        health = self.health()
-        report = TranscoderReport(health.source, health.progress, health.restarts, health.reconnects, clock.timestamp())
-        with contextlib.suppress(OSError):
-            write_report(self.directory, report)
-
-    async def _on_air_when_ready(self) -> None:
-        if not self.joined or not self._write_master():
-            return
-        self._on_air_at = time.monotonic()
-        first = self._first_segment_at()
-        async with self.inputs.database.write_session() as db:
-            change = await live_feeds.on_air(
-                db,
-                self.asset_id or "",
-                started_at=first or clock.now(),
-                autostart_minutes=self.inputs.settings.ingest_autostart_minutes,
-            )
-            state = await live_feeds.current_state(db, self.asset_id or "")
-        if change is not None:
-            await announce_change(change)
-        await self._set_state(state or self.state)
-        log.info("live input of event %s is on air (%s)", self.event_id, self.state)
-
-    def _first_segment_at(self) -> datetime | None:
-        names = self.info.rendition_names if self.info else ()
-        try:
-            recording = Recording.parse((self.directory / names[0] / MASTER_PLAYLIST).read_text())
-        except (OSError, ValueError, IndexError):
-            return None
-        started = recording.started_at
-        return datetime.fromtimestamp(started, UTC) if started is not None else None
-
-    def _write_master(self) -> bool:
-        """The master with what each rendition measures so far; False before every rendition
-        has a segment."""
-        try:
-            measured = [measure(self.directory, Picture(r.name, r.width, r.height, r.fps)) for r in self._renditions()]
-        except (OSError, ValueError):
-            return False
-        write_atomically(self.directory / MASTER_PLAYLIST, master_playlist(measured).encode())
-        return True
-
-    async def _follow_the_encoder(self, grace: int) -> None:
-        """reconnecting while the encoder is away, interrupted past the grace, back on air when
-        it returns."""
-        if self._on_air_at is None:
-            return
-        if self.connected.is_set():
-            wanted = None if self.state in (live_feeds.PREVIEW, live_feeds.ON_AIR) else "back"
-        elif self.left_at is not None and time.monotonic() - self.left_at > grace:
-            wanted = live_feeds.INTERRUPTED
-        else:
-            wanted = live_feeds.RECONNECTING
-        if wanted is None or wanted == self.state:
-            return
-        if wanted == "back":
-            self._on_air_at = None  # on air again once its next segments are measured
-            return
-        if wanted == live_feeds.INTERRUPTED and self.transcoder is not None:
-            await self.transcoder.stop()  # nothing to wait for any longer: the next publish starts it
-        async with self.inputs.database.write_session() as db:
-            change = await live_feeds.set_state(db, self.asset_id or "", wanted)
-        if change is not None:  # viewers of the event are told (`liveFeed`)
-            await announce_change(change)
-        await self._set_state(wanted)
-        log.warning("live input of event %s is %s", self.event_id, wanted)
-
-    async def _close(self) -> None:
-        """The event is finished: ffmpeg stops and the recording is the archive."""
-        await self._stop_transcoder()
-        try:
-            finalize(self.directory)
-        except (OSError, ValueError) as nothing:
-            log.warning("recording of event %s could not be closed: %s", self.event_id, nothing)
-        await self._set_state("finished")
-        log.info("live input of event %s finished: recording %s is its archive", self.event_id, self.asset_id)
-
-    async def _set_state(self, state: str) -> None:
-        """Every change of the feed's state goes through here: staff watching the event's ingest
-        are told (`ingest-state-change`)."""
-        if state == self.state:
-            return
-        before, self.state = self.state, state
-        await announce_ingest_state(self.event_id, state, before, self.asset_id)
-
-    async def stop_for_finish(self) -> None:
-        await self._stop_transcoder()
-
-    def health(self) -> Health:
-        return Health(
-            self.event_id,
-            self.asset_id,
-            self.state,
-            self.connected.is_set(),
-            self.source,
-            self.info.rendition_names if self.info else (),
-            self.transcoder.last_progress if self.transcoder else None,
-            self.restarts + (self.transcoder.restarts if self.transcoder else 0),
-            self.reconnects,
-            self._last_segment_age(),
-        )
-
-    def _last_segment_age(self) -> float | None:
-        """Seconds since the end of the first rendition's last segment."""
-        if self.asset_id is None or not self.info or not self.info.rendition_names:
-            return None
-        return tail_of(self.directory / self.info.rendition_names[0]).age(clock.timestamp())
+def lease_name(event_id: str) -> str:
+    return f"ingest:{event_id}"
 
 
 class LiveInputs:
-    """This process's feeds, by event."""
+    """This process's feeds, by event, and the leases that make them its own."""
 
     def __init__(
         self,
@@ -453,6 +70,7 @@ class LiveInputs:
         store: MediaStore | None = None,
         ffmpeg: str = "ffmpeg",
         ffprobe: str = "ffprobe",
+        holder: str | None = None,
     ):
         self.settings = settings
         self.database = database
@@ -460,102 +78,229 @@ class LiveInputs:
         self.store = store or store_of(settings)
         self.ffmpeg = ffmpeg
         self.ffprobe = ffprobe
+        self.holder = holder or job_runs.new_holder()
         self.feeds: dict[str, Feed] = {}
         self.refusals: dict[str, tuple[datetime, str]] = {}
-        self._tasks: set[asyncio.Task] = set()
+        # Stream names told by this process's hooks, by publisher: no need to ask nginx for them.
+        self._names: dict[str, str] = {}
+        self._tasks: dict[Feed, asyncio.Task] = {}
+        self._wake = asyncio.Event()
+        self._closing = asyncio.Event()
 
-    def published(self, event_id: str, name: str) -> None:
-        """nginx let an encoder in for `event_id` as stream `name`."""
-        feed = self.feeds.get(event_id)
-        if feed is not None and not feed.stopping:
-            feed.published(name)
-            return
-        feed = Feed(self, event_id, name)
-        self.feeds[event_id] = feed
-        task = asyncio.create_task(feed.run(), name=f"live input {event_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    # --- told by this process's hooks ------------------------------------------------------
 
-    def feeding(self, event_id: str | None) -> bool:
-        """Whether this process has a feed of the event that is not over (a reconnect continues it)."""
-        feed = self.feeds.get(event_id or "")
-        return feed is not None and not feed.stopping
+    def published(self, publisher: str, name: str) -> None:
+        """nginx let `publisher` in with the stream `name` (its key is recorded): look now."""
+        self._names[publisher] = name
+        self._wake.set()
+
+    def unpublished(self) -> None:
+        """An encoder left (its key's publisher is cleared): look now."""
+        self._wake.set()
 
     def refused(self, event_id: str, reason: str) -> None:
         """An encoder of the event was turned away for `reason` (staff see the last one)."""
         self.refusals[event_id] = (clock.now(), reason)
 
-    def unpublished(self, name: str) -> None:
-        for feed in self.feeds.values():
-            if feed.name == name:
-                feed.unpublished()
+    async def drop(self, publisher: str, fallback_name: str) -> int:
+        """Drop `publisher` (`clientid@address`) at nginx: staff let another encoder take over.
+        Whichever process holds the feed sees the new publisher and continues the recording. How
+        many sessions nginx dropped."""
+        if self.rtmp.control_url is None:
+            return 0
+        names = await self._stream_names()
+        name = names.get(publisher, fallback_name)
+        return await drop_publisher(self.rtmp.control_url, APPLICATION, name, publisher.partition("@")[0])
 
-    async def take_over(self, event_id: str, replaced: str) -> None:
-        """Staff let a second encoder in in place of `replaced` (`clientid@address`): the first is
-        dropped at nginx, and the feed goes on as after a reconnect (same recording, a
-        discontinuity)."""
-        feed = self.feeds.get(event_id)
-        if feed is None:
-            return
-        feed.unpublished()
-        if self.rtmp.control_url is not None:
-            await drop_publisher(self.rtmp.control_url, APPLICATION, feed.name, replaced.partition("@")[0])
+    # --- the rounds ----------------------------------------------------------------------
+
+    async def reconcile(self) -> None:
+        """One round: this process's feeds follow their publishers, and inputs nobody runs are taken."""
+        async with self.database.session() as db:
+            publishers = await stream_keys.publishers(db)
+            recordings = await live_feeds.feeds_in_progress(db)
+        names: dict[str, str] | None = None
+
+        async def name_of(publisher: str | None) -> str | None:
+            nonlocal names
+            if publisher is None:
+                return None
+            if publisher in self._names:
+                return self._names[publisher]
+            if names is None:
+                names = await self._stream_names()
+            return names.get(publisher)
+
+        for event_id, feed in list(self.feeds.items()):
+            state = recordings.get(event_id, ("", ""))[1]
+            if state == live_feeds.FINISHING:
+                await self._stop_for_finish(feed)
+            elif feed.finishing:
+                if state:  # the finish fell through: the input is taken on again, from the start
+                    await self._abandon(feed)
+            elif not await job_runs.claim(self.database, lease_name(event_id), self.holder, RECONCILE_SECONDS):
+                log.warning("live input of event %s: another process took it over", event_id)
+                await self._abandon(feed)
+            else:
+                publisher = publishers.get(event_id)
+                feed.follow(publisher, await name_of(publisher))
+        for event_id in (publishers.keys() | recordings.keys()) - self.feeds.keys():
+            taken_over = recordings[event_id][1] if event_id in recordings else None
+            if taken_over == live_feeds.FINISHING:
+                continue
+            if not await job_runs.claim(self.database, lease_name(event_id), self.holder, RECONCILE_SECONDS):
+                continue
+            publisher = publishers.get(event_id)
+            name = await name_of(publisher)
+            if taken_over is not None:
+                log.warning("live input of event %s: taken on by this process (%s)", event_id, taken_over)
+            self._start(Feed(self, event_id, name, publisher if name else None, taken_over=taken_over))
+        self._names = {p: n for p, n in self._names.items() if p in publishers.values()}
+
+    async def _stream_names(self) -> dict[str, str]:
+        stat_url = self.rtmp.stat_url
+        return (await stream_publishers(stat_url, APPLICATION) or {}) if stat_url is not None else {}
+
+    def _start(self, feed: Feed) -> None:
+        self.feeds[feed.event_id] = feed
+        self._tasks[feed] = asyncio.create_task(feed.run(), name=f"live input {feed.event_id}")
+
+    async def _stop_for_finish(self, feed: Feed) -> None:
+        if not feed.finishing:
+            await feed.stop_for_finish()
+            await job_runs.release(self.database, lease_name(feed.event_id), self.holder)
+
+    async def _abandon(self, feed: Feed) -> None:
+        """Another process has the input now, or a finish fell through: ffmpeg stops and the feed
+        ends here, changing nothing the next holder owns."""
+        feed.abandon()
+        task = self._tasks.get(feed)
+        if task is not None:
+            # Its step ends first: a transaction cut off in its middle would hold SQLite's lock.
+            await asyncio.wait({task}, timeout=ABANDON_WAIT_SECONDS)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.forget(feed)
+
+    async def _every(self, seconds: float, work: Callable[[], Awaitable[object]], what: str) -> None:
+        """`work` every `seconds` (sooner when woken) until the inputs close; a round is never
+        cut off in its middle (a transaction left open would hold SQLite's lock)."""
+        while not self._closing.is_set():
+            try:
+                await work()
+            except Exception:  # a database hiccup: the next round tries again
+                log.exception("%s failed", what)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken_or_closing(), seconds)
+            self._wake.clear()
+
+    async def _woken_or_closing(self) -> None:
+        waits = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(self._closing.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    @contextlib.asynccontextmanager
+    async def rounds(self) -> AsyncIterator[LiveInputs]:
+        """The rounds (reconcile, and the keys' check) run for as long as the block lasts."""
+        self._closing.clear()
+        tasks = [
+            asyncio.create_task(self._every(RECONCILE_SECONDS, self.reconcile, "the live inputs' round")),
+            asyncio.create_task(self._every(KEYS_CHECK_SECONDS, self.cut_off_revoked, "checking the keys")),
+        ]
+        try:
+            yield self
+        finally:
+            self._closing.set()
+            self._wake.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def cut_off_revoked(self) -> list[str]:
-        """Drops the encoders of feeds whose key was revoked (or rotated away) since they connected;
-        the events whose encoder was cut off."""
-        publishing = {feed.name: feed for feed in self.feeds.values() if feed.connected.is_set() and not feed.stopping}
-        if not publishing or self.rtmp.control_url is None:
+        """Drops every encoder nginx has whose key was revoked (or rotated away) since it
+        connected, whichever process runs its feed (that feed then waits for an encoder, as after
+        a leave); the stream names cut off. Any process may: a drop is idempotent."""
+        if self.rtmp.control_url is None:
+            return []
+        publishing = await self._stream_names()
+        if not publishing:
             return []
         async with self.database.session() as db:
-            kept = await stream_keys.names_in_force(db, list(publishing), secret_key=self.settings.secret_key)
+            kept = await stream_keys.names_in_force(
+                db, sorted(set(publishing.values())), secret_key=self.settings.secret_key
+            )
         cut = []
-        for name, feed in publishing.items():
+        for publisher, name in publishing.items():
             if name in kept:
                 continue
-            if await drop_publisher(self.rtmp.control_url, APPLICATION, name):
-                feed.unpublished()  # as when an encoder leaves: the grace, then interrupted
-                log.warning("live input of event %s: its key was revoked, the encoder is cut off", feed.event_id)
-                cut.append(feed.event_id)
+            if await drop_publisher(self.rtmp.control_url, APPLICATION, name, publisher.partition("@")[0]):
+                log.warning("ingest: an encoder whose key was revoked is cut off")
+                cut.append(name)
         return cut
 
-    async def keep_keys(self) -> None:
-        while True:
-            await asyncio.sleep(KEYS_CHECK_SECONDS)
-            try:
-                await self.cut_off_revoked()
-            except Exception:  # a database hiccup: the next round tries again
-                log.exception("checking the keys of live inputs failed")
+    # --- feeds ending ----------------------------------------------------------------------
 
     def forget(self, feed: Feed) -> None:
         if self.feeds.get(feed.event_id) is feed:
             del self.feeds[feed.event_id]
+        self._tasks.pop(feed, None)
 
-    async def before_finish(self, event_id: str) -> None:
-        """Staff finish the event: its ffmpeg stops first, so the archive is closed complete."""
-        feed = self.feeds.get(event_id)
-        if feed is not None and feed.state in (live_feeds.ON_AIR, live_feeds.RECONNECTING, live_feeds.INTERRUPTED):
-            await feed.stop_for_finish()
+    async def ended(self, feed: Feed) -> None:
+        """A feed's run is over; a finished one's lease goes (nothing is left to take over)."""
+        self.forget(feed)
+        if feed.state == "finished":
+            with contextlib.suppress(Exception):
+                await job_runs.forget(self.database, lease_name(feed.event_id), self.holder)
 
     def health(self, event_id: str) -> Health | None:
         feed = self.feeds.get(event_id)
         return feed.health() if feed is not None else None
 
     async def close(self) -> None:
-        for feed in list(self.feeds.values()):
-            await feed._stop_transcoder()
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """The process stops: its transcoders stop and its leases go, so another process takes
+        its inputs on at its next round rather than once they expire."""
+        feeds = list(self.feeds.values())
+        for feed in feeds:
+            await self._abandon(feed)
+        for feed in feeds:
+            with contextlib.suppress(Exception):
+                await job_runs.release(self.database, lease_name(feed.event_id), self.holder)
+
+
+async def stop_for_finish(
+    database: Database, event_id: str, inputs: LiveInputs | None
+) -> Callable[[], Awaitable[None]] | None:
+    """Before staff's finish closes the event's recording: the feed's transcoder, in whichever
+    process runs it, has stopped. Returns what puts the feed back should the finish fail (None
+    when the event had no feed on air)."""
+    async with database.write_session() as db:
+        marked = await live_feeds.mark_finishing(db, event_id)
+    if marked is None:
+        return None
+    asset_id, before = marked
+    feed = inputs.feeds.get(event_id) if inputs is not None else None
+    if feed is not None and inputs is not None:
+        await inputs._stop_for_finish(feed)
+    else:
+        for _ in range(round(FINISH_WAIT_SECONDS / FINISH_LOOK_EVERY_S)):  # its holder stops, or its lease ends
+            if not await job_runs.held(database, lease_name(event_id)):
+                break
+            await asyncio.sleep(FINISH_LOOK_EVERY_S)
+
+    async def restore() -> None:
+        async with database.write_session() as db:
+            await live_feeds.unmark_finishing(db, asset_id, before)
+
+    return restore
 
 
 _current: LiveInputs | None = None
 
 
 def current() -> LiveInputs | None:
-    """This process's live inputs, when it runs the ingest."""
+    """This process's live inputs, when it takes part in the ingest."""
     return _current
 
 
@@ -563,12 +308,12 @@ def current() -> LiveInputs | None:
 async def serving(inputs: LiveInputs):
     global _current  # one per process, like the socket emitter: the hooks and handlers find it here
     _current = inputs
-    keeping = asyncio.create_task(inputs.keep_keys(), name="live input keys")
     try:
-        yield inputs
+        async with inputs.rounds():
+            yield inputs
     finally:
         _current = None
-        keeping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await keeping
         await inputs.close()
+
+
+__all__ = ["Feed", "Health", "LiveInputs", "current", "lease_name", "serving", "stop_for_finish"]

@@ -6,7 +6,10 @@ listener; a revoked key's stops, so its port no longer answers; a rotated key's 
 passphrase and bridge name changed). Only ports of TOUCHLINE_SRT_PORTS are listened on. A listener
 serves one caller: when the caller leaves, ffmpeg ends with status 0 and is started again for the
 next; a crash restarts it with the supervisor's back-off (server.media.packaging.supervisor).
-It runs beside nginx-rtmp (server.ingest.serving): one process per cluster.
+In a cluster one process listens: the holder of the lease `ingest:srt` (server.services.job_runs),
+renewed every round; when it dies its listeners die with it (server.media.packaging.supervisor),
+and another process takes the lease over once it expires and listens on the same ports (an SRT
+encoder calls again, as it does after any drop).
 """
 
 import asyncio
@@ -19,12 +22,13 @@ from ..db import Database
 from ..media.packaging.supervisor import Transcoder
 from ..media.sources.srt import SrtBridge, bridge_command, key_bridge
 from ..media.sources.stream_keys import port_range
-from ..services import stream_keys
+from ..services import job_runs, stream_keys
 from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
 RECONCILE_EVERY_S = 3.0
+LEASE = "ingest:srt"
 # Between a caller's end and the next listen: an ffmpeg that ends at once never spins.
 LISTEN_AGAIN_AFTER_S = 0.2
 # A port another program holds costs a log line every so often, not a busy loop.
@@ -88,10 +92,16 @@ class SrtIngest:
             if key_id not in self.listeners:
                 self.listeners[key_id] = Listener(bridge, self._ffmpeg)
 
-    async def keep_reconciling(self, every: float, closing: asyncio.Event) -> None:
+    async def keep_reconciling(self, every: float, closing: asyncio.Event, holder: str | None = None) -> None:
+        """Listeners for the keys in force, every `every` seconds, while `holder` holds the lease
+        (always without a holder)."""
         while not closing.is_set():
             try:
-                await self.reconcile()
+                if holder is None or await job_runs.claim(self._database, LEASE, holder, every):
+                    await self.reconcile()
+                elif self.listeners:
+                    log.warning("SRT ingest: another process listens now")
+                    await self.stop()
             except Exception as error:  # the database is away: the listeners stay as they are
                 log.warning("SRT ingest could not read the stream keys: %s", error)
             with contextlib.suppress(TimeoutError):
@@ -104,10 +114,15 @@ class SrtIngest:
 
 @contextlib.asynccontextmanager
 async def running(
-    settings: Settings, database: Database | None, *, every: float = RECONCILE_EVERY_S, ffmpeg: str | None = None
+    settings: Settings,
+    database: Database | None,
+    *,
+    every: float = RECONCILE_EVERY_S,
+    ffmpeg: str | None = None,
+    holder: str | None = None,
 ) -> AsyncIterator[SrtIngest | None]:
-    """SRT listeners for the keys in force, for as long as the context lasts (None without a
-    database or ffmpeg)."""
+    """SRT listeners for the keys in force, for as long as the context lasts and, with a
+    `holder`, while it holds the lease (None without a database or ffmpeg)."""
     ffmpeg = ffmpeg or shutil.which("ffmpeg")
     if database is None or ffmpeg is None:
         if database is not None:
@@ -116,7 +131,7 @@ async def running(
         return
     ingest = SrtIngest(settings, database, ffmpeg)
     closing = asyncio.Event()
-    task = asyncio.create_task(ingest.keep_reconciling(every, closing))
+    task = asyncio.create_task(ingest.keep_reconciling(every, closing, holder))
     try:
         yield ingest
     finally:
@@ -124,3 +139,6 @@ async def running(
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, RECONCILE_EVERY_S * 2)
         await ingest.stop()
+        if holder is not None:  # another process listens at its next round
+            with contextlib.suppress(Exception):
+                await job_runs.release(database, LEASE, holder)

@@ -115,6 +115,8 @@ async def ingest_health(
 
 
 def _state_of(state: str) -> str:
+    if state == live_feeds.FINISHING:  # staff finished it; its recording is being closed
+        return FINISHED
     return state if state in STATES else IDLE
 
 

@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -102,6 +102,21 @@ async def release(database: Database, name: str, holder: str) -> None:
         await db.commit()
 
 
+async def held(database: Database, name: str) -> bool:
+    """Whether some process holds the lease `name` now (not released, not expired)."""
+    async with database.session() as db:
+        expires = await db.scalar(select(JobLease.expires_at).where(JobLease.name == name))
+    return expires is not None and expires > clock.now()
+
+
+async def forget(database: Database, name: str, holder: str) -> None:
+    """Remove the lease `name` of work that is over for good (a finished event's live input), so
+    its row does not stay behind; only its holder's."""
+    async with database.write_session() as db:
+        await db.execute(delete(JobLease).where(JobLease.name == name, JobLease.holder == holder))
+        await db.commit()
+
+
 async def schedule(db: AsyncSession, settings: Settings) -> list[JobState]:
     rows = {row.name: row for row in (await db.execute(select(JobLease))).scalars()}
     states = []
@@ -121,4 +136,15 @@ async def schedule(db: AsyncSession, settings: Settings) -> list[JobState]:
     return states
 
 
-__all__ = ["INTERVAL_SETTINGS", "JobState", "claim", "lease_seconds", "new_holder", "ran", "release", "schedule"]
+__all__ = [
+    "INTERVAL_SETTINGS",
+    "JobState",
+    "claim",
+    "forget",
+    "held",
+    "lease_seconds",
+    "new_holder",
+    "ran",
+    "release",
+    "schedule",
+]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
@@ -38,6 +39,9 @@ from .event_admin import LIVE as LIVE_STATUS
 
 PREVIEW, ON_AIR, RECONNECTING, INTERRUPTED = "preview", "live", "reconnecting", "interrupted"
 FEED_STATES = (PREVIEW, ON_AIR, RECONNECTING, INTERRUPTED)
+# Staff finish the event: the process transcoding the feed stops its ffmpeg before the recording
+# is closed as the archive (server.ingest.live_inputs.stop_for_finish), and nothing puts it back on air.
+FINISHING = "finishing"
 
 
 async def open_recording(
@@ -103,8 +107,8 @@ async def on_air(
     """The feed's first segments are ready: the event goes live (or switches) to its recording,
     or the feed is a preview. The change to announce, if any. Commits."""
     now = now or clock.now()
-    asset = await db.get(MediaAsset, asset_id, with_for_update=True)
-    if asset is None or asset.kind != LIVE:
+    asset = await db.get(MediaAsset, asset_id, with_for_update=True, populate_existing=True)
+    if asset is None or asset.kind != LIVE or asset.state == FINISHING:
         return None
     event = await db.get(Event, asset.event_id, with_for_update=True, populate_existing=True)
     if event is None or event.media_type != "event":
@@ -139,8 +143,8 @@ async def set_state(db: AsyncSession, asset_id: str, state: str, now: datetime |
     if state not in (RECONNECTING, INTERRUPTED):
         raise ValueError(f"{state!r} is not a state of a feed that left")
     now = now or clock.now()
-    asset = await db.get(MediaAsset, asset_id, with_for_update=True)
-    if asset is None or asset.kind != LIVE:
+    asset = await db.get(MediaAsset, asset_id, with_for_update=True, populate_existing=True)
+    if asset is None or asset.kind != LIVE or asset.state == FINISHING:
         return None
     asset.state, asset.updated = state, now
     event = await db.get(Event, asset.event_id, with_for_update=True, populate_existing=True)
@@ -150,6 +154,40 @@ async def set_state(db: AsyncSession, asset_id: str, state: str, now: datetime |
         change = Change(event, {"liveFeed": state})
     await db.commit()
     return change
+
+
+async def feeds_in_progress(db: AsyncSession) -> dict[str, tuple[str, str]]:
+    """(asset id, state) of each event's live input recording that is not yet its archive: the
+    feeds a process of the cluster must own, whether an encoder publishes now or not."""
+    rows = await db.execute(
+        select(MediaAsset.event_id, MediaAsset.id, MediaAsset.state)
+        .join(Event, Event.id == MediaAsset.event_id)
+        .where(MediaAsset.kind == LIVE, Event.status != "archived")
+        .order_by(MediaAsset.created)
+    )
+    return {event_id: (asset_id, state) for event_id, asset_id, state in rows if event_id is not None}
+
+
+async def mark_finishing(db: AsyncSession, event_id: str) -> tuple[str, str] | None:
+    """The event's feed on air (or waiting for its encoder) is to stop for the finish: (asset id,
+    the state it had), None when there is no such feed (nothing to wait for). Commits."""
+    asset = await records.recording_in_progress(db, event_id)
+    if asset is None:
+        return None
+    asset = await db.get(MediaAsset, asset.id, with_for_update=True, populate_existing=True)
+    if asset is None or asset.state not in (ON_AIR, RECONNECTING, INTERRUPTED):
+        return None
+    before, asset.state = asset.state, FINISHING
+    await db.commit()
+    return asset.id, before
+
+
+async def unmark_finishing(db: AsyncSession, asset_id: str, state: str) -> None:
+    """The finish did not happen: the feed is what it was (a process takes it on again). Commits."""
+    asset = await db.get(MediaAsset, asset_id, with_for_update=True, populate_existing=True)
+    if asset is not None and asset.kind == LIVE and asset.state == FINISHING:
+        asset.state = state
+        await db.commit()
 
 
 async def current_state(db: AsyncSession, asset_id: str) -> str | None:

@@ -288,6 +288,17 @@ async def publish_done(db: AsyncSession, name: str, publisher: str, *, secret_ke
     return True
 
 
+async def publishers(db: AsyncSession) -> dict[str, str]:
+    """The publisher of each event an encoder publishes for now (keys in force, events not
+    archived): what every process of a cluster reads to follow feeds whose hooks it did not answer."""
+    rows = await db.execute(
+        select(StreamKey.event_id, StreamKey.publisher)
+        .join(Event, Event.id == StreamKey.event_id)
+        .where(StreamKey.revoked_at.is_(None), StreamKey.publisher.is_not(None), Event.status != "archived")
+    )
+    return {event_id: publisher for event_id, publisher in rows if publisher is not None}
+
+
 async def names_in_force(db: AsyncSession, names: list[str], *, secret_key: str | None = None) -> set[str]:
     """Which of the streams `names` (keys or bridge names) stand for a key that is not revoked."""
     kept = set()

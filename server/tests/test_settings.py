@@ -62,3 +62,10 @@ def test_a_test_run_hashes_cheaply_unless_a_test_asks_for_more():
     assert (Settings(environment="test").argon2_memory_kib, Settings(environment="test").argon2_time_cost) == (1024, 1)
     chosen = Settings(environment="test", argon2_memory_kib=64 * 1024, argon2_time_cost=4)
     assert (chosen.argon2_memory_kib, chosen.argon2_time_cost) == (64 * 1024, 4)
+
+
+def test_a_process_using_the_clusters_nginx_must_be_told_where_its_stat_and_control_are():
+    with pytest.raises(ValidationError, match="TOUCHLINE_RTMP_CONTROL_PORT"):
+        Settings(ingest_nginx="external", ingest_enabled=True)
+    assert Settings(ingest_nginx="external", ingest_enabled=True, rtmp_control_port=8999).rtmp_control_port == 8999
+    assert Settings(ingest_nginx="external", ingest_enabled=False).ingest_nginx == "external"

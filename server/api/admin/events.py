@@ -19,7 +19,7 @@ from ...services.events import get_event as find_event
 from ...services.paging import PageQuery
 from ..http.audit import note_target
 from ..http.context import bind_viewer, settings, staff
-from ..http.database import db_session, db_write_session
+from ..http.database import database, db_session, db_write_session
 from ..http.envelope import ok, page_of
 from ..presenters.catalogue import event_presenter
 
@@ -110,11 +110,15 @@ async def go_live(id_: str):
 
 async def finish_event(id_: str):
     principal = await staff()
-    inputs = live_inputs.current()
-    if inputs is not None:  # its transcoder stops first: the archive is closed complete
-        await inputs.before_finish(id_)
-    async with db_write_session() as db:
-        view, change = await event_admin.finish(db, id_, media=event_admin.Media.of(settings()))
+    # The feed's transcoder, in whichever process runs it, stops first: the archive is closed complete.
+    restore = await live_inputs.stop_for_finish(database(), id_, live_inputs.current())
+    try:
+        async with db_write_session() as db:
+            view, change = await event_admin.finish(db, id_, media=event_admin.Media.of(settings()))
+    except BaseException:
+        if restore is not None:
+            await restore()
+        raise
     log.info("staff %s finished event %s", principal.user_id, id_)
     return await _changed(view, change)
 

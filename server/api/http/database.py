@@ -10,10 +10,17 @@ from contextlib import asynccontextmanager
 from connexion.context import scope
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ...db import Database
+
 
 def request_state() -> dict:
     """The request's copy of what the lifespan set up (`request.state` in Starlette's words)."""
     return scope["state"]
+
+
+def database() -> Database:
+    """The process's database, for services that open their own sessions (waits between them)."""
+    return request_state()["database"]
 
 
 @asynccontextmanager

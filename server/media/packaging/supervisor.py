@@ -7,13 +7,16 @@ default: the issue's bound). Its command appends to the same playlists, so the r
 an `EXT-X-DISCONTINUITY` and players continue (server.media.packaging.live_hls). An ffmpeg that
 ends by itself with status 0 has reached the end of its input (the publisher stopped): that is not
 a crash, and what follows (the reconnect grace, the interruption) is the ingest's decision.
+A transcoder dies with the server process that started it (`dies_with_parent`).
 """
 
 import asyncio
 import contextlib
 import logging
 import os
+import shutil
 import signal
+import sys
 from collections.abc import Callable
 
 from .progress import Progress, snapshots
@@ -21,6 +24,18 @@ from .progress import Progress, snapshots
 log = logging.getLogger(__name__)
 
 STOP_GRACE_SECONDS = 5.0
+# util-linux's setpriv (in every Debian) asks the kernel to SIGTERM the child when the server dies.
+SETPRIV = shutil.which("setpriv")
+
+
+def dies_with_parent(command: list[str]) -> list[str]:
+    """`command`, ended (SIGTERM, so ffmpeg closes its files) when this process dies, however it
+    dies: a killed server's transcoders never go on writing beside the ones of the process that
+    takes its inputs over (server.ingest.live_inputs), nor hold nginx's port. setpriv sets it and
+    execs the command in its place (same pid); without setpriv the command runs as it is."""
+    if SETPRIV is None or not sys.platform.startswith("linux"):
+        return command
+    return [SETPRIV, "--pdeathsig", "TERM", "--", *command]
 
 
 class Transcoder:
@@ -74,7 +89,7 @@ class Transcoder:
 
     async def _run_once(self) -> int:
         process = await asyncio.create_subprocess_exec(
-            *self._command(),
+            *dies_with_parent(self._command()),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

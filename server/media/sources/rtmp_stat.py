@@ -30,18 +30,34 @@ SILENT_AFTER_MS = 1000
 CODECS = {"H264": "h264", "HEVC": "hevc", "AAC": "aac", "MP3": "mp3", "Speex": "speex"}
 
 
-def _stream(stat_xml: str, app: str, name: str) -> Element | None:
+def _streams(stat_xml: str, app: str) -> list[Element]:
     try:
         root = ElementTree.fromstring(stat_xml)
     except ElementTree.ParseError:
-        return None
-    for application in root.iterfind("./server/application"):
-        if application.findtext("name") != app:
-            continue
-        for stream in application.iterfind("./live/stream"):
-            if stream.findtext("name") == name:
-                return stream
-    return None
+        return []
+    return [
+        stream
+        for application in root.iterfind("./server/application")
+        if application.findtext("name") == app
+        for stream in application.iterfind("./live/stream")
+    ]
+
+
+def _stream(stat_xml: str, app: str, name: str) -> Element | None:
+    return next((stream for stream in _streams(stat_xml, app) if stream.findtext("name") == name), None)
+
+
+def publishers_of(stat_xml: str, app: str) -> dict[str, str]:
+    """Each publishing encoder's stream name, by publisher as the publish hook names it
+    (`clientid@address`, server.ingest.hooks): how a process that did not answer the hook finds
+    which feed to pull for a key's publisher (the key itself is kept only as a hash)."""
+    found = {}
+    for stream in _streams(stat_xml, app):
+        for client in stream.iterfind("client"):
+            if client.find("publishing") is not None:
+                publisher = f"{client.findtext('id') or ''}@{client.findtext('address') or ''}"[:80]
+                found[publisher] = stream.findtext("name") or ""
+    return found
 
 
 def source_of(stat_xml: str, app: str, name: str) -> Source | None:
@@ -108,6 +124,11 @@ async def published_source(stat_url: str, app: str, name: str, *, within: float 
     """The feed as nginx describes it; None when nginx could not say within `within` seconds (no
     metadata, no stat page): ffprobe is asked then."""
     return await _asked(stat_url, lambda page: source_of(page, app, name), within)
+
+
+async def stream_publishers(stat_url: str, app: str) -> dict[str, str] | None:
+    """publishers_of nginx's stat page now; None when the page does not answer."""
+    return await _asked(stat_url, lambda page: publishers_of(page, app), 0)
 
 
 async def until_publishing(stat_url: str, app: str, name: str, *, within: float = 5.0) -> bool:

@@ -4,6 +4,7 @@ recording, the event goes live at it, viewers' signed URLs play it, an encoder t
 comes back continues the same recording, and finishing makes the recording the archive."""
 
 import asyncio
+import contextlib
 import subprocess
 import time
 from collections.abc import AsyncIterator
@@ -23,7 +24,7 @@ from server.media.assets.model import RECORDING
 from server.media.delivery.signing import sign_stream
 from server.media.recordings import recorded
 from server.media.sources.rtmp import RtmpIngest
-from server.models import Event, MediaAsset, Tag, User, new_id
+from server.models import Event, JobLease, MediaAsset, Tag, User, new_id
 from server.services import event_admin, ingest_health, stream_keys, tags, user_clips
 from server.services.access import Viewer
 from server.tests import factories
@@ -182,7 +183,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
             live_assets = [a for a in await _assets(db, event_id) if a.kind == "live"]
         assert [a.id for a in live_assets] == [asset_id], "the reconnect continued another recording"
 
-        await inputs.before_finish(event_id)
+        await live_inputs.stop_for_finish(database, event_id, inputs)
         async with database.write_session() as db:
             _view, _change = await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
         finished = await event_row(database, event_id)
@@ -215,19 +216,32 @@ class Chain:
 
 
 @asynccontextmanager
-async def ingest_chain(settings, database: Database, prefix) -> AsyncIterator[Chain]:
-    """The server's media routes and hooks, nginx-rtmp asking them, and the live inputs, for a test."""
+async def nginx_asking(settings, database: Database, prefix) -> AsyncIterator[tuple[str, RtmpIngest]]:
+    """The server's media routes and hooks, and nginx-rtmp asking them: (the server's address, the ingest)."""
     async with uvicorn_serving(lambda port: media_app(settings, database)) as base:
         publish_url, done_url = hook_urls(settings, base)
         ingest = RtmpIngest("127.0.0.1", free_port(), publish_url, done_url, control_port=free_port())
         nginx = await asyncio.to_thread(start_nginx, ingest, prefix)
-        inputs = live_inputs.LiveInputs(settings, database, ingest, ffmpeg=tool("ffmpeg"), ffprobe=tool("ffprobe"))
         try:
-            async with live_inputs.serving(inputs):
-                yield Chain(base, ingest, inputs)
+            yield base, ingest
         finally:
             nginx.terminate()
             await asyncio.to_thread(nginx.wait, 10)
+
+
+def inputs_of_a_process(settings, database: Database, ingest: RtmpIngest, holder: str | None = None):
+    return live_inputs.LiveInputs(
+        settings, database, ingest, ffmpeg=tool("ffmpeg"), ffprobe=tool("ffprobe"), holder=holder
+    )
+
+
+@asynccontextmanager
+async def ingest_chain(settings, database: Database, prefix) -> AsyncIterator[Chain]:
+    """The server's media routes and hooks, nginx-rtmp asking them, and the live inputs, for a test."""
+    async with nginx_asking(settings, database, prefix) as (base, ingest):
+        inputs = inputs_of_a_process(settings, database, ingest)
+        async with live_inputs.serving(inputs):
+            yield Chain(base, ingest, inputs)
 
 
 async def _has_segments(http: httpx.AsyncClient, url: str, count: int) -> bool:
@@ -306,3 +320,75 @@ async def test_past_the_disk_budget_a_new_ingest_is_refused_and_the_running_one_
         asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
         recording = recorded(store.directory(asset_id) / "360p")
         assert recording.duration >= 24 - 2 * JOIN_ALLOWANCE_S
+
+
+async def test_another_process_takes_a_feed_over_when_its_holder_dies_and_a_third_finishes_it(
+    settings, database, tmp_path
+):
+    """Two processes transcode (neither answered nginx's hooks: they follow the database and
+    nginx's stat page); the holder dies; the other continues the same recording within its
+    lease, long before the reconnect grace; a finish asked of a third process closes it."""
+    settings = settings.model_copy(update={"ingest_reconnect_seconds": 30})
+    event_id, key = await upcoming_with_key(database, settings, starts_in=timedelta(minutes=1))
+    async with nginx_asking(settings, database, tmp_path) as (_base, ingest):
+        a = inputs_of_a_process(settings, database, ingest, "process-a")
+        b = inputs_of_a_process(settings, database, ingest, "process-b")
+        rounds = {a: contextlib.AsyncExitStack(), b: contextlib.AsyncExitStack()}
+        for inputs, stack in rounds.items():
+            await stack.enter_async_context(inputs.rounds())
+        encoder = asyncio.create_task(asyncio.to_thread(publish, ingest, key, 40, "320x180"))
+        try:
+
+            async def live():
+                event = await event_row(database, event_id)
+                return event if event.status == "live" else None
+
+            event = await until(live)
+            holder, other = (a, b) if event_id in a.feeds else (b, a)
+            assert event_id not in other.feeds
+            asset_id = (event.hls_stream or "").removeprefix("/media/live/").removesuffix(".m3u8")
+            rendition = holder.store.directory(asset_id) / "180p"
+            await until(lambda: asyncio.to_thread(lambda: recorded(rendition).duration >= 4))
+            before = recorded(rendition).duration
+
+            # The holder dies: its rounds stop, the kernel ends its ffmpeg, its lease stays behind.
+            await rounds.pop(holder).aclose()
+            died_at = time.monotonic()
+            await holder._abandon(holder.feeds[event_id])
+
+            def continued():
+                playlist = (rendition / "index.m3u8").read_text()
+                return "#EXT-X-DISCONTINUITY" in playlist and recorded(rendition).duration >= before + 4
+
+            await until(lambda: asyncio.to_thread(continued), timeout=30)
+            assert event_id in other.feeds
+            assert time.monotonic() - died_at < settings.ingest_reconnect_seconds
+            # The same recording, on air throughout: viewers were never told the feed was away.
+            event = await event_row(database, event_id)
+            assert event.status == "live" and event.live_feed is None
+            assert event.hls_stream == f"/media/live/{asset_id}.m3u8"
+
+            # Staff finish the event through a process that runs no feed.
+            started = time.monotonic()
+            assert await live_inputs.stop_for_finish(database, event_id, None) is not None
+            assert time.monotonic() - started < 5  # the holder stopped its transcoder: no lease to wait out
+            async with database.write_session() as db:
+                await event_admin.finish(db, event_id, media=event_admin.Media.of(settings))
+            finished = await event_row(database, event_id)
+            assert finished.hls_stream == f"/media/vod/{asset_id}/index.m3u8"
+            archive = (rendition / "index.m3u8").read_text()
+            assert "#EXT-X-PLAYLIST-TYPE:VOD" in archive and "#EXT-X-DISCONTINUITY" in archive
+            assert finished.duration_s is not None and finished.duration_s >= before + 4
+
+            async def closed():
+                return event_id not in other.feeds
+
+            await until(closed, timeout=10)
+            async with database.session() as db:
+                assert await db.get(JobLease, live_inputs.lease_name(event_id)) is None
+        finally:
+            for stack in rounds.values():
+                await stack.aclose()
+            await a.close()
+            await b.close()
+            encoder.cancel()

@@ -3,6 +3,7 @@ as an encoder does; the key's listener (server.ingest.srt_listeners) hands the f
 module, whose hook (server/ingest/hooks.py) takes the key's bridge name for the key."""
 
 import asyncio
+import contextlib
 import inspect
 import json
 import os
@@ -240,3 +241,24 @@ def process_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+async def test_one_process_of_a_cluster_listens_and_another_takes_over_when_it_stops(settings, database):
+    srt_port = free_udp_port()
+    settings = settings.model_copy(update={"srt_ports": f"{srt_port}-{srt_port}"})
+    event_id, _key = await new_key(database, settings)
+    row = await key_row(database, event_id)
+    ffmpeg = tool("ffmpeg")
+    async with contextlib.AsyncExitStack() as first_process:
+        a = await first_process.enter_async_context(
+            srt_listeners.running(settings, database, every=0.2, ffmpeg=ffmpeg, holder="process-a")
+        )
+        assert a is not None
+        await until(lambda: row.id in a.listeners, "the first process does not listen")
+        async with srt_listeners.running(settings, database, every=0.2, ffmpeg=ffmpeg, holder="process-b") as b:
+            assert b is not None
+            await asyncio.sleep(0.6)  # rounds of both: the holder of the lease alone listens
+            assert row.id in a.listeners and not b.listeners
+            await first_process.aclose()  # a stops and gives the lease up
+            await until(lambda: row.id in b.listeners, "the other process did not take the listeners over")
+            await until(lambda: udp_port_taken(srt_port), "the port does not answer")

@@ -3042,10 +3042,10 @@ export interface components {
             /** @description The event it belongs to (a clip's or highlight's own event). */
             event: string;
             /**
-             * @description A live input's recording (kind `live`) is a staff `preview` until its event plays it, `live` on air, `reconnecting` while its encoder is away within the grace, `interrupted` past it; finished, it is the event's archive (kind `recording`, `ready`).
+             * @description A live input's recording (kind `live`) is a staff `preview` until its event plays it, `live` on air, `reconnecting` while its encoder is away within the grace, `interrupted` past it, `finishing` for the moment between staff finishing the event and its transcoder having stopped; finished, it is the event's archive (kind `recording`, `ready`).
              * @enum {string}
              */
-            state: "ready" | "preview" | "live" | "reconnecting" | "interrupted" | "processing" | "failed";
+            state: "ready" | "preview" | "live" | "reconnecting" | "interrupted" | "finishing" | "processing" | "failed";
             /** @description The shipped sample whose bytes it plays, if any. */
             sample?: string;
             /** @description The asset a clip or highlight is cut from. */

@@ -157,3 +157,39 @@ async def test_a_killed_ffmpeg_is_back_within_3_s_and_the_recording_continues_wi
     finally:
         await transcoder.stop()
         await asyncio.wait_for(running, 15)
+
+
+SERVER_THAT_DIES = """
+import asyncio, sys
+from server.media.packaging.supervisor import Transcoder
+
+async def main():
+    transcoder = Transcoder(lambda: ["sleep", "600"])
+    asyncio.ensure_future(transcoder.run())
+    await transcoder.wait_started()
+    print(transcoder.pid, flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+async def test_a_transcoder_dies_with_the_server_process_that_started_it():
+    server = await asyncio.create_subprocess_exec(
+        *python(SERVER_THAT_DIES), stdout=asyncio.subprocess.PIPE, cwd=os.getcwd()
+    )
+    assert server.stdout is not None
+    child = int(await asyncio.wait_for(server.stdout.readline(), 20))
+    os.kill(child, 0)  # running
+    server.kill()  # SIGKILL: the server runs no code of its own on the way out
+    await server.wait()
+
+    def gone() -> bool:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    await until(gone, timeout=5)

@@ -2,7 +2,7 @@
 ladder is planned from what nginx knows at its first packets, without ffprobe reading it first."""
 
 from server.media.packaging.ladder import Source
-from server.media.sources.rtmp_stat import source_of
+from server.media.sources.rtmp_stat import publishers_of, source_of
 
 VIDEO = (
     "<video><width>1280</width><height>720</height><frame_rate>25</frame_rate><codec>H264</codec>"
@@ -45,3 +45,18 @@ def test_another_application_or_stream_or_a_broken_page_describes_nothing():
     assert source_of(stat(stream("key2", VIDEO + AUDIO)), "live", "key") is None
     assert source_of("<rtmp><server>", "live", "key") is None
     assert source_of(stat(), "live", "key") is None
+
+
+def client(clientid: int, address: str, publishing: bool) -> str:
+    return f"<client><id>{clientid}</id><address>{address}</address>{'<publishing/>' if publishing else ''}</client>"
+
+
+def test_each_publisher_names_its_stream_as_the_publish_hook_named_it():
+    page = stat(
+        f"<stream><name>tlk_a</name>{client(7, '203.0.113.9', True)}{client(9, '127.0.0.1', False)}</stream>",
+        f"<stream><name>tlk_b</name>{client(12, '198.51.100.4', True)}</stream>",
+    )
+    # The transcoder playing tlk_a (client 9) is no publisher; another application's streams are not ours.
+    assert publishers_of(page, "live") == {"7@203.0.113.9": "tlk_a", "12@198.51.100.4": "tlk_b"}
+    assert publishers_of(page, "other") == {}
+    assert publishers_of("<rtmp", "live") == {}
