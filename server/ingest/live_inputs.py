@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 RECONCILE_SECONDS = 1.0
 # How often the keys of the feeds being published are checked: a revoked one's encoder is cut off.
 KEYS_CHECK_SECONDS = 3.0
+# A recorded publisher nginx has not had for this long is gone (nginx restarted without saying so).
+STALE_PUBLISHER_SECONDS = 10.0
 # A finish waits this long at most for another process to stop the feed's transcoder.
 FINISH_WAIT_SECONDS = job_runs.lease_seconds(RECONCILE_SECONDS) + 2.0
 FINISH_LOOK_EVERY_S = 0.2
@@ -83,6 +86,7 @@ class LiveInputs:
         self.refusals: dict[str, tuple[datetime, str]] = {}
         # Stream names told by this process's hooks, by publisher: no need to ask nginx for them.
         self._names: dict[str, str] = {}
+        self._missing: dict[str, float] = {}  # publishers recorded but not at nginx, since
         self._tasks: dict[Feed, asyncio.Task] = {}
         self._wake = asyncio.Event()
         self._closing = asyncio.Event()
@@ -108,8 +112,7 @@ class LiveInputs:
         many sessions nginx dropped."""
         if self.rtmp.control_url is None:
             return 0
-        names = await self._stream_names()
-        name = names.get(publisher, fallback_name)
+        name = (await self._stream_names() or {}).get(publisher, fallback_name)
         return await drop_publisher(self.rtmp.control_url, APPLICATION, name, publisher.partition("@")[0])
 
     # --- the rounds ----------------------------------------------------------------------
@@ -119,17 +122,14 @@ class LiveInputs:
         async with self.database.session() as db:
             publishers = await stream_keys.publishers(db)
             recordings = await live_feeds.feeds_in_progress(db)
-        names: dict[str, str] | None = None
+        at_nginx = await self._stream_names()
+        if at_nginx is not None:
+            publishers = await self._without_stale(publishers, at_nginx)
 
-        async def name_of(publisher: str | None) -> str | None:
-            nonlocal names
+        def name_of(publisher: str | None) -> str | None:
             if publisher is None:
                 return None
-            if publisher in self._names:
-                return self._names[publisher]
-            if names is None:
-                names = await self._stream_names()
-            return names.get(publisher)
+            return self._names.get(publisher) or (at_nginx or {}).get(publisher)
 
         for event_id, feed in list(self.feeds.items()):
             state = recordings.get(event_id, ("", ""))[1]
@@ -143,7 +143,7 @@ class LiveInputs:
                 await self._abandon(feed)
             else:
                 publisher = publishers.get(event_id)
-                feed.follow(publisher, await name_of(publisher))
+                feed.follow(publisher, name_of(publisher))
         for event_id in (publishers.keys() | recordings.keys()) - self.feeds.keys():
             taken_over = recordings[event_id][1] if event_id in recordings else None
             if taken_over == live_feeds.FINISHING:
@@ -151,15 +151,35 @@ class LiveInputs:
             if not await job_runs.claim(self.database, lease_name(event_id), self.holder, RECONCILE_SECONDS):
                 continue
             publisher = publishers.get(event_id)
-            name = await name_of(publisher)
+            name = name_of(publisher)
             if taken_over is not None:
                 log.warning("live input of event %s: taken on by this process (%s)", event_id, taken_over)
             self._start(Feed(self, event_id, name, publisher if name else None, taken_over=taken_over))
         self._names = {p: n for p, n in self._names.items() if p in publishers.values()}
 
-    async def _stream_names(self) -> dict[str, str]:
+    async def _without_stale(self, publishers: dict[str, str], at_nginx: dict[str, str]) -> dict[str, str]:
+        """The recorded publishers nginx has. One it has not had for STALE_PUBLISHER_SECONDS left
+        without nginx saying so (nginx restarted, or died with its encoders): its key is freed,
+        so the encoder may connect again, and its feed follows it as gone."""
+        now = time.monotonic()
+        kept = {}
+        for event_id, publisher in publishers.items():
+            if publisher in at_nginx:
+                self._missing.pop(publisher, None)
+                kept[event_id] = publisher
+            elif now - self._missing.setdefault(publisher, now) < STALE_PUBLISHER_SECONDS:
+                kept[event_id] = publisher  # nginx takes a publisher's packets a moment after its hook
+            else:
+                async with self.database.write_session() as db:
+                    await stream_keys.forget_publisher(db, event_id, publisher)
+                self._missing.pop(publisher, None)
+                log.warning("ingest: nginx no longer has the encoder of event %s; its key is free", event_id)
+        return kept
+
+    async def _stream_names(self) -> dict[str, str] | None:
+        """nginx's publishers now (their stream names, by publisher); None when it cannot say."""
         stat_url = self.rtmp.stat_url
-        return (await stream_publishers(stat_url, APPLICATION) or {}) if stat_url is not None else {}
+        return await stream_publishers(stat_url, APPLICATION) if stat_url is not None else None
 
     def _start(self, feed: Feed) -> None:
         self.feeds[feed.event_id] = feed

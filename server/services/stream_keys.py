@@ -299,6 +299,21 @@ async def publishers(db: AsyncSession) -> dict[str, str]:
     return {event_id: publisher for event_id, publisher in rows if publisher is not None}
 
 
+async def forget_publisher(db: AsyncSession, event_id: str, publisher: str) -> bool:
+    """nginx no longer has `publisher` though it never said it left (it restarted): the key is
+    free for the next encoder. False when the key has another publisher now. Commits."""
+    row = await db.scalar(
+        select(StreamKey)
+        .where(StreamKey.event_id == event_id, StreamKey.revoked_at.is_(None), StreamKey.publisher == publisher)
+        .with_for_update()
+    )
+    if row is None:
+        return False
+    row.publisher, row.publishing_since, row.updated = None, None, clock.now()
+    await db.commit()
+    return True
+
+
 async def names_in_force(db: AsyncSession, names: list[str], *, secret_key: str | None = None) -> set[str]:
     """Which of the streams `names` (keys or bridge names) stand for a key that is not revoked."""
     kept = set()

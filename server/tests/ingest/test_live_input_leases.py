@@ -184,3 +184,26 @@ async def live_inputs_holder(database: Database, event_id: str) -> str | None:
     async with database.session() as db:
         row = await db.get(JobLease, live_inputs.lease_name(event_id), populate_existing=True)
     return row.holder if row is not None and row.expires_at > clock.now() else None
+
+
+async def test_a_publisher_nginx_no_longer_has_frees_its_key_after_a_while(settings, database, monkeypatch):
+    event_id = await published_event(database, settings)
+    monkeypatch.setattr(live_inputs, "STALE_PUBLISHER_SECONDS", 0.3)
+    async with process(settings, database, "process-a") as a:
+
+        async def nginx_restarted() -> dict[str, str]:
+            return {}  # nginx answers, and has no publisher
+
+        monkeypatch.setattr(a, "_stream_names", nginx_restarted)
+        await a.reconcile()
+        # Just let in: nginx takes an encoder's packets a moment after its hook said yes.
+        async with database.session() as db:
+            assert event_id in await stream_keys.publishers(db)
+        await asyncio.sleep(0.4)
+        await a.reconcile()
+        async with database.session() as db:
+            assert event_id not in await stream_keys.publishers(db)
+        # The key is free: the encoder may connect again (no take-over needed).
+        async with database.session() as db:
+            row = await stream_keys.in_force(db, event_id)
+        assert row is not None and row.publisher is None
