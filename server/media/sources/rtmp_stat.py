@@ -102,9 +102,9 @@ def _source(stream: Element) -> Source | None:
     )
 
 
-async def _asked(stat_url: str, read: Callable[[str], T | None], within: float) -> T | None:
+async def _asked(stat_url: str, read: Callable[[str], T | None], within: float, *, quiet: bool = False) -> T | None:
     """`read` of nginx's stat page, asked every 0.1 s until it is not None, for up to `within`
-    seconds; None then, or when the page does not answer."""
+    seconds; None then, or when the page does not answer (said in the log unless `quiet`)."""
     deadline = time.monotonic() + within
     async with aiohttp.ClientSession(timeout=TIMEOUT) as session:
         while True:
@@ -113,7 +113,8 @@ async def _asked(stat_url: str, read: Callable[[str], T | None], within: float) 
                     answer.raise_for_status()
                     found = read(await answer.text())
             except (aiohttp.ClientError, TimeoutError) as failure:
-                log.warning("ingest: nginx's stat page did not answer (%s)", failure)
+                if not quiet:
+                    log.warning("ingest: nginx's stat page did not answer (%s)", failure)
                 return None
             if found is not None or time.monotonic() >= deadline:
                 return found
@@ -127,8 +128,9 @@ async def published_source(stat_url: str, app: str, name: str, *, within: float 
 
 
 async def stream_publishers(stat_url: str, app: str) -> dict[str, str] | None:
-    """publishers_of nginx's stat page now; None when the page does not answer."""
-    return await _asked(stat_url, lambda page: publishers_of(page, app), 0)
+    """publishers_of nginx's stat page now; None when the page does not answer (asked every
+    second by every process: a restarting nginx is no news each time)."""
+    return await _asked(stat_url, lambda page: publishers_of(page, app), 0, quiet=True)
 
 
 async def until_publishing(stat_url: str, app: str, name: str, *, within: float = 5.0) -> bool:
