@@ -1,56 +1,58 @@
 """The public URL layout of media (one place, so seed data and the server agree).
 
-`<sample>` below is a stream directory: a media asset's id (server.media.assets), whose
-directory holds (or links to) a shipped sample's ladder. Events store addresses naming their own
-assets; the names of the samples themselves are only what staff may give, and the event then
-gets an asset of its own playing that sample (server.services.event_admin).
+`<asset>` below is a media asset's id (server.media.assets): its directory holds a ladder of its
+own (a live input's recording, an upload) or links to a shipped sample's. Events store addresses
+naming their own assets; the names of the samples themselves are only what staff may give, and
+the event then gets an asset of its own playing that sample (server.services.event_admin).
 
 What events store (and the catalogue seeds):
 
-    /media/vod/<sample>/index.m3u8           fixtures/media/<sample>/index.m3u8, a master playlist:
-                                             the sample itself
-    /media/vod/<sample>/game-<seconds>.m3u8  an archived game: the sample looped for its length,
+    /media/vod/<asset>/index.m3u8            the asset directory's master playlist: a recording or
+                                             upload as it is, a sample's ladder
+    /media/vod/<asset>/game-<seconds>.m3u8   an archived game: a sample looped for its length,
                                              made per request (server.media.delivery.clips)
-    /media/vod/<sample>/clip-<from>-<to>.m3u8
+    /media/vod/<asset>/clip-<from>-<to>.m3u8
                                              a clip or highlight: <from> to <to> ms of that
                                              timeline, made per request
-    /media/live/<sample>.m3u8                made per request by delivery.routes (delivery.live)
+    /media/live/<asset>.m3u8                 made per request by delivery.routes: a live input's
+                                             rewind window (delivery.live_recordings), or a
+                                             sample played as live (delivery.live)
 
-A sample is a ladder of aligned renditions (scripts/sample_video.py; server.media.playlists):
+A ladder is a set of aligned renditions (server.media.playlists; the samples: scripts/sample_video.py):
 each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
 `football-pano`: `360p`, `180p`), with the same segments at the same times.
 
 What viewers get (server.media.delivery.signing signs the stored URL for them) and the server serves,
 everything under one token's directory, `/media/s/<token>/`:
 
-    vod/<sample>/index.m3u8                 the VOD master: EXT-X-STREAM-INF per rendition, URIs
+    vod/<asset>/index.m3u8                  the VOD master: EXT-X-STREAM-INF per rendition, URIs
                                             `<rendition>/index.m3u8`
-    vod/<sample>/<rendition>/index.m3u8     a rendition's VOD media playlist; its `index<N>.ts`
-    vod/<sample>/<rendition>/index<N>.ts    resolve to its segments
-    live/<sample>.m3u8                      the live master (made): the VOD master's variants, URIs
-                                            `../vod/<sample>/<rendition>/live.m3u8`
-    vod/<sample>/<rendition>/live.m3u8      a rendition's live media playlist (made): the rewind
+    vod/<asset>/<rendition>/index.m3u8      a rendition's VOD media playlist; its `index<N>.ts`
+    vod/<asset>/<rendition>/index<N>.ts     resolve to its segments
+    live/<asset>.m3u8                       the live master (made): the VOD master's variants, URIs
+                                            `../vod/<asset>/<rendition>/live.m3u8`
+    vod/<asset>/<rendition>/live.m3u8       a rendition's live media playlist (made): the rewind
                                             window; its `index<N>.ts` are the rendition's segments
-    vod/<sample>/game-<seconds>.m3u8        an archived game (stored as /media/vod/<sample>/game-...):
+    vod/<asset>/game-<seconds>.m3u8         an archived game (stored as /media/vod/<asset>/game-...):
                                             a master (made) whose URIs are
-    vod/<sample>/<rendition>/game-<seconds>.m3u8
-                                            the rendition's game playlist (made): the sample looped
+    vod/<asset>/<rendition>/game-<seconds>.m3u8
+                                            the rendition's game playlist (made): a sample looped
                                             on its endless timeline from 0 for <seconds>
                                             (server.media.delivery.clips), EXT-X-ENDLIST
-    vod/<sample>/clip-<from>-<to>.m3u8      a clip or highlight (stored as /media/vod/<sample>/clip-...):
+    vod/<asset>/clip-<from>-<to>.m3u8       a clip or highlight (stored as /media/vod/<asset>/clip-...):
                                             a master (made) whose URIs are
-    vod/<sample>/<rendition>/clip-<from>-<to>.m3u8
+    vod/<asset>/<rendition>/clip-<from>-<to>.m3u8
                                             the rendition's clip playlist (made): its segments from
                                             <from> to <to> ms of the same timeline
-    vod/<sample>/<rendition>/seg-<j>.ts     segment j of that timeline, the segments the made
+    vod/<asset>/<rendition>/seg-<j>.ts      segment j of that timeline, the segments the made
                                             playlists list: the rendition's file j mod N (N files)
 
-A token names the stored path it was issued for and opens that playlist alone, in the sample's
+A token names the stored path it was issued for and opens that playlist alone, in the asset's
 directory and in each of its renditions, with the segments they list (server.media.delivery.reach): a
 live master's token its renditions' `live.m3u8` and their files; a game's or clip's token its
 playlists and the `seg-<j>.ts` of its range; a stored VOD file's token that file in each
 rendition and their files. Nothing of another stream (`football-pano` is not below `football/`),
-nor another playlist of the same sample (its live stream, another game or clip). The unsigned
+nor another playlist of the same asset (its live stream, another game or clip). The unsigned
 /media/vod and /media/live paths serve nothing: a stored URL is only a name.
 
 Public, unsigned:
@@ -78,23 +80,23 @@ AD_TRACK = "track"
 AD_TRACK_HITS = "track/hits"
 
 
-def vod_url(sample: str) -> str:
-    return f"{MEDIA_PREFIX}/vod/{sample}/index.m3u8"
+def vod_url(asset: str) -> str:
+    return f"{MEDIA_PREFIX}/vod/{asset}/index.m3u8"
 
 
-def live_url(sample: str) -> str:
-    return f"{MEDIA_PREFIX}/live/{sample}.m3u8"
+def live_url(asset: str) -> str:
+    return f"{MEDIA_PREFIX}/live/{asset}.m3u8"
 
 
-def live_segment_prefix(sample: str) -> str:
-    """The sample's VOD directory as a URI inside a live master (served one directory below the
-    token): `../vod/<sample>/`, followed by `<rendition>/live.m3u8`."""
-    return f"../vod/{sample}/"
+def live_segment_prefix(asset: str) -> str:
+    """The asset's VOD directory as a URI inside a live master (served one directory below the
+    token): `../vod/<asset>/`, followed by `<rendition>/live.m3u8`."""
+    return f"../vod/{asset}/"
 
 
-def live_variant_uri(sample: str, rendition: str) -> str:
+def live_variant_uri(asset: str, rendition: str) -> str:
     """A live master's URI for one rendition's live playlist."""
-    return f"{live_segment_prefix(sample)}{rendition}/{LIVE_VARIANT}"
+    return f"{live_segment_prefix(asset)}{rendition}/{LIVE_VARIANT}"
 
 
 # Names of the playlists and segments made per request (server.media.delivery.clips), as path segments.
@@ -104,28 +106,28 @@ SEGMENT_NAME = re.compile(r"seg-(\d{1,13})\.ts")
 
 
 def game_file(seconds: int) -> str:
-    """An archived game's playlist name within its sample's VOD directory, and within each
-    rendition's directory: the sample looped for `seconds` (server.media.delivery.clips)."""
+    """An archived game's playlist name within its asset's VOD directory, and within each
+    rendition's directory: the asset looped for `seconds` (server.media.delivery.clips)."""
     return f"game-{seconds}.m3u8"
 
 
-def game_url(sample: str, seconds: int) -> str:
-    return f"{MEDIA_PREFIX}/vod/{sample}/{game_file(seconds)}"
+def game_url(asset: str, seconds: int) -> str:
+    return f"{MEDIA_PREFIX}/vod/{asset}/{game_file(seconds)}"
 
 
 def segment_file(number: int) -> str:
-    """Segment `number` of a sample's endless timeline, in a rendition's directory."""
+    """Segment `number` of an asset's endless timeline, in a rendition's directory."""
     return f"seg-{number}.ts"
 
 
 def clip_file(start_ms: int, end_ms: int) -> str:
-    """A clip playlist's name within its sample's VOD directory (server.media.delivery.clips), and within
+    """A clip playlist's name within its asset's VOD directory (server.media.delivery.clips), and within
     each rendition's directory."""
     return f"clip-{start_ms}-{end_ms}.m3u8"
 
 
-def clip_url(sample: str, start_ms: int, end_ms: int) -> str:
-    return f"{MEDIA_PREFIX}/vod/{sample}/{clip_file(start_ms, end_ms)}"
+def clip_url(asset: str, start_ms: int, end_ms: int) -> str:
+    return f"{MEDIA_PREFIX}/vod/{asset}/{clip_file(start_ms, end_ms)}"
 
 
 def signed_url(token: str, media_path: str) -> str:
