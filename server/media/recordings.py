@@ -107,6 +107,26 @@ class Recording:
         """When its first segment began (wall clock), if the playlist says."""
         return self.segments[0].started_at if self.segments else None
 
+    def written_by(self, first_written: float | None) -> Recording:
+        """The run with its program date-times moved back as far as it takes for its first
+        segment to have ended no later than `first_written`, when its file was complete. ffmpeg
+        dates a run from the moment its muxer starts, after the encoder's first frames went
+        through the feed and its own pipeline: up to 1.7 s late (measured), and a viewer's
+        latency read from them (`Date.now()` minus the frame's date) that much too short. Dates
+        that are not late are kept (one moved back would only lose the pipeline's delay)."""
+        first = self.segments[0] if self.segments else None
+        if first is None or first.started_at is None or first_written is None:
+            return self
+        late = first.started_at + first.duration - first_written
+        if late <= 0:
+            return self
+        return replace(
+            self,
+            segments=tuple(
+                replace(s, started_at=None if s.started_at is None else s.started_at - late) for s in self.segments
+            ),
+        )
+
     @classmethod
     def joined(cls, runs: list[Recording]) -> Recording:
         """Runs one after the other: each run's first segment continues the one before it."""
@@ -294,11 +314,24 @@ def _runs(rendition: Path) -> list[Path]:
 
 
 def _run(path: Path) -> Recording | None:
-    """A run's recording; None when its playlist is empty or unreadable (an ffmpeg stopped as it
-    started), which adds nothing."""
+    """A run's recording, dated by when it was written (`Recording.written_by`); None when its
+    playlist is empty or unreadable (an ffmpeg stopped as it started), which adds nothing."""
     try:
-        return Recording.parse(path.read_text())
+        run = Recording.parse(path.read_text())
     except (OSError, ValueError):
+        return None
+    return run.written_by(_first_segment_written(path))
+
+
+def _first_segment_written(path: Path) -> float | None:
+    """When the run's first segment was complete: its file's last write, in the recording's first
+    rendition (the same moment for every rendition, so their dates stay the same)."""
+    rendition = path.parent
+    try:
+        first = RecordingInfo.loads((rendition.parent / RECORDING_FILE).read_bytes()).rendition_names[0]
+        reference = Recording.parse((rendition.parent / first / path.name).read_text())
+        return (rendition.parent / first / reference.segments[0].uri).stat().st_mtime
+    except (OSError, ValueError, KeyError, IndexError):
         return None
 
 

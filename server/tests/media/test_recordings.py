@@ -1,6 +1,8 @@
 """A live input's recording as playlists (server.media.recordings): the rewind window, the archive
 and where a moment of the live lies in it."""
 
+import os
+
 import pytest
 
 from server.media.recordings import RECORDING_FILE, Joiner, Recording, RecordingInfo, finalize, recorded
@@ -153,3 +155,34 @@ def test_a_clip_of_the_recording_lists_the_segments_that_cover_it_and_starts_at_
     assert clip.count("#EXT-X-DISCONTINUITY\n") == 1
     with pytest.raises(ValueError):
         recording.range_playlist(9000, 9500)
+
+
+def test_a_run_dated_later_than_its_first_segment_was_written_is_dated_back_by_the_difference():
+    run = Recording.parse(WRITTEN)
+    # Its first segment (2 s from START) was complete 1.5 s after START: ffmpeg dated it 0.5 s late.
+    moved = run.written_by(START + 1.5)
+    assert [s.started_at for s in moved.segments] == [
+        s.started_at - 0.5 for s in run.segments if s.started_at is not None
+    ]
+    assert [(s.uri, s.duration, s.discontinuous) for s in moved.segments] == [
+        (s.uri, s.duration, s.discontinuous) for s in run.segments
+    ]
+
+
+def test_a_run_dated_no_later_than_its_segments_were_written_keeps_its_dates():
+    run = Recording.parse(WRITTEN)
+    assert run.written_by(START + 2.3) == run
+    assert run.written_by(None) == run
+
+
+def test_every_rendition_of_a_run_is_dated_by_the_first_renditions_first_segment(tmp_path):
+    info = RecordingInfo(7200, 2.0, ({"name": "360p"}, {"name": "234p"}))
+    (tmp_path / RECORDING_FILE).write_bytes(info.dumps())
+    for name, written in (("360p", START + 1.0), ("234p", START + 5.0)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "run-1.m3u8").write_text(WRITTEN)
+        (tmp_path / name / "rec-00000.ts").write_bytes(b"")
+        os.utime(tmp_path / name / "rec-00000.ts", (written, written))
+    # 360p's first segment was written 1 s after START: both renditions' dates move back 1 s.
+    for name in info.rendition_names:
+        assert recorded(tmp_path / name).started_at == START - 1.0
