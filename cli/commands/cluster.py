@@ -16,6 +16,7 @@ the ifa sign-on's OpenID provider runs once, for every process. Ctrl-C stops eve
 
 import os
 import signal
+import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -103,6 +104,7 @@ def cluster(
             typer.echo(
                 f"  ingest    {ingest.rtmp_url if ingest else 'off (nginx with its RTMP module is not installed)'}"
             )
+            sys.stdout.flush()  # an operator's log file has it now, not when the cluster stops
             _watch(supervisor)
     except ClusterError as error:
         typer.echo(f"touchline cluster: {error}", err=True)

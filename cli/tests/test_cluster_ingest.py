@@ -63,7 +63,11 @@ async def test_a_killed_transcoding_process_hands_its_feed_to_another_and_staff_
     }
     try:
         async with running_cluster(tmp_path, redis_server.url, env) as cluster:
-            assert f"rtmp://127.0.0.1:{rtmp_port}/live/<stream key>" in cluster.output()
+
+            async def described() -> bool:
+                return f"rtmp://127.0.0.1:{rtmp_port}/live/<stream key>" in cluster.output()
+
+            assert await eventually(described, timeout=10), cluster.output()
             async with database_at(cluster.database_url) as database:
                 async with database.session() as db:
                     event = factories.event(
