@@ -251,6 +251,10 @@ class HlsEngine implements PlaybackEngine {
       // would pull a viewer who rewound back to live.
       backBufferLength: BACK_BUFFER_SECONDS,
       lowLatencyMode: false,
+      // Two segments behind the newest, not hls.js's three: a viewer joining a match mid-stream is
+      // 4–5 s behind the venue with 2 s segments, not 7 (measured: the latency bench). Segments
+      // are appended only once complete, so two still leave a whole segment in hand.
+      liveSyncDurationCount: 2,
       playlistLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.playlistLoadPolicy, forbidden),
       fragLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.fragLoadPolicy, forbidden),
       xhrSetup: (xhr, url) => this.#openRequest(xhr, url),
