@@ -72,8 +72,15 @@ beforeEach(() => {
   consoleError = vi.spyOn(console, "error").mockImplementation(() => undefined);
 });
 
+/**
+ * How long a test's start-up may go on after the test. One still running after its test would go on
+ * with the real modules (the mocks are undone below) and render the real app into the next test's
+ * page: on a busy machine a start-up took more than 10 s.
+ */
+const START_UP_SETTLES_MS = 30_000;
+
 afterEach(async () => {
-  if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, START_UP_SETTLES_MS))]);
   running = undefined;
   vi.doUnmock("@/app/router");
   vi.doUnmock("@/lib/queryClient");
@@ -82,7 +89,7 @@ afterEach(async () => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   window.history.replaceState(null, "", "/");
-});
+}, START_UP_SETTLES_MS + 5_000);
 
 describe("start-up", () => {
   it("shows a translated error screen that reloads when the configuration cannot load", async () => {

@@ -119,3 +119,27 @@ export function formatClock(totalSeconds: number, negative = false): string {
   const clock = hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
   return negative ? `−${clock}` : clock;
 }
+
+/** How much faster than real time a viewer near live plays to reach the target latency. */
+export const CATCH_UP_RATE = 1.1;
+/** Further behind the target than this (seconds), a viewer near live catches up... */
+const CATCH_UP_FROM_S = 0.5;
+/** ...until this close to it: between the two the rate stays as it is (no flapping). */
+const CATCH_UP_UNTIL_S = 0.1;
+/** With less than this buffered ahead, no catching up: it would only run into a stall. */
+const CATCH_UP_BUFFER_S = 1;
+
+/**
+ * The playback rate of a live viewer whose latency is `distance` seconds beyond the player's
+ * target (hls.js's `latency - targetLatency`), with `ahead` seconds buffered. hls.js starts a
+ * viewer who opens a match mid-stream about two seconds later than its target and never catches
+ * up (its own catch-up, `maxLiveSyncPlaybackRate`, also pulls a viewer who rewound: hls.js #6934).
+ * Here only a viewer near live catches up: within one and a half target durations of the target
+ * (`isAtLive`'s reach); one who rewound further plays at normal speed, where they chose.
+ */
+export function catchUpRate(distance: number, targetDuration: number, ahead: number, current: number): number {
+  if (!isAtLive(distance, targetDuration) || ahead < CATCH_UP_BUFFER_S) return 1;
+  if (distance > CATCH_UP_FROM_S) return CATCH_UP_RATE;
+  if (distance < CATCH_UP_UNTIL_S) return 1;
+  return current === CATCH_UP_RATE ? current : 1;
+}

@@ -22,7 +22,16 @@ import HlsJs, {
   type LoadPolicy,
   type RetryConfig,
 } from "hls.js/light";
-import { clampSeek, toMediaTime, toStreamTime, type LiveWindow, type TimeAnchor, type Timeline } from "./dvr";
+import {
+  CATCH_UP_RATE,
+  catchUpRate,
+  clampSeek,
+  toMediaTime,
+  toStreamTime,
+  type LiveWindow,
+  type TimeAnchor,
+  type Timeline,
+} from "./dvr";
 import { setMediaCookie } from "./mediaCookie";
 import { discontinuityRebaser } from "./playlists";
 import { exposeProbe, type ProbeHost } from "./probe";
@@ -200,6 +209,14 @@ function instrument(video: HTMLVideoElement, engine: () => PlaybackEngine | null
   });
 }
 
+/** Seconds buffered ahead of the playhead, in the range that holds it. */
+function bufferedAhead(video: HTMLVideoElement): number {
+  const { buffered, currentTime } = video;
+  for (let i = 0; i < buffered.length; i += 1)
+    if (buffered.start(i) <= currentTime + 0.1 && currentTime <= buffered.end(i)) return buffered.end(i) - currentTime;
+  return 0;
+}
+
 /** Announces the stream's new shape to media-chrome (which listens to these on the media). */
 function announceShape(video: HTMLVideoElement): void {
   for (const type of ["streamtypechange", "targetlivewindowchange", "seekablechange"])
@@ -306,6 +323,7 @@ class HlsEngine implements PlaybackEngine {
       if (this.#recoveries.length) this.#options.onError(null);
     });
     hls.on(Events.ERROR, (_event, data) => this.#onError(data));
+    if (source.live) this.#video.addEventListener("timeupdate", this.#catchUp);
     hls.loadSource(source.url);
     hls.attachMedia(this.#video);
     announceShape(this.#video);
@@ -410,7 +428,21 @@ class HlsEngine implements PlaybackEngine {
     return time > 0 ? toStreamTime(time, this.timeline()) : null;
   }
 
+  /** A live viewer near live, later than hls.js's target, plays a little faster until there (./dvr). */
+  #catchUp = () => {
+    const hls = this.#hls;
+    const video = this.#video;
+    const target = hls?.targetLatency;
+    if (!hls || !this.#details?.live || target == null || video.paused || !Number.isFinite(hls.latency)) return;
+    const ahead = bufferedAhead(video);
+    const rate = catchUpRate(hls.latency - target, this.#details.targetduration, ahead, video.playbackRate);
+    if (rate !== video.playbackRate) video.playbackRate = rate;
+  };
+
   #teardown(): void {
+    this.#video.removeEventListener("timeupdate", this.#catchUp);
+    // Only the catching up's own rate is undone: a VOD viewer's chosen speed stays theirs.
+    if (this.#source?.live && this.#video.playbackRate === CATCH_UP_RATE) this.#video.playbackRate = 1;
     this.#unprobe();
     this.#hls?.destroy();
     this.#hls = null;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  CATCH_UP_RATE,
+  catchUpRate,
   clampSeek,
   earliestSeekable,
   formatClock,
@@ -140,5 +142,27 @@ describe("clock text", () => {
     expect(formatClock(3723)).toBe("1:02:03");
     expect(formatClock(65, true)).toBe("−1:05");
     expect(formatClock(-4)).toBe("0:00");
+  });
+});
+
+describe("catching up with live", () => {
+  it("plays a viewer who opened mid-stream, two seconds later than the target, a little faster", () => {
+    expect(catchUpRate(2, 2, 6, 1)).toBe(CATCH_UP_RATE);
+  });
+
+  it("goes on catching up until within a tenth of a second, then plays at normal speed", () => {
+    expect(catchUpRate(0.3, 2, 6, CATCH_UP_RATE)).toBe(CATCH_UP_RATE);
+    expect(catchUpRate(0.05, 2, 6, CATCH_UP_RATE)).toBe(1);
+    // Near the target but never behind it by more than half a second: no speeding up.
+    expect(catchUpRate(0.3, 2, 6, 1)).toBe(1);
+  });
+
+  it("leaves a viewer who rewound at normal speed, where they chose", () => {
+    expect(catchUpRate(30, 2, 6, 1)).toBe(1);
+    expect(catchUpRate(30, 2, 6, CATCH_UP_RATE)).toBe(1);
+  });
+
+  it("never speeds into a stall: with under a second buffered ahead it plays at normal speed", () => {
+    expect(catchUpRate(2, 2, 0.5, CATCH_UP_RATE)).toBe(1);
   });
 });
