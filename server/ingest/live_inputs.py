@@ -162,6 +162,9 @@ class LiveInputs:
         without nginx saying so (nginx restarted, or died with its encoders): its key is freed,
         so the encoder may connect again, and its feed follows it as gone."""
         now = time.monotonic()
+        # Only publishers recorded now: nginx numbers its clients afresh after a restart, so an old
+        # entry could otherwise judge a new encoder of the same number stale at its first round.
+        self._missing = {p: since for p, since in self._missing.items() if p in publishers.values()}
         kept = {}
         for event_id, publisher in publishers.items():
             if publisher in at_nginx:

@@ -207,3 +207,32 @@ async def test_a_publisher_nginx_no_longer_has_frees_its_key_after_a_while(setti
         async with database.session() as db:
             row = await stream_keys.in_force(db, event_id)
         assert row is not None and row.publisher is None
+
+
+async def test_a_publisher_that_left_and_whose_number_comes_back_is_not_judged_stale_at_once(
+    settings, database, monkeypatch
+):
+    """nginx numbers its clients afresh after a restart: an encoder may get the number one that
+    left had. Its first round is a fresh start, not the old one's time away."""
+    publisher = "7@203.0.113.9"
+    event_id = await published_event(database, settings, publisher)
+    monkeypatch.setattr(live_inputs, "STALE_PUBLISHER_SECONDS", 0.3)
+    async with process(settings, database, "process-a") as a:
+
+        async def nginx_has_nobody() -> dict[str, str]:
+            return {}
+
+        monkeypatch.setattr(a, "_stream_names", nginx_has_nobody)
+        await a.reconcile()  # missing since now
+        async with database.write_session() as db:  # it leaves, as nginx says
+            assert await stream_keys.forget_publisher(db, event_id, publisher)
+        await a.reconcile()
+        await asyncio.sleep(0.4)
+        async with database.write_session() as db:  # the same number publishes again
+            row = await stream_keys.in_force(db, event_id)
+            assert row is not None
+            row.publisher = publisher
+            await db.commit()
+        await a.reconcile()
+        async with database.session() as db:
+            assert (await stream_keys.publishers(db)).get(event_id) == publisher
