@@ -148,6 +148,7 @@ bench: system-deps-bench install
 	$(BIN)/python -m server.bench.search
 	$(BIN)/python -m server.bench.entitlements
 	$(BIN)/python -m server.bench.live
+	$(BIN)/python -m server.bench.media_library
 	$(BIN)/python -m server.bench.kickoff
 	$(BIN)/python -m server.bench.costs
 	$(BIN)/python -m server.bench.ingest

@@ -11,8 +11,10 @@ from .commands import (
     devices,
     events,
     ingest,
+    jobs,
     keys,
     login,
+    media,
     outbox,
     seed,
     serve,
@@ -38,6 +40,8 @@ app.add_typer(codes.app, name="codes")
 app.add_typer(billing.app, name="billing")
 app.add_typer(events.app, name="events")
 app.add_typer(ingest.app, name="ingest")
+app.add_typer(media.app, name="media")
+app.add_typer(jobs.app, name="jobs")
 app.command("login")(login.login)
 app.command("logout")(login.logout)
 app.add_typer(keys.app, name="keys")

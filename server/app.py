@@ -28,6 +28,7 @@ from .db import Database
 from .ingest import serving as ingest
 from .services.commerce.holdings import HoldingsCache
 from .settings import PROJECT_ROOT, Settings, get_settings
+from .transcoding import runner as transcoding
 from .web import static_app
 
 OPENAPI_DIR = PROJECT_ROOT / "openapi"
@@ -116,7 +117,7 @@ def _middlewares(settings: Settings) -> list:
     return [
         *([reporting.ServerErrorReporting] if settings.sentry_dsn else []),
         NoStoreMiddleware,
-        body_limit(settings.max_body_bytes),
+        body_limit(settings.max_body_bytes, settings.upload_max_bytes),
         *_with_audit([m for m in ConnexionMiddleware.default_middlewares if m not in skip]),
     ]
 
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
                 gc_policy.running(settings.gc_full_collection_interval),
                 jobs.running(settings, database),
                 ingest.running(settings, database=database),
+                transcoding.running(settings, database),
             ):
                 yield
         finally:

@@ -154,8 +154,10 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
     async def sweep_media() -> None:
         from .media.assets.store import store_of
         from .media.assets.sweep import sweep_orphans
+        from .transcoding.leftovers import sweep_uploads
 
         await sweep_orphans(database, store_of(settings))
+        await sweep_uploads(database, settings)
 
     planned = {
         "notices": (settings.notices_interval_seconds, notices),

@@ -264,6 +264,14 @@ class Settings(BaseSettings):
     # Past this many MB in TOUCHLINE_MEDIA_DIR new live inputs are refused (running ones go on);
     # 0: no budget.
     media_budget_mb: int = Field(default=0, ge=0)
+    # The media library (issue 29): staff's uploads (tus 1.0, server/api/admin/uploads.py) may be
+    # this large; one left unfinished is removed after the retention. Transcoding jobs run this
+    # many at a time across a cluster (server/transcoding), each ffmpeg using every core it finds;
+    # audio is loudness-normalised to EBU R128 (-23 LUFS) unless turned off.
+    upload_max_bytes: int = Field(default=20 * 1024**3, ge=1024, le=1024**4)
+    upload_retention_hours: int = Field(default=24, ge=1, le=24 * 30)
+    transcode_concurrency: int = Field(default=1, ge=0, le=16)  # 0: this deployment transcodes nothing
+    transcode_loudnorm: bool = True
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
     # by default this server's own test ad (server/media/delivery/ads.py; server.media.delivery.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.

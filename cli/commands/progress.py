@@ -2,10 +2,21 @@
 stdout keeps only the command's result (CSV, JSON) for pipes and scripts."""
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
 
 
 def _console() -> Console:
@@ -14,21 +25,37 @@ def _console() -> Console:
 
 
 @contextmanager
-def progress_bar(description: str, *, total: int, show: bool = True) -> Iterator[Callable[[int], None]]:
-    """A bar from 0 to `total`; yields `advance(n)`. `show=False` (one quick step) shows nothing."""
+def _bar(
+    description: str, total: int, show: bool, columns: tuple[ProgressColumn, ...]
+) -> Iterator[Callable[[int], None]]:
     if not show:
         yield lambda n: None
         return
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=_console(),
-        transient=False,
-    ) as progress:
+    with Progress(*columns, console=_console(), transient=False) as progress:
         task = progress.add_task(description, total=total)
         yield lambda n: progress.advance(task, n)
+
+
+def progress_bar(description: str, *, total: int, show: bool = True) -> AbstractContextManager[Callable[[int], None]]:
+    """A bar from 0 to `total`; yields `advance(n)`. `show=False` (one quick step) shows nothing."""
+    return _bar(
+        description,
+        total,
+        show,
+        (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()),
+    )
+
+
+def byte_progress(description: str, *, total: int, show: bool = True) -> AbstractContextManager[Callable[[int], None]]:
+    """A bar of bytes sent (size, speed and time left); yields `advance(n)`."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+    )
+    return _bar(description, total, show, columns)
 
 
 @contextmanager

@@ -286,6 +286,11 @@ ACCEPTED_REFUSALS = {
     "personal or one-character password (weak_password)",
     "verify_email": "an unknown, used or expired confirmation token is a 400 (invalid_verification_token)",
     "save_playback_position": "a position greater than the duration is a 400",
+    "create_upload": "Upload-Metadata that is not `key base64` pairs of UTF-8 text without control characters, "
+    "naming an event by its 24-hex id, is a 400; an empty file is a 422, one larger than "
+    "TOUCHLINE_UPLOAD_MAX_BYTES a 413",
+    "append_upload": "bytes at another offset than the upload's is a 409, past its length a 413; a complete file "
+    "that is no video a 422",
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
     "(invalid_time_range); so are text with control characters and a teamId no team has",
     "tokenize_card": "a card number failing the Luhn check, or an expiry month already past, is a 400 (invalid_card)",
@@ -302,6 +307,8 @@ ACCEPTED_REFUSALS = {
 # Statuses some of those operations may also answer to a schema-valid request.
 MORE_REFUSAL_STATUSES = {
     "redeem_access_code": (410,),  # codes listed by GET /admin/access_codes are reused: some have expired
+    "create_upload": (413, 422),
+    "append_upload": (413, 422, 423),
 }
 
 

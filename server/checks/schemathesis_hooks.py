@@ -13,6 +13,9 @@ from pathlib import Path
 
 import schemathesis
 
+# A tus upload's bytes (PATCH /admin/uploads/{id}) are bytes like any octet stream.
+schemathesis.serializer.alias("application/offset+octet-stream", "application/octet-stream")
+
 # Operations after which the caller's token (or account) no longer works as before.
 SESSION_CHANGING = frozenset(
     {

@@ -36,7 +36,7 @@ from .commerce import (
     StoredCard,
 )
 from .jobs import JobLease
-from .media import MediaAsset, StreamKey
+from .media import MediaAsset, MediaJob, StreamKey, Upload
 from .notices import StatusNotice
 from .payments import CardHandle, IdempotencyKey, PaymentCharge
 from .playback import PlaybackPosition
@@ -68,6 +68,7 @@ __all__ = [
     "JobLease",
     "LimitTicket",
     "MediaAsset",
+    "MediaJob",
     "OutboxMail",
     "PasswordReset",
     "PaymentCharge",
@@ -82,6 +83,7 @@ __all__ = [
     "Tag",
     "Team",
     "TeamIdentity",
+    "Upload",
     "User",
     "WatchlistItem",
     "new_id",

@@ -31,6 +31,9 @@ class MediaAsset(IdMixin, TimestampMixin, Base):
     # A clip's or highlight's range of its parent's timeline, in ms (a live one's: epoch ms).
     start_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
     end_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # An upload's: what staff called it, and its length once transcoded (issue 29).
+    title: Mapped[str | None] = mapped_column(String(200), default=None)
+    duration_ms: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class StreamKey(IdMixin, TimestampMixin, Base):
@@ -54,3 +57,45 @@ class StreamKey(IdMixin, TimestampMixin, Base):
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     # Until this moment a second encoder is let in in place of the one publishing (staff's take-over).
     take_over_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
+class Upload(IdMixin, TimestampMixin, Base):
+    """A file staff are uploading (tus 1.0, server.api.admin.uploads) for an event. Its bytes so far
+    are a file of the store (server.media.sources.upload_files), whose size is the offset; the row
+    goes once the file is complete and checked (it becomes an asset and a transcoding job) or
+    refused, or when it was left unfinished past its retention."""
+
+    __tablename__ = "uploads"
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    length: Mapped[int] = mapped_column(BigInteger)  # Upload-Length, in bytes
+    filename: Mapped[str | None] = mapped_column(String(200), default=None)
+    title: Mapped[str | None] = mapped_column(String(200), default=None)
+    created_by: Mapped[str | None] = mapped_column(String(24), default=None)
+    # An unfinished upload is removed after this moment (TOUCHLINE_UPLOAD_RETENTION_HOURS).
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class MediaJob(IdMixin, TimestampMixin, Base):
+    """A transcoding job (server.services.media_jobs): queued, running, done, failed or cancelled.
+    A running job's process holds it until `lease_until` and renews it while ffmpeg works; a job
+    whose lease ran out (its process died) is queued again."""
+
+    __tablename__ = "media_jobs"
+
+    # Null once its asset is gone (a cancelled or deleted upload): the job stays as history.
+    asset_id: Mapped[str | None] = mapped_column(
+        ForeignKey("media_assets.id", ondelete="SET NULL"), index=True, default=None
+    )
+    event_id: Mapped[str | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"), default=None)
+    title: Mapped[str | None] = mapped_column(String(200), default=None)
+    state: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    percent: Mapped[float] = mapped_column(default=0.0)
+    eta_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    error: Mapped[str | None] = mapped_column(String(500), default=None)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    holder: Mapped[str | None] = mapped_column(String(80), default=None)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    created_by: Mapped[str | None] = mapped_column(String(24), default=None)

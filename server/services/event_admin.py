@@ -50,7 +50,7 @@ from ..errors import ApiError, Conflict, NotFound
 from ..instants import parse_instant
 from ..media.assets import records
 from ..media.assets.model import LIVE as LIVE_ASSET
-from ..media.assets.model import READY, RECORDING, AssetView
+from ..media.assets.model import READY, RECORDING, UPLOAD, AssetView
 from ..media.assets.store import MediaStore, samples_dir, store_of
 from ..media.delivery import stream_addresses
 from ..media.delivery.clips import MAX_GAME_SECONDS
@@ -218,6 +218,7 @@ class Media:
 
 
 ASSET_OF_ANOTHER_EVENT = "asset_of_another_event"
+ASSET_NOT_READY = "asset_not_ready"  # an upload still transcoding, or whose transcoding failed
 STREAM_FIELDS = {"hls_stream": "content.HLSStream", "pano_stream": "content.panoStream"}
 
 
@@ -238,6 +239,11 @@ async def _own_assets(db: AsyncSession, media: Media, event: Event) -> None:
         if asset.event_id != event.id:
             raise Conflict(
                 f"{wire} names the media of another event: each event plays its own", code=ASSET_OF_ANOTHER_EVENT
+            )
+        if asset.kind == UPLOAD and asset.state != READY:
+            raise Conflict(
+                f"{wire} names an upload that is not ready to play ({asset.state}): wait for its transcoding job",
+                code=ASSET_NOT_READY,
             )
 
 

@@ -11,7 +11,8 @@ from server.text_rules import FREE_TEXT_PATTERN, SINGLE_LINE_PATTERN
 
 SPEC = yaml.safe_load(OPENAPI_PATH.read_text())
 # Strings whose formats already admit no control character.
-STRICT_FORMATS = {"date", "date-time"}
+# binary: a tus upload's bytes (any byte may be in a video).
+STRICT_FORMATS = {"date", "date-time", "binary"}
 # The long free text that may keep tabs and line breaks, and passwords (never stored as text,
 # and an old one may hold a tab).
 FREE_TEXT = {

@@ -8,6 +8,11 @@ any amount it sends. This layer, the outermost of the API's stack after `no_stor
   reading any of it;
 - as soon as a body without a length (chunked) passes the limit while it arrives.
 
+One kind of body is not read here: a tus upload's bytes (`application/offset+octet-stream`,
+server/api/admin/uploads.py), which may be gigabytes and are streamed to disk by their handler.
+It goes on unread, counted as it is read, and refused past `stream_max_bytes`
+(TOUCHLINE_UPLOAD_MAX_BYTES); the handler bounds it by the upload's own length besides.
+
 A body within the limit is read here and handed on whole, so what comes after never sees more
 than the limit. A body sent without a `Content-Type` is read as JSON, which is what Connexion's
 validation assumes for such a body (every operation of the contract takes JSON); one sent with a
@@ -29,32 +34,34 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON = b"application/json"
+STREAMED = b"application/offset+octet-stream"
 
 
 class BodyTooLarge(Exception):
     pass
 
 
-def body_limit(max_bytes: int) -> Callable[[ASGIApp], ASGIApp]:
+def body_limit(max_bytes: int, stream_max_bytes: int | None = None) -> Callable[[ASGIApp], ASGIApp]:
     """The layer for Connexion's middleware list (which builds each layer from the app alone)."""
 
     def build(app: ASGIApp) -> ASGIApp:
-        return BodyLimitMiddleware(app, max_bytes)
+        return BodyLimitMiddleware(app, max_bytes, stream_max_bytes)
 
     return build
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, max_bytes: int):
+    def __init__(self, app: ASGIApp, max_bytes: int, stream_max_bytes: int | None = None):
         self.app = app
         self.max_bytes = max_bytes
+        self.stream_max_bytes = stream_max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         length: int | None = None
-        chunked = has_type = False
+        chunked = has_type = streamed = False
         for key, value in scope["headers"]:
             if key == b"content-length":
                 length = int(value) if value.isdigit() else None  # the server refuses bad lengths itself
@@ -62,16 +69,23 @@ class BodyLimitMiddleware:
                 chunked = True
             elif key == b"content-type":
                 has_type = True
+                streamed = value.split(b";")[0].strip().lower() == STREAMED
         if length is None and not chunked:
             await self.app(scope, receive, send)  # no body (HTTP/1.1 framing)
             return
+        if streamed and self.stream_max_bytes is not None:
+            if length is not None and length > self.stream_max_bytes:
+                await self._refuse(send, self.stream_max_bytes)
+                return
+            await self.app(scope, _counted(receive, self.stream_max_bytes), send)
+            return
         if length is not None and length > self.max_bytes:
-            await self._refuse(send)
+            await self._refuse(send, self.max_bytes)
             return
         try:
             body = await self._read(receive)
         except BodyTooLarge:
-            await self._refuse(send)
+            await self._refuse(send, self.max_bytes)
             return
         if body is None:
             return  # the client went away before the body was complete: nobody to answer
@@ -104,11 +118,11 @@ class BodyLimitMiddleware:
             if not message.get("more_body", False):
                 return b"".join(chunks)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, max_bytes: int) -> None:
         body = orjson.dumps(
             {
                 "error": True,
-                "message": f"The request body is larger than {self.max_bytes} bytes",
+                "message": f"The request body is larger than {max_bytes} bytes",
                 "messageErrorCode": "payload_too_large",
             }
         )
@@ -139,3 +153,20 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+def _counted(receive: Receive, max_bytes: int) -> Receive:
+    """`receive` that ends the body as a disconnect once more than `max_bytes` arrived (a
+    chunked body has no length to refuse up front): the handler keeps what came within it."""
+    seen = 0
+
+    async def counted() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > max_bytes:
+                return {"type": "http.disconnect"}
+        return message
+
+    return counted

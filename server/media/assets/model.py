@@ -36,6 +36,8 @@ class AssetView:
     start_ms: int | None
     end_ms: int | None
     created: datetime
+    title: str | None = None
+    duration_ms: int | None = None
 
     def wire(self) -> dict:
         body: dict = {
@@ -49,6 +51,10 @@ class AssetView:
             body["sample"] = self.sample
         if self.parent_id is not None:
             body["parent"] = self.parent_id
+        if self.title is not None:
+            body["title"] = self.title
+        if self.duration_ms is not None:
+            body["durationMs"] = self.duration_ms
         if self.start_ms is not None and self.end_ms is not None:
             body["range"] = {"start_ms": self.start_ms, "end_ms": self.end_ms}
         return body

@@ -104,4 +104,6 @@ def view_of(asset: MediaAsset) -> AssetView:
         asset.start_ms,
         asset.end_ms,
         asset.created,
+        asset.title,
+        asset.duration_ms,
     )

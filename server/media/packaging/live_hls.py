@@ -38,7 +38,7 @@ class LiveInput:
     options: tuple[str, ...] = ()
 
 
-def _filter_graph(renditions: tuple[Rendition, ...]) -> str:
+def ladder_filter_graph(renditions: tuple[Rendition, ...]) -> str:
     """Decode once, split, scale each branch to its rendition and pin its frame rate."""
     outputs = "".join(f"[split{i}]" for i in range(len(renditions)))
     chains = [f"[0:v]split={len(renditions)}{outputs}"]
@@ -47,7 +47,7 @@ def _filter_graph(renditions: tuple[Rendition, ...]) -> str:
     return ";".join(chains)
 
 
-def _video_options(i: int, r: Rendition, gop: int, segment_seconds: float) -> list[str]:
+def video_options(i: int, r: Rendition, gop: int, segment_seconds: float) -> list[str]:
     # Constant-ish bitrate with a capped peak: the master's BANDWIDTH holds, players adapt smoothly.
     return [
         f"-c:v:{i}",
@@ -75,6 +75,31 @@ def _video_options(i: int, r: Rendition, gop: int, segment_seconds: float) -> li
     ]
 
 
+def ladder_outputs(
+    renditions: tuple[Rendition, ...],
+    *,
+    has_audio: bool,
+    segment_seconds: float,
+    playlist_type: str,
+    flags: str,
+    segments: Path,
+    playlist: Path,
+) -> list[str]:
+    """The ladder's audio encoding and its HLS muxer (one playlist per rendition, `%v` its name),
+    with `-progress` key=value lines on stdout every second; live and VOD alike."""
+    command = ["-c:a", "aac", "-b:a", f"{AUDIO_KBPS}k", "-ac", "2", "-ar", str(AUDIO_RATE)]
+    if not has_audio:
+        command += ["-shortest"]  # the silent track would never end
+    stream_map = " ".join(f"v:{i},a:{i},name:{r.name}" for i, r in enumerate(renditions))
+    return [
+        *command,
+        *("-f", "hls", "-hls_time", f"{segment_seconds:g}", "-hls_list_size", "0"),
+        *("-hls_playlist_type", playlist_type, "-hls_flags", flags, "-hls_segment_type", "mpegts"),
+        *("-hls_segment_filename", str(segments), "-var_stream_map", stream_map),
+        *("-progress", "pipe:1", "-stats_period", "1", str(playlist)),
+    ]
+
+
 def live_hls_command(
     source: LiveInput,
     out_dir: Path,
@@ -95,37 +120,19 @@ def live_hls_command(
     command += [*source.options, "-i", source.url]
     if not source.has_audio:
         command += ["-f", "lavfi", "-i", f"anullsrc=channel_layout=stereo:sample_rate={AUDIO_RATE}"]
-    command += ["-filter_complex", _filter_graph(renditions)]
+    command += ["-filter_complex", ladder_filter_graph(renditions)]
     audio_input = "0:a:0" if source.has_audio else "1:a:0"
     for i in range(len(renditions)):
         command += ["-map", f"[v{i}]", "-map", audio_input]
     for i, rendition in enumerate(renditions):
-        command += _video_options(i, rendition, gop, segment_seconds)
-    command += ["-c:a", "aac", "-b:a", f"{AUDIO_KBPS}k", "-ac", "2", "-ar", str(AUDIO_RATE)]
-    if not source.has_audio:
-        command += ["-shortest"]  # the silent track would never end
-    stream_map = " ".join(f"v:{i},a:{i},name:{r.name}" for i, r in enumerate(renditions))
-    command += [
-        "-f",
-        "hls",
-        "-hls_time",
-        f"{segment_seconds:g}",
-        "-hls_list_size",
-        "0",
-        "-hls_playlist_type",
-        "event",
-        "-hls_flags",
-        "independent_segments+program_date_time+temp_file",
-        "-hls_segment_type",
-        "mpegts",
-        "-hls_segment_filename",
-        str(out_dir / "%v" / SEGMENT_TEMPLATE.format(run=run)),
-        "-var_stream_map",
-        stream_map,
-        "-progress",
-        "pipe:1",
-        "-stats_period",
-        "1",
-        str(out_dir / "%v" / RUN_PLAYLIST.format(run=run)),
-    ]
+        command += video_options(i, rendition, gop, segment_seconds)
+    command += ladder_outputs(
+        renditions,
+        has_audio=source.has_audio,
+        segment_seconds=segment_seconds,
+        playlist_type="event",
+        flags="independent_segments+program_date_time+temp_file",
+        segments=out_dir / "%v" / SEGMENT_TEMPLATE.format(run=run),
+        playlist=out_dir / "%v" / RUN_PLAYLIST.format(run=run),
+    )
     return command

@@ -1700,12 +1700,149 @@ export interface paths {
          *     (`/media/live/<asset>.m3u8`, `/media/vod/<asset>/...`), and a stream token opens one
          *     asset only. Two events never share an asset: a stored URL naming a shipped sample
          *     (`/media/live/football.m3u8`) gets a new asset of the event, and one naming another
-         *     event's asset answers 409 `asset_of_another_event`. Oldest first.
+         *     event's asset answers 409 `asset_of_another_event`, and one naming an upload that is not
+         *     `ready` (still transcoding, or failed) 409 `asset_not_ready`. Oldest first.
          *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
          */
         get: operations["list_event_assets"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin a resumable upload of a video for an event (tus 1.0 creation)
+         * @description The media library takes match recordings and highlights as files, over the tus 1.0
+         *     resumable upload protocol (https://tus.io; `tuspy` and `tus-js-client` are its clients):
+         *     this request declares the file, `PATCH` on the answer's `Location` sends its bytes from an
+         *     offset, and `HEAD` there says how many arrived, so an interrupted upload resumes where it
+         *     stopped. `Upload-Metadata` carries comma-separated `key base64(value)` pairs: `event` (the
+         *     event the video is for; required), `filename` and `title`. At most
+         *     `TOUCHLINE_UPLOAD_MAX_BYTES` (20 GiB by default; 413 `upload_too_large`), never an empty
+         *     file (422 `empty_file`), and refused with 507 `media_budget_exceeded` when the media
+         *     directory has used its budget. An upload left unfinished is removed after
+         *     `TOUCHLINE_UPLOAD_RETENTION_HOURS`. Needs the `admin` role (support staff may not upload:
+         *     403 `forbidden_role`); every request is audited.
+         */
+        post: operations["create_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Abandon an upload and free its storage (tus 1.0 termination)
+         * @description The upload's row and bytes go at once; 423 `upload_busy` while a `PATCH` writes it.
+         *     Needs the `admin` role.
+         */
+        delete: operations["delete_upload"];
+        options?: never;
+        /**
+         * How many bytes of an upload arrived (tus 1.0)
+         * @description `Upload-Offset` is where the next `PATCH` starts. 404 (without a body, as for any `HEAD`)
+         *     once the upload is complete, deleted or expired. Needs the `admin` role.
+         */
+        head: operations["get_upload_offset"];
+        /**
+         * Send bytes of an upload from its offset (tus 1.0)
+         * @description The body is the file's bytes from `Upload-Offset`, which must be where the upload stands
+         *     (409 `upload_offset_mismatch` otherwise; `HEAD` tells). The bytes that arrive are kept
+         *     even when the request is cut off, so the client resumes from the new offset. One request
+         *     writes an upload at a time (423 `upload_busy` for a second). When the last byte arrives
+         *     the file is checked: ffprobe must read it as a video with a picture and ffmpeg must decode
+         *     its start and its end; a file that is not (422 `not_a_video`, `no_video_stream`,
+         *     `undecodable_video`) is removed with its upload, and nothing is made of it. A good one
+         *     becomes an asset of the event (`upload`, `processing`) and a queued transcoding job; the
+         *     answer names both (`Upload-Asset`, `Upload-Job`). Needs the `admin` role.
+         */
+        patch: operations["append_upload"];
+        trace?: never;
+    };
+    "/admin/media_jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transcoding queue, newest first
+         * @description Each job turns an upload into an HLS ladder with a poster and seek-preview thumbnails:
+         *     `queued`, `running` (with `percent` and `etaSeconds` from ffmpeg's progress), `done`,
+         *     `failed` (ffmpeg's reason in one line, in `error`) or `cancelled`. Jobs run
+         *     `TOUCHLINE_TRANSCODE_CONCURRENCY` at a time across a cluster; a job whose process died
+         *     runs again elsewhere (`attempts`). Needs the `support` role (admin staff may too).
+         */
+        get: operations["list_media_jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One transcoding job
+         * @description Its state, percent and ETA while it runs, and why it failed. Needs the `support` role
+         *     (admin staff may too).
+         */
+        get: operations["get_media_job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running transcoding job
+         * @description A running job's ffmpeg is stopped within a few seconds and its partial output removed;
+         *     the asset it was making, which never played, goes with it, and so does the uploaded
+         *     file. 409 `job_finished` for a job that is done, failed or cancelled already. Needs the
+         *     `admin` role.
+         */
+        post: operations["cancel_media_job"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3050,6 +3187,10 @@ export interface components {
             sample?: string;
             /** @description The asset a clip or highlight is cut from. */
             parent?: string;
+            /** @description An upload's title (its file name when staff gave none). */
+            title?: string;
+            /** @description An upload's length, once checked. */
+            durationMs?: number;
             /** @description A clip's or highlight's range of its parent's timeline. */
             range?: {
                 start_ms: number;
@@ -3061,6 +3202,58 @@ export interface components {
         MediaAssetListResponse: components["schemas"]["Envelope"] & {
             content: {
                 assets: components["schemas"]["MediaAsset"][];
+            };
+        };
+        /** @description A tus upload in progress (server/services/uploads.py). */
+        Upload: {
+            _id: string;
+            event: string;
+            length: number;
+            offset: number;
+            filename?: string;
+            title?: string;
+            /**
+             * Format: date-time
+             * @description An unfinished upload is removed then.
+             */
+            expires: string;
+        };
+        UploadResponse: components["schemas"]["Envelope"] & {
+            content: {
+                upload: components["schemas"]["Upload"];
+            };
+        };
+        /** @description A transcoding job of the media library (server/services/media_jobs.py). */
+        MediaJob: {
+            _id: string;
+            /** @description The asset it makes (gone once a job is cancelled). */
+            asset?: string;
+            event?: string;
+            title?: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed" | "cancelled";
+            percent: number;
+            /** @description While running, when ffmpeg's speed is known. */
+            etaSeconds?: number;
+            /** @description Why it failed, in one line. */
+            error?: string;
+            /** @description Runs begun (a run whose process died counts). */
+            attempts: number;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            startedAt?: string;
+            /** Format: date-time */
+            finishedAt?: string;
+        };
+        MediaJobResponse: components["schemas"]["Envelope"] & {
+            content: {
+                job: components["schemas"]["MediaJob"];
+            };
+        };
+        MediaJobListResponse: components["schemas"]["Envelope"] & {
+            content: {
+                jobs: components["schemas"]["MediaJob"][];
             };
         };
         /** @description A stream key as staff see it; the key itself is never shown after it is made. */
@@ -4254,6 +4447,16 @@ export interface components {
                 name?: string;
                 /** @description list_outbox, the mail shown. */
                 mailIds?: components["schemas"]["Id"][];
+                /** @description create_upload and append_upload, the upload. */
+                upload?: string;
+                /** @description create_upload, the file's declared size. */
+                bytes?: number;
+                /** @description append_upload, why the complete file was refused (the error's code). */
+                refused?: string;
+                /** @description append_upload, the transcoding job a complete upload became. */
+                job?: string;
+                /** @description append_upload, the asset a complete upload became. */
+                asset?: string;
             } | null;
         };
         AuditPage: components["schemas"]["Envelope"] & {
@@ -4568,6 +4771,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No job has this id. */
+        MediaJobNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "message": "No job has this id",
+                 *       "messageErrorCode": "job_not_found"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -4848,6 +5067,11 @@ export interface components {
          */
         ObjectId: components["schemas"]["Id"];
         /**
+         * @description The tus protocol version the client speaks; this server speaks 1.0.0 (another is a 400).
+         * @example 1.0.0
+         */
+        TusResumable: "1.0.0";
+        /**
          * @description Compute `nextExists`.
          * @example true
          */
@@ -4866,7 +5090,10 @@ export interface components {
         IdempotencyKey: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The tus protocol version of the answer. */
+        TusResumable: "1.0.0";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -11146,6 +11373,575 @@ export interface operations {
             };
         };
     };
+    create_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The tus protocol version the client speaks; this server speaks 1.0.0 (another is a 400).
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+                /**
+                 * @description The file's size in bytes.
+                 * @example 35000000
+                 */
+                "Upload-Length": string;
+                /**
+                 * @description `event <base64 id>`, and optionally `filename <base64>` and `title <base64>`.
+                 * @example event NWYxYzBhOGUyYjNkNGM1ZTZmN2E4Yjlj,filename ZmluYWwubXA0
+                 */
+                "Upload-Metadata": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload is ready for its bytes at `Location`. */
+            201: {
+                headers: {
+                    /** @description Where to `PATCH` the bytes and `HEAD` the offset. */
+                    Location?: string;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    /** @description Always 0 for a new upload. */
+                    "Upload-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "upload": {
+                     *           "_id": "6b2f0c2e9b3d4e5f60718293",
+                     *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *           "length": 35000000,
+                     *           "offset": 0,
+                     *           "filename": "final.mp4",
+                     *           "title": "The final, full match",
+                     *           "expires": "2026-11-30T16:00:00Z"
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            /** @description The request breaks the contract, or `Upload-Metadata` is not `key base64` pairs of UTF-8 text naming an event by its id (`invalid_upload_metadata`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Upload-Metadata names no event (`event <base64 id>`)",
+                     *       "messageErrorCode": "invalid_upload_metadata"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No event has the id in `Upload-Metadata`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Event not found",
+                     *       "messageErrorCode": "event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The declared file is larger than `TOUCHLINE_UPLOAD_MAX_BYTES`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The file is larger than this server takes (21474836480 bytes)",
+                     *       "messageErrorCode": "upload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An empty file (`empty_file`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The file is empty: there is nothing to upload",
+                     *       "messageErrorCode": "empty_file"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The media directory has used its budget (`TOUCHLINE_MEDIA_BUDGET_MB`). */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The media storage is full",
+                     *       "messageErrorCode": "media_budget_exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The tus protocol version the client speaks; this server speaks 1.0.0 (another is a 400).
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload and its bytes are gone. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No upload in progress has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "No upload has this id (finished, cancelled or expired)",
+                     *       "messageErrorCode": "upload_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request is writing this upload now. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Another request is writing this upload now",
+                     *       "messageErrorCode": "upload_busy"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_upload_offset: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The tus protocol version the client speaks; this server speaks 1.0.0 (another is a 400).
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+            };
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's offset and length. */
+            200: {
+                headers: {
+                    "Upload-Offset"?: number;
+                    "Upload-Length"?: number;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks the contract. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in as staff. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not admin staff. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No upload in progress has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    append_upload: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The tus protocol version the client speaks; this server speaks 1.0.0 (another is a 400).
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+                /**
+                 * @description Where the body's bytes go in the file (where the upload stands).
+                 * @example 0
+                 */
+                "Upload-Offset": string;
+            };
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The bytes were kept; `Upload-Offset` is the new offset. */
+            204: {
+                headers: {
+                    "Upload-Offset"?: number;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    /** @description The transcoding job, once the upload is complete. */
+                    "Upload-Job"?: string;
+                    /** @description The asset the upload became, once complete. */
+                    "Upload-Asset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No upload in progress has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "No upload has this id (finished, cancelled or expired)",
+                     *       "messageErrorCode": "upload_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload-Offset` is not where the upload stands. */
+            409: {
+                headers: {
+                    /** @description Where it stands. */
+                    "Upload-Offset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The upload is at offset 1048576, not 0",
+                     *       "messageErrorCode": "upload_offset_mismatch"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More bytes than the upload declared. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The request carries more bytes than the upload declared",
+                     *       "messageErrorCode": "upload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/offset+octet-stream`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Invalid Content-type (text/plain), expected ['application/offset+octet-stream']",
+                     *       "messageErrorCode": "bad_request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The complete file is not a video Touchline can transcode; it is removed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The file has no video stream (audio only, or no picture)",
+                     *       "messageErrorCode": "no_video_stream"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another request is writing this upload now. */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Another request is writing this upload now",
+                     *       "messageErrorCode": "upload_busy"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_media_jobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs in this state. */
+                state?: "queued" | "running" | "done" | "failed" | "cancelled";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "jobs": [
+                     *           {
+                     *             "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *             "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *             "title": "The final, full match",
+                     *             "state": "queued",
+                     *             "percent": 0,
+                     *             "attempts": 0,
+                     *             "created": "2026-11-29T16:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaJobListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    get_media_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "job": {
+                     *           "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *           "title": "The final, full match",
+                     *           "state": "queued",
+                     *           "percent": 0,
+                     *           "attempts": 0,
+                     *           "created": "2026-11-29T16:00:00Z"
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaJobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaJobNotFound"];
+        };
+    };
+    cancel_media_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "job": {
+                     *           "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *           "title": "The final, full match",
+                     *           "state": "queued",
+                     *           "percent": 0,
+                     *           "attempts": 0,
+                     *           "created": "2026-11-29T16:00:00Z"
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaJobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaJobNotFound"];
+            /** @description The job has ended already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The job is done already",
+                     *       "messageErrorCode": "job_finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_stream_keys: {
         parameters: {
             query?: never;
@@ -11979,7 +12775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The event is archived (`invalid_status`), or the URL names another event's media asset (`asset_of_another_event`: list_event_assets). */
+            /** @description The event is archived (`invalid_status`), the URL names another event's media asset (`asset_of_another_event`: list_event_assets), or an upload still being transcoded or whose transcoding failed (`asset_not_ready`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -31,7 +31,7 @@ def admin_operations() -> list[tuple[str, str, dict]]:
     ]
 
 
-WRITES = [(m, p, op) for m, p, op in admin_operations() if m != "GET"]
+WRITES = [(m, p, op) for m, p, op in admin_operations() if m not in ("GET", "HEAD")]
 
 
 async def staff_account(client, database, role: str) -> dict:
@@ -214,23 +214,43 @@ async def test_revoking_an_unknown_key_is_a_404(client, admin):
 # --- the audit log -------------------------------------------------------------------------------
 
 
-def _request_for(path: str, operation: dict) -> tuple[str, dict | None]:
-    """A request the operation's validation lets through (its example body; unknown ids)."""
+def _request_for(path: str, operation: dict) -> tuple[str, dict]:
+    """A request the operation's validation lets through (its example body and required headers;
+    unknown ids), as httpx's `request` keywords besides the method."""
     body = None
-    content = (operation.get("requestBody") or {}).get("content", {}).get("application/json")
-    if content:
-        body = dict(content.get("example") or {})
+    content = (operation.get("requestBody") or {}).get("content", {})
+    if "application/json" in content:
+        body = dict(content["application/json"].get("example") or {})
     if operation["operationId"] == "run_renewals":
         body = {"dry_run": True}
     if operation["operationId"] == "create_api_key":
         body = {"name": "audited", "role": "support"}
-    return re.sub(r"\{[a-z_]+\}", NOBODY, path), body
+    headers = {
+        parameter["name"]: str(parameter["example"])
+        for parameter in map(_parameter, operation.get("parameters", []))
+        if parameter["in"] == "header" and parameter.get("required")
+    }
+    request: dict = {"headers": headers}
+    if body is not None:
+        request["json"] = body
+    elif content:  # a body of another type (a tus upload's bytes)
+        media_type = next(iter(content))
+        request["content"], request["headers"] = b"x", {**headers, "Content-Type": media_type}
+    return re.sub(r"\{[a-z_]+\}", NOBODY, path), request
+
+
+def _parameter(parameter: dict) -> dict:
+    if "$ref" in parameter:
+        return SPEC["components"]["parameters"][parameter["$ref"].rsplit("/", 1)[1]]
+    return parameter
 
 
 @pytest.mark.parametrize(("method", "path", "operation"), WRITES, ids=[op["operationId"] for _, _, op in WRITES])
 async def test_every_admin_write_is_in_the_audit_log_with_its_actor(client, admin, method, path, operation):
-    url, body = _request_for(path, operation)
-    answer = await client.request(method, f"/api{url}", json=body, headers=admin["headers"])
+    url, request = _request_for(path, operation)
+    answer = await client.request(
+        method, f"/api{url}", **{**request, "headers": {**request["headers"], **admin["headers"]}}
+    )
     entries = await audit(client, admin["headers"], action=operation["operationId"], actor=admin["userId"])
     assert entries, f"{operation['operationId']} answered {answer.status_code} and left no audit entry"
     entry = entries[0]

@@ -1,0 +1,1 @@
+"""The transcoding queue's runner: every server process takes part (server.transcoding.runner)."""
