@@ -14,7 +14,7 @@ from typing import Any
 from server.realtime.contract import ContractError, contract
 from server.realtime.emitter import checked, with_room_key
 
-ROOM = re.compile(r"(event|user|ingest):[0-9a-f]{24}")
+ROOM = re.compile(r"(event|user|ingest|media):[0-9a-f]{24}")
 ROOM_TEMPLATE = re.compile(r"(\w+):\{(\w+)\}")
 
 
@@ -35,12 +35,12 @@ def check_event(event: str) -> None:
 def check_room(room: str, what: str = "the room") -> None:
     if not ROOM.fullmatch(room):
         raise PayloadError(
-            f"{what} must be event:<id>, user:<id> or ingest:<id> with a 24 hex character id, not {room!r}"
+            f"{what} must be event:<id>, user:<id>, ingest:<id> or media:<id> with a 24 hex character id, not {room!r}"
         )
 
 
 def room_kind(event: str) -> str:
-    """The kind of room `event` goes to ("event", "user" or "ingest"), from its `x-room`."""
+    """The kind of room `event` goes to ("event", "user", "ingest" or "media"), from its `x-room`."""
     kind, _ = _room_template(event)
     return kind
 

@@ -31,6 +31,7 @@ SERVER_MESSAGES = {
     "comment-on-media-deleted",
     "comment-on-media-updated",
     "ingest-state-change",  # issue 28 §5: staff are told when a live input changes state
+    "media-job-change",  # issue 29 §4: staff follow the transcoding queue without polling
 }
 
 URI = "urn:touchline:asyncapi"
@@ -135,7 +136,7 @@ def test_join_event_room_ack_has_the_ok_flag():
 def test_server_messages_name_their_room(name):
     room = ALL_MESSAGES[name][1]["x-room"]
     kind, _, key = room.partition(":")
-    assert kind in {"user", "event", "ingest"} and key.startswith("{") and key.endswith("}"), room
+    assert kind in {"user", "event", "ingest", "media"} and key.startswith("{") and key.endswith("}"), room
 
 
 def test_server_security_schemes_exist():

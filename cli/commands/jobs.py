@@ -15,7 +15,7 @@ from .staff_options import options_of, staff_group
 
 app = staff_group("The transcoding queue of the media library (support staff; cancel: admin).")
 
-HEADERS = ["ID", "State", "Progress", "Title", "Event", "Asset", "Tries", "Queued (UTC)", "Why it failed"]
+HEADERS = ["ID", "Kind", "State", "Progress", "Title", "Event", "Asset", "Tries", "Queued (UTC)", "Why it failed"]
 
 
 class JobState(StrEnum):
@@ -37,6 +37,7 @@ def progress_text(job: dict) -> str:
 def _row(job: dict) -> list[str]:
     return [
         job["_id"],
+        job["kind"],
         job["state"],
         progress_text(job),
         job.get("title") or NONE,

@@ -8,7 +8,7 @@ Either way it is checked against asyncapi/asyncapi.yaml first. `touchline socket
 prints what happened as JSON: the event, the room, `via` and the receivers (Redis) or the API's
 fan-out manager.
 
-`touchline socket watch --room event:ID|user:ID|ingest:ID` connects to the server's socket (/ws)
+`touchline socket watch --room event:ID|user:ID|ingest:ID|media:ID` connects to the server's socket (/ws)
 with the staff account's access token and sends `watch-room` (staff only, asyncapi/asyncapi.yaml);
 it then prints every message the room receives until interrupted (Ctrl-C ends it with exit code 0) or,
 with `--count N`, after N messages. `touchline socket --json watch …` prints one JSON object a
@@ -47,7 +47,7 @@ def _redacted(url: str) -> str:
 def emit(
     ctx: typer.Context,
     event: Annotated[str, typer.Argument(help="A server-to-client message, e.g. event-url-change.")],
-    room: Annotated[str, typer.Option("--room", help="event:<id>, user:<id> or ingest:<id>.")],
+    room: Annotated[str, typer.Option("--room", help="event:<id>, user:<id>, ingest:<id> or media:<id>.")],
     data: Annotated[str, typer.Option("--data", help="The payload as a JSON object.")] = "{}",
     via: Annotated[
         Via, typer.Option("--via", help="auto: Redis when a Redis URL is set, else the admin API.")
@@ -123,7 +123,13 @@ async def _through_api(client: AdminClient, event: str, payload: dict, room: str
 @app.command("watch")
 def watch(
     ctx: typer.Context,
-    room: Annotated[str, typer.Option("--room", help="event:<id>, user:<id> or ingest:<id> (the event's live input).")],
+    room: Annotated[
+        str,
+        typer.Option(
+            "--room",
+            help="event:<id>, user:<id>, ingest:<id> (the event's live input) or media:<id> (its transcoding jobs).",
+        ),
+    ],
     count: Annotated[
         int | None, typer.Option("--count", min=1, help="Stop after this many messages (default: until Ctrl-C).")
     ] = None,

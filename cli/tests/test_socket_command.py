@@ -166,7 +166,7 @@ async def test_an_unreachable_server_ends_with_exit_code_1():
             emit_args(room=f"user:{EVENT}", data=f'{{"eventId": "{EVENT}", "eventUrl": "{STREAM}"}}'),
             "goes to a room like 'event:<24 hex id>'",
         ),
-        (emit_args(room="event:42"), "--room must be event:<id>, user:<id> or ingest:<id>"),
+        (emit_args(room="event:42"), "--room must be event:<id>, user:<id>, ingest:<id> or media:<id>"),
         (emit_args("--via", "redis"), "--via redis needs a Redis URL"),
     ],
     ids=[

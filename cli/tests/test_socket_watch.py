@@ -124,7 +124,7 @@ def test_a_malformed_room_is_refused_before_connecting():
     result = runner.invoke(app, ["socket", "watch", "--room", "event:nope"], env=CLEAN_ENV)
 
     assert result.exit_code == 1
-    assert "--room must be event:<id>, user:<id> or ingest:<id>" in result.stderr
+    assert "--room must be event:<id>, user:<id>, ingest:<id> or media:<id>" in result.stderr
 
 
 def test_an_api_key_cannot_open_the_socket():

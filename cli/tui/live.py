@@ -181,7 +181,7 @@ class MessageScreen(ModalScreen[OutgoingMessage | None]):
                 yield Label("Room", classes="field")
                 yield Input(
                     f"event:{self.event_id}",
-                    placeholder="event:<id>, user:<id> or ingest:<id>",
+                    placeholder="event:<id>, user:<id>, ingest:<id> or media:<id>",
                     compact=True,
                     id="room",
                 )

@@ -88,6 +88,8 @@ class MediaJob(IdMixin, TimestampMixin, Base):
         ForeignKey("media_assets.id", ondelete="SET NULL"), index=True, default=None
     )
     event_id: Mapped[str | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"), default=None)
+    # transcode: an upload into its ladder; previews: a finished live recording's poster and thumbnails.
+    kind: Mapped[str] = mapped_column(String(16), default="transcode", server_default="transcode")
     title: Mapped[str | None] = mapped_column(String(200), default=None)
     state: Mapped[str] = mapped_column(String(16), default="queued", index=True)
     percent: Mapped[float] = mapped_column(default=0.0)

@@ -15,6 +15,7 @@ from ..db import Database
 from ..services import status_notices
 from ..services.commerce.settlement import Announcement
 from ..services.event_admin import Change
+from ..services.media_jobs import JobView
 from ..services.sessions import SessionsEnded
 from . import emitter, signals
 from .emitter import Emitter
@@ -110,6 +111,27 @@ async def announce_ingest_state(
         )
     except Exception:
         log.exception("could not tell staff that the ingest of event %s is %s", event_id, state)
+
+
+async def announce_media_job(job: JobView, out: Emitter | None = None) -> None:
+    """A job of the media library started, moved on or ended: staff watching its event's media
+    room hear `media-job-change`. Never raises: the job goes on."""
+    if job.event_id is None:
+        return  # its event is gone: nobody watches its room
+    payload = {
+        "eventId": job.event_id,
+        "jobId": job.id,
+        "kind": job.kind,
+        "state": job.state,
+        "percent": job.percent,
+        "etaSeconds": job.eta_seconds,
+        "assetId": job.asset_id,
+        "error": job.error,
+    }
+    try:
+        await (out or emitter.default).emit_media_job_change(payload)
+    except Exception:
+        log.exception("could not tell staff that job %s is %s", job.id, job.state)
 
 
 async def announce_catalogue_changed(out: Emitter | None = None) -> None:

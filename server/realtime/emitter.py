@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from . import contract, signals
 from .fanout import WriteOnlyRedisManager
 from .session_rooms import session_room
-from .socket import REDIS_CHANNEL, event_room, ingest_room, user_room
+from .socket import REDIS_CHANNEL, event_room, ingest_room, media_room, user_room
 from .staff_watches import watcher_room
 
 log = logging.getLogger(__name__)
@@ -151,6 +151,9 @@ class Emitter:
     async def emit_ingest_state_change(self, event_id: str, *, state: str, previous: str, asset_id: str | None) -> bool:
         payload = {"eventId": event_id, "state": state, "previous": previous, "assetId": asset_id}
         return await self.emit("ingest-state-change", payload, ingest_room(event_id))
+
+    async def emit_media_job_change(self, payload: dict[str, Any]) -> bool:
+        return await self.emit("media-job-change", payload, media_room(payload["eventId"]))
 
     async def catalogue_changed(self) -> bool:
         """Every process drops its cached catalogue answers (server.realtime.signals): this one at

@@ -90,6 +90,11 @@ def ingest_room(event_id: str) -> str:
     return f"ingest:{event_id}"
 
 
+def media_room(event_id: str) -> str:
+    """Staff watching the media library's jobs of an event (`watch-room` only)."""
+    return f"media:{event_id}"
+
+
 def _ok(room: str) -> str:
     # Acks are JSON *strings*: that is what the web client already parses (see asyncapi x-ack).
     return json.dumps({"ok": True, "room": room})

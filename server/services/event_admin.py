@@ -62,6 +62,7 @@ from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
+from . import media_jobs
 from .events import EventView, load_views
 
 log = logging.getLogger(__name__)
@@ -593,6 +594,8 @@ async def _close_recording(db: AsyncSession, media: Media, event: Event, now: da
     event.hls_stream = vod_url(asset.id)
     event.duration_s = min(max(round(recording.duration), 0), MAX_DURATION_S)
     asset.kind, asset.state, asset.updated = RECORDING, READY, now
+    asset.duration_ms = round(recording.duration * 1000)
+    media_jobs.queue_previews(db, asset)  # the archive gets a poster and thumbnails, as uploads do
     event.live_feed = None
     if recording.started_at is not None:
         await _keep_positions(db, event, recording)

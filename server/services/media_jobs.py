@@ -23,9 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import clock
 from ..db import Database, rows_changed
 from ..errors import Conflict, NotFound
-from ..models import MediaAsset, MediaJob
+from ..models import MediaAsset, MediaJob, new_id
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+# What a job makes: an upload's ladder (its asset is nothing without it), or the poster and
+# thumbnails of an asset that plays already (a finished live recording: the archive, kept whatever
+# becomes of the job).
+TRANSCODE, PREVIEWS = "transcode", "previews"
 STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
 ACTIVE = (QUEUED, RUNNING)
 MAX_ATTEMPTS = 3
@@ -36,6 +40,7 @@ JOB_FINISHED = "job_finished"
 @dataclass(frozen=True)
 class JobView:
     id: str
+    kind: str
     asset_id: str | None
     event_id: str | None
     title: str | None
@@ -52,6 +57,7 @@ class JobView:
     def of(cls, job: MediaJob) -> JobView:
         return cls(
             job.id,
+            job.kind,
             job.asset_id,
             job.event_id,
             job.title,
@@ -198,27 +204,44 @@ async def _end(
     if job is None:
         return False
     job.state, job.error, job.finished_at, job.lease_until, job.eta_seconds = state, reason, now, None, None
-    if job.asset_id is not None and state == FAILED:
+    if job.asset_id is not None and state == FAILED and job.kind == TRANSCODE:
         await db.execute(update(MediaAsset).where(MediaAsset.id == job.asset_id).values(state="failed"))
     return True
 
 
 async def cancel(db: AsyncSession, job_id: str) -> tuple[JobView, str | None]:
-    """Cancel a queued or running job (its runner notices at its next progress and stops); its
-    asset, which never played, goes with it. The job, and the asset removed (the caller removes
-    its files and the job's source)."""
+    """Cancel a queued or running job (its runner notices at its next progress and stops). An
+    upload's asset, which never played, goes with it; a recording's stays. The job, and the asset
+    removed if any (the caller removes its files and the job's source)."""
     job = await db.get(MediaJob, job_id, with_for_update=True)
     if job is None:
         raise NotFound("No job has this id", code=JOB_NOT_FOUND)
     if job.state not in ACTIVE:
         raise Conflict(f"The job is {job.state} already", code=JOB_FINISHED)
     await _end(db, job_id, None, CANCELLED, None, clock.now())
-    removed = job.asset_id
+    removed = job.asset_id if job.kind == TRANSCODE else None
     if removed is not None:
         job.asset_id = None
         await db.execute(delete(MediaAsset).where(MediaAsset.id == removed))
     await db.flush()
     return JobView.of(job), removed
+
+
+def queue_previews(db: AsyncSession, asset: MediaAsset) -> MediaJob:
+    """A job making `asset`'s poster and thumbnails (a live recording that just became the
+    archive), in the caller's transaction."""
+    job = MediaJob(
+        id=new_id(),
+        kind=PREVIEWS,
+        asset_id=asset.id,
+        event_id=asset.event_id,
+        title=asset.title,
+        state=QUEUED,
+        percent=0.0,
+        attempts=0,
+    )
+    db.add(job)
+    return job
 
 
 async def get(db: AsyncSession, job_id: str) -> JobView:

@@ -79,6 +79,7 @@ async def complete(db: AsyncSession, upload: Upload, *, job_id: str, duration_ms
     await db.flush()
     job = MediaJob(
         id=job_id,
+        kind="transcode",
         asset_id=asset.id,
         event_id=upload.event_id,
         title=asset.title,

@@ -39,7 +39,10 @@ from ..media.packaging import measure, previews
 from ..media.packaging.ladder import Rendition, plan
 from ..media.packaging.progress import snapshots
 from ..media.packaging.vod_hls import VodInput, vod_hls_command
+from ..media.playlists import parse_vod_playlist
+from ..media.recordings import RECORDING_FILE, RecordingInfo
 from ..media.sources.upload_files import Refused, UploadFiles, check_video
+from ..realtime.announcements import announce_media_job
 from ..services import job_runs, media_jobs
 from ..settings import Settings
 
@@ -78,7 +81,7 @@ class Transcoding:
         ffmpeg: str = "ffmpeg",
         ffprobe: str = "ffprobe",
         poll_seconds: float = POLL_SECONDS,
-        on_change: Callable[[media_jobs.JobView | None], Awaitable[None]] | None = None,
+        on_change: Callable[[media_jobs.JobView], Awaitable[None]] | None = None,
     ):
         self.settings = settings
         self.database = database
@@ -165,7 +168,8 @@ class Transcoding:
         beating = asyncio.create_task(heartbeat(), name=f"transcode-heartbeat-{job.id}")
         try:
             await self._changed(job.id)
-            await self._transcode(job, work, progress)
+            make = self._previews if job.kind == media_jobs.PREVIEWS else self._transcode
+            await make(job, work, progress)
         except asyncio.CancelledError:
             if not lost.is_set():  # this process is stopping: the job goes back to the queue
                 await asyncio.shield(media_jobs.requeue(self.database, job.id, self.holder))
@@ -248,6 +252,35 @@ class Transcoding:
         self.files.remove_source(job.id)
         log.info("transcoding job %s done: asset %s, %d renditions", job.id, job.asset_id, len(renditions))
 
+    async def _previews(self, job: media_jobs.JobView, work: Path, progress: Progress) -> None:
+        """A finished live recording's poster and thumbnails, from its own renditions, added to its
+        directory (it plays throughout: nothing else of it changes)."""
+        if job.asset_id is None:
+            raise TranscodeFailed("The job's asset is gone")
+        directory = self.store.directory(job.asset_id)
+        try:
+            info, duration = await asyncio.to_thread(_recorded_ladder, directory)
+        except (OSError, ValueError, KeyError) as unreadable:
+            raise TranscodeFailed(f"The recording cannot be read: {unreadable}") from None
+        await asyncio.to_thread(shutil.rmtree, work, True)
+        await asyncio.to_thread(work.mkdir, parents=True)
+        largest, smallest = info.renditions[0], info.renditions[-1]
+        await previews.make_poster(
+            directory / largest["name"] / measure.PLAYLIST, duration, work, ffmpeg=self.ffmpeg, ffprobe=self.ffprobe
+        )
+        progress.percent = 50.0
+        await previews.make_thumbnails(
+            directory / smallest["name"] / measure.PLAYLIST,
+            duration,
+            int(smallest["width"]),
+            int(smallest["height"]),
+            work,
+            ffmpeg=self.ffmpeg,
+        )
+        await asyncio.to_thread(_move_files, work, directory)
+        if not await media_jobs.finish(self.database, job.id, self.holder, duration_ms=round(duration * 1000)):
+            raise JobLost()
+
     def _publish(self, work: Path, asset_id: str) -> None:
         """The working directory becomes the asset's, in one rename (same file system)."""
         self.store.root.mkdir(parents=True, exist_ok=True)
@@ -257,6 +290,24 @@ class Transcoding:
 
 class TranscodeFailed(Exception):
     pass
+
+
+def _recorded_ladder(directory: Path) -> tuple[RecordingInfo, float]:
+    """A recording's renditions (largest first, as planned) and its length in seconds."""
+    info = RecordingInfo.loads((directory / RECORDING_FILE).read_bytes())
+    if not info.renditions:
+        raise ValueError("no renditions")
+    smallest = info.renditions[-1]["name"]
+    vod = parse_vod_playlist((directory / smallest / measure.PLAYLIST).read_text())
+    if vod.duration <= 0:
+        raise ValueError("an empty recording")
+    return info, vod.duration
+
+
+def _move_files(source: Path, target: Path) -> None:
+    """Every file of `source` into `target`, each renamed into place (a reader sees whole files)."""
+    for path in source.iterdir():
+        path.replace(target / path.name)
 
 
 def _write_master(work: Path, renditions: tuple[Rendition, ...]) -> None:
@@ -338,7 +389,7 @@ async def running(settings: Settings, database: Database):
     if settings.transcode_concurrency <= 0:
         yield None
         return
-    transcoding = Transcoding(settings, database)
+    transcoding = Transcoding(settings, database, on_change=announce_media_job)
     _current = transcoding
     loop = asyncio.create_task(transcoding.run_forever(), name="transcoding")
     try:

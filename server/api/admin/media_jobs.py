@@ -17,6 +17,7 @@ from ..http.envelope import iso, ok
 def present(job: media_jobs.JobView) -> dict:
     body: dict = {
         "_id": job.id,
+        "kind": job.kind,
         "state": job.state,
         "percent": job.percent,
         "attempts": job.attempts,

@@ -7,23 +7,30 @@ Two Transcoding objects on one database stand for two server processes."""
 
 import asyncio
 import shutil
+import subprocess
+from dataclasses import asdict
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from server import clock
 from server.db import Database
 from server.media.assets.store import MediaStore
 from server.media.packaging import measure, previews
+from server.media.packaging.ladder import Source, plan
+from server.media.packaging.live_hls import LiveInput, live_hls_command
 from server.media.playlists import parse_vod_playlist
+from server.media.recordings import RECORDING_FILE, RecordingInfo
 from server.media.sources.upload_files import UploadFiles
 from server.models import JobLease, MediaAsset, MediaJob, new_id
-from server.services import media_jobs, uploads
+from server.realtime.announcements import announce_media_job
+from server.services import event_admin, media_jobs, uploads
 from server.settings import Settings
 from server.tests import factories
 from server.tests.commerce import CREATED
+from server.tests.mailbox import recording_socket
 from server.tests.media.sources.videos import make_video
 from server.transcoding.runner import JOB_LEASE_SECONDS, Transcoding
 
@@ -228,3 +235,78 @@ async def test_a_stopping_process_hands_its_running_job_back_to_the_queue(databa
     job = await job_row(database, job_id)
     assert (job.state, job.holder, job.attempts) == ("queued", None, 0)
     assert not (media_settings.media_dir / "transcoding" / job_id).exists()
+
+
+async def live_event_with_a_recording(database, settings: Settings, tmp_path: Path) -> tuple[str, str]:
+    """A live event playing its live input's recording, as the ingest writes one: a run of each
+    rendition (`run-1.m3u8`, `r1-<k>.ts`) and recording.json; (event id, asset id)."""
+    async with database.session() as db:
+        event = factories.event(db, "Recorded live", status="live", when=clock.now() - timedelta(minutes=5))
+        asset = MediaAsset(id=new_id(), kind="live", event_id=event.id, state="live")
+        db.add(asset)
+        event.hls_stream = f"/media/live/{asset.id}.m3u8"
+        await db.commit()
+    CREATED.append((database, event.id))
+    directory = MediaStore(settings.media_dir).make_directory(asset.id)
+    source = make_video(tmp_path / "feed.mp4", seconds=5, size="640x360", black_seconds=1)
+    ladder = plan(Source(640, 360, 25, has_audio=True))
+    for rendition in ladder:
+        (directory / rendition.name).mkdir()
+    command = live_hls_command(LiveInput(str(source), has_audio=True), directory, ladder, run=1)
+    await asyncio.to_thread(subprocess.run, command, check=True, capture_output=True)
+    (directory / RECORDING_FILE).write_bytes(RecordingInfo(7200, 2.0, tuple(asdict(r) for r in ladder)).dumps())
+    (directory / measure.PLAYLIST).write_text("#EXTM3U\n")  # the feed's master (its content is not read here)
+    return event.id, asset.id
+
+
+async def test_a_finished_live_recording_gets_a_poster_and_thumbnails_and_stays_the_archive(
+    database, media_settings, tmp_path
+):
+    event_id, asset_id = await live_event_with_a_recording(database, media_settings, tmp_path)
+    async with database.write_session() as db:
+        await event_admin.finish(db, event_id, media=event_admin.Media.of(media_settings))
+    async with database.session() as db:
+        [job] = (await db.scalars(select(MediaJob).where(MediaJob.asset_id == asset_id))).all()
+    assert (job.kind, job.state) == ("previews", "queued")
+    runner = Transcoding(media_settings, database, holder="process-a")
+    assert await runner.round() == [job.id]
+    await runner.idle()
+    assert (await job_row(database, job.id)).state == "done"
+    asset = await asset_row(database, asset_id)
+    assert asset is not None and (asset.kind, asset.state) == ("recording", "ready")
+    assert asset.duration_ms == pytest.approx(5000, abs=300)
+    directory = MediaStore(media_settings.media_dir).directory(asset_id)
+    assert await previews.mean_luma(directory / previews.POSTER) >= previews.BLACK_LUMA
+    vtt = (directory / previews.THUMBNAILS_VTT).read_text()
+    assert "thumbs-001.jpg#xywh=0,0,160,90" in vtt and (directory / "thumbs-001.jpg").exists()
+    assert (directory / "360p" / "index.m3u8").exists()  # the archive itself is untouched
+
+
+async def test_cancelling_a_recordings_previews_leaves_the_recording(database, media_settings, tmp_path):
+    event_id, asset_id = await live_event_with_a_recording(database, media_settings, tmp_path)
+    async with database.write_session() as db:
+        await event_admin.finish(db, event_id, media=event_admin.Media.of(media_settings))
+    async with database.write_session() as db:
+        job_id = await db.scalar(select(MediaJob.id).where(MediaJob.asset_id == asset_id))
+        assert job_id is not None
+        _, removed = await media_jobs.cancel(db, job_id)
+        await db.commit()
+    assert removed is None
+    asset = await asset_row(database, asset_id)
+    assert asset is not None and asset.state == "ready"
+    assert (MediaStore(media_settings.media_dir).directory(asset_id) / "360p" / "index.m3u8").exists()
+
+
+async def test_staff_watching_the_events_media_room_hear_the_job_start_move_on_and_end(
+    database, media_settings, tmp_path
+):
+    job_id = await queued_job(database, media_settings, make_video(tmp_path / "a.mp4", seconds=3, size="320x180"))
+    job = await job_row(database, job_id)
+    runner = Transcoding(media_settings, database, holder="process-a", on_change=announce_media_job)
+    with recording_socket() as socket:
+        await runner.round()
+        await runner.idle()
+    heard = [(data["state"], data["percent"]) for name, data, room in socket.sent if room == f"media:{job.event_id}"]
+    assert heard[0] == ("running", 0.0)
+    assert heard[-1] == ("done", 100.0)
+    assert all(name == "media-job-change" for name, _, room in socket.sent if room == f"media:{job.event_id}")

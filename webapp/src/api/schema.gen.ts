@@ -3226,6 +3226,11 @@ export interface components {
         /** @description A transcoding job of the media library (server/services/media_jobs.py). */
         MediaJob: {
             _id: string;
+            /**
+             * @description `transcode`: an upload into its ladder, poster and thumbnails; `previews`: the poster and thumbnails of a live recording that just became its event's archive (cancelling one leaves the recording as it is).
+             * @enum {string}
+             */
+            kind: "transcode" | "previews";
             /** @description The asset it makes (gone once a job is cancelled). */
             asset?: string;
             event?: string;
@@ -4602,8 +4607,8 @@ export interface components {
              *     this list equal to that document's server-to-client messages).
              * @enum {string}
              */
-            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change";
-            /** @description `event:{_id}`, `user:{userId}` or `ingest:{_id}` (as the message's `x-room` says). */
+            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change";
+            /** @description `event:{_id}`, `user:{userId}`, `ingest:{_id}` or `media:{_id}` (as the message's `x-room` says). */
             room: string;
             /** @description The message's payload, validated against its AsyncAPI schema. */
             payload: Record<string, never>;
@@ -11811,6 +11816,7 @@ export interface operations {
                      *         "jobs": [
                      *           {
                      *             "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *             "kind": "transcode",
                      *             "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
                      *             "title": "The final, full match",
                      *             "state": "queued",
@@ -11858,6 +11864,7 @@ export interface operations {
                      *       "content": {
                      *         "job": {
                      *           "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *           "kind": "transcode",
                      *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
                      *           "title": "The final, full match",
                      *           "state": "queued",
@@ -11905,6 +11912,7 @@ export interface operations {
                      *       "content": {
                      *         "job": {
                      *           "_id": "6c3f0c2e9b3d4e5f60718293",
+                     *           "kind": "transcode",
                      *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
                      *           "title": "The final, full match",
                      *           "state": "queued",

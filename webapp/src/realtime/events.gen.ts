@@ -12,7 +12,7 @@ export interface UserRoomRequest {
 }
 
 export interface WatchRoomRequest {
-  /** `user:{userId}`, `event:{eventId}` or `ingest:{eventId}`. */
+  /** `user:{userId}`, `event:{eventId}`, `ingest:{eventId}` or `media:{eventId}`. */
   room: string;
 }
 
@@ -34,7 +34,7 @@ export type RoomAck = RoomAckOk | RoomAckError;
 
 export interface RoomAckOk {
   ok: true;
-  /** `user:{userId}`, `event:{eventId}` or (watched by staff) `ingest:{eventId}`. */
+  /** `user:{userId}`, `event:{eventId}` or (watched by staff) `ingest:{eventId}` or `media:{eventId}`. */
   room: string;
 }
 
@@ -149,6 +149,18 @@ export interface CommentOnMediaDeletedPayload {
  */
 export type IngestState = "starting" | "preview" | "live" | "reconnecting" | "interrupted" | "finished";
 
+export interface MediaJobChangePayload {
+  eventId: Id;
+  jobId: Id;
+  kind: "transcode" | "previews";
+  state: "queued" | "running" | "done" | "failed" | "cancelled";
+  percent: number;
+  etaSeconds: number | null;
+  assetId: Id | null;
+  /** Why it failed, in one line. */
+  error: string | null;
+}
+
 export interface IngestStateChangePayload {
   eventId: Id;
   state: IngestState;
@@ -176,6 +188,8 @@ export interface ServerToClientEvents {
   "comment-on-media-updated": (payload: CommentOnMediaPayload) => void;
   /** The live input of event `eventId` is now `state`. */
   "ingest-state-change": (payload: IngestStateChangePayload) => void;
+  /** Job `jobId` of event `eventId` is now `state`, `percent` done. */
+  "media-job-change": (payload: MediaJobChangePayload) => void;
 }
 
 /** Messages the client emits; the server acknowledges each with a JSON string. */
