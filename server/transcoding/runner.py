@@ -38,6 +38,7 @@ from ..media.assets.store import MediaStore, store_of
 from ..media.packaging import measure, previews
 from ..media.packaging.ladder import Rendition, plan
 from ..media.packaging.progress import snapshots
+from ..media.packaging.supervisor import dies_with_parent
 from ..media.packaging.vod_hls import VodInput, vod_hls_command
 from ..media.playlists import parse_vod_playlist
 from ..media.recordings import RECORDING_FILE, RecordingInfo
@@ -318,8 +319,12 @@ def _write_master(work: Path, renditions: tuple[Rendition, ...]) -> None:
 
 async def _run_ffmpeg(command: list[str], duration: float, progress: Progress) -> None:
     """Run ffmpeg to its end, following its progress; TranscodeFailed with its reason in one line."""
+    # A killed server's ffmpeg must not go on writing where the job's next run writes.
     process = await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *dies_with_parent(command),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     errors: deque[str] = deque(maxlen=5)
 

@@ -19,6 +19,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from .supervisor import dies_with_parent
+
 POSTER = "poster.jpg"
 THUMBNAILS_VTT = "thumbnails.vtt"
 SHEET_TEMPLATE = "thumbs-%03d.jpg"
@@ -121,7 +123,10 @@ def luma_command(picture: Path, *, ffprobe: str = "ffprobe") -> list[str]:
 
 async def _run(command: list[str]) -> bytes:
     process = await asyncio.create_subprocess_exec(
-        *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *dies_with_parent(command),  # never left writing after its server was killed
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     try:
         out, err = await asyncio.wait_for(process.communicate(), TIMEOUT_SECONDS)
