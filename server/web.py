@@ -255,6 +255,7 @@ def media_router(settings: Settings) -> Router:
     from .media.delivery.ads import ads_routes
     from .media.delivery.clips import CLIP_PATH, clip_media_route
     from .media.delivery.routes import signed_media_route
+    from .media.delivery.stills import STILLS
 
     fixtures = settings.fixtures_dir
     assets = store_of(settings).root
@@ -267,6 +268,8 @@ def media_router(settings: Settings) -> Router:
             *ads_routes(settings, fixtures / "media"),
             Mount("/logos", app=ArtworkFiles(directory=fixtures / "logos", check_dir=False)),
             Mount("/posters", app=ArtworkFiles(directory=fixtures / "posters", check_dir=False)),
+            # Archives' and highlights' posters (server.media.delivery.stills): public artwork too.
+            Mount(f"/{STILLS}", app=ArtworkFiles(directory=Path(settings.media_dir) / STILLS, check_dir=False)),
         ],
         default=_not_found_json,
     )

@@ -12,6 +12,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     SpinnerColumn,
+    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -56,6 +57,19 @@ def byte_progress(description: str, *, total: int, show: bool = True) -> Abstrac
         TimeRemainingColumn(),
     )
     return _bar(description, total, show, columns)
+
+
+@contextmanager
+def percent_progress(description: str, *, show: bool = True) -> Iterator[Callable[[float, str], None]]:
+    """A bar from 0 to 100 % for work another process does (a transcoding job); yields
+    `update(percent, description)`."""
+    if not show:
+        yield lambda percent, text: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_console(), transient=False) as progress:
+        task = progress.add_task(description, total=100)
+        yield lambda percent, text: progress.update(task, completed=percent, description=text)
 
 
 @contextmanager

@@ -57,8 +57,8 @@ def test_a_720p_upload_through_the_cli_is_transcoded_into_a_ladder_of_three(live
     assert uploaded.exit_code == 0, uploaded.output
     result = json.loads(uploaded.stdout)
     assert result["bytes"] == video.stat().st_size and result["event"] == event["_id"]
-    job = until_done(live_server, result["job"])
-    assert (job["state"], job["percent"], job["asset"]) == ("done", 100.0, result["asset"]), job
+    job = result["transcoding"]  # the command followed the job to its end
+    assert (job["_id"], job["state"], job["percent"], job["asset"]) == (result["job"], "done", 100.0, result["asset"])
     listed = touchline(live_server, "jobs", "list")
     assert listed.exit_code == 0 and result["job"] in listed.output and "done" in listed.output
     media_list = touchline(live_server, "media", "list", event["_id"])
@@ -126,7 +126,7 @@ def test_an_upload_cut_off_half_way_resumes_from_the_server_s_offset_and_arrives
         real_chunk(self)
 
     monkeypatch.setattr(Uploader, "upload_chunk", record)
-    again = touchline(server, "media", "upload", str(video), "--event", event["_id"], "--json")
+    again = touchline(server, "media", "upload", str(video), "--event", event["_id"], "--json", "--no-wait")
     assert again.exit_code == 0, again.output
     assert resumed_from[0] == 3 * 64 * 1024  # not from zero
     job_id = json.loads(again.stdout)["job"]
@@ -135,6 +135,57 @@ def test_an_upload_cut_off_half_way_resumes_from_the_server_s_offset_and_arrives
     cancelled = touchline(server, "jobs", "cancel", job_id)
     assert cancelled.exit_code == 0 and "Cancelled transcoding job" in cancelled.output
     assert not source.exists()
+
+
+def test_an_upload_as_an_archive_is_followed_to_its_publication_then_cut_shown_and_deleted(live_server, tmp_path):
+    event = create(live_server)
+    video = make_video(tmp_path / "final.mp4", seconds=8)
+    uploaded = touchline(live_server, "media", "upload", str(video), "--event", event["_id"], "--as", "archive")
+    assert uploaded.exit_code == 0, uploaded.output
+    assert "Transcoded: asset" in uploaded.output and f"Published as archive: event {event['_id']}" in uploaded.output
+    asset = uploaded.output.split("Transcoded: asset ", 1)[1].split()[0]
+    shown = touchline(live_server, "media", "show", asset)
+    assert shown.exit_code == 0, shown.output
+    assert f"Played by: {event['_id']}" in shown.output and "done" in shown.output
+    cut = touchline(
+        live_server, "media", "cut", asset, "--from", "0:02", "--to", "6", "--title", "Kickoff", "--as", "clip"
+    )
+    assert cut.exit_code == 0, cut.output
+    assert "Cut clip" in cut.output and "/clip-2000-6000.m3u8" in cut.output
+    refused = touchline(live_server, "media", "delete", asset, "--yes")
+    assert refused.exit_code == 1 and "asset_in_use" in refused.output and event["_id"] in refused.output
+    forced = touchline(live_server, "media", "delete", asset, "--yes", "--force")
+    assert forced.exit_code == 0, forced.output
+    assert f"Deleted {asset}" in forced.output and event["_id"] in forced.output
+    listed = touchline(live_server, "media", "list")
+    assert listed.exit_code == 0 and asset not in listed.output
+
+
+def test_stopped_while_transcoding_the_same_command_follows_the_job_rather_than_upload_again(
+    live_server, tmp_path, monkeypatch
+):
+    event = create(live_server)
+    video = make_video(tmp_path / "recap.mp4", seconds=4)
+    real_follow = media._follow
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(media, "_follow", interrupted)
+    stopped = touchline(live_server, "media", "upload", str(video), "--event", event["_id"])
+    assert stopped.exit_code == 130 and "Run the same command again to follow it" in stopped.output
+    monkeypatch.setattr(media, "_follow", real_follow)
+    monkeypatch.setattr(Uploader, "upload_chunk", lambda self: pytest.fail("the file was sent again"))
+    again = touchline(live_server, "media", "upload", str(video), "--event", event["_id"])
+    assert again.exit_code == 0, again.output
+    assert "was uploaded already: following its transcoding job" in again.output and "Transcoded: asset" in again.output
+    assert "touchline media attach" in again.output  # not published: it was not asked to be
+
+
+@pytest.mark.parametrize("value", ["abc", "1:75", "-3"])
+def test_a_cut_at_a_time_that_is_no_time_stops_before_any_request(live_server, value):
+    result = touchline(live_server, "media", "cut", "a" * 24, "--from", value, "--to", "10", "--title", "x")
+    assert result.exit_code == 1 and "is not a time" in result.output
 
 
 def _token(server) -> str:

@@ -127,6 +127,10 @@ EXAMPLES = {
     "keys list": [],
     "keys revoke": [NOBODY],
     "media list": [NOBODY],
+    "media show": [NOBODY],
+    "media attach": [NOBODY, "--as", "archive"],
+    "media cut": [NOBODY, "--from", "1", "--to", "2", "--title", "A goal"],
+    "media delete": [NOBODY, "--yes"],
     "media upload": [__file__, "--event", NOBODY],  # any file: the server is asked before it is read
     "outbox list": [],
     "outbox resend": [NOBODY],

@@ -5,7 +5,7 @@ screens make, and the staff role the session has (for disabling admin-only actio
 Every string the server answers (and every socket message) leaves this layer with its control
 characters escaped (cli/terminal_text.py), so no screen shows a user's text raw."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 from ..admin_client import AdminApiError, AdminClient
 from ..room_watch import RoomMessage, RoomWatch
 from ..terminal_text import visible_data
+from .rooms import RoomsWatch
 
 __all__ = ["ADMIN_ONLY", "AdminApi", "AdminApiError", "ConsoleOptions"]
 
@@ -70,6 +71,10 @@ class AdminApi:
     async def post(self, path: str, body: Any = None) -> Any:
         await self._ensure_signed_in()
         return visible_data(await self.client.post(path, body))
+
+    async def delete(self, path: str, params: dict[str, Any] | None = None) -> Any:
+        await self._ensure_signed_in()
+        return visible_data(await self.client.request("DELETE", path, params=params))
 
     # --- the calls of the screens ------------------------------------------------------------
 
@@ -149,6 +154,47 @@ class AdminApi:
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""
         return _visible_messages(RoomWatch(self.client, room))
+
+    def watch_rooms(self, rooms: Sequence[str]) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
+        """What several rooms receive, on one socket (cli/tui/rooms.py; at most MAX_ROOMS)."""
+        return _visible_messages(RoomsWatch(self.client, rooms))
+
+    # --- the media library ---
+
+    async def media_assets(self, event: str | None = None, limit: int = 50) -> list[dict]:
+        """Uploads, recordings and highlights, newest first (the API's default kinds)."""
+        params: dict[str, Any] = {"limit": limit} | ({"event": event} if event else {})
+        content = await self.get("/admin/media_assets", params)
+        return list(content.get("assets") or [])
+
+    async def media_asset(self, asset_id: str) -> dict:
+        """One asset with `playedBy` (the events that play it) and `job` (its newest job), if any."""
+        content = await self.get(f"/admin/media_assets/{asset_id}")
+        return content["asset"]
+
+    async def delete_media_asset(self, asset_id: str, force: bool = False) -> dict:
+        """`{deleted, detached}`; without `force`, 409 asset_in_use while an event plays it."""
+        return await self.delete(f"/admin/media_assets/{asset_id}", {"force": "true" if force else "false"})
+
+    async def attach_media_asset(self, asset_id: str, body: dict[str, Any]) -> dict:
+        """Publish the asset as its event's archive or as a new highlight event: that event."""
+        return await self.post(f"/admin/media_assets/{asset_id}/attach", body)
+
+    async def cut_media_asset(self, asset_id: str, body: dict[str, Any]) -> dict:
+        """Cut [from, to) seconds into a highlight event of its own: that event."""
+        return await self.post(f"/admin/media_assets/{asset_id}/cuts", body)
+
+    async def media_jobs(self, state: str | None = None, limit: int = 50) -> list[dict]:
+        """The transcoding queue, newest first."""
+        params: dict[str, Any] = {"limit": limit} | ({"state": state} if state else {})
+        content = await self.get("/admin/media_jobs", params)
+        return list(content.get("jobs") or [])
+
+    async def media_job(self, job_id: str) -> dict:
+        return (await self.get(f"/admin/media_jobs/{job_id}"))["job"]
+
+    async def cancel_media_job(self, job_id: str) -> dict:
+        return (await self.post(f"/admin/media_jobs/{job_id}/cancel"))["job"]
 
     # --- access codes ---
 

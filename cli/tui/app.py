@@ -1,7 +1,7 @@
 """TouchlineAdmin: the Textual app behind `touchline admin`.
 
-Screens are modes: the dashboard (d, the first), users (u), access codes (c), live control (v)
-and the audit log (a).
+Screens are modes: the dashboard (d, the first), users (u), access codes (c), live control (v),
+the audit log (a) and the media library (M: shift+m, as m is a key of three screens).
 `?` shows the current screen's keys, ctrl+p the command palette with the current screen's actions
 (ScreenActions) besides Textual's own.
 All I/O runs in the screens' workers through AdminApi; errors arrive as notifications."""
@@ -16,6 +16,8 @@ from .audit import AuditScreen
 from .codes import CodesScreen
 from .dashboard import REFRESH_SECONDS, DashboardScreen
 from .live import LiveControlScreen
+from .media import MediaScreen
+from .media_jobs import MEDIA_REFRESH_SECONDS
 from .users import UsersScreen
 from .widgets import HelpScreen, PaletteAction, ScreenActions
 
@@ -24,14 +26,16 @@ class TouchlineAdmin(App[None]):
     TITLE = "Touchline admin"
     COMMANDS = App.COMMANDS | {ScreenActions}
     # The screens' own actions fill the footer at 80 columns: the mode keys are in the header
-    # instead (SUB_TITLE), in `?` and in the command palette (PALETTE).
-    SUB_TITLE = "d dash · u users · c codes · v live · a audit"
+    # instead (SUB_TITLE, without spaces around the dots to fit beside the longest screen title),
+    # in `?` and in the command palette (PALETTE).
+    SUB_TITLE = "d dash·u users·c codes·v live·a audit·M media"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "switch_mode('dashboard')", "Dashboard", id="app.dashboard", show=False),
         Binding("u", "switch_mode('users')", "Users", id="app.users", show=False),
         Binding("c", "switch_mode('codes')", "Codes", id="app.codes", show=False),
         Binding("v", "switch_mode('live')", "Live control", id="app.live", show=False),
         Binding("a", "switch_mode('audit')", "Audit log", id="app.audit", show=False),
+        Binding("M", "switch_mode('media')", "Media library", id="app.media", show=False),
         Binding("question_mark", "help", "Help", id="app.help", key_display="?"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
@@ -41,6 +45,7 @@ class TouchlineAdmin(App[None]):
         PaletteAction("Go to access codes (c)", "switch_mode('codes')", "Issue, export, revoke; redemptions"),
         PaletteAction("Go to live control (v)", "switch_mode('live')", "Go live, finish, ingest, keys, messages"),
         PaletteAction("Go to the audit log (a)", "switch_mode('audit')", "Who did what, filterable"),
+        PaletteAction("Go to the media library (M)", "switch_mode('media')", "Uploads, transcoding, highlights"),
     ]
 
     def __init__(self, api: AdminApi, *, refresh_seconds: float = REFRESH_SECONDS):
@@ -54,6 +59,8 @@ class TouchlineAdmin(App[None]):
         self.add_mode("live", lambda: LiveControlScreen(self.api, self.refresh_seconds))
         self.add_mode("codes", lambda: CodesScreen(self.api))
         self.add_mode("audit", lambda: AuditScreen(self.api))
+        # Its live updates come over the socket: the list itself is asked again only slowly.
+        self.add_mode("media", lambda: MediaScreen(self.api, max(self.refresh_seconds, MEDIA_REFRESH_SECONDS)))
         self.switch_mode("dashboard")
 
     def action_help(self) -> None:

@@ -3,10 +3,17 @@ the next kickoffs, the latest purchases, redemptions and sign-ins, and the jobs'
 that fails (the server is down) says so and the timer keeps trying; the next answer clears it.
 Each refresh also asks each live event's ingest health (one call per live event) and flags the
 feeds that are interrupted or transcoded slower than real time: a marked row and a warning line.
-Admin staff put the selected upcoming event live (l) or finish the selected live event (f)."""
+Admin staff put the selected upcoming event live (l) or finish the selected live event (f).
+
+While the media library transcodes, a small table shows the queue (running jobs, then the queued
+ones in the order they run) with each job's percent and time left, and a line names the jobs that
+failed in the last hour. The queue is asked for slowly (MEDIA_REFRESH_SECONDS); in between, the
+`media-job-change` messages of the queue's events move it (cli/tui/media_jobs.py), and a job that
+ends asks again."""
 
 import asyncio
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,11 +26,14 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
 from .ingest_health import trouble_of
+from .media_jobs import ENDED, MEDIA_REFRESH_SECONDS, JobFollower, apply_change, clock, percent_of
 from .widgets import ConfirmScreen, PaletteAction, short_time
 
 REFRESH_SECONDS = 3.0
 EVENT_WIDTH = 14
 TROUBLE_MARK = "! "  # before the title of a live event whose ingest is in trouble
+RECENT_FAILURE = timedelta(hours=1)  # a failed job is named this long, by the server's clock
+FAILED_SHOWN = 5
 
 
 class DashboardScreen(Screen[None]):
@@ -35,7 +45,7 @@ class DashboardScreen(Screen[None]):
         Binding("f", "finish", "Finish", id="dashboard.finish"),
     ]
     PALETTE: ClassVar[list[PaletteAction]] = [
-        PaletteAction("Refresh the dashboard", "refresh", "Ask the server for a new snapshot now"),
+        PaletteAction("Refresh the dashboard", "refresh", "Ask the server for a new snapshot and the queue now"),
         PaletteAction("Go live: selected upcoming event", "go_live", "Admin only: put the event live"),
         PaletteAction("Finish: selected live event", "finish", "Admin only: end the live event"),
     ]
@@ -45,6 +55,11 @@ class DashboardScreen(Screen[None]):
     DashboardScreen #ingest-trouble { height: auto; padding: 0 1; background: $warning-muted; color: $text; }
     DashboardScreen #ingest-trouble { display: none; }
     DashboardScreen #ingest-trouble.shown { display: block; }
+    DashboardScreen #media-failed { height: auto; padding: 0 1; background: $error-muted; color: $text; }
+    DashboardScreen #media-failed { display: none; }
+    DashboardScreen #media-failed.shown { display: block; }
+    DashboardScreen #media-queue { height: auto; max-height: 7; display: none; }
+    DashboardScreen #media-queue.shown { display: block; }
     DashboardScreen Grid { grid-size: 2 2; grid-columns: 1fr 1fr; grid-rows: 1fr 1fr; }
     DashboardScreen DataTable { border: round $primary; height: 1fr; }
     DashboardScreen DataTable:focus { border: round $accent; }
@@ -57,6 +72,10 @@ class DashboardScreen(Screen[None]):
         self.snapshot: dict | None = None
         self.down: str | None = None  # the error of the last refresh, while it fails
         self.troubles: dict[str, str] = {}  # live event id → what is wrong with its ingest
+        self.queue: dict[str, dict] = {}  # the running, then the queued transcoding jobs by id
+        self.failed: list[dict] = []  # the latest failed jobs
+        self.asked_about: set[str] = set()  # jobs heard of on the socket before the queue had them
+        self.media = JobFollower(self, api, self.media_job_changed)
 
     @property
     def disabled_reason(self) -> str:
@@ -66,6 +85,11 @@ class DashboardScreen(Screen[None]):
         yield Header()
         yield Static(f"Connecting to {self.api.base_url}…", id="status")
         yield Static("", id="ingest-trouble")
+        yield Static("", id="media-failed")
+        queue = self._table("media-queue", "Transcoding", ("Title", "State", "Done", "Left"), first_width=44)
+        # Only to read: the focus and the cursor stay with the event tables that l and f act on.
+        queue.can_focus, queue.cursor_type = False, "none"
+        yield queue
         with Grid():
             # A narrow title column keeps the socket counts in view at 80 columns.
             yield self._table("live", "Live events", ("Event", "Since", "Sockets"), first_width=EVENT_WIDTH)
@@ -84,6 +108,8 @@ class DashboardScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_snapshot()
         self.set_interval(self.refresh_seconds, self.refresh_snapshot)
+        self.refresh_queue()
+        self.set_interval(max(self.refresh_seconds, MEDIA_REFRESH_SECONDS), self.refresh_queue)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("go_live", "finish") and not self.api.is_admin:
@@ -94,6 +120,7 @@ class DashboardScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.refresh_snapshot()
+        self.refresh_queue()
 
     @work(exclusive=True, group="monitor")
     async def refresh_snapshot(self) -> None:
@@ -108,6 +135,7 @@ class DashboardScreen(Screen[None]):
         if recovered:
             self.notify(f"Connected to {self.api.base_url} again", title="Server is back")
         self.refresh_bindings()  # the role may be known only now
+        self._show_failed()  # "recently" is by the clock of this snapshot
         live = snapshot.get("liveEvents") or []
         self.troubles = await self._ingest_troubles(live)
         self._show_live(live)
@@ -221,6 +249,73 @@ class DashboardScreen(Screen[None]):
         except Exception:  # the cursor is past the rows
             return None
 
+    # --- the transcoding queue -----------------------------------------------------------------------
+
+    @work(exclusive=True, group="media-queue")
+    async def refresh_queue(self) -> None:
+        try:
+            running, queued, failed = await asyncio.gather(
+                self.api.media_jobs("running"),
+                self.api.media_jobs("queued"),
+                self.api.media_jobs("failed", FAILED_SHOWN),
+            )
+        except AdminApiError:
+            return  # the status line says when the server is down; the queue stays as last shown
+        # The API lists newest first: the queued job that runs next is the oldest.
+        self.queue = {job["_id"]: job for job in [*running, *reversed(queued)]}
+        self.failed = failed
+        self._show_queue()
+        self.media.follow(job.get("event") for job in self.queue.values())
+
+    def media_job_changed(self, change: dict) -> None:
+        """A `media-job-change`: the job's row moves with no call to the API; a job that ends, or
+        one not listed yet, asks for the queue again."""
+        job_id = str(change.get("jobId"))
+        known = self.queue.get(job_id)
+        if known is not None:
+            if change.get("state") in ENDED:
+                del self.queue[job_id]
+            else:
+                self.queue[job_id] = apply_change(known, change)
+            self._show_queue()
+        # A job not listed (new since the last listing) is asked about once, not at every heartbeat.
+        if change.get("state") in ENDED or (known is None and job_id not in self.asked_about):
+            self.asked_about.add(job_id)
+            self.refresh_queue()
+
+    def _show_queue(self) -> None:
+        rows = [
+            (
+                job_id,
+                (
+                    Text(str(job.get("title") or job.get("kind") or ""), no_wrap=True, overflow="ellipsis"),
+                    str(job.get("state", "")),
+                    f"{percent_of(job):.0f}%" if job.get("state") == "running" else "—",
+                    clock(job["etaSeconds"]) if isinstance(job.get("etaSeconds"), int | float) else "—",
+                ),
+            )
+            for job_id, job in self.queue.items()
+        ]
+        self._fill("media-queue", rows)
+        table = self.query_one("#media-queue", DataTable)
+        running = sum(1 for job in self.queue.values() if job.get("state") == "running")
+        table.border_title = f"Transcoding: {running} running, {len(self.queue) - running} queued"
+        table.set_class(bool(rows), "shown")
+        self._show_failed()
+
+    def _show_failed(self) -> None:
+        recent = [job for job in self.failed if self._failed_recently(job)]
+        said = [f"{job.get('title') or job.get('kind', '')}: {job.get('error') or 'no reason given'}" for job in recent]
+        line = self.query_one("#media-failed", Static)
+        line.update(Text("Transcoding failed: " + " · ".join(said)) if said else "")
+        line.set_class(bool(said), "shown")
+
+    def _failed_recently(self, job: dict) -> bool:
+        """Failed within RECENT_FAILURE of the server's last snapshot (its clock, not this terminal's)."""
+        finished = _instant(job.get("finishedAt"))
+        now = _instant((self.snapshot or {}).get("generatedAt")) or datetime.now(UTC)
+        return finished is not None and now - finished <= RECENT_FAILURE
+
     # --- live control (admin) -------------------------------------------------------------------
 
     def _selected_event(self, table_id: str) -> tuple[str, str] | None:
@@ -263,6 +358,15 @@ class DashboardScreen(Screen[None]):
             return
         self.notify(f"{title}: {verb} done")
         self.refresh_snapshot()
+
+
+def _instant(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def _sockets_scope(sockets: dict) -> str:

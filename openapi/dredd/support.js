@@ -80,7 +80,33 @@ async function signUp(extra = {}) {
   return { email, password, device, userId: profile.userId, ...tokenData };
 }
 
+let seeded;
+// A seeded game (the fixtures' `event`): its external id, teams and league, which exist.
+async function seededGame() {
+  if (!seeded) seeded = (await api('GET', `/event/get_by_id/id/${ids.event}`)).content;
+  return seeded;
+}
+
+let eventCounter = 0;
+// A new game of `status` (upcoming unless said) between the seeded game's teams, in its league
+// and sport (so it has eventTeams and a metaTitle, as the example), made through the API.
+async function newEvent(status = 'upcoming', extra = {}) {
+  eventCounter += 1;
+  const game = await seededGame();
+  const body = {
+    title: `Dredd match ${process.pid}.${eventCounter}`,
+    event_date: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
+    sportType: game.sportType,
+    status,
+    identities: game.mediaIdentities.map((i) => i._id),
+    homeTeamId: game.eventTeams.homeTeam.teamId,
+    awayTeamId: game.eventTeams.awayTeam.teamId,
+    ...extra,
+  };
+  return (await api('POST', '/admin/events', body, fixtures.tokens.staff)).content;
+}
+
 module.exports = {
   fixtures, ids, base, NOBODY, INVALID_BODY, keepExample, emptyMap, setBody, setPath, setToken, dropToken,
-  uniqueDevice, api, signUp, verificationToken,
+  uniqueDevice, api, signUp, verificationToken, seededGame, newEvent,
 };

@@ -291,6 +291,11 @@ ACCEPTED_REFUSALS = {
     "TOUCHLINE_UPLOAD_MAX_BYTES a 413",
     "append_upload": "bytes at another offset than the upload's is a 409, past its length a 413; a complete file "
     "that is no video a 422",
+    "attach_media_asset": "a title for an archive, or one with control characters, is a 400; an asset that is "
+    "not ready, neither an upload nor a recording, or whose event is live is a 409",
+    "cut_media_asset": "a range that is empty, longer than 30 minutes or past what was recorded, or a blank "
+    "title, is a 400; an asset that is not ready, or neither a recording nor an upload, is a 409",
+    "delete_media_asset": "an asset an event plays is a 409 unless forced; so is a live input on air",
     "save_tag": "an end before the start, a time beyond the video (or any tag on an upcoming event) is a 400 "
     "(invalid_time_range); so are text with control characters and a teamId no team has",
     "tokenize_card": "a card number failing the Luhn check, or an expiry month already past, is a 400 (invalid_card)",

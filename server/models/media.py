@@ -72,6 +72,8 @@ class Upload(IdMixin, TimestampMixin, Base):
     filename: Mapped[str | None] = mapped_column(String(200), default=None)
     title: Mapped[str | None] = mapped_column(String(200), default=None)
     created_by: Mapped[str | None] = mapped_column(String(24), default=None)
+    # What the asset is published as once transcoded (archive or a highlight kind), if anything.
+    attach_as: Mapped[str | None] = mapped_column(String(16), default=None)
     # An unfinished upload is removed after this moment (TOUCHLINE_UPLOAD_RETENTION_HOURS).
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
@@ -101,3 +103,6 @@ class MediaJob(IdMixin, TimestampMixin, Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     created_by: Mapped[str | None] = mapped_column(String(24), default=None)
+    # The upload's `as`: published so when done (server.services.media_library), into this event.
+    attach_as: Mapped[str | None] = mapped_column(String(16), default=None)
+    attached_event_id: Mapped[str | None] = mapped_column(String(24), default=None)

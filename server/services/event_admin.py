@@ -272,7 +272,7 @@ def _touched(before: Mapping[str, Any], event: Event) -> bool:
     return any(getattr(event, name) != value for name, value in before.items())
 
 
-async def _locked(db: AsyncSession, event_id: str) -> Event:
+async def locked_event(db: AsyncSession, event_id: str) -> Event:
     event = await db.get(Event, event_id, with_for_update=True, populate_existing=True)
     if event is None or event.media_type != "event":
         raise NotFound("Event not found", code="event_not_found")
@@ -424,7 +424,7 @@ async def _check_references(
     return identities
 
 
-async def _search_text(db: AsyncSession, event: Event) -> str:
+async def search_text_of(db: AsyncSession, event: Event) -> str:
     parts = [event.title]
     for team_id in (event.home_team_id, event.away_team_id):
         team = await db.get(Team, team_id) if team_id else None
@@ -508,7 +508,7 @@ async def create(
             event.hls_stream = archive_url(sample_for(event.sport_type), event.duration_s)
     if event.status == LIVE and event.game_start_date is None:
         event.game_start_date = min(event.event_date, now)
-    event.search_text = await _search_text(db, event)
+    event.search_text = await search_text_of(db, event)
     db.add(event)
     await _own_assets(db, media, event)
     _link(db, event, identities or [])
@@ -529,7 +529,7 @@ async def update(
     machine and does what go_live or finish would (fields sent with it win over what they set)."""
     now = now or clock.now()
     values = columns_of(body, allow_private_urls=allow_private_urls)
-    event = await _locked(db, event_id)
+    event = await locked_event(db, event_id)
     before = snapshot(event)
     identities = await _check_references(db, event, values, list(body["identities"]) if "identities" in body else None)
     wanted = values.pop("status", event.status)
@@ -537,7 +537,7 @@ async def update(
         setattr(event, column, value)
     _change_status(event, wanted, now, set(values))
     await _own_assets(db, media, event)
-    event.search_text = await _search_text(db, event)
+    event.search_text = await search_text_of(db, event)
     if identities is not None:
         await db.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
         _link(db, event, identities)
@@ -561,7 +561,7 @@ async def go_live(
     db: AsyncSession, event_id: str, now: datetime | None = None, *, media: Media
 ) -> tuple[EventView, Change]:
     now = now or clock.now()
-    event = await _locked(db, event_id)
+    event = await locked_event(db, event_id)
     if event.status != UPCOMING:
         raise _refuse_transition(event.status, LIVE)
     before = snapshot(event)
@@ -623,7 +623,7 @@ async def finish(
     db: AsyncSession, event_id: str, now: datetime | None = None, *, media: Media
 ) -> tuple[EventView, Change]:
     now = now or clock.now()
-    event = await _locked(db, event_id)
+    event = await locked_event(db, event_id)
     if event.status != LIVE:
         raise _refuse_transition(event.status, ARCHIVED)
     before = snapshot(event)
@@ -648,7 +648,7 @@ async def set_stream(
     """Switch the stream of a live, upcoming (which goes live) or channel event; archived: 409."""
     now = now or clock.now()
     values = columns_of({"content": {"HLSStream": url}}, allow_private_urls=allow_private_urls)
-    event = await _locked(db, event_id)
+    event = await locked_event(db, event_id)
     if event.status not in (UPCOMING, LIVE, CHANNEL):
         raise Conflict(
             f"An archived event's stream cannot be switched (this one is {event.status})", code=INVALID_STATUS

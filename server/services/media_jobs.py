@@ -52,6 +52,8 @@ class JobView:
     created: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    attach_as: str | None = None
+    attached_event_id: str | None = None
 
     @classmethod
     def of(cls, job: MediaJob) -> JobView:
@@ -69,6 +71,8 @@ class JobView:
             job.created,
             job.started_at,
             job.finished_at,
+            job.attach_as,
+            job.attached_event_id,
         )
 
 

@@ -33,6 +33,7 @@ async def begin(
     filename: str | None,
     title: str | None,
     created_by: str | None,
+    attach_as: str | None = None,
     max_bytes: int,
     retention_hours: int,
 ) -> Upload:
@@ -50,6 +51,7 @@ async def begin(
         filename=filename,
         title=title,
         created_by=created_by,
+        attach_as=attach_as,
         expires_at=clock.now() + timedelta(hours=retention_hours),
     )
     db.add(upload)
@@ -87,6 +89,7 @@ async def complete(db: AsyncSession, upload: Upload, *, job_id: str, duration_ms
         percent=0.0,
         attempts=0,
         created_by=upload.created_by,
+        attach_as=upload.attach_as,
     )
     db.add(job)
     if rows_changed(await db.execute(delete(Upload).where(Upload.id == upload.id))) != 1:

@@ -13,7 +13,9 @@ A job, in a working directory of its own (`<media dir>/transcoding/<job id>/`, n
 3. measures the renditions and writes the master with their real BANDWIDTH, CODECS, RESOLUTION
    and FRAME-RATE (packaging.measure);
 4. makes the poster and the seek-preview thumbnails (packaging.previews);
-5. renames the directory into place as the asset's and marks job and asset done, together.
+5. describes it as a live recording is described (`recording.json`: its renditions), so cuts and
+   clips of it are ranges of it as of a recording, then renames the directory into place as the
+   asset's and marks job and asset done, together.
 
 A heartbeat renews the job's lease and records its progress every HEARTBEAT_SECONDS; when the job
 is no longer this process's (cancelled by staff) the work stops, ffmpeg is killed and the working
@@ -30,7 +32,7 @@ import shutil
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..db import Database
@@ -46,6 +48,7 @@ from ..media.sources.upload_files import Refused, UploadFiles, check_video
 from ..realtime.announcements import announce_media_job
 from ..services import job_runs, media_jobs
 from ..settings import Settings
+from . import publishing
 
 log = logging.getLogger(__name__)
 
@@ -245,6 +248,11 @@ class Transcoding:
             work,
             ffmpeg=self.ffmpeg,
         )
+        # Described as a recording is: cuts and clips of it are ranges of its renditions (clips.py).
+        info = RecordingInfo(
+            0, self.settings.live_segment_seconds, tuple(asdict(r) for r in renditions), checked.source.has_audio
+        )
+        (work / RECORDING_FILE).write_bytes(info.dumps())
         await asyncio.to_thread(self._publish, work, job.asset_id)
         duration_ms = round(checked.duration_seconds * 1000)
         if not await media_jobs.finish(self.database, job.id, self.holder, duration_ms=duration_ms):
@@ -252,6 +260,7 @@ class Transcoding:
             raise JobLost()
         self.files.remove_source(job.id)
         log.info("transcoding job %s done: asset %s, %d renditions", job.id, job.asset_id, len(renditions))
+        await publishing.attach_as_declared(self.database, self.settings, job)
 
     async def _previews(self, job: media_jobs.JobView, work: Path, progress: Progress) -> None:
         """A finished live recording's poster and thumbnails, from its own renditions, added to its
@@ -281,6 +290,7 @@ class Transcoding:
         await asyncio.to_thread(_move_files, work, directory)
         if not await media_jobs.finish(self.database, job.id, self.holder, duration_ms=round(duration * 1000)):
             raise JobLost()
+        await publishing.refresh_archive_poster(self.database, self.settings, job.asset_id)
 
     def _publish(self, work: Path, asset_id: str) -> None:
         """The working directory becomes the asset's, in one rename (same file system)."""

@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from cli.admin_client import AdminClient
+from cli.admin_client import AdminApiError, AdminClient
 from cli.room_watch import RoomMessage
 from cli.tui.api import AdminApi
 
@@ -406,6 +406,108 @@ MAIL = [
 RESENT_MAIL_ID = "1d1c0a8e2b3d4c5e6f7a8be5"
 
 
+# --- the media library (issue 29 §4) ---
+HIGHLIGHT_EVENT = {
+    "_id": "5c1c0a8e2b3d4c5e6f7a8b99",
+    "title": "Westport vs Lakeside: opening goal",
+    "status": "archived",
+    "event_date": "2026-11-21T18:00:00Z",
+    "content": {"HLSStream": "/media/vod/6b1f0c2e9b3d4e5f60718205/index.m3u8", "PanoStream": None},
+}
+WESTPORT, NORTHGATE, HARBOR = LIVE_EVENTS[2]["_id"], LIVE_EVENTS[1]["_id"], LIVE_EVENTS[0]["_id"]
+# Newest first, as GET /admin/media_assets lists them.
+MEDIA_ASSETS: list[dict[str, Any]] = [
+    {
+        "_id": "6b1f0c2e9b3d4e5f60718202",
+        "kind": "upload",
+        "event": NORTHGATE,
+        "state": "processing",
+        "title": "Northgate press conference",
+        "created": "2026-11-24T17:45:00Z",
+    },
+    {
+        "_id": "6b1f0c2e9b3d4e5f60718201",
+        "kind": "upload",
+        "event": WESTPORT,
+        "state": "processing",
+        "title": "Westport vs Lakeside, full match",
+        "durationMs": 5_400_000,
+        "created": "2026-11-24T17:40:00Z",
+    },
+    {
+        "_id": "6b1f0c2e9b3d4e5f60718203",
+        "kind": "upload",
+        "event": HARBOR,
+        "state": "failed",
+        "title": "Harbor City warm-up",
+        "created": "2026-11-24T17:20:00Z",
+    },
+    {
+        "_id": "6b1f0c2e9b3d4e5f60718205",
+        "kind": "highlight",
+        "event": HIGHLIGHT_EVENT["_id"],
+        "state": "ready",
+        "title": "Opening goal",
+        "parent": "6b1f0c2e9b3d4e5f60718204",
+        "range": {"start_ms": 12_000, "end_ms": 30_000},
+        "created": "2026-11-22T10:00:00Z",
+    },
+    {
+        "_id": "6b1f0c2e9b3d4e5f60718204",
+        "kind": "recording",
+        "event": WESTPORT,
+        "state": "ready",
+        "durationMs": 6_300_000,
+        "created": "2026-11-21T18:00:00Z",
+    },
+]
+# Newest first, as GET /admin/media_jobs lists them.
+MEDIA_JOBS: list[dict[str, Any]] = [
+    {
+        "_id": "6c1f0c2e9b3d4e5f60718302",
+        "kind": "transcode",
+        "asset": "6b1f0c2e9b3d4e5f60718202",
+        "event": NORTHGATE,
+        "title": "Northgate press conference",
+        "state": "queued",
+        "percent": 0,
+        "attempts": 0,
+        "created": "2026-11-24T17:45:00Z",
+    },
+    {
+        "_id": "6c1f0c2e9b3d4e5f60718301",
+        "kind": "transcode",
+        "asset": "6b1f0c2e9b3d4e5f60718201",
+        "event": WESTPORT,
+        "title": "Westport vs Lakeside, full match",
+        "state": "running",
+        "percent": 42.5,
+        "etaSeconds": 80,
+        "attempts": 1,
+        "created": "2026-11-24T17:40:00Z",
+        "startedAt": "2026-11-24T17:41:00Z",
+    },
+    {
+        "_id": "6c1f0c2e9b3d4e5f60718303",
+        "kind": "transcode",
+        "asset": "6b1f0c2e9b3d4e5f60718203",
+        "event": HARBOR,
+        "title": "Harbor City warm-up",
+        "state": "failed",
+        "percent": 12,
+        "error": "ffmpeg: moov atom not found (the file is cut short)",
+        "attempts": 2,
+        "created": "2026-11-24T17:20:00Z",
+        "startedAt": "2026-11-24T17:21:00Z",
+        "finishedAt": "2026-11-24T17:35:00Z",
+    },
+]
+PLAYED_BY = {
+    "6b1f0c2e9b3d4e5f60718204": [WESTPORT, HIGHLIGHT_EVENT["_id"]],
+    "6b1f0c2e9b3d4e5f60718205": [HIGHLIGHT_EVENT["_id"]],
+}
+
+
 class FixedApi(AdminApi):
     def __init__(self, role: str = "admin"):
         super().__init__(AdminClient("http://touchline.test", None))
@@ -508,3 +610,96 @@ class FixedApi(AdminApi):
     async def resend_mail(self, mail_id: str) -> dict:
         original = next(m for m in MAIL if m["_id"] == mail_id)
         return {**original, "_id": RESENT_MAIL_ID, "added": "2026-11-24T18:00:00Z"}
+
+    # --- the media library: empty here (MediaLibraryApi has one) ---
+
+    async def media_assets(self, event: str | None = None, limit: int = 50) -> list[dict]:
+        return []
+
+    async def media_jobs(self, state: str | None = None, limit: int = 50) -> list[dict]:
+        return []
+
+
+class MediaLibraryApi(FixedApi):
+    """Fixed answers with a media library: an upload transcoding, one queued, one failed, a
+    recording and a highlight cut from it. It records the media calls (`calls`), the rooms each
+    watch asked for (`watched`), and hands every watch what tell() sends, as the server's socket
+    would."""
+
+    def __init__(self, role: str = "admin"):
+        super().__init__(role)
+        self.assets = [dict(asset) for asset in MEDIA_ASSETS]
+        self.jobs = [dict(job) for job in MEDIA_JOBS]
+        self.calls: list[tuple[Any, ...]] = []
+        self.watched: list[tuple[str, ...]] = []
+        self._inboxes: list[asyncio.Queue[RoomMessage]] = []
+
+    def tell(self, change: dict) -> None:
+        """A `media-job-change`, to every watch open now."""
+        for inbox in self._inboxes:
+            inbox.put_nowait(RoomMessage("media-job-change", change, "2026-11-24T18:00:02Z"))
+
+    @asynccontextmanager
+    async def watch_rooms(self, rooms) -> AsyncIterator[AsyncIterator[RoomMessage]]:
+        inbox: asyncio.Queue[RoomMessage] = asyncio.Queue()
+        self.watched.append(tuple(rooms))
+        self._inboxes.append(inbox)
+
+        async def received() -> AsyncIterator[RoomMessage]:
+            while True:
+                yield await inbox.get()
+
+        try:
+            yield received()
+        finally:
+            self._inboxes.remove(inbox)
+
+    async def event(self, event_id: str) -> dict:
+        for event in [*LIVE_EVENTS, HIGHLIGHT_EVENT]:
+            if event["_id"] == event_id:
+                return event
+        raise AdminApiError("Event not found", "event_not_found", 404)
+
+    async def media_assets(self, event: str | None = None, limit: int = 50) -> list[dict]:
+        self.calls.append(("media_assets",))
+        return [a for a in self.assets if event in (None, a["event"])][:limit]
+
+    async def media_jobs(self, state: str | None = None, limit: int = 50) -> list[dict]:
+        self.calls.append(("media_jobs", state))
+        return [j for j in self.jobs if state in (None, j["state"])][:limit]
+
+    async def media_asset(self, asset_id: str) -> dict:
+        self.calls.append(("media_asset", asset_id))
+        asset = next((a for a in self.assets if a["_id"] == asset_id), None)
+        if asset is None:
+            raise AdminApiError("Media asset not found", "asset_not_found", 404)
+        job = next((j for j in self.jobs if j.get("asset") == asset_id), None)
+        return {**asset, "playedBy": PLAYED_BY.get(asset_id, [])} | ({"job": job} if job else {})
+
+    async def delete_media_asset(self, asset_id: str, force: bool = False) -> dict:
+        self.calls.append(("delete_media_asset", asset_id, force))
+        played = PLAYED_BY.get(asset_id, [])
+        if played and not force:
+            names = ", ".join(played)
+            raise AdminApiError(
+                f"Events play this asset: {names} (delete with force to take it off them)", "asset_in_use", 409
+            )
+        self.assets = [a for a in self.assets if a["_id"] != asset_id]
+        return {"deleted": [asset_id], "detached": played}
+
+    async def attach_media_asset(self, asset_id: str, body: dict) -> dict:
+        self.calls.append(("attach_media_asset", asset_id, body))
+        asset = next(a for a in self.assets if a["_id"] == asset_id)
+        if body["as"] == "archive":
+            return {**await self.event(asset["event"]), "status": "archived"}
+        return {**HIGHLIGHT_EVENT, "_id": "5c1c0a8e2b3d4c5e6f7a8b98", "title": body.get("title") or asset.get("title")}
+
+    async def cut_media_asset(self, asset_id: str, body: dict) -> dict:
+        self.calls.append(("cut_media_asset", asset_id, body))
+        return {**HIGHLIGHT_EVENT, "_id": "5c1c0a8e2b3d4c5e6f7a8b97", "title": body["title"]}
+
+    async def cancel_media_job(self, job_id: str) -> dict:
+        self.calls.append(("cancel_media_job", job_id))
+        job = next(j for j in self.jobs if j["_id"] == job_id)
+        job.update(state="cancelled")
+        return job

@@ -50,6 +50,7 @@ async def test_the_dashboard_shows_a_live_event(live_server):
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, DashboardScreen)
+        await wait_until(pilot, lambda: bool(screen.query("#live")))  # composed (a busy machine takes a moment)
         live = screen.query_one("#live", DataTable)
         await wait_until(pilot, lambda: any(row[0] == title for row in cells(live)))
         assert [row[2] for row in cells(live) if row[0] == title] == ["0"]  # no socket in its room

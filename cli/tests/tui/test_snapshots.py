@@ -1,14 +1,15 @@
 """Snapshots of the staff console's main screens at 80×24 (pytest-textual-snapshot), on fixed
-data (FixedApi: no server, no clock). A change to a screen's look fails here until the new
-picture is accepted with `pytest cli/tests/tui/test_snapshots.py --snapshot-update` and the
-SVGs under __snapshots__/ are reviewed and committed. Baselines are made on CI's Python."""
+data (FixedApi, MediaLibraryApi: no server, no clock). A change to a screen's look fails here
+until the new picture is accepted with `pytest cli/tests/tui/test_snapshots.py --snapshot-update`
+and the SVGs under __snapshots__/ are reviewed and committed. Baselines are made on CI's Python."""
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TabbedContent
 
 from cli.tui.app import TouchlineAdmin
 
-from .fixed_data import FixedApi
+from .fixed_data import MEDIA_ASSETS, FixedApi, MediaLibraryApi
+from .test_admin_tui import wait_until
 
 SIZE = (80, 24)
 
@@ -129,3 +130,52 @@ def test_the_audit_log(snap_compare):
         await settled(pilot)
 
     assert snap_compare(console(), terminal_size=SIZE, run_before=opened)
+
+
+def media_console() -> TouchlineAdmin:
+    return TouchlineAdmin(MediaLibraryApi(), refresh_seconds=3600)
+
+
+async def queue_shown(pilot: Pilot) -> None:
+    """The dashboard with the transcoding queue. The queue's socket stays open: settle on what
+    is shown, not on workers."""
+    screen = pilot.app.screen
+    await wait_until(pilot, lambda: screen.query_one("#media-queue", DataTable).row_count == 2)
+    await wait_until(pilot, lambda: screen.query_one("#live", DataTable).row_count == 1)
+    await wait_until(pilot, lambda: screen.query_one("#media-failed").display)
+    await pilot.pause()
+
+
+def test_the_dashboard_with_the_transcoding_queue(snap_compare):
+    assert snap_compare(media_console(), terminal_size=SIZE, run_before=queue_shown)
+
+
+def test_the_media_screen_with_a_job_running(snap_compare):
+    async def running_selected(pilot: Pilot) -> None:
+        await queue_shown(pilot)
+        await pilot.press("M")
+        screen = pilot.app.screen
+        table = screen.query_one("#assets", DataTable)
+        await wait_until(pilot, lambda: table.row_count == len(MEDIA_ASSETS))
+        table.move_cursor(row=1)  # the upload being transcoded
+        await wait_until(pilot, lambda: "running 42 %" in str(screen.query_one("#asset-detail").render()))
+        await pilot.pause()
+
+    assert snap_compare(media_console(), terminal_size=SIZE, run_before=running_selected)
+
+
+def test_the_media_screen_of_a_support_session_on_a_failed_upload(snap_compare):
+    async def failed_selected(pilot: Pilot) -> None:
+        await pilot.press("M")
+        screen = pilot.app.screen
+        table = screen.query_one("#assets", DataTable)
+        await wait_until(pilot, lambda: table.row_count == len(MEDIA_ASSETS))
+        table.move_cursor(row=2)  # the upload whose transcoding failed
+        await wait_until(pilot, lambda: "moov atom" in str(screen.query_one("#asset-detail").render()))
+        await pilot.pause()
+
+    assert snap_compare(
+        TouchlineAdmin(MediaLibraryApi(role="support"), refresh_seconds=3600),
+        terminal_size=SIZE,
+        run_before=failed_selected,
+    )

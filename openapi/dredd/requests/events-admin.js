@@ -3,17 +3,10 @@
 // stream keys, read its ingest's health. Every transaction works on events it creates through the API first, so
 // the seeded catalogue the other transactions rely on keeps its statuses and streams (the admin
 // operations come after the catalogue ones in the contract, so Dredd lists those first anyway).
-const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api } = require('../support');
+const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api, seededGame, newEvent } = require('../support');
 
 const asViewer = (t) => setToken(t, fixtures.tokens.viewer);
 const staffCall = (method, path, body) => api(method, path, body, fixtures.tokens.staff);
-
-let seeded;
-// A seeded game (the fixtures' `event`): its external id, teams and league, which exist.
-async function seededGame() {
-  if (!seeded) seeded = (await api('GET', `/event/get_by_id/id/${ids.event}`)).content;
-  return seeded;
-}
 
 // An event with a stream key in force; with `publishing`, an encoder publishes with it, as nginx-rtmp
 // tells the server (its on_publish hook, on loopback with the hook secret: the contract server
@@ -27,25 +20,6 @@ async function eventWithKey({ publishing }) {
     if (answer.status !== 204) throw new Error(`the publish hook answered ${answer.status}`);
   }
   return event;
-}
-
-let counter = 0;
-// A new game of `status` (upcoming unless said) between the seeded game's teams, in its league
-// and sport (so it has eventTeams and a metaTitle, as the example), made through the API.
-async function newEvent(status = 'upcoming', extra = {}) {
-  counter += 1;
-  const game = await seededGame();
-  const body = {
-    title: `Dredd match ${process.pid}.${counter}`,
-    event_date: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
-    sportType: game.sportType,
-    status,
-    identities: game.mediaIdentities.map((i) => i._id),
-    homeTeamId: game.eventTeams.homeTeam.teamId,
-    awayTeamId: game.eventTeams.awayTeam.teamId,
-    ...extra,
-  };
-  return (await staffCall('POST', '/admin/events', body)).content;
 }
 
 // The example body with ids that exist: the seeded game's teams and a seeded league.

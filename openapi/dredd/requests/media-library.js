@@ -1,9 +1,10 @@
-// Dredd requests for the media library (tag admin): tus uploads (create, offset, bytes, delete)
-// and the transcoding queue (list, show, cancel). A complete upload is the shipped test ad
-// (fixtures/media/ads/preroll.mp4: 6 s, 640x360), small enough to transcode in a moment.
+// Dredd requests for the media library (tag admin): tus uploads (create, offset, bytes, delete),
+// the transcoding queue (list, show, cancel) and the assets (list, show, publish, cut, delete). A
+// complete upload is the shipped test ad (fixtures/media/ads/preroll.mp4: 6 s, 640x360), small
+// enough to transcode in a moment: the contract server's queue makes it a ready asset.
 const fs = require('fs');
 const path = require('path');
-const { ids, fixtures, NOBODY, setPath, setToken, dropToken, api } = require('../support');
+const { ids, fixtures, NOBODY, setBody, setPath, setToken, dropToken, api, newEvent } = require('../support');
 
 const asSupport = (t) => setToken(t, fixtures.tokens.support);
 const asViewer = (t) => setToken(t, fixtures.tokens.viewer);
@@ -15,25 +16,58 @@ const b64 = (text) => Buffer.from(text).toString('base64');
 const metadata = (eventId, title = 'Dredd upload') => `event ${b64(eventId)},filename ${b64('preroll.mp4')},title ${b64(title)}`;
 
 // A new upload of `length` bytes for the seeded game; its path below the API base.
-async function newUpload(length) {
+async function newUpload(length, eventId = ids.event) {
   const answer = await fetch(`${fixtures.base}/api/admin/uploads`, {
     method: 'POST',
-    headers: { ...TUS, Authorization: `Bearer ${fixtures.tokens.staff}`, 'Upload-Length': String(length), 'Upload-Metadata': metadata(ids.event) },
+    headers: { ...TUS, Authorization: `Bearer ${fixtures.tokens.staff}`, 'Upload-Length': String(length), 'Upload-Metadata': metadata(eventId) },
   });
   if (answer.status !== 201) throw new Error(`create_upload answered ${answer.status}: ${await answer.text()}`);
   return answer.headers.get('location').replace(/^\/api/, '');
 }
 
-// A queued transcoding job: the test ad uploaded whole.
-async function newJob() {
-  const upload = await newUpload(VIDEO.length);
+// A queued transcoding job: the test ad uploaded whole (for the seeded game, or `eventId`).
+async function uploaded(eventId = ids.event) {
+  const upload = await newUpload(VIDEO.length, eventId);
   const answer = await fetch(`${fixtures.base}/api${upload}`, {
     method: 'PATCH',
     headers: { ...TUS, Authorization: `Bearer ${fixtures.tokens.staff}`, 'Upload-Offset': '0', 'Content-Type': BYTES },
     body: VIDEO,
   });
   if (answer.status !== 204) throw new Error(`append_upload answered ${answer.status}: ${await answer.text()}`);
-  return answer.headers.get('upload-job');
+  return { job: answer.headers.get('upload-job'), asset: answer.headers.get('upload-asset') };
+}
+
+const newJob = async () => (await uploaded()).job;
+const staffCall = (method, path, body) => api(method, path, body, fixtures.tokens.staff);
+
+// A ready upload of an event of its own, made once: its job transcoded by the contract server.
+let ready;
+function readyAsset() {
+  ready = ready || (async () => {
+    const event = await newEvent();
+    const { job, asset } = await uploaded(event._id);
+    for (let i = 0; i < 240; i += 1) {
+      const { state } = (await staffCall('GET', `/admin/media_jobs/${job}`)).content.job;
+      if (state === 'done') return asset;
+      if (state !== 'queued' && state !== 'running') throw new Error(`the test ad's transcoding job is ${state}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error('the test ad was not transcoded within 2 minutes');
+  })();
+  return ready;
+}
+
+// The asset of a live event's sample stream: neither an upload nor a recording.
+async function sampleAsset() {
+  const event = await newEvent('live');
+  return (await staffCall('GET', `/admin/events/${event._id}/assets`)).content.assets[0]._id;
+}
+
+// That asset, published as its event's archive: an event plays it.
+async function playedAsset() {
+  const asset = await readyAsset();
+  await staffCall('POST', `/admin/media_assets/${asset}/attach`, { as: 'archive' });
+  return asset;
 }
 
 // The request's tus headers, for an upload of the test ad.
@@ -105,6 +139,53 @@ module.exports = {
     401: dropToken,
     403: asViewer,
     404: (t) => setPath(t, `/admin/media_jobs/${NOBODY}`),
+  },
+  list_media_assets: {
+    200: async (t) => { await readyAsset(); setPath(t, '/admin/media_assets?limit=5'); },
+    400: (t) => setPath(t, '/admin/media_assets?kind=trailer'),
+    401: dropToken,
+    403: asViewer,
+  },
+  get_media_asset: {
+    200: async (t) => setPath(t, `/admin/media_assets/${(await uploaded()).asset}`),
+    400: (t) => setPath(t, '/admin/media_assets/not-an-id'),
+    401: dropToken,
+    403: asViewer,
+    404: (t) => setPath(t, `/admin/media_assets/${NOBODY}`),
+  },
+  delete_media_asset: {
+    200: async (t) => setPath(t, `/admin/media_assets/${(await uploaded()).asset}`),
+    400: (t) => setPath(t, '/admin/media_assets/not-an-id'),
+    401: dropToken,
+    403: asSupport,
+    404: (t) => setPath(t, `/admin/media_assets/${NOBODY}`),
+    409: async (t) => setPath(t, `/admin/media_assets/${await playedAsset()}`),
+  },
+  attach_media_asset: {
+    200: async (t) => setPath(t, `/admin/media_assets/${await readyAsset()}/attach`),
+    400: (t) => setBody(t, { as: 'trailer' }),
+    401: dropToken,
+    403: asSupport,
+    404: (t) => setPath(t, `/admin/media_assets/${NOBODY}/attach`),
+    409: async (t) => setPath(t, `/admin/media_assets/${await sampleAsset()}/attach`), // a sample: not an upload
+  },
+  cut_media_asset: {
+    // The test ad is 6 s long: the example's range is past its end.
+    201: async (t) => {
+      setPath(t, `/admin/media_assets/${await readyAsset()}/cuts`);
+      setBody(t, { from: 1, to: 4, title: 'Opening goal', as: 'highlight' });
+    },
+    400: async (t) => {
+      setPath(t, `/admin/media_assets/${await readyAsset()}/cuts`);
+      setBody(t, { from: 4, to: 1, title: 'Backwards' });
+    },
+    401: dropToken,
+    403: asSupport,
+    404: (t) => setPath(t, `/admin/media_assets/${NOBODY}/cuts`),
+    409: async (t) => {
+      setPath(t, `/admin/media_assets/${await sampleAsset()}/cuts`); // a sample: no recording
+      setBody(t, { from: 1, to: 4, title: 'A loop' });
+    },
   },
   cancel_media_job: {
     200: async (t) => setPath(t, `/admin/media_jobs/${await newJob()}/cancel`),

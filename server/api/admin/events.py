@@ -18,30 +18,12 @@ from ...services.events import EventFilters, EventView, Sort, list_events
 from ...services.events import get_event as find_event
 from ...services.paging import PageQuery
 from ..http.audit import note_target
-from ..http.context import bind_viewer, settings, staff
+from ..http.context import settings, staff
 from ..http.database import database, db_session, db_write_session
 from ..http.envelope import ok, page_of
-from ..presenters.catalogue import event_presenter
+from ..presenters.staff_events import present_for_staff, staff_presenter
 
 log = logging.getLogger(__name__)
-
-STORED_STREAMS = {"HLSStream": "hls_stream", "PanoStream": "pano_stream", "MezzanineVideo": "mezzanine_video"}
-
-
-async def _presenter():
-    """The viewer's presenter with the stored stream URLs staff set in place of signed ones."""
-    present = event_presenter(await bind_viewer())
-
-    def staff_view(view: EventView) -> dict:
-        body = present(view)
-        body["content"].update({wire: getattr(view.event, column) for wire, column in STORED_STREAMS.items()})
-        return body
-
-    return staff_view
-
-
-async def _present(view: EventView) -> dict:
-    return (await _presenter())(view)
 
 
 async def list_admin_events(status: str | None = None, sport_type: str | None = None, page: int = 0, size: int = 10):
@@ -49,7 +31,7 @@ async def list_admin_events(status: str | None = None, sport_type: str | None = 
     filters = EventFilters(
         media_types=("event",), statuses=(status,) if status else (), sport_types=(sport_type,) if sport_type else ()
     )
-    present = await _presenter()
+    present = await staff_presenter()
     async with db_session() as db:
         result = await list_events(db, filters, Sort(), PageQuery(page, size))
     return page_of(result, present)
@@ -59,13 +41,13 @@ async def get_admin_event(id_: str):
     await staff()
     async with db_session() as db:
         view = await find_event(db, id_, media_types=("event",))
-    return ok(await _present(view))
+    return ok(await present_for_staff(view))
 
 
 async def _changed(view: EventView, change: event_admin.Change) -> dict:
     await announce_catalogue_changed()
     await announce_change(change)
-    return ok(await _present(view))
+    return ok(await present_for_staff(view))
 
 
 async def create_event(body: dict):
@@ -83,7 +65,7 @@ async def create_event(body: dict):
         view.event.external_id,
         view.event.status,
     )
-    return ok(await _present(view))
+    return ok(await present_for_staff(view))
 
 
 async def update_event(id_: str, body: dict):

@@ -31,6 +31,8 @@ def present(job: media_jobs.JobView) -> dict:
         "error": job.error,
         "startedAt": iso(job.started_at),
         "finishedAt": iso(job.finished_at),
+        "attachAs": job.attach_as,
+        "attached": job.attached_event_id,
     }
     body.update({key: value for key, value in optional.items() if value is not None})
     return body

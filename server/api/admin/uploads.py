@@ -25,6 +25,7 @@ from ...media.assets.store import store_of
 from ...media.sources import upload_files
 from ...models import new_id
 from ...services import uploads
+from ...services.media_publishing import ATTACH_AS
 from ...text_rules import has_control_characters
 from ...transcoding import runner
 from ..http.audit import note_detail, note_target
@@ -93,6 +94,9 @@ async def create_upload():
     event_id = metadata.get("event", "")
     if len(event_id) != ID_LENGTH or not all(c in "0123456789abcdef" for c in event_id):
         raise _tus_error("Upload-Metadata names no event (`event <base64 id>`)", "invalid_upload_metadata", 400)
+    attach_as = metadata.get("as")
+    if attach_as is not None and attach_as not in ATTACH_AS:
+        raise _tus_error(f"Upload-Metadata's `as` is one of {', '.join(ATTACH_AS)}", "invalid_upload_metadata", 400)
     note_target(event_id)
     config = settings()
     if config.media_budget_mb:
@@ -108,6 +112,7 @@ async def create_upload():
             filename=_text(metadata.get("filename")),
             title=_text(metadata.get("title")),
             created_by=principal.user_id,
+            attach_as=attach_as,
             max_bytes=config.upload_max_bytes,
             retention_hours=config.upload_retention_hours,
         )

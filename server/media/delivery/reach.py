@@ -13,7 +13,20 @@ not another event's playlist there (server.media.delivery.signing puts the store
                                         no playlist (or of <s> itself, a sample of one rendition)
 
 `<r>` is one directory (a rendition); the caller checks that it is one of the sample's when it
-serves a file as it is (`Place.file`). Every path part is checked: no `.`, `..` or empty parts.
+serves a file as it is (`Place.file`), and that a file beside the stream's own playlist lies in a
+stream of one rendition (a ladder's directory holds no segments). Every path part is checked: no
+`.`, `..` or empty parts.
+
+Seek previews (issue 29 §5, server.media.packaging.previews) lie at the asset's root, beside its
+master (`Place.preview`):
+
+    vod/<s>/index.m3u8                  also vod/<s>/thumbnails.vtt, vod/<s>/thumbs-<nnn>.jpg (the
+                                        sprite sheets) and vod/<s>/poster.jpg
+    vod/<s>/clip-<from>-<to>.m3u8       also vod/<s>/thumbnails.vtt, made for its range, and the
+                                        sheets its cues name (the caller makes and checks them)
+
+A game's token (a sample looped for its length: samples have no previews) and a live token open
+none, and no token opens another file at the root: not `recording.json`, not another playlist.
 """
 
 from __future__ import annotations
@@ -21,12 +34,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..packaging.previews import POSTER, SHEET_TEMPLATE, THUMBNAILS_VTT
+from ..playlists import MASTER_PLAYLIST
 from .clips import Made, is_made_name, made
 from .urls import LIVE_VARIANT, SEGMENT_NAME
 
 # One path part of a stream path: no empty, `.` or `..` parts, nothing to escape.
 PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
 PLAYLIST_SUFFIX = ".m3u8"
+# The sprite sheets' names (previews.SHEET_TEMPLATE, `thumbs-%03d.jpg`: three digits, more past 999).
+_SHEET_HEAD, _, _SHEET_TAIL = SHEET_TEMPLATE.partition("%03d")
+SHEET_NAME = re.compile(f"{re.escape(_SHEET_HEAD)}[0-9]{{3,6}}{re.escape(_SHEET_TAIL)}")
+
+
+def is_sheet(name: str) -> bool:
+    return SHEET_NAME.fullmatch(name) is not None
 
 
 def parts_ok(parts: list[str]) -> bool:
@@ -56,6 +78,9 @@ class Place:
     # A file named by a game's or clip's token: only a recording's segment within its range (the
     # caller checks it against the recording: server.media.recordings).
     ranged: bool = False
+    # A seek preview at the asset's root (thumbnails.vtt, a sprite sheet, the poster): for a clip's
+    # token the caller makes the VTT of its range and checks that its cues name the sheet.
+    preview: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +99,16 @@ class Reach:
         """A clip's or highlight's [from, to) ms; None for anything else."""
         return (self.made.start_ms, self.made.end_ms) if self.made is not None and self.made.clip else None
 
+    def opens_preview(self, name: str) -> bool:
+        """Whether `name`, at the asset's root, is a seek preview this token opens: every one for
+        a whole asset's master; thumbnails.vtt and the sprite sheets for a clip (the caller
+        narrows the sheets to its range's); none for anything else."""
+        if not self.live and not self.made_shape and self.name == MASTER_PLAYLIST:
+            return name in (THUMBNAILS_VTT, POSTER) or is_sheet(name)
+        if self.clip is not None:
+            return name == THUMBNAILS_VTT or is_sheet(name)
+        return False
+
     def place(self, requested: str) -> Place | None:
         """Where `requested` (`live/...` or `vod/...`, no `/media/`) lies, or None: not opened."""
         if requested == self.issued:
@@ -84,6 +119,8 @@ class Reach:
         rendition, _, name = below.rpartition("/")
         if "/" in rendition:
             return None
+        if not rendition and self.opens_preview(name):
+            return Place("", preview=True)
         if name == self.name:
             # The playlist in a rendition's directory (the stream's own is `issued`, handled above).
             return Place(rendition, file=not (self.live or self.made_shape)) if rendition else None
@@ -97,8 +134,9 @@ class Reach:
             if segment is not None:
                 return Place(rendition, segment=int(segment[1]))
             return Place(rendition, ranged=True) if rendition else None
-        # A file of the sample (what the live or stored playlists list), never a made name.
-        return Place(rendition, file=True) if segment is None else None
+        # A file of the sample (what the live or stored playlists list), never a made name; a
+        # live stream's are in its renditions alone.
+        return Place(rendition, file=True) if segment is None and (rendition or not self.live) else None
 
 
 def reach_of(issued: str) -> Reach | None:

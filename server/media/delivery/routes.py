@@ -26,6 +26,13 @@ all answer 409 `stream_not_started` with Retry-After before kickoff. The hot pat
 hit for the token (verified once per process), arithmetic for the window and a playlist rendered
 once per segment period and rendition.
 
+Seek previews (issue 29 §5, server.media.delivery.reach): a whole asset's master token opens the
+asset's `thumbnails.vtt`, its sprite sheets and its poster, served as they are; a clip's token
+opens a `thumbnails.vtt` made for its range (server.media.delivery.thumbnails) at the same place,
+and only the sheets its cues name. They are cached as VOD segments are, and need what the
+token's segments need (a viewer's bearer or media cookie, the region). An asset without them
+(a sample, a recording whose previews are still being made) answers 404.
+
 Made VOD playlists (server.media.delivery.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
 sample's directory (the master) or a rendition's (its media playlist), rendered once per process
 and range (a bounded cache) and gzipped for players that accept it; their segments,
@@ -58,6 +65,7 @@ from ...auth import standing
 from ...auth.tokens import verify_access_token
 from ...settings import Settings
 from ...viewer_region import viewer_region
+from ..packaging.previews import THUMBNAILS_VTT
 from ..playlists import Ladder, Stream, VodPlaylist, load_stream
 from ..recordings import RecordingInfo
 from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
@@ -66,12 +74,20 @@ from .live import LiveStream
 from .live_recordings import LiveRecordings
 from .reach import Place
 from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
+from .thumbnails import VTT_TYPE, ClipThumbnails, Thumbnails
 from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
 # The types hls.js and browsers expect, whatever the platform's mimetypes table says.
-MEDIA_TYPES = {".m3u8": PLAYLIST_TYPE, ".ts": "video/mp2t", ".m4s": "video/mp4", ".mp4": "video/mp4"}
+MEDIA_TYPES = {
+    ".m3u8": PLAYLIST_TYPE,
+    ".ts": "video/mp2t",
+    ".m4s": "video/mp4",
+    ".mp4": "video/mp4",
+    ".vtt": VTT_TYPE,
+    ".jpg": "image/jpeg",
+}
 
 # A live playlist moves every segment: a cache may keep it for less than one.
 LIVE_MAX_AGE = 1
@@ -136,6 +152,7 @@ class SignedMedia:
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
         self.playlists = PlaylistCache()
         self.recordings = LiveRecordings(self.root)
+        self.thumbnails = Thumbnails(self.root)
 
     def _load_live_stream(self, name: str) -> LiveStream | None:
         if not SAMPLE_NAME.match(name):
@@ -185,7 +202,9 @@ class SignedMedia:
         """The checks of a place that need the sample: a game's or clip's segment lies in its
         range; a file served as it is lies in one of the sample's renditions (not in another
         sample below this one's directory). A recording's files are its renditions' alone (not
-        its `recording.json`)."""
+        its `recording.json`), and a ladder's directory serves its seek previews alone."""
+        if place.preview:
+            return self.preview_within(grant, media_path_name)
         recording = self.recordings.info(grant.stream)
         if place.ranged:
             return recording is not None and self.in_range(grant, place.rendition, media_path_name)
@@ -204,7 +223,40 @@ class SignedMedia:
                 return live is not None and place.rendition in live.renditions
             ladder = load_stream(self.root, grant.stream)
             return ladder is not None and ladder.rendition(place.rendition) is not None
+        if place.file and not issued:
+            # Beside the stream's own playlist: the segments of a stream of one rendition. A
+            # ladder's directory holds nothing else to serve (its previews are `Place.preview`).
+            return load_stream(self.root, grant.stream) is None
         return True
+
+    def preview_within(self, grant: StreamGrant, name: str) -> bool:
+        """A whole asset's token opens the previews reach named; a clip's its own VTT, and the
+        sheets that VTT names."""
+        if grant.reach.clip is None or name == THUMBNAILS_VTT:
+            return True
+        made = self.clip_thumbnails(grant)
+        return made is not None and name in made.sheets
+
+    def clip_thumbnails(self, grant: StreamGrant) -> ClipThumbnails | None:
+        """The thumbnails of a clip's range (server.media.delivery.thumbnails), or None."""
+        clip = grant.reach.clip
+        if clip is None:
+            return None
+        return self.thumbnails.clip(grant.stream, *clip, lambda: self.clip_origin(grant.stream, *clip))
+
+    def clip_origin(self, stream: str, start_ms: int, end_ms: int) -> int | None:
+        """Where a clip's playlists begin on its asset's timeline (ms): the first segment covering
+        the range, of a recording (server.media.recordings) or of a ladder's timeline
+        (server.media.delivery.clips)."""
+        if self.recordings.info(stream) is not None:
+            ladder = self.recordings.ladder(stream)
+            recording = self.recordings.recording(stream, ladder.variants[0].rendition) if ladder else None
+            numbers = recording.covering(start_ms, end_ms) if recording is not None else range(0)
+            if recording is None or not numbers:
+                return None
+            return sum(round(s.duration * 1000) for s in recording.segments[: numbers[0]])
+        timeline = timeline_of(self.root, stream)
+        return timeline.starts_at(clip_segments(timeline, start_ms, end_ms)[0]) if timeline is not None else None
 
     async def check_viewer(self, scope: Scope, grant: StreamGrant) -> None:
         token = viewer_token(scope)
@@ -254,6 +306,8 @@ class SignedMedia:
             await self.made(scope, send, grant, directory, made(name), now, head)
         elif (segment := SEGMENT_NAME.fullmatch(name)) is not None and "/" not in directory:
             await self.segment(scope, receive, send, grant, directory, int(segment[1]), now)
+        elif name == THUMBNAILS_VTT and not directory and grant.reach.clip is not None:
+            await self.clip_vtt(send, grant, now, head)
         else:
             await self.vod_file(scope, receive, send, rest, grant, now)
 
@@ -380,6 +434,19 @@ class SignedMedia:
         body = self.playlists.get(key, render, compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+
+    async def clip_vtt(self, send: Send, grant: StreamGrant, now: float, head: bool) -> None:
+        """A clip's thumbnails.vtt: its asset's cues within its range, on its own timeline."""
+        made = self.clip_thumbnails(grant)
+        if made is None:
+            await _error(send, 404, "Not found", "not_found", head)
+            return
+        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        headers = [
+            (b"content-type", VTT_TYPE.encode()),
+            (b"cache-control", f"{_scope(grant)}, max-age={max_age}".encode()),
+        ]
+        await _send(send, 200, headers, made.body, head)
 
     async def _playlist(self, send: Send, body: bytes, cache: str, compressed: bool, head: bool) -> None:
         headers = [

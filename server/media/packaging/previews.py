@@ -121,7 +121,8 @@ def luma_command(picture: Path, *, ffprobe: str = "ffprobe") -> list[str]:
     ]  # fmt: skip
 
 
-async def _run(command: list[str]) -> bytes:
+async def run_quietly(command: list[str]) -> bytes:
+    """Run an ffmpeg or ffprobe command; its stdout, or PreviewFailed with its last error line."""
     process = await asyncio.create_subprocess_exec(
         *dies_with_parent(command),  # never left writing after its server was killed
         stdin=asyncio.subprocess.DEVNULL,
@@ -142,7 +143,7 @@ async def _run(command: list[str]) -> bytes:
 
 
 async def mean_luma(picture: Path, *, ffprobe: str = "ffprobe") -> float:
-    out = await _run(luma_command(picture, ffprobe=ffprobe))
+    out = await run_quietly(luma_command(picture, ffprobe=ffprobe))
     values = [float(v) for v in out.decode().split() if v.strip()]
     if not values:
         raise PreviewFailed("no luma measured")
@@ -156,7 +157,7 @@ async def make_poster(
     (the last one tried when every one is)."""
     poster = out_dir / POSTER
     for share in POSTER_POSITIONS:
-        await _run(poster_command(largest, duration_seconds * share, poster, ffmpeg=ffmpeg))
+        await run_quietly(poster_command(largest, duration_seconds * share, poster, ffmpeg=ffmpeg))
         if poster.exists() and await mean_luma(poster, ffprobe=ffprobe) >= BLACK_LUMA:
             break
     if not poster.exists():
@@ -170,7 +171,7 @@ async def make_thumbnails(
     """The sprite sheets and thumbnails.vtt from the rendition playlist `smallest` (width x height)."""
     interval = thumbnail_interval(duration_seconds)
     thumb_h = thumb_height(width, height)
-    await _run(sprite_command(smallest, out_dir, interval, thumb_h, ffmpeg=ffmpeg))
+    await run_quietly(sprite_command(smallest, out_dir, interval, thumb_h, ffmpeg=ffmpeg))
     return await asyncio.to_thread(_write_cues, out_dir, cues(duration_seconds, interval, thumb_h))
 
 

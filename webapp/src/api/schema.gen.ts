@@ -1729,7 +1729,9 @@ export interface paths {
          *     this request declares the file, `PATCH` on the answer's `Location` sends its bytes from an
          *     offset, and `HEAD` there says how many arrived, so an interrupted upload resumes where it
          *     stopped. `Upload-Metadata` carries comma-separated `key base64(value)` pairs: `event` (the
-         *     event the video is for; required), `filename` and `title`. At most
+         *     event the video is for; required), `filename`, `title`, and `as` (`archive`,
+         *     `highlight`, `recap`, `condensed` or `clip`: once transcoded, the asset is attached so,
+         *     as `POST /admin/media_assets/{id}/attach` would; 400 for another value). At most
          *     `TOUCHLINE_UPLOAD_MAX_BYTES` (20 GiB by default; 413 `upload_too_large`), never an empty
          *     file (422 `empty_file`), and refused with 507 `media_budget_exceeded` when the media
          *     directory has used its budget. An upload left unfinished is removed after
@@ -1843,6 +1845,118 @@ export interface paths {
          *     `admin` role.
          */
         post: operations["cancel_media_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The media library's assets, newest first
+         * @description Uploads, recordings and the highlights cut from them (and, asked by `kind`, every other
+         *     kind), across events or of one `event`. The Media screen of `touchline tui` lists these.
+         *     Needs the `support` role (admin staff may too).
+         */
+        get: operations["list_media_assets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One media asset, the events that play it and its newest transcoding job
+         * @description `playedBy` lists the events whose stored stream names this asset or a range cut from it
+         *     (a highlight's own event included): what deleting it would take off the air. `job` is
+         *     the newest transcoding job that made it (or its poster and thumbnails), when there is one.
+         *     Needs the `support` role (admin staff may too).
+         */
+        get: operations["get_media_asset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a media asset and its files
+         * @description Refused with 409 `asset_in_use` while an event plays it (or a highlight cut from it),
+         *     naming those events, unless `force` is true: then each such event's stream is taken
+         *     off it first (the event keeps its other fields and plays nothing until staff give it
+         *     another stream), and the highlights' own assets go with it. A transcoding job still
+         *     making it is cancelled. A live input's asset that is on air (kind `live`) is refused
+         *     with 409 `asset_live` even with `force`: stop its feed first. Needs the `admin` role.
+         */
+        delete: operations["delete_media_asset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_assets/{id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an upload or a recording as its event's archive, or as a highlight of it
+         * @description `as: archive`: the asset's event becomes `archived` and plays the whole asset
+         *     (`HLSStream` `/media/vod/<asset>/index.m3u8`), with its duration and, once made, its
+         *     poster; refused with 409 `invalid_status` while the event is live (its archive is its
+         *     recording: finish it). `as: highlight`, `recap`, `condensed` or `clip`: a new event of
+         *     that highlight kind (spec §3; `mediaType` `highlight`, or `clip` for a clip), free to
+         *     watch, whose parent is the asset's event, playing all of the asset through an asset of
+         *     its own, with `title` (default: the asset's) and the teams of the parent unless given.
+         *     The asset must be an upload or a recording that is `ready`: 409 `asset_not_ready`
+         *     otherwise (still transcoding, failed), 409 `asset_not_attachable` for other kinds.
+         *     Answers the event as staff see it. Needs the `admin` role.
+         */
+        post: operations["attach_media_asset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/media_assets/{id}/cuts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cut a highlight from a recording (live or finished) or an upload
+         * @description `from` and `to` are seconds from the asset's start (a live input's: from the start of
+         *     its recording so far). The cut is segment-aligned and made of playlists only, with no
+         *     re-encoding: the highlight plays the whole segments that cover [from, to), so it may
+         *     begin up to one segment (2 s) early and end up to one late. It is an event of its own
+         *     (the highlight kind of `as`, default `highlight`; free to watch; the parent is the
+         *     asset's event; the parent's teams unless given), playing an asset of its own whose
+         *     stream token opens that range only. 400 `validation_error` when the range is empty,
+         *     longer than 30 minutes, or beyond what was recorded; 409 `asset_not_ready` or
+         *     `asset_not_cuttable` (kinds other than live, recording and upload). Answers the new
+         *     event as staff see it. Needs the `admin` role.
+         */
+        post: operations["cut_media_asset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3204,6 +3318,45 @@ export interface components {
                 assets: components["schemas"]["MediaAsset"][];
             };
         };
+        MediaAssetResponse: components["schemas"]["Envelope"] & {
+            content: {
+                asset: components["schemas"]["MediaAsset"] & {
+                    /** @description The events whose stream names it or a range cut from it. */
+                    playedBy: components["schemas"]["Id"][];
+                    job?: components["schemas"]["MediaJob"];
+                };
+            };
+        };
+        MediaAssetDeletedResponse: components["schemas"]["Envelope"] & {
+            content: {
+                /** @description The assets deleted (the asset, and the highlights cut from it). */
+                deleted: components["schemas"]["Id"][];
+                /** @description The events whose stream was taken off them (with `force`). */
+                detached: components["schemas"]["Id"][];
+            };
+        };
+        MediaAttach: {
+            /** @enum {string} */
+            as: "archive" | "highlight" | "recap" | "condensed" | "clip";
+            /** @description A highlight's title (default the asset's); not for an archive. */
+            title?: string;
+            homeTeamId?: components["schemas"]["NullableId"];
+            awayTeamId?: components["schemas"]["NullableId"];
+        };
+        MediaCut: {
+            /** @description Seconds from the asset's start. */
+            from: number;
+            /** @description Seconds from the asset's start, after `from`. */
+            to: number;
+            title: string;
+            /**
+             * @default highlight
+             * @enum {string}
+             */
+            as: "highlight" | "recap" | "condensed" | "clip";
+            homeTeamId?: components["schemas"]["NullableId"];
+            awayTeamId?: components["schemas"]["NullableId"];
+        };
         /** @description A tus upload in progress (server/services/uploads.py). */
         Upload: {
             _id: string;
@@ -3242,6 +3395,13 @@ export interface components {
             etaSeconds?: number;
             /** @description Why it failed, in one line. */
             error?: string;
+            /**
+             * @description What the asset is published as once the job is done (the upload's `as`).
+             * @enum {string}
+             */
+            attachAs?: "archive" | "highlight" | "recap" | "condensed" | "clip";
+            /** @description The event that plays the asset since the job finished (with `attachAs`). */
+            attached?: string;
             /** @description Runs begun (a run whose process died counts). */
             attempts: number;
             /** Format: date-time */
@@ -4462,6 +4622,14 @@ export interface components {
                 job?: string;
                 /** @description append_upload, the asset a complete upload became. */
                 asset?: string;
+                /** @description attach_media_asset and cut_media_asset, the event that plays the asset now. */
+                event?: string;
+                /** @description attach_media_asset and cut_media_asset, what it was published as. */
+                as?: string;
+                /** @description delete_media_asset, the assets deleted. */
+                deleted?: components["schemas"]["Id"][];
+                /** @description delete_media_asset, the events whose stream was taken off them. */
+                detached?: components["schemas"]["Id"][];
             } | null;
         };
         AuditPage: components["schemas"]["Envelope"] & {
@@ -4771,6 +4939,22 @@ export interface components {
                  *       "error": true,
                  *       "message": "This code has already been redeemed",
                  *       "messageErrorCode": "already_redeemed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No media asset has this id. */
+        MediaAssetNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": true,
+                 *       "message": "No media asset has this id",
+                 *       "messageErrorCode": "asset_not_found"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -11393,7 +11577,7 @@ export interface operations {
                  */
                 "Upload-Length": string;
                 /**
-                 * @description `event <base64 id>`, and optionally `filename <base64>` and `title <base64>`.
+                 * @description `event <base64 id>`, and optionally `filename <base64>`, `title <base64>` and `as <base64>`.
                  * @example event NWYxYzBhOGUyYjNkNGM1ZTZmN2E4Yjlj,filename ZmluYWwubXA0
                  */
                 "Upload-Metadata": string;
@@ -11943,6 +12127,436 @@ export interface operations {
                      *       "error": true,
                      *       "message": "The job is done already",
                      *       "messageErrorCode": "job_finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_media_assets: {
+        parameters: {
+            query?: {
+                /** @description Only this event's assets. */
+                event?: components["schemas"]["Id"];
+                /** @description Only assets of this kind (default upload, recording and highlight). */
+                kind?: "sample" | "live" | "recording" | "upload" | "clip" | "highlight";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "assets": [
+                     *           {
+                     *             "_id": "6a1f0c2e9b3d4e5f60718293",
+                     *             "kind": "upload",
+                     *             "event": "5f1e0c2e9b3d4e5f60718293",
+                     *             "state": "ready",
+                     *             "title": "The final, full match",
+                     *             "durationMs": 5400000,
+                     *             "created": "2026-11-29T16:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaAssetListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    get_media_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "asset": {
+                     *           "_id": "6a1f0c2e9b3d4e5f60718293",
+                     *           "kind": "upload",
+                     *           "event": "5f1e0c2e9b3d4e5f60718293",
+                     *           "state": "ready",
+                     *           "title": "The final, full match",
+                     *           "durationMs": 5400000,
+                     *           "created": "2026-11-29T16:00:00Z",
+                     *           "playedBy": [
+                     *             "5f1e0c2e9b3d4e5f60718293"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaAssetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaAssetNotFound"];
+        };
+    };
+    delete_media_asset: {
+        parameters: {
+            query?: {
+                /** @description Take the asset off the events that play it, then delete it. */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted, and the events whose stream was taken off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "deleted": [
+                     *           "6a1f0c2e9b3d4e5f60718293"
+                     *         ],
+                     *         "detached": []
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaAssetDeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaAssetNotFound"];
+            /** @description An event plays the asset (and `force` was not given), or it is a live input on air. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Events play this asset: 5f1e0c2e9b3d4e5f60718293 (delete with force to take it off them)",
+                     *       "messageErrorCode": "asset_in_use"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    attach_media_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "as": "archive"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MediaAttach"];
+            };
+        };
+        responses: {
+            /** @description The event that plays it now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "title": "Harbor City Mariners vs Riverside Rovers",
+                     *         "description": "Northern Premier Division, matchday 12.",
+                     *         "event_date": "2026-11-21T18:00:00Z",
+                     *         "gameStartDate": "2026-11-21T18:04:00Z",
+                     *         "endDate": "2026-11-21T19:55:00Z",
+                     *         "event_id": "TL-EV-000123",
+                     *         "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *         "sportType": "football",
+                     *         "media_type": "event",
+                     *         "eventType": "game",
+                     *         "gameType": "game",
+                     *         "status": "archived",
+                     *         "commerce_type": "commerce_free_media",
+                     *         "commerceType": [],
+                     *         "gender": "male",
+                     *         "availableForUser": true,
+                     *         "availableInUserRegion": true,
+                     *         "integrations": {
+                     *           "vidswap": {
+                     *             "enabled": true,
+                     *             "id": "vs-000123"
+                     *           }
+                     *         },
+                     *         "content": {
+                     *           "HLSStream": "/media/vod/football/index.m3u8",
+                     *           "PanoStream": null,
+                     *           "PosterH": "/media/posters/northern-premier-division.svg",
+                     *           "MezzanineVideo": null,
+                     *           "EPG": null
+                     *         },
+                     *         "eventTeams": {
+                     *           "homeTeam": {
+                     *             "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *             "name": "Harbor City Mariners",
+                     *             "shortName": "HCM",
+                     *             "logo": "/media/logos/harbor-city-mariners.svg",
+                     *             "color": "#0b3d91"
+                     *           },
+                     *           "awayTeam": {
+                     *             "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *             "name": "Riverside Rovers",
+                     *             "shortName": "RIV",
+                     *             "logo": "/media/logos/riverside-rovers.svg",
+                     *             "color": "#c8102e"
+                     *           }
+                     *         },
+                     *         "mediaIdentities": [
+                     *           {
+                     *             "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *             "title": "Northern Premier Division",
+                     *             "media_type": "identity_item"
+                     *           },
+                     *           {
+                     *             "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *             "title": "Football",
+                     *             "media_type": "identity"
+                     *           }
+                     *         ],
+                     *         "advertisements": {
+                     *           "link": {
+                     *             "vast": null
+                     *           }
+                     *         },
+                     *         "metaTitle": "Northern Premier Division•Football",
+                     *         "type": null,
+                     *         "startTime": null,
+                     *         "endTime": null,
+                     *         "duration": 6900,
+                     *         "added": "2026-11-01T10:00:00Z",
+                     *         "updated": "2026-11-21T20:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaAssetNotFound"];
+            /** @description The asset is not ready, cannot be attached, or its event is live. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "The asset is not ready to play (processing)",
+                     *       "messageErrorCode": "asset_not_ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cut_media_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": 12,
+                 *       "to": 30,
+                 *       "title": "Opening goal",
+                 *       "as": "highlight"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MediaCut"];
+            };
+        };
+        responses: {
+            /** @description The highlight's event. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "_id": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "title": "Harbor City Mariners vs Riverside Rovers",
+                     *         "description": "Northern Premier Division, matchday 12.",
+                     *         "event_date": "2026-11-21T18:00:00Z",
+                     *         "gameStartDate": "2026-11-21T18:04:00Z",
+                     *         "endDate": "2026-11-21T19:55:00Z",
+                     *         "event_id": "TL-EV-000123",
+                     *         "reference_id": "ref-harbor-city-mariners-riverside-rovers-123",
+                     *         "sportType": "football",
+                     *         "media_type": "event",
+                     *         "eventType": "game",
+                     *         "gameType": "game",
+                     *         "status": "archived",
+                     *         "commerce_type": "commerce_free_media",
+                     *         "commerceType": [],
+                     *         "gender": "male",
+                     *         "availableForUser": true,
+                     *         "availableInUserRegion": true,
+                     *         "integrations": {
+                     *           "vidswap": {
+                     *             "enabled": true,
+                     *             "id": "vs-000123"
+                     *           }
+                     *         },
+                     *         "content": {
+                     *           "HLSStream": "/media/vod/football/index.m3u8",
+                     *           "PanoStream": null,
+                     *           "PosterH": "/media/posters/northern-premier-division.svg",
+                     *           "MezzanineVideo": null,
+                     *           "EPG": null
+                     *         },
+                     *         "eventTeams": {
+                     *           "homeTeam": {
+                     *             "teamId": "6a1c0a8e2b3d4c5e6f7a8b9d",
+                     *             "name": "Harbor City Mariners",
+                     *             "shortName": "HCM",
+                     *             "logo": "/media/logos/harbor-city-mariners.svg",
+                     *             "color": "#0b3d91"
+                     *           },
+                     *           "awayTeam": {
+                     *             "teamId": "6b1c0a8e2b3d4c5e6f7a8b9e",
+                     *             "name": "Riverside Rovers",
+                     *             "shortName": "RIV",
+                     *             "logo": "/media/logos/riverside-rovers.svg",
+                     *             "color": "#c8102e"
+                     *           }
+                     *         },
+                     *         "mediaIdentities": [
+                     *           {
+                     *             "_id": "7a1c0a8e2b3d4c5e6f7a8b9f",
+                     *             "title": "Northern Premier Division",
+                     *             "media_type": "identity_item"
+                     *           },
+                     *           {
+                     *             "_id": "7b1c0a8e2b3d4c5e6f7a8ba0",
+                     *             "title": "Football",
+                     *             "media_type": "identity"
+                     *           }
+                     *         ],
+                     *         "advertisements": {
+                     *           "link": {
+                     *             "vast": null
+                     *           }
+                     *         },
+                     *         "metaTitle": "Northern Premier Division•Football",
+                     *         "type": null,
+                     *         "startTime": null,
+                     *         "endTime": null,
+                     *         "duration": 6900,
+                     *         "added": "2026-11-01T10:00:00Z",
+                     *         "updated": "2026-11-21T20:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MediaAssetNotFound"];
+            /** @description The asset is not ready, or is not a recording or an upload. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "Only a recording or an upload can be cut (this asset is a sample)",
+                     *       "messageErrorCode": "asset_not_cuttable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -1,9 +1,11 @@
 """What a stream token opens, read from the stored path it was issued for (server.media.delivery.reach): that
-playlist, the same playlist in each rendition and the segments they list; nothing beside it."""
+playlist, the same playlist in each rendition and the segments they list, and for a whole asset's
+master or a clip its seek previews; nothing beside it."""
 
 import pytest
 
 from server.media.delivery.reach import Place, reach_of, stream_of
+from server.media.packaging.previews import SHEET_TEMPLATE
 
 GAME = "vod/football/game-5400.m3u8"
 CLIP = "vod/football/clip-60000-90000.m3u8"
@@ -35,6 +37,14 @@ SAMPLE = "vod/football/index.m3u8"
         (SAMPLE, SAMPLE, Place("", file=True)),
         (SAMPLE, "vod/football/360p/index.m3u8", Place("360p", file=True)),
         (SAMPLE, "vod/football/360p/index0.ts", Place("360p", file=True)),
+        # A whole asset's master: its seek previews beside it (issue 29 §5).
+        (SAMPLE, "vod/football/thumbnails.vtt", Place("", preview=True)),
+        (SAMPLE, "vod/football/thumbs-001.jpg", Place("", preview=True)),
+        (SAMPLE, "vod/football/thumbs-1000.jpg", Place("", preview=True)),
+        (SAMPLE, "vod/football/poster.jpg", Place("", preview=True)),
+        # A clip: its own thumbnails.vtt, and sheets (the route keeps those its cues name).
+        (CLIP, "vod/football/thumbnails.vtt", Place("", preview=True)),
+        (CLIP, "vod/football/thumbs-002.jpg", Place("", preview=True)),
     ],
 )
 def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued, requested, place):
@@ -86,6 +96,24 @@ def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued
         (SAMPLE, ""),
         # A made name out of bounds opens its own path alone (which is not found).
         ("vod/football/game-0.m3u8", "vod/football/360p/seg-0.ts"),
+        # Seek previews: a game's token and a live token open none, a clip's not the poster.
+        (GAME, "vod/football/thumbnails.vtt"),
+        (GAME, "vod/football/thumbs-001.jpg"),
+        (GAME, "vod/football/poster.jpg"),
+        (LIVE, "vod/football/thumbnails.vtt"),
+        (LIVE, "vod/football/thumbs-001.jpg"),
+        (LIVE, "vod/football/poster.jpg"),
+        (CLIP, "vod/football/poster.jpg"),
+        (CLIP, "vod/football/recording.json"),
+        # ...nor any token another asset's, nor what only looks like one.
+        (SAMPLE, "vod/hockey/thumbnails.vtt"),
+        (SAMPLE, "vod/football-pano/thumbs-001.jpg"),
+        (CLIP, "vod/hockey/thumbnails.vtt"),
+        (SAMPLE, "vod/football/../hockey/thumbnails.vtt"),
+        (SAMPLE, "vod/football/thumbnails.m3u8"),
+        (SAMPLE, "vod/football/thumbs.m3u8"),
+        (CLIP, "vod/football/thumbs-1.jpg"),
+        (CLIP, "vod/football/thumbnails.vtt.gz"),
     ],
 )
 def test_a_token_opens_none_of_its_neighbours(issued, requested):
@@ -104,3 +132,27 @@ def test_a_clip_tokens_range_is_its_clip_and_a_games_is_from_zero():
 @pytest.mark.parametrize("path", ["live/Football.m3u8 x", "vod/index.m3u8", "posters/x.svg", "vod/a/../b.m3u8"])
 def test_a_path_that_names_no_stream_has_no_reach(path):
     assert stream_of(path) is None and reach_of(path) is None
+
+
+@pytest.mark.parametrize(
+    ("issued", "requested"),
+    [
+        # Other files beside a stored master: the route opens them only for a stream of one
+        # rendition (its segments), never beside a ladder's master (recording.json, anything else).
+        (SAMPLE, "vod/football/recording.json"),
+        (SAMPLE, "vod/football/index0.ts"),
+        (SAMPLE, "vod/football/thumbs-1.jpg"),
+    ],
+)
+def test_a_file_beside_a_stored_master_is_left_to_the_route(issued, requested):
+    reach = reach_of(issued)
+    assert reach is not None
+    assert reach.place(requested) == Place("", file=True)
+
+
+@pytest.mark.parametrize("issued", [SAMPLE, CLIP, GAME])
+def test_every_sheet_name_the_packager_writes_is_a_sheet_name(issued):
+    reach = reach_of(issued)
+    assert reach is not None
+    opened = {n for n in (1, 7, 99, 605, 1000) if reach.opens_preview(SHEET_TEMPLATE % n)}
+    assert opened == (set() if issued == GAME else {1, 7, 99, 605, 1000})

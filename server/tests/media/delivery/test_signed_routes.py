@@ -334,5 +334,5 @@ async def test_head_is_checked_like_get(media, buyer, bought_stream):
 
 
 async def test_a_missing_file_within_the_stream_is_not_found(media, buyer, bought_stream):
-    response = await media.get(bought_stream.replace("index.m3u8", "index999.ts"), headers=buyer["headers"])
+    response = await media.get(bought_stream.replace("index.m3u8", "360p/index999.ts"), headers=buyer["headers"])
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"

@@ -37,8 +37,10 @@ import { createEngine, type EngineError, type PlaybackEngine } from "./engine";
 import { HelpDialog } from "./HelpDialog";
 import { leaveArrowsToController, setKeyboardSeekStep } from "./keyboard";
 import { LiveControl } from "./LiveControl";
+import { holdMediaCookie } from "./mediaCookie";
 import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
+import { showThumbnails, thumbnailsUrl } from "./thumbnails";
 import type { PlayerHandle, PlayerProps } from "./types";
 
 /** Seconds the keyboard and the skip buttons move by. */
@@ -250,6 +252,32 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     schedule(renewalDelay(exp * 1000, receivedAt, receivedAt));
     return () => clearTimeout(timer);
   }, [loadedUrl, renewNow]);
+
+  // Seek previews of the stream playing, under its current token (./thumbnails). The browser fetches
+  // the track and its sprite sheets without the bearer: a viewer's stream needs the media cookie
+  // set first, and kept while the previews may be asked for (released when there are none).
+  const previews = loadedUrl && !source?.live ? thumbnailsUrl(loadedUrl) : null;
+  useEffect(() => {
+    if (!previews) {
+      showThumbnails(video, null);
+      return;
+    }
+    const token = parseSignedUrl(previews)?.token;
+    const hold = token && streamClaims(previews)?.sub ? holdMediaCookie(token) : null;
+    let current = true;
+    let track: HTMLTrackElement | null = null;
+    const none = () => hold?.release();
+    void (hold?.ready ?? Promise.resolve()).then(() => {
+      if (!current) return;
+      track = showThumbnails(video, previews);
+      track?.addEventListener("error", none);
+    });
+    return () => {
+      current = false;
+      track?.removeEventListener("error", none);
+      hold?.release();
+    };
+  }, [previews, video]);
 
   // --- the pre-roll -----------------------------------------------------------------------------
 

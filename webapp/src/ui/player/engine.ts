@@ -32,11 +32,10 @@ import {
   type TimeAnchor,
   type Timeline,
 } from "./dvr";
-import { setMediaCookie } from "./mediaCookie";
+import { holdMediaCookie, type MediaCookieHold } from "./mediaCookie";
 import { discontinuityRebaser } from "./playlists";
 import { exposeProbe, type ProbeHost } from "./probe";
 import { RenditionList } from "./renditions";
-import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, streamClaims } from "./streamUrl";
 
 export interface PlaybackSource {
@@ -460,15 +459,14 @@ class HlsEngine implements PlaybackEngine {
 
 /**
  * The browser's own HLS (Safari before ManagedMediaSource): no request hooks, so a viewer-bound
- * stream plays on the media cookie, set before playback and renewed before it expires; a new token
- * means a new `src`, resumed where it was.
+ * stream plays on the media cookie, set before playback and kept set while it plays (./mediaCookie);
+ * a new token means a new `src`, resumed where it was.
  */
 class NativeEngine implements PlaybackEngine {
   readonly kind = "native" as const;
   readonly renditions = new RenditionList();
   #source: PlaybackSource | null = null;
-  #cookieTimer: ReturnType<typeof setTimeout> | undefined;
-  #cookieFailures = 0;
+  #cookie: MediaCookieHold | null = null;
   #generation = 0;
   #pendingStart: number | null = null;
   #recoveries: number[] = [];
@@ -518,29 +516,22 @@ class NativeEngine implements PlaybackEngine {
     const generation = ++this.#generation;
     this.#source = source;
     this.#pendingStart = startAt;
-    clearTimeout(this.#cookieTimer);
     const play = () => {
       if (generation !== this.#generation) return;
       this.#video.src = source.url;
       this.#onShape();
     };
-    if (streamClaims(source.url)?.sub) void this.#renewCookie(generation).then(play);
+    this.#holdCookie(source.url);
+    if (this.#cookie) void this.#cookie.ready.then(play);
     else play();
   }
 
-  /** Sets the media cookie now and schedules its renewal; resolves either way (a failure shows later). */
-  async #renewCookie(generation: number): Promise<void> {
-    const now = Date.now();
-    try {
-      const expires = await setMediaCookie();
-      this.#cookieFailures = 0;
-      if (generation !== this.#generation) return;
-      this.#cookieTimer = setTimeout(() => void this.#renewCookie(generation), renewalDelay(expires, now, Date.now()));
-    } catch {
-      if (generation !== this.#generation) return;
-      const wait = retryDelay(++this.#cookieFailures, now + 60_000, Date.now());
-      if (wait !== null) this.#cookieTimer = setTimeout(() => void this.#renewCookie(generation), wait);
-    }
+  /** Holds the media cookie for `url`'s token when it names a viewer (the one held before is let go). */
+  #holdCookie(url: string): void {
+    const previous = this.#cookie;
+    const { token, needsBearer } = tokenOf(url);
+    this.#cookie = token && needsBearer ? holdMediaCookie(token) : null;
+    previous?.release();
   }
 
   /** A new `src` (new token, or after a decode error), resumed where playback was. */
@@ -567,6 +558,7 @@ class NativeEngine implements PlaybackEngine {
 
   swapToken(url: string): void {
     if (!this.#source || url === this.#source.url) return;
+    this.#holdCookie(url);
     // The browser asks for playlists by itself, with the address it was given: a new one means a new src.
     this.#resume(url);
   }
@@ -622,7 +614,8 @@ class NativeEngine implements PlaybackEngine {
 
   destroy(): void {
     ++this.#generation;
-    clearTimeout(this.#cookieTimer);
+    this.#cookie?.release();
+    this.#cookie = null;
     this.#video.removeEventListener("error", this.#onMediaError);
     this.#video.removeEventListener("loadedmetadata", this.#onMetadata);
     this.#video.removeEventListener("durationchange", this.#onShape);

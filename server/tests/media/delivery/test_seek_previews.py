@@ -1,0 +1,300 @@
+"""Thumbnails when scrubbing (issue 29 §5): a token for a whole asset's master opens the asset's seek
+previews beside it (thumbnails.vtt, its sprite sheets, the poster) with their own types, cached as
+its segments are; a clip's token opens a thumbnails.vtt made for its range and the sheets that
+names. Nothing else at an asset's root, nothing of another asset, nothing for a live or a game
+token; a viewer's token needs the viewer's bearer or media cookie for them as for its segments.
+
+The assets are written here as the transcoding queue and the ingest leave them (a ladder of
+aligned renditions, or a recording with its recording.json), with previews.cues' thumbnails: a
+thumbnail every 2 s, 100 to a sheet."""
+
+import shutil
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.auth.tokens import verify_access_token
+from server.media.assets.store import store_of
+from server.media.delivery.credentials import MEDIA_COOKIE
+from server.media.delivery.signing import sign_stream
+from server.media.delivery.urls import clip_url, game_url, live_url, vod_url
+from server.media.packaging import previews
+from server.media.recordings import RECORDING_FILE, RecordingInfo
+from server.models import new_id
+from server.tests.accounts import sign_up
+
+from ..serving import media_app
+
+BASE = "http://touchline.test"
+EVENT = "e0e000000000000000000001"
+RENDITIONS = (("360p", "640x360"), ("234p", "416x234"))
+VTT = "text/vtt; charset=utf-8"
+JPEG = b"\xff\xd8\xff\xe0 a sprite sheet \xff\xd9"
+# 500 s of an upload: 250 segments of 2 s, and 250 thumbnails on sheets 001 (0-200 s), 002, 003.
+UPLOAD_SECONDS = 500
+# 120 s of a recording: a first segment of 3.5 s (the encoder's first keyframe came late), then 4 s.
+RECORDED = (3.5, *[4.0] * 29)
+
+
+@dataclass(frozen=True)
+class Assets:
+    upload: str  # A: an upload's ladder with its previews
+    other: str  # B: another upload beside it
+    recording: str  # a finished live recording with its previews
+    bare: str  # an upload whose previews are not made (yet)
+
+
+def _media_playlist(durations, name) -> str:
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:4", "#EXT-X-MEDIA-SEQUENCE:0"]
+    lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
+    for k, duration in enumerate(durations):
+        lines += [f"#EXTINF:{duration:.6f},", name % k]
+    return "\n".join([*lines, "#EXT-X-ENDLIST", ""])
+
+
+def _asset(root: Path, durations, segment: str, *, thumbnails: bool, recording: bool = False) -> str:
+    asset = new_id()
+    directory = root / asset
+    master = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+    for name, size in RENDITIONS:
+        (directory / name).mkdir(parents=True)
+        (directory / name / "index.m3u8").write_text(_media_playlist(durations, segment))
+        for k in range(len(durations)):
+            (directory / name / (segment % k)).write_bytes(b"G" * 188)
+        master += [f'#EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION={size},CODECS="avc1.64001e,mp4a.40.2"']
+        master += [f"{name}/index.m3u8"]
+    (directory / "index.m3u8").write_text("\n".join([*master, ""]))
+    if recording:
+        info = RecordingInfo(7200, 4.0, tuple({"name": name} for name, _ in RENDITIONS))
+        (directory / RECORDING_FILE).write_bytes(info.dumps())
+    if thumbnails:
+        listed = previews.cues(sum(durations), 2, 90)
+        (directory / previews.THUMBNAILS_VTT).write_text(previews.webvtt(listed))
+        for sheet in {cue.sheet for cue in listed}:
+            (directory / sheet).write_bytes(JPEG)
+        (directory / previews.POSTER).write_bytes(JPEG)
+    (directory / "notes.txt").write_text("left by someone")
+    return asset
+
+
+@pytest.fixture(scope="module")
+def assets(settings):
+    root = store_of(settings).root
+    upload = [2.0] * (UPLOAD_SECONDS // 2)
+    made = Assets(
+        upload=_asset(root, upload, "v-%05d.ts", thumbnails=True),
+        other=_asset(root, upload, "v-%05d.ts", thumbnails=True),
+        recording=_asset(root, RECORDED, "r1-%05d.ts", thumbnails=True, recording=True),
+        bare=_asset(root, upload, "v-%05d.ts", thumbnails=False),
+    )
+    yield made
+    for asset in (made.upload, made.other, made.recording, made.bare):
+        shutil.rmtree(root / asset, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+async def media(settings, database):
+    transport = httpx.ASGITransport(app=media_app(settings, database))
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
+        yield http
+
+
+def signed(settings, stored: str, *, user_id: str | None = None, session_id: str | None = None) -> str:
+    start = 0.0 if "/live/" in stored else None
+    url = sign_stream(stored, user_id=user_id, event_id=EVENT, settings=settings, start=start, session_id=session_id)
+    assert url is not None and url.startswith("/media/s/")
+    return url
+
+
+def beside(url: str, name: str) -> str:
+    """`name` in the directory of the signed address `url` (a live master's: its asset's VOD one)."""
+    if "/live/" in url:
+        token, asset = url.split("/live/")
+        return f"{token}/vod/{asset.removesuffix('.m3u8')}/{name}"
+    return f"{url.rsplit('/', 1)[0]}/{name}"
+
+
+def refused(response: httpx.Response) -> bool:
+    assert response.status_code == 403, (str(response.url), response.status_code, response.text[:200])
+    assert response.json()["messageErrorCode"] == "stream_access_denied"
+    assert response.headers["cache-control"] == "no-store"
+    return True
+
+
+def cue_lines(vtt: str) -> list[str]:
+    """`start --> end text` per cue."""
+    blocks = [block.splitlines() for block in vtt.split("\n\n")[1:] if block.strip()]
+    return [f"{timing} {text}" for timing, text in blocks]
+
+
+# --- a whole asset's master ------------------------------------------------------------------------
+
+
+async def test_an_assets_master_token_opens_its_thumbnails_sheets_and_poster_with_their_types(settings, media, assets):
+    url = signed(settings, vod_url(assets.upload))
+    directory = store_of(settings).root / assets.upload
+    segment = await media.get(beside(url, "360p/v-00000.ts"))
+    assert segment.status_code == 200
+
+    vtt = await media.get(beside(url, "thumbnails.vtt"))
+    assert vtt.status_code == 200, vtt.text
+    assert vtt.headers["content-type"] == VTT
+    assert vtt.text == (directory / "thumbnails.vtt").read_text()
+    assert "00:03:20.000 --> 00:03:22.000\nthumbs-002.jpg#xywh=0,0,160,90" in vtt.text
+    for name in ("thumbs-001.jpg", "thumbs-003.jpg", "poster.jpg"):
+        picture = await media.get(beside(url, name))
+        assert picture.status_code == 200, name
+        assert picture.headers["content-type"] == "image/jpeg" and picture.content == JPEG
+        # Cached as the segments are: for the token's life, an hour at most, by anyone holding the URL.
+        assert picture.headers["cache-control"] == segment.headers["cache-control"]
+        assert picture.headers["cache-control"].startswith("public, max-age=")
+    assert vtt.headers["cache-control"] == segment.headers["cache-control"]
+    head = await media.head(beside(url, "thumbnails.vtt"))
+    assert head.status_code == 200 and head.content == b"" and head.headers["content-type"] == VTT
+
+
+async def test_a_recordings_master_token_opens_its_thumbnails_but_not_its_recording_json(settings, media, assets):
+    url = signed(settings, vod_url(assets.recording))
+    assert (await media.get(beside(url, "thumbnails.vtt"))).status_code == 200
+    assert (await media.get(beside(url, "thumbs-001.jpg"))).status_code == 200
+    assert refused(await media.get(beside(url, RECORDING_FILE)))
+
+
+async def test_an_asset_without_previews_answers_not_found_which_players_do_without(settings, media, assets):
+    url = signed(settings, vod_url(assets.bare))
+    for name in ("thumbnails.vtt", "thumbs-001.jpg", "poster.jpg"):
+        response = await media.get(beside(url, name))
+        assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found", name
+    assert (await media.get(url)).status_code == 200  # the video itself plays
+
+
+@pytest.mark.parametrize(
+    "neighbour",
+    [
+        "{other}/thumbnails.vtt",  # another asset's previews, under the same names
+        "{other}/thumbs-001.jpg",
+        "{other}/poster.jpg",
+        "{own}/%2E%2E/{other}/thumbnails.vtt",  # no way out of its own directory
+        "{own}/%2E/thumbnails.vtt",
+        "{own}/notes.txt",  # nothing else at its root
+        "{own}/thumbs-1.jpg",
+        "{own}/thumbnails.vtt.bak",
+        "{own}/thumbnails.m3u8",
+        "{own}/poster.png",
+        "{own}/game-60.m3u8",
+        "{own}/clip-0-4000.m3u8",
+    ],
+)
+async def test_an_assets_master_token_opens_no_other_file_at_its_root_nor_another_assets_previews(
+    settings, media, assets, neighbour
+):
+    url = signed(settings, vod_url(assets.upload))
+    token = url.split("/vod/")[0]
+    path = neighbour.format(own=assets.upload, other=assets.other)
+    assert refused(await media.get(f"{token}/vod/{path}"))
+    # ...while the other asset's own token opens its own.
+    if path.startswith(assets.other) and "%2E" not in path:
+        assert (await media.get(f"{signed(settings, vod_url(assets.other)).split('/vod/')[0]}/vod/{path}")).is_success
+
+
+@pytest.mark.parametrize("name", ["thumbnails.vtt", "thumbs-001.jpg", "poster.jpg"])
+@pytest.mark.parametrize("kind", ["live", "game"])
+async def test_a_live_token_and_a_game_token_open_no_previews(settings, media, assets, kind, name):
+    stored = live_url(assets.upload) if kind == "live" else game_url(assets.upload, 60)
+    url = signed(settings, stored)
+    assert refused(await media.get(beside(url, name)))
+
+
+# --- a clip's range --------------------------------------------------------------------------------
+
+
+async def test_a_clips_thumbnails_are_its_ranges_cues_on_its_own_timeline(settings, media, assets):
+    # 191-209.5 s of the upload: its playlists list the 2 s segments from 190 s (segment 95) on.
+    url = signed(settings, clip_url(assets.upload, 191_000, 209_500))
+    vtt = await media.get(beside(url, "thumbnails.vtt"))
+    assert vtt.status_code == 200, vtt.text
+    assert vtt.headers["content-type"] == VTT and vtt.text.startswith("WEBVTT\n")
+    cues = cue_lines(vtt.text)
+    assert len(cues) == 10  # the thumbnails of 190-192 s .. 208-210 s, the ones overlapping the range
+    assert cues[0] == "00:00:00.000 --> 00:00:02.000 thumbs-001.jpg#xywh=800,810,160,90"  # 95th: row 9, column 5
+    assert cues[4] == "00:00:08.000 --> 00:00:10.000 thumbs-001.jpg#xywh=1440,810,160,90"
+    assert cues[5] == "00:00:10.000 --> 00:00:12.000 thumbs-002.jpg#xywh=0,0,160,90"  # 200 s: the next sheet
+    assert cues[-1] == "00:00:18.000 --> 00:00:20.000 thumbs-002.jpg#xywh=640,0,160,90"
+    segment = await media.get(beside(url, "360p/seg-95.ts"))
+    assert segment.status_code == 200
+    assert vtt.headers["cache-control"] == segment.headers["cache-control"]
+
+    # The sheets its cues name, and no other: not the rest of the match's, nor the poster.
+    for sheet in ("thumbs-001.jpg", "thumbs-002.jpg"):
+        picture = await media.get(beside(url, sheet))
+        assert picture.status_code == 200 and picture.headers["content-type"] == "image/jpeg", sheet
+    for elsewhere in ("thumbs-003.jpg", "poster.jpg", "notes.txt"):
+        assert refused(await media.get(beside(url, elsewhere)))
+
+
+async def test_a_clip_of_a_recording_begins_its_thumbnails_where_its_first_segment_begins(settings, media, assets):
+    # 61-95 s of the recording: its first segment covering 61 s began at 59.5 s (3.5 s, then 4 s each).
+    url = signed(settings, clip_url(assets.recording, 61_000, 95_000))
+    vtt = await media.get(beside(url, "thumbnails.vtt"))
+    assert vtt.status_code == 200, vtt.text
+    cues = cue_lines(vtt.text)
+    assert cues[0] == "00:00:00.500 --> 00:00:02.500 thumbs-001.jpg#xywh=0,270,160,90"  # the thumbnail of 60-62 s
+    assert cues[-1] == "00:00:34.500 --> 00:00:36.500 thumbs-001.jpg#xywh=1120,360,160,90"  # of 94-96 s
+    assert len(cues) == 18
+    # The clip's playlist starts the player at 1.5 s into that timeline: where the range begins.
+    playlist = await media.get(beside(url, "360p/clip-61000-95000.m3u8"))
+    assert "#EXT-X-START:TIME-OFFSET=1.500" in playlist.text
+    assert (await media.get(beside(url, "thumbs-001.jpg"))).status_code == 200
+    assert refused(await media.get(beside(url, RECORDING_FILE)))
+
+
+async def test_a_clip_whose_asset_has_no_previews_has_none(settings, media, assets):
+    url = signed(settings, clip_url(assets.bare, 0, 10_000))
+    response = await media.get(beside(url, "thumbnails.vtt"))
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
+    assert refused(await media.get(beside(url, "thumbs-001.jpg")))
+
+
+async def test_a_clips_token_opens_no_other_assets_thumbnails(settings, media, assets):
+    url = signed(settings, clip_url(assets.upload, 0, 10_000))
+    token = url.split("/vod/")[0]
+    assert refused(await media.get(f"{token}/vod/{assets.other}/thumbnails.vtt"))
+    assert refused(await media.get(f"{token}/vod/{assets.other}/thumbs-001.jpg"))
+
+
+# --- a viewer's token ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+async def viewer(client, settings):
+    """(a fan's bearer header, their media cookie header, the session their access token is of)."""
+    fan = await sign_up(client)
+    answer = await client.post("/api/user/media_cookie", headers=fan["headers"])
+    assert answer.status_code == 200, answer.text
+    cookie = SimpleCookie(answer.headers["set-cookie"])[MEDIA_COOKIE].value
+    claims = verify_access_token(fan["headers"]["Authorization"].split(" ", 1)[1], secret=settings.secret_key)
+    assert claims is not None
+    return fan["headers"], {"Cookie": f"{MEDIA_COOKIE}={cookie}"}, claims
+
+
+@pytest.mark.parametrize("kind", ["master", "clip"])
+async def test_a_viewers_previews_need_their_bearer_or_their_media_cookie_as_their_segments_do(
+    settings, client, media, assets, viewer, kind
+):
+    bearer, cookie, claims = viewer
+    stored = vod_url(assets.upload) if kind == "master" else clip_url(assets.upload, 191_000, 209_500)
+    url = signed(settings, stored, user_id=claims.user_id, session_id=claims.session_id)
+    segment = "360p/v-00000.ts" if kind == "master" else "360p/seg-95.ts"
+    stranger = (await sign_up(client))["headers"]
+    for name in ("thumbnails.vtt", "thumbs-002.jpg", segment):
+        address = beside(url, name)
+        assert refused(await media.get(address)), name  # neither the header nor the cookie
+        assert refused(await media.get(address, headers=stranger)), name  # another viewer's
+        for credentials in (bearer, cookie):
+            response = await media.get(address, headers=credentials)
+            assert response.status_code == 200, (name, response.text[:200])
+            # The bearer is checked here, not by a shared cache: the viewer's browser alone keeps it.
+            assert response.headers["cache-control"].startswith("private, max-age=")
