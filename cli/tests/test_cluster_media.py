@@ -36,7 +36,7 @@ async def upload(cluster, video: Path, event_id: str) -> dict:
         "TOUCHLINE_STAFF_PASSWORD": PASSWORD,
         "TOUCHLINE_API_KEY": None,
     }
-    args = ["media", "upload", str(video), "--event", event_id, "--json"]
+    args = ["media", "upload", str(video), "--event", event_id, "--json", "--no-wait"]  # the test follows the job
     result = await asyncio.to_thread(runner.invoke, app, args, env=env)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)

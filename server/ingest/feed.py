@@ -42,8 +42,10 @@ from typing import Protocol
 from .. import clock
 from ..db import Database
 from ..media.assets.store import MediaStore
+from ..media.packaging import live_previews
 from ..media.packaging.ladder import Rendition, Source, plan
 from ..media.packaging.live_hls import LiveInput, live_hls_command
+from ..media.packaging.live_previews import LivePreviews
 from ..media.packaging.measure import Picture, master_playlist, measure
 from ..media.packaging.progress import Progress
 from ..media.packaging.report import TranscoderReport, write_report
@@ -243,11 +245,12 @@ class Feed:
             await self._open()
             transcoding = asyncio.create_task(self._transcode())
             joining = asyncio.create_task(self._join())
+            previewing = asyncio.create_task(self._preview())
             try:
                 await self._watch()
             finally:
                 await self._stop_transcoder()
-                for task in (transcoding, joining):
+                for task in (transcoding, joining, previewing):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
@@ -364,6 +367,19 @@ class Feed:
         while True:
             self.joined = await asyncio.to_thread(joiner.write)
             await asyncio.sleep(JOIN_SECONDS)
+
+    async def _preview(self) -> None:
+        """Seek-preview pictures of the rewind window, a few seconds behind the edge
+        (server.media.packaging.live_previews), from the smallest rendition."""
+        assert self.info is not None
+        smallest = self.info.renditions[-1]
+        previews = LivePreviews(self.directory, str(smallest["name"]), int(smallest["width"]), int(smallest["height"]))
+        while True:
+            await asyncio.sleep(live_previews.ROUND_SECONDS)
+            try:
+                await previews.round()
+            except Exception:  # a picture is not worth the feed: the next round tries again
+                log.exception("live input of event %s: seek previews failed", self.event_id)
 
     async def _stop_transcoder(self) -> None:
         self.stopping = True

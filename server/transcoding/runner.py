@@ -39,6 +39,7 @@ from ..db import Database
 from ..media.assets.store import MediaStore, store_of
 from ..media.packaging import measure, previews
 from ..media.packaging.ladder import Rendition, plan
+from ..media.packaging.live_previews import remove_live_pictures
 from ..media.packaging.progress import snapshots
 from ..media.packaging.supervisor import dies_with_parent
 from ..media.packaging.vod_hls import VodInput, vod_hls_command
@@ -288,6 +289,7 @@ class Transcoding:
             ffmpeg=self.ffmpeg,
         )
         await asyncio.to_thread(_move_files, work, directory)
+        await asyncio.to_thread(remove_live_pictures, directory)  # the sheets replace the live pictures
         if not await media_jobs.finish(self.database, job.id, self.holder, duration_ms=round(duration * 1000)):
             raise JobLost()
         await publishing.refresh_archive_poster(self.database, self.settings, job.asset_id)

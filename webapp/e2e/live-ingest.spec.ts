@@ -124,6 +124,23 @@ test("a 720p test pattern published over RTMP turns the open upcoming page live,
     await expectTurnsLiveAndPlays(page, watch, publisher);
     // The source's 720p and the two rungs below it.
     expect(await ladderPlayed(watch)).toEqual([720, 360, 234]);
+    // Scrubbing back through the rewind window shows a picture of where it lands (issue 29 §5):
+    // the recording's own pictures, a few segments behind live, under the live stream's token.
+    const range = page.locator("media-time-range");
+    const thumbnail = range.locator("media-preview-thumbnail");
+    const box = (await range.boundingBox())!;
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(box.x + box.width * 0.15, box.y + box.height / 2, { steps: 2 });
+          await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 2 });
+          return (await thumbnail.getAttribute("mediapreviewimage")) ?? "";
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/\/media\/s\/[^/]+\/vod\/[0-9a-f]{24}\/thumbs-\d{6}\.jpg#xywh=0,0,160,90$/);
+    const picture = await page.request.get((await thumbnail.getAttribute("mediapreviewimage"))!);
+    expect([picture.status(), picture.headers()["content-type"]]).toEqual([200, "image/jpeg"]);
   } finally {
     await publisher.stop();
   }

@@ -35,13 +35,15 @@ const VIDEO = { seconds: 45, size: "1280x720", fps: 30 };
 
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
-/** A fan finds the match with the header's search box and opens it. */
-async function openFromSearch(page: Page, title: string) {
+/** A fan finds the match with the header's search box (its card shows `poster`) and opens it. */
+async function openFromSearch(page: Page, title: string, poster: RegExp) {
   await page.goto("/");
   const box = page.getByRole("banner").getByRole("searchbox", { name: /search/i });
   await box.fill(title);
   await box.press("Enter");
-  await page.getByRole("main").getByRole("link", { name: title }).first().click();
+  const card = page.getByRole("main").getByRole("link", { name: title }).first();
+  await expect(card.locator("img").first()).toHaveAttribute("src", poster);
+  await card.click();
   await expect(page).toHaveURL(/\/events\/[0-9a-f]{24}$/);
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
 }
@@ -86,12 +88,17 @@ test("an uploaded video plays as its event's archive in three renditions, with t
     await jobDone(request, staff, uploaded.job, TRANSCODED_MS);
     const archived = await attachAsArchive(request, staff, uploaded.asset);
     expect(archived.status).toBe("archived");
+    // Its own poster, a frame of the video, public like the league posters.
+    const poster = new RegExp(`/media/stills/${uploaded.asset}\\.jpg\\?v=[0-9a-f]{12}$`);
+    expect(archived.content.PosterH).toMatch(poster);
+    const still = await request.get(archived.content.PosterH!);
+    expect([still.status(), still.headers()["content-type"]]).toEqual([200, "image/jpeg"]);
 
     // A fan opens it as anyone would, from the search box.
     const masters = recordMasters(page);
     const vtts = recordResponses(page, /\/thumbnails\.vtt$/);
     const sheets = recordResponses(page, /\/thumbs-\d{3}\.jpg$/);
-    await openFromSearch(page, title);
+    await openFromSearch(page, title, poster);
     await expectPlaying(page, 2, 30_000);
     // The source's 720p and the two rungs below it.
     await expect.poll(() => masters.length).toBeGreaterThan(0);

@@ -107,7 +107,7 @@ export async function attachAsArchive(request: APIRequestContext, token: string,
     data: { as: "archive" },
   });
   const body = (await answer.json()) as {
-    content: { _id: string; status: string; content: { HLSStream: string | null } };
+    content: { _id: string; status: string; content: { HLSStream: string | null; PosterH: string | null } };
     message?: string;
   };
   expect(answer.ok(), `attach answered ${answer.status()}: ${body.message ?? ""}`).toBe(true);

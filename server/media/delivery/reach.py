@@ -25,8 +25,11 @@ master (`Place.preview`):
     vod/<s>/clip-<from>-<to>.m3u8       also vod/<s>/thumbnails.vtt, made for its range, and the
                                         sheets its cues name (the caller makes and checks them)
 
-A game's token (a sample looped for its length: samples have no previews) and a live token open
-none, and no token opens another file at the root: not `recording.json`, not another playlist.
+    live/<s>.m3u8                       also vod/<s>/thumbnails.vtt and vod/<s>/thumbs-<n>.jpg: a live
+                                        recording's pictures of its rewind window, while it records
+
+A game's token (a sample looped for its length: samples have no previews) opens none, and no
+token opens another file at the root: not `recording.json`, not another playlist.
 """
 
 from __future__ import annotations
@@ -105,6 +108,8 @@ class Reach:
         narrows the sheets to its range's); none for anything else."""
         if not self.live and not self.made_shape and self.name == MASTER_PLAYLIST:
             return name in (THUMBNAILS_VTT, POSTER) or is_sheet(name)
+        if self.live:  # a live recording's pictures of its rewind window (packaging.live_previews)
+            return name == THUMBNAILS_VTT or is_sheet(name)
         if self.clip is not None:
             return name == THUMBNAILS_VTT or is_sheet(name)
         return False

@@ -29,9 +29,11 @@ once per segment period and rendition.
 Seek previews (issue 29 §5, server.media.delivery.reach): a whole asset's master token opens the
 asset's `thumbnails.vtt`, its sprite sheets and its poster, served as they are; a clip's token
 opens a `thumbnails.vtt` made for its range (server.media.delivery.thumbnails) at the same place,
-and only the sheets its cues name. They are cached as VOD segments are, and need what the
-token's segments need (a viewer's bearer or media cookie, the region). An asset without them
-(a sample, a recording whose previews are still being made) answers 404.
+and only the sheets its cues name; a live token, a live recording's pictures of its rewind
+window (server.media.packaging.live_previews). They are cached as VOD segments are (a live VTT,
+which grows, as a live playlist), and need what the token's segments need (a viewer's bearer or
+media cookie, the region). An asset without them (a sample, a recording whose previews are still
+being made) answers 404.
 
 Made VOD playlists (server.media.delivery.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
 sample's directory (the master) or a rendition's (its media playlist), rendered once per process
@@ -308,6 +310,9 @@ class SignedMedia:
             await self.segment(scope, receive, send, grant, directory, int(segment[1]), now)
         elif name == THUMBNAILS_VTT and not directory and grant.reach.clip is not None:
             await self.clip_vtt(send, grant, now, head)
+        elif name == THUMBNAILS_VTT and not directory and grant.reach.live:
+            # A live recording's VTT grows with it: cached no longer than a live playlist.
+            await self._file(scope, receive, send, self.root / rest, grant, now, max_age=LIVE_MAX_AGE)
         else:
             await self.vod_file(scope, receive, send, rest, grant, now)
 
@@ -480,14 +485,22 @@ class SignedMedia:
         return path if path.is_relative_to(self.root) and path.is_file() else None
 
     async def _file(
-        self, scope: Scope, receive: Receive, send: Send, wanted: Path, grant: StreamGrant, now: float
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        wanted: Path,
+        grant: StreamGrant,
+        now: float,
+        *,
+        max_age: int = SEGMENT_MAX_AGE,
     ) -> None:
         path = self._existing(wanted)
         if path is None:
             await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
             return
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        max_age = max(0, min(max_age, int(grant.expires_at - now)))
         # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
         response = FileResponse(
             path, media_type=media_type, headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"}

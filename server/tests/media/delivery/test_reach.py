@@ -45,6 +45,9 @@ SAMPLE = "vod/football/index.m3u8"
         # A clip: its own thumbnails.vtt, and sheets (the route keeps those its cues name).
         (CLIP, "vod/football/thumbnails.vtt", Place("", preview=True)),
         (CLIP, "vod/football/thumbs-002.jpg", Place("", preview=True)),
+        # A live recording: the pictures of its rewind window (server.media.packaging.live_previews).
+        (LIVE, "vod/football/thumbnails.vtt", Place("", preview=True)),
+        (LIVE, "vod/football/thumbs-000012.jpg", Place("", preview=True)),
     ],
 )
 def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued, requested, place):
@@ -96,12 +99,10 @@ def test_a_token_opens_its_playlist_in_every_rendition_and_their_segments(issued
         (SAMPLE, ""),
         # A made name out of bounds opens its own path alone (which is not found).
         ("vod/football/game-0.m3u8", "vod/football/360p/seg-0.ts"),
-        # Seek previews: a game's token and a live token open none, a clip's not the poster.
+        # Seek previews: a game's token opens none, a live token's and a clip's not the poster.
         (GAME, "vod/football/thumbnails.vtt"),
         (GAME, "vod/football/thumbs-001.jpg"),
         (GAME, "vod/football/poster.jpg"),
-        (LIVE, "vod/football/thumbnails.vtt"),
-        (LIVE, "vod/football/thumbs-001.jpg"),
         (LIVE, "vod/football/poster.jpg"),
         (CLIP, "vod/football/poster.jpg"),
         (CLIP, "vod/football/recording.json"),

@@ -40,6 +40,15 @@ import { LiveControl } from "./LiveControl";
 import { holdMediaCookie } from "./mediaCookie";
 import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
+import {
+  endLive,
+  LIVE_REFRESH_MS,
+  liveThumbnailsUrl,
+  liveTrack,
+  parseLiveCues,
+  placeCues,
+  type LiveCue,
+} from "./liveThumbnails";
 import { showThumbnails, thumbnailsUrl } from "./thumbnails";
 import type { PlayerHandle, PlayerProps } from "./types";
 
@@ -278,6 +287,37 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       hold?.release();
     };
   }, [previews, video]);
+
+  // A live stream's previews of its rewind window (./liveThumbnails): read again every few seconds
+  // and placed on this player's own timeline through the stream's program date-times.
+  const livePreviews = loadedUrl && source?.live ? liveThumbnailsUrl(loadedUrl) : null;
+  useEffect(() => {
+    if (!livePreviews) return;
+    const token = parseSignedUrl(livePreviews)?.token;
+    const hold = token && streamClaims(livePreviews)?.sub ? holdMediaCookie(token) : null;
+    const track = liveTrack(video);
+    let cues: LiveCue[] = [];
+    let current = true;
+    const place = () => {
+      const timeline = engineRef.current?.timeline();
+      if (timeline?.kind === "live") placeCues(track, cues, timeline.anchors);
+    };
+    const refresh = async () => {
+      await hold?.ready;
+      const answer = await fetch(livePreviews, { credentials: "same-origin" }).catch(() => null);
+      if (!current || !answer?.ok) return; // none yet (the first pictures come a few seconds in)
+      cues = parseLiveCues(await answer.text(), livePreviews);
+      if (current) place();
+    };
+    void refresh();
+    const timer = setInterval(() => void refresh(), LIVE_REFRESH_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+      endLive(track);
+      hold?.release();
+    };
+  }, [livePreviews, video]);
 
   // --- the pre-roll -----------------------------------------------------------------------------
 
