@@ -1,5 +1,5 @@
 """Watching several rooms on one socket, for the screens that follow many events at once (the
-media library's jobs: cli/tui/media_watch.py).
+media library's jobs: cli/tui/media_jobs.py).
 
     async with RoomsWatch(client, ["media:<id>", "media:<id>"]) as messages:
         async for message in messages:  # RoomMessage(event, data, at), from any of the rooms

@@ -32,8 +32,8 @@ opens a `thumbnails.vtt` made for its range (server.media.delivery.thumbnails) a
 and only the sheets its cues name; a live token, a live recording's pictures of its rewind
 window (server.media.packaging.live_previews). They are cached as VOD segments are (a live VTT,
 which grows, as a live playlist), and need what the token's segments need (a viewer's bearer or
-media cookie, the region). An asset without them (a sample, a recording whose previews are still
-being made) answers 404.
+media cookie, the region). A VOD asset without them (a sample, a recording whose previews are
+still being made) answers 404; a live stream without them an empty VTT (its player keeps asking).
 
 Made VOD playlists (server.media.delivery.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
 sample's directory (the master) or a rendition's (its media playlist), rendered once per process
@@ -311,8 +311,7 @@ class SignedMedia:
         elif name == THUMBNAILS_VTT and not directory and grant.reach.clip is not None:
             await self.clip_vtt(send, grant, now, head)
         elif name == THUMBNAILS_VTT and not directory and grant.reach.live:
-            # A live recording's VTT grows with it: cached no longer than a live playlist.
-            await self._file(scope, receive, send, self.root / rest, grant, now, max_age=LIVE_MAX_AGE)
+            await self.live_vtt(scope, receive, send, grant, rest, now, head)
         else:
             await self.vod_file(scope, receive, send, rest, grant, now)
 
@@ -439,6 +438,24 @@ class SignedMedia:
         body = self.playlists.get(key, render, compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+
+    async def live_vtt(
+        self, scope: Scope, receive: Receive, send: Send, grant: StreamGrant, relative: str, now: float, head: bool
+    ) -> None:
+        """A live stream's previews VTT. A recording's grows with it: cached no longer than a live
+        playlist, and empty until its first pictures. A looped sample has none, ever: an empty VTT
+        too (a player asks every few seconds and must not see failures), cached as long as a segment."""
+        path = self.root / relative
+        recording = self.recordings.info(grant.stream) is not None
+        if recording and self._existing(path) is not None:
+            await self._file(scope, receive, send, path, grant, now, max_age=LIVE_MAX_AGE)
+            return
+        max_age = LIVE_MAX_AGE if recording else max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
+        headers = [
+            (b"content-type", VTT_TYPE.encode()),
+            (b"cache-control", f"{_scope(grant)}, max-age={max_age}".encode()),
+        ]
+        await _send(send, 200, headers, b"WEBVTT\n", head)
 
     async def clip_vtt(self, send: Send, grant: StreamGrant, now: float, head: bool) -> None:
         """A clip's thumbnails.vtt: its asset's cues within its range, on its own timeline."""

@@ -229,6 +229,14 @@ async def test_a_live_token_opens_the_recordings_pictures_of_its_rewind_window_a
     assert refused(await media.get(f"{token}/vod/{assets.other}/thumbnails.vtt"))
 
 
+async def test_a_live_stream_that_is_no_recording_gets_an_empty_vtt_not_a_failure(settings, media, assets):
+    # A looped sample's live stream never has pictures: its player, asking every few seconds,
+    # sees an empty VTT (cached long), never a 404.
+    vtt = await media.get(beside(signed(settings, live_url(assets.upload)), "thumbnails.vtt"))
+    assert (vtt.status_code, vtt.text, vtt.headers["content-type"]) == (200, "WEBVTT\n", VTT)
+    assert int(vtt.headers["cache-control"].rpartition("=")[2]) > 60
+
+
 # --- a clip's range --------------------------------------------------------------------------------
 
 

@@ -304,7 +304,10 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     };
     const refresh = async () => {
       await hold?.ready;
-      const answer = await fetch(livePreviews, { credentials: "same-origin" }).catch(() => null);
+      // With the bearer, as the engine's own requests (the cookie is for the pictures media-chrome loads).
+      const bearer = hold ? await (latest.current.accessToken?.() ?? Promise.resolve(null)) : null;
+      const headers: Record<string, string> = bearer ? { Authorization: `Bearer ${bearer}` } : {};
+      const answer = await fetch(livePreviews, { credentials: "same-origin", headers }).catch(() => null);
       if (!current || !answer?.ok) return; // none yet (the first pictures come a few seconds in)
       cues = parseLiveCues(await answer.text(), livePreviews);
       if (current) place();
