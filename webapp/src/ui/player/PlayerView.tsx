@@ -304,8 +304,10 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     };
     const refresh = async () => {
       await hold?.ready;
-      // With the bearer, as the engine's own requests (the cookie is for the pictures media-chrome loads).
-      const bearer = hold ? await (latest.current.accessToken?.() ?? Promise.resolve(null)) : null;
+      // As the engine's own requests go: hls.js's with the bearer, the browser's own HLS on the
+      // cookie alone (the cookie is also what the pictures media-chrome loads go on).
+      const withBearer = hold && engineRef.current?.kind === "hls";
+      const bearer = withBearer ? await (latest.current.accessToken?.() ?? Promise.resolve(null)) : null;
       const headers: Record<string, string> = bearer ? { Authorization: `Bearer ${bearer}` } : {};
       const answer = await fetch(livePreviews, { credentials: "same-origin", headers }).catch(() => null);
       if (!current || !answer?.ok) return; // none yet (the first pictures come a few seconds in)
