@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
 from .ingest_health import trouble_of
 from .media_jobs import ENDED, MEDIA_REFRESH_SECONDS, JobFollower, apply_change, clock, percent_of
-from .widgets import ConfirmScreen, PaletteAction, short_time
+from .widgets import ConfirmScreen, PaletteAction, selected_row_key, short_time
 
 REFRESH_SECONDS = 3.0
 EVENT_WIDTH = 14
@@ -231,7 +231,7 @@ class DashboardScreen(Screen[None]):
 
     def _fill(self, table_id: str, rows: Sequence[tuple[str | None, Sequence[str | Text]]]) -> None:
         table = self.query_one(f"#{table_id}", DataTable)
-        selected = self._selected_key(table)
+        selected = selected_row_key(table)
         table.clear()
         for key, cells in rows:
             table.add_row(*cells, key=key)
@@ -239,15 +239,6 @@ class DashboardScreen(Screen[None]):
             for index, (key, _) in enumerate(rows):
                 if key == selected:
                     table.move_cursor(row=index)
-
-    @staticmethod
-    def _selected_key(table: DataTable) -> str | None:
-        if table.row_count == 0:
-            return None
-        try:
-            return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:  # the cursor is past the rows
-            return None
 
     # --- the transcoding queue -----------------------------------------------------------------------
 
@@ -320,7 +311,7 @@ class DashboardScreen(Screen[None]):
 
     def _selected_event(self, table_id: str) -> tuple[str, str] | None:
         table = self.query_one(f"#{table_id}", DataTable)
-        key = self._selected_key(table)
+        key = selected_row_key(table)
         if key is None or self.snapshot is None:
             return None
         events = self.snapshot.get("liveEvents" if table_id == "live" else table_id) or []

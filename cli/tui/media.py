@@ -40,7 +40,7 @@ from .media_jobs import (
     log_line,
     progress_cell,
 )
-from .widgets import ConfirmScreen, PaletteAction, short_time
+from .widgets import ConfirmScreen, PaletteAction, selected_row_key, short_time
 
 LIST_SIZE = 100
 ADMIN_ACTIONS = frozenset({"attach", "cut", "delete", "stop_job"})
@@ -243,13 +243,7 @@ class MediaScreen(Screen[None]):
         status.update(Text(" · ".join(p for p in parts if p)))
 
     def selected_id(self) -> str | None:
-        table = self.query_one("#assets", DataTable)
-        if table.row_count == 0:
-            return None
-        try:
-            return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:  # the cursor is past the rows
-            return None
+        return selected_row_key(self.query_one("#assets", DataTable))
 
     def selected(self, verb: str) -> dict | None:
         """The selected asset (else None, and a notification says to select one)."""

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, DataTable, Label, Static
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,16 @@ def short_time(value: str | None) -> str:
     if not value:
         return "—"
     return value[5:16].replace("T", " ")
+
+
+def selected_row_key(table: DataTable) -> str | None:
+    """The key of the row under the table's cursor, None when it has no rows."""
+    if table.row_count == 0:
+        return None
+    try:
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+    except Exception:  # the cursor is past the rows
+        return None
 
 
 class ConfirmScreen(ModalScreen[bool]):
