@@ -34,7 +34,14 @@ export default defineConfig({
   outputDir: process.env.E2E_DIST ? `${process.env.E2E_DIST}-results` : "test-results",
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // A trace records every action's screenshots and DOM: on two cores that costs Chromium as much
+    // as the test itself. It is recorded for a test's retry only (CI retries once), where it shows
+    // the failure again.
+    trace: "on-first-retry",
+    // Decoration that never stops (a live card's pulse, a skeleton's shimmer) makes a software-
+    // composited Chromium paint every frame. The app honours reduced motion; the motion itself is
+    // checked in first-paint.spec.ts.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath,
       args: [

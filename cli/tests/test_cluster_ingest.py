@@ -43,11 +43,13 @@ def ffmpeg_children(pid: int) -> set[int]:
 
 
 def alive(pid: int) -> bool:
+    """Running: a process that has exited but is not reaped yet (a zombie, whose parent was the
+    killed server) runs no more, though a signal still finds it."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
         return False
-    return True
+    return state != "Z"
 
 
 async def test_a_killed_transcoding_process_hands_its_feed_to_another_and_staff_finish_it_anywhere(tmp_path):

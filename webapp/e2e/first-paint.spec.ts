@@ -132,3 +132,23 @@ test("signed in, the home page's first render waits for rails the page could not
   await countSkeletons(page);
   expect(await skeletonsOnHome(page)).toBe(0);
 });
+
+// The suite runs with reduced motion (playwright.config.ts); the motion itself is checked here.
+const liveBadgeAnimation = async (page: Page) => {
+  await page.goto("/live");
+  const badge = page.locator(".event-card__badge--live").first();
+  await expect(badge).toBeVisible();
+  return badge.evaluate((el) => getComputedStyle(el, "::before").animationName);
+};
+
+test.describe("a viewer who has not asked for less motion", () => {
+  test.use({ reducedMotion: "no-preference" });
+
+  test("sees a live card's badge pulse", async ({ page }) => {
+    expect(await liveBadgeAnimation(page)).toBe("event-card-pulse");
+  });
+});
+
+test("a viewer who asks for less motion sees a live card's badge still", async ({ page }) => {
+  expect(await liveBadgeAnimation(page)).toBe("none");
+});

@@ -61,7 +61,11 @@ test("following a team from its page puts it among the followed teams of its lea
   // My stuff → Following → the league → Followed: the team is there.
   await page.getByRole("button", { name: /flo-follow/ }).click();
   await page.getByRole("list", { name: "My stuff" }).getByRole("link", { name: "Following", exact: true }).click();
-  await page.getByRole("link", { name: LEAGUE, exact: true }).click();
+  // On the following page before its league is clicked: the team page still on screen links to the
+  // league's own page by the same name.
+  await expect(page).toHaveURL(/\/following\/(league|category)\/?$/);
+  await page.locator("main").getByRole("link", { name: LEAGUE, exact: true }).click();
+  await expect(page).toHaveURL(/\/following\/league\/[0-9a-f]{24}\/?$/);
   await expect(page.getByRole("heading", { level: 1, name: LEAGUE })).toBeVisible();
   await page.getByRole("navigation", { name: "Following" }).getByRole("link", { name: "Followed" }).click();
   const followed = page.getByRole("list", { name: `Followed: ${LEAGUE}` });

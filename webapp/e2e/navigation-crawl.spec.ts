@@ -178,23 +178,34 @@ async function clickAndCheck(crawl: Crawl, target: Locator, what: string) {
 interface Candidate {
   href: string;
   region: string;
-  index: number;
+  /** The link's href attribute as written, by which it is found again when clicked. */
+  raw: string;
 }
 
 /** The visible in-app links of the page, in document order. */
 async function inAppLinks(page: Page): Promise<Candidate[]> {
   const links = await page.locator("header a[href], main a[href], footer a[href], nav a[href]").evaluateAll((as) =>
-    as.map((a, index) => {
+    as.map((a) => {
       const el = a as HTMLAnchorElement;
       const box = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       const visible = box.width > 0 && box.height > 0 && style.visibility !== "hidden";
       const sameOrigin = el.origin === location.origin && !el.target && !el.hasAttribute("download");
-      const region = el.closest("header") ? "header" : el.closest("footer") ? "footer" : "main";
-      return { href: visible && sameOrigin ? el.pathname + el.search : "", region, index };
+      const region = ["header", "footer", "main", "nav"].find((tag) => el.closest(tag)) ?? "main";
+      return { href: visible && sameOrigin ? el.pathname + el.search : "", region, raw: el.getAttribute("href") ?? "" };
     }),
   );
   return links.filter((link) => link.href && !link.href.startsWith("#"));
+}
+
+/** The links that lead elsewhere; as a person would, it waits for one while the page lays them out. */
+async function linksAway(page: Page, here: string): Promise<Candidate[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const away = (await inAppLinks(page)).filter((link) => !SKIP.test(link.href) && link.href !== here);
+    if (away.length || Date.now() > deadline) return away;
+    await page.waitForTimeout(250);
+  }
 }
 
 /**
@@ -204,9 +215,8 @@ async function inAppLinks(page: Page): Promise<Candidate[]> {
 async function wander(crawl: Crawl, steps: number, wanted: string[]) {
   const { page } = crawl;
   for (let step = 0; step < steps; step++) {
-    const links = (await inAppLinks(page)).filter((link) => !SKIP.test(link.href));
     const here = new URL(page.url()).pathname + new URL(page.url()).search;
-    const away = links.filter((link) => link.href !== here);
+    const away = await linksAway(page, here);
     const kindOfLink = (link: Candidate) => kindOf(new URL(link.href, page.url()).href);
     const pick =
       away.find((link) => wanted.includes(kindOfLink(link)) && !crawl.kinds.has(kindOfLink(link))) ??
@@ -214,8 +224,13 @@ async function wander(crawl: Crawl, steps: number, wanted: string[]) {
       away.find((link) => !crawl.hrefs.has(new URL(link.href, page.url()).pathname)) ??
       away[step % Math.max(1, away.length)];
     if (!pick) throw new Error(`no in-app link to follow on ${page.url()}`);
-    const all = page.locator("header a[href], main a[href], footer a[href], nav a[href]");
-    await clickAndCheck(crawl, all.nth(pick.index), `a ${pick.region} link to ${pick.href}`);
+    // Found again by its href when clicked, not by its position: a page that renders again between
+    // the listing and the click (a rail that loads, a live card that moves) replaces its elements.
+    const target = page
+      .locator(`${pick.region} a[href=${JSON.stringify(pick.raw)}]`)
+      .filter({ visible: true })
+      .first();
+    await clickAndCheck(crawl, target, `a ${pick.region} link to ${pick.href}`);
   }
 }
 
