@@ -28,14 +28,21 @@ STOP_GRACE_SECONDS = 5.0
 SETPRIV = shutil.which("setpriv")
 
 
-def dies_with_parent(command: list[str]) -> list[str]:
-    """`command`, ended (SIGTERM, so ffmpeg closes its files) when this process dies, however it
-    dies: a killed server's transcoders never go on writing beside the ones of the process that
-    takes its inputs over (server.ingest.live_inputs), nor hold nginx's port. setpriv sets it and
-    execs the command in its place (same pid); without setpriv the command runs as it is."""
+# Run between setpriv and the command: a parent that died before setpriv asked for the signal
+# never sends it (the child is already another's), so the command starts only under its parent.
+_UNDER_PARENT = '[ "$PPID" = "$1" ] || exit 70; shift; exec "$@"'
+
+
+def dies_with_parent(command: list[str], parent: int | None = None) -> list[str]:
+    """`command`, ended (SIGTERM, so ffmpeg closes its files) when this process (`parent`) dies,
+    however it dies: a killed server's transcoders and SRT listeners never go on writing beside the
+    ones of the process that takes its inputs over (server.ingest.live_inputs), nor hold nginx's or
+    an SRT port. setpriv sets it, then a shell execs the command in its place (same pid) if the
+    parent is still there; without setpriv the command runs as it is."""
     if SETPRIV is None or not sys.platform.startswith("linux"):
         return command
-    return [SETPRIV, "--pdeathsig", "TERM", "--", *command]
+    expected = os.getpid() if parent is None else parent
+    return [SETPRIV, "--pdeathsig", "TERM", "--", "/bin/sh", "-c", _UNDER_PARENT, "sh", str(expected), *command]
 
 
 class Transcoder:

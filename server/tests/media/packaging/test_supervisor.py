@@ -12,7 +12,7 @@ import pytest
 from server.media.packaging.ladder import Source, plan
 from server.media.packaging.live_hls import LiveInput, live_hls_command
 from server.media.packaging.progress import Progress
-from server.media.packaging.supervisor import Transcoder
+from server.media.packaging.supervisor import Transcoder, dies_with_parent
 from server.media.recordings import recorded
 
 from ..tools import tool
@@ -161,7 +161,7 @@ async def test_a_killed_ffmpeg_is_back_within_3_s_and_the_recording_continues_wi
 
 SERVER_THAT_DIES = """
 import asyncio, sys
-from server.media.packaging.supervisor import Transcoder
+from server.media.packaging.supervisor import Transcoder, dies_with_parent
 
 async def main():
     transcoder = Transcoder(lambda: ["sleep", "600"])
@@ -193,3 +193,20 @@ async def test_a_transcoder_dies_with_the_server_process_that_started_it():
         return False
 
     await until(gone, timeout=5)
+
+
+async def test_a_command_runs_under_the_process_that_started_it(tmp_path):
+    ran = tmp_path / "ran"
+    process = await asyncio.create_subprocess_exec(*dies_with_parent(["touch", str(ran)]))
+    assert await process.wait() == 0
+    assert ran.exists()
+
+
+async def test_a_command_whose_server_died_before_it_could_be_told_never_starts(tmp_path):
+    """The gap the kernel's parent-death signal leaves: a server killed between the fork and the
+    request for the signal. Its child is already another's (here, as if: the parent named is not
+    ours), so the command, an SRT listener that would hold its port for ever, does not run."""
+    ran = tmp_path / "ran"
+    process = await asyncio.create_subprocess_exec(*dies_with_parent(["touch", str(ran)], parent=os.getppid()))
+    assert await process.wait() == 70
+    assert not ran.exists()
