@@ -161,7 +161,7 @@ async def test_a_killed_ffmpeg_is_back_within_3_s_and_the_recording_continues_wi
 
 SERVER_THAT_DIES = """
 import asyncio, sys
-from server.media.packaging.supervisor import Transcoder, dies_with_parent
+from server.media.packaging.supervisor import Transcoder
 
 async def main():
     transcoder = Transcoder(lambda: ["sleep", "600"])
