@@ -132,7 +132,7 @@ format: install webapp/node_modules/.installed
 
 # Every suite, in waves whose stages run side by side (scripts/test_stages.py), with the time of
 # each stage printed at the end. What the stages share is installed and built first, once.
-TEST_WAVES ?= "lint" "test-e2e contract" "test-python test-webapp"
+TEST_WAVES ?= "lint" "test-python contract" "test-e2e test-webapp"
 test: system-deps-test install webapp/node_modules/.installed openapi/node_modules/.installed webapp
 	$(BIN)/python scripts/test_stages.py $(TEST_WAVES)
 
@@ -152,6 +152,7 @@ bench: system-deps-bench install
 	$(BIN)/python -m server.bench.kickoff
 	$(BIN)/python -m server.bench.costs
 	$(BIN)/python -m server.bench.ingest
+	$(BIN)/python -m server.bench.edge
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 

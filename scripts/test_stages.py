@@ -1,6 +1,6 @@
 """`make test`'s stages: run in waves (the stages of a wave side by side), timed, summed up at the end.
 
-    python scripts/test_stages.py lint "test-e2e contract" "test-python test-webapp"
+    python scripts/test_stages.py lint "test-python contract" "test-e2e test-webapp"
 
 Each argument is a wave of lanes, and the next wave starts when the whole wave has ended. The
 lanes of a wave (separated by spaces) run at the same time; the make targets of a lane (joined by

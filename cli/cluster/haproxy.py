@@ -14,6 +14,8 @@ balances REST, media and the socket's websocket (/ws) over the server processes.
   its own HTML page; so are its 502 (the process died before answering: a crash, SIGKILL) and
   504 (it did not answer in time), which clients retry like a 503.
 - `X-Served-By` names the process that answered, for operators and the cluster's tests.
+- With an edge (server.media.delivery.edge_nginx), the streams' paths (`/media/vod/`, `/media/live/`) go to
+  it instead: it checks their tokens and answers from its cache, asking the processes itself.
 """
 
 import json
@@ -60,7 +62,13 @@ def error_pages(directory: Path) -> dict[int, Path]:
     return {status: error_page(directory / f"{status}.http", status) for status in REASONS}
 
 
-def config(public_port: int, backend_ports: list[int], errorfiles: dict[int, Path], host: str = "127.0.0.1") -> str:
+def config(
+    public_port: int,
+    backend_ports: list[int],
+    errorfiles: dict[int, Path],
+    host: str = "127.0.0.1",
+    edge_port: int | None = None,
+) -> str:
     errors = "\n".join(f"    errorfile {status} {path}" for status, path in sorted(errorfiles.items()))
     servers = "\n".join(
         f"    server p{index} 127.0.0.1:{port} check inter 1s fall 2 rise 1"
@@ -85,7 +93,7 @@ defaults
 frontend touchline
     bind {host}:{public_port}
     option forwardfor
-    default_backend processes
+{_edge_routing(edge_port)}    default_backend processes
 
 backend processes
     balance roundrobin
@@ -94,4 +102,19 @@ backend processes
     http-check expect status 200
     http-response set-header X-Served-By %s
 {servers}
+{_edge_backend(edge_port)}"""
+
+
+def _edge_routing(edge_port: int | None) -> str:
+    if edge_port is None:
+        return ""
+    return "    acl stream path_beg /media/vod/ /media/live/\n    use_backend edge if stream\n"
+
+
+def _edge_backend(edge_port: int | None) -> str:
+    if edge_port is None:
+        return ""
+    return f"""
+backend edge
+    server edge 127.0.0.1:{edge_port} check inter 1s fall 2 rise 1
 """

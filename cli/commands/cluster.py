@@ -6,6 +6,8 @@ and Redis behind HAProxy, which balances REST, media and the socket's websocket 
     PostgreSQL                     TOUCHLINE_CLUSTER_DATABASE_URL (created, migrated and seeded)
     Redis                          REDIS_URL: socket fan-out, signals, socket counts
     nginx-rtmp                     TOUCHLINE_RTMP_PORT: encoders' feeds, for every process
+    nginx (the media edge)         --edge-port: HAProxy sends it the streams' paths; it checks
+                                   their tokens and caches each segment once (server.media.delivery.edge_nginx)
 
 A server process that exits (a crash, a kill) is started again; HAProxy sends its requests to
 the others meanwhile, and another process takes over the live inputs it transcoded. The
@@ -47,6 +49,7 @@ def cluster(
     ),
     redis_url: str = typer.Option(DEFAULT_REDIS_URL, envvar="REDIS_URL", help="Redis for the socket fan-out."),
     seed: bool = typer.Option(True, help="Seed the demo catalogue and accounts (idempotent)."),
+    edge_port: int = typer.Option(None, help="The media edge's port (default: a free one; no edge without nginx)."),
 ) -> None:
     """Run several server processes behind HAProxy on PostgreSQL and Redis (until Ctrl-C)."""
     from server.settings import get_settings
@@ -94,8 +97,11 @@ def cluster(
             ]
             for server in servers:
                 supervisor.wait_healthy(server)
+            media_edge = _start_edge(supervisor, settings, run_dir, process_ports, edge_port, env)
             config = run_dir / "haproxy.cfg"
-            config.write_text(haproxy.config(public_port, process_ports, haproxy.error_pages(run_dir)))
+            config.write_text(
+                haproxy.config(public_port, process_ports, haproxy.error_pages(run_dir), edge_port=media_edge)
+            )
             balancer = supervisor.start("haproxy", [haproxy_binary(), "-db", "-f", str(config)], env, url=public_url)
             content = supervisor.wait_healthy(balancer, timeout=30)
             if ingest is not None:  # its hooks reach the processes through HAProxy
@@ -104,6 +110,11 @@ def cluster(
             typer.echo(
                 f"  ingest    {ingest.rtmp_url if ingest else 'off (nginx with its RTMP module is not installed)'}"
             )
+            typer.echo(
+                f"  edge      http://127.0.0.1:{media_edge}"
+                if media_edge
+                else "  edge      off (nginx is not installed)"
+            )
             sys.stdout.flush()  # an operator's log file has it now, not when the cluster stops
             _watch(supervisor)
     except ClusterError as error:
@@ -111,6 +122,48 @@ def cluster(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         typer.echo("stopping the cluster", err=True)
+
+
+def _start_edge(
+    supervisor: Supervisor, settings, run_dir: Path, origins: list[int], port: int | None, env
+) -> int | None:
+    """The media edge in front of the processes, on `port` (a free one when None); its port, or
+    None without nginx (HAProxy then sends the streams' paths to the processes, which check the
+    same tokens)."""
+    from server.ingest.serving import find_nginx, free_loopback_port
+    from server.media.delivery import edge_nginx as edge
+    from server.media.delivery.edge_tokens import edge_key
+
+    nginx = find_nginx()
+    if nginx is None:
+        return None
+    port = port or free_loopback_port()
+    text = edge.config(
+        port=port,
+        origins=origins,
+        key=edge_key(settings.secret_key),
+        run_dir=run_dir,
+        cookie_seconds=settings.stream_token_seconds,
+        secure_cookie=settings.base_url.startswith("https:"),
+    )
+    child = supervisor.start("edge", edge.command(nginx, edge.write_config(run_dir, text)), env)
+    _wait_listening(child, port)
+    return port
+
+
+def _wait_listening(child, port: int, timeout: float = 10) -> None:
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if not child.alive():
+            raise ClusterError(f"the media edge (nginx) exited:\n{child.tail()}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if time.monotonic() > deadline:
+            raise ClusterError(f"the media edge (nginx) did not listen on {port} within {timeout:.0f} s")
+        time.sleep(0.05)
 
 
 def _run_once(command: list[str], env: dict[str, str], what: str) -> None:

@@ -26,6 +26,8 @@ import pytest_asyncio
 import socketio
 
 from cli.cluster.haproxy import UNAVAILABLE, config, error_pages
+from server.media.delivery.edge_tokens import issue_edge_token
+from server.settings import Settings
 from server.tests.realtime.support import RedisServer, redis_server_binary
 
 from .cluster_support import TIMEOUT_S, Cluster, eventually, listening, pid_on, running_cluster, settled
@@ -147,6 +149,24 @@ async def test_a_killed_process_is_replaced_and_the_balancer_keeps_answering(run
 
     assert await eventually(replaced, timeout=60), running.output()
     assert "exited with -9; starting it again" in running.output()
+
+
+async def test_streams_go_through_the_edge_which_keeps_one_copy_of_a_segment_for_every_token(running):
+    """HAProxy sends the streams' paths to the media edge (server/media/delivery/edge_nginx.py): a second viewer's
+    token gets the first one's cached copy, and a refused token never reaches a process."""
+    segment = "vod/football/720p/index1.ts"
+    tokens = [
+        issue_edge_token(scope, secret=Settings().secret_key, expires=int(time.time()) + lifetime)
+        for scope, lifetime in (("vod/football/", 60), ("vod/football/", 90), ("vod/hockey/", 60))
+    ]
+    statuses = []
+    for token in tokens:
+        async with running.http.get(f"{running.url}/media/{segment}?token={token}") as answer:
+            statuses.append((answer.status, answer.headers.get("X-Cache-Status")))
+            assert "X-Served-By" not in answer.headers  # the edge answered, not a process through HAProxy
+            if answer.status == 403:
+                assert (await answer.json())["messageErrorCode"] == "stream_access_denied"
+    assert statuses == [(200, "MISS"), (200, "HIT"), (403, None)]
 
 
 async def test_sigterm_stops_the_balancer_and_every_process(tmp_path):

@@ -39,9 +39,14 @@ log = logging.getLogger(__name__)
 RESTART_AT_MOST_EVERY_S = 30.0
 
 
+def find_nginx() -> str | None:
+    """nginx, when it is installed (on PATH or in sbin, which a user's PATH may leave out)."""
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None)
+
+
 def nginx_binary(module: Path = NGINX_RTMP_MODULE) -> str | None:
     """nginx, when it and its RTMP module are installed."""
-    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/sbin/nginx") if Path(p).exists()), None)
+    found = find_nginx()
     return found if found is not None and module.exists() else None
 
 

@@ -59,9 +59,9 @@ async def test_unknown_stream_is_not_found_in_the_envelope(app_client, app_setti
 @pytest.mark.parametrize(
     "path", ["/media/live/football.m3u8", "/media/vod/football/index.m3u8", "/media/vod/football/index0.ts"]
 )
-async def test_unsigned_stream_paths_serve_nothing(app_client, path):
+async def test_stream_paths_without_a_token_serve_nothing(app_client, path):
     response = await app_client.get(path)
-    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
+    assert response.status_code == 403 and response.json()["messageErrorCode"] == "stream_access_denied"
 
 
 async def test_unknown_media_path_is_not_found(app_client):

@@ -144,18 +144,22 @@ def game_playlist(vod: VodPlaylist, seconds: int) -> str:
     return range_playlist(vod, 0, seconds * 1000, start_tag=False)
 
 
-def clip_master(ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int) -> str:
+def clip_master(
+    ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int, variant_name: str | None = None
+) -> str:
     """The master playlist of a clip: the sample's variants, each at its rendition's clip
-    playlist, with the clip's EXT-X-START (the same as in each rendition's: RFC 8216 4.3.5)."""
+    playlist (named `variant_name`, by default as the master), with the clip's EXT-X-START (the
+    same as in each rendition's: RFC 8216 4.3.5)."""
     numbers = clip_segments(Timeline.of(timeline), start_ms, end_ms)
-    name = clip_file(start_ms, end_ms)
+    name = variant_name or clip_file(start_ms, end_ms)
     start = _start(Timeline.of(timeline), numbers, start_ms)
     return ladder.render(lambda variant: f"{variant.rendition}/{name}", extra=(start,))
 
 
-def game_master(ladder: Ladder, seconds: int) -> str:
-    """The master playlist of a game: the sample's variants, each at its rendition's game."""
-    name = game_file(seconds)
+def game_master(ladder: Ladder, seconds: int, variant_name: str | None = None) -> str:
+    """The master playlist of a game: the sample's variants, each at its rendition's game
+    (named `variant_name`, by default as the master)."""
+    name = variant_name or game_file(seconds)
     return ladder.render(lambda variant: f"{variant.rendition}/{name}")
 
 
@@ -171,10 +175,10 @@ class Made:
     def media_playlist(self, vod: VodPlaylist) -> str:
         return range_playlist(vod, self.start_ms, self.end_ms, start_tag=self.clip)
 
-    def master(self, ladder: Ladder, timeline: VodPlaylist) -> str:
+    def master(self, ladder: Ladder, timeline: VodPlaylist, variant_name: str | None = None) -> str:
         if self.clip:
-            return clip_master(ladder, timeline, self.start_ms, self.end_ms)
-        return game_master(ladder, self.end_ms // 1000)
+            return clip_master(ladder, timeline, self.start_ms, self.end_ms, variant_name)
+        return game_master(ladder, self.end_ms // 1000, variant_name)
 
 
 def made(name: str) -> Made | None:

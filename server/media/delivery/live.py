@@ -42,6 +42,7 @@ from __future__ import annotations
 import gzip
 import math
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from itertools import accumulate
 
 # Playlist parsing lives in server.media.playlists; these names stay importable from here.
@@ -176,10 +177,15 @@ class LiveStream:
     playlist: served beside it) and the live master listing them. Every rendition has the same
     segment durations (server.media.playlists.read_stream checks it), so `window` is theirs all."""
 
-    def __init__(self, stream: Stream, name: str, *, anchor: float = ANCHOR):
+    def __init__(
+        self, stream: Stream, name: str, *, anchor: float = ANCHOR, variant_uri: Callable[[str, str], str] | None = None
+    ):
+        """`variant_uri(name, rendition)`: the master's URI of a rendition's live playlist
+        (default: the signed layout's, server.media.delivery.urls.live_variant_uri)."""
+        uri = variant_uri or live_variant_uri
         self.renditions = {r.name: LiveSample(r.playlist, anchor=anchor) for r in stream.renditions}
         self.timeline = self.renditions[stream.renditions[0].name]
-        self.master = stream.ladder.render(lambda variant: live_variant_uri(name, variant.rendition)).encode()
+        self.master = stream.ladder.render(lambda variant: uri(name, variant.rendition)).encode()
         self.master_compressed = gzip.compress(self.master, compresslevel=6, mtime=0)
 
     def window(

@@ -77,7 +77,7 @@ from .live_recordings import LiveRecordings
 from .reach import Place
 from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
 from .thumbnails import VTT_TYPE, ClipThumbnails, Thumbnails
-from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file
+from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file, live_variant_uri
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -120,7 +120,7 @@ async def _send(send: Send, status: int, headers: list[tuple[bytes, bytes]], bod
     await send({"type": "http.response.body", "body": b"" if head else body})
 
 
-async def _error(
+async def error_answer(
     send: Send, status: int, message: str, code: str, head: bool = False, extra: tuple[tuple[bytes, bytes], ...] = ()
 ) -> None:
     body = orjson.dumps({"error": True, "message": message, "messageErrorCode": code})
@@ -153,7 +153,7 @@ class SignedMedia:
         self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
         self.playlists = PlaylistCache()
-        self.recordings = LiveRecordings(self.root)
+        self.recordings = LiveRecordings(self.root, self.live_variant)
         self.thumbnails = Thumbnails(self.root)
 
     def _load_live_stream(self, name: str) -> LiveStream | None:
@@ -162,7 +162,16 @@ class SignedMedia:
         stream = load_stream(self.root, name)
         # The master is served at .../<token>/live/<name>.m3u8, each rendition's live playlist at
         # .../<token>/vod/<name>/<rendition>/live.m3u8, beside its segments: one token for all.
-        return LiveStream(stream, name) if stream is not None else None
+        return LiveStream(stream, name, variant_uri=self.live_variant) if stream is not None else None
+
+    # --- how masters name what they list (the edge layout's: server.media.delivery.edge_routes) --
+
+    # A made master's variants: the made playlist's own name in each rendition's directory.
+    made_variant_name: str | None = None
+
+    def live_variant(self, asset: str, rendition: str) -> str:
+        """The live master's URI of a rendition's live playlist."""
+        return live_variant_uri(asset, rendition)
 
     # --- who may have what -----------------------------------------------------------------
 
@@ -181,9 +190,7 @@ class SignedMedia:
     async def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
         """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
         grant = self.grant(scope["path_params"]["token"], now)
-        place = grant.reach.place(media_path)
-        issued = media_path == grant.reach.issued
-        if place is None or not self.within(grant, place, issued=issued, media_path_name=media_path.rpartition("/")[2]):
+        if not self.opens(grant, media_path):
             raise StreamDenied("This stream link opens only the stream it was issued for")
         if grant.user_id is not None:
             await self.check_viewer(scope, grant)
@@ -192,6 +199,14 @@ class SignedMedia:
             if region not in grant.regions:
                 raise StreamDenied("This stream is not available in your region", REGION_DENIED)
         return grant
+
+    def opens(self, grant: StreamGrant, media_path: str) -> bool:
+        """Whether `media_path` is one the grant opens (reach), with what the sample says of it."""
+        place = grant.reach.place(media_path)
+        issued = media_path == grant.reach.issued
+        return place is not None and self.within(
+            grant, place, issued=issued, media_path_name=media_path.rpartition("/")[2]
+        )
 
     def in_range(self, grant: StreamGrant, rendition: str, name: str) -> bool:
         """Whether `name` is a segment of a recording's rendition that the token's clip covers."""
@@ -289,12 +304,19 @@ class SignedMedia:
         try:
             grant = await self.check(scope, media_path, now)
         except StreamDenied as refusal:
-            await _error(send, 403, refusal.message, refusal.code, head)
+            await error_answer(send, 403, refusal.message, refusal.code, head)
             return
         except SessionsUnknown:
             message = "The server cannot check your session right now, please try again"
-            await _error(send, 503, message, UNAVAILABLE, head, ((b"retry-after", b"1"),))
+            await error_answer(send, 503, message, UNAVAILABLE, head, ((b"retry-after", b"1"),))
             return
+        await self.respond(scope, receive, send, media_path, grant, now)
+
+    async def respond(
+        self, scope: Scope, receive: Receive, send: Send, media_path: str, grant: StreamGrant, now: float
+    ) -> None:
+        """Serve `media_path`, which `grant` opens (checked)."""
+        head = scope["method"] == "HEAD"
         kind, _, rest = media_path.partition("/")
         if kind == "live":  # the live master
             await self.live(scope, send, rest[: -len(".m3u8")], None, grant, now, head)
@@ -326,13 +348,13 @@ class SignedMedia:
         stream = self.live_stream(name)
         sample = stream.renditions.get(rendition) if stream is not None and rendition is not None else None
         if stream is None or (rendition is not None and sample is None):
-            await _error(send, 404, "Stream not found", "stream_not_found", head)
+            await error_answer(send, 404, "Stream not found", "stream_not_found", head)
             return
         span = stream.window(now, rewind_seconds=self.rewind, kickoff=grant.starts_at)
         if span is None:
             kickoff = grant.starts_at if grant.starts_at is not None else now
             wait = max(1, math.ceil(stream.available_at(kickoff) - now))
-            await _error(
+            await error_answer(
                 send,
                 409,
                 f"This stream has not started: it goes live at {_iso(kickoff)}",
@@ -364,12 +386,12 @@ class SignedMedia:
         elif rendition in recording.rendition_names:
             playlist = self.recordings.window(asset, rendition, recording.dvr_seconds)
         else:
-            await _error(send, 404, "Stream not found", "stream_not_found", head)
+            await error_answer(send, 404, "Stream not found", "stream_not_found", head)
             return
         if playlist is None:
             wait = str(max(1, math.ceil(recording.segment_seconds))).encode()
             message = "This stream has not started: its first seconds are on their way"
-            await _error(send, 409, message, NOT_STARTED, head, ((b"retry-after", wait),))
+            await error_answer(send, 409, message, NOT_STARTED, head, ((b"retry-after", wait),))
             return
         compressed = _accepts_gzip(scope)
         body = playlist.encoded(compressed=compressed)
@@ -398,12 +420,15 @@ class SignedMedia:
         ladder: Stream | None = load_stream(self.root, grant.stream) if not directory else None
         media = None if ladder is not None or wanted is None else self._media_playlist(grant.stream, directory)
         if wanted is None or (ladder is None and media is None):
-            await _error(send, 404, "Not found", "not_found", head)
+            await error_answer(send, 404, "Not found", "not_found", head)
             return
         compressed = _accepts_gzip(scope)
         key = (grant.stream, wanted, ladder is not None)
         if ladder is not None:
-            body = self.playlists.get(key, lambda: wanted.master(ladder.ladder, ladder.timeline), compressed=compressed)
+            variant = self.made_variant_name
+            body = self.playlists.get(
+                key, lambda: wanted.master(ladder.ladder, ladder.timeline, variant), compressed=compressed
+            )
         else:
             assert media is not None
             vod = media[0]
@@ -422,7 +447,7 @@ class SignedMedia:
         recording = self.recordings.recording(grant.stream, directory or first)
         numbers = recording.covering(wanted.start_ms, wanted.end_ms) if recording is not None else range(0)
         if ladder is None or recording is None or not numbers or (directory and not ladder_has(ladder, directory)):
-            await _error(send, 404, "Not found", "not_found", head)
+            await error_answer(send, 404, "Not found", "not_found", head)
             return
         name = clip_file(wanted.start_ms, wanted.end_ms)
         key = (grant.stream, wanted, directory)
@@ -432,7 +457,8 @@ class SignedMedia:
             if directory:
                 return recording.range_playlist(wanted.start_ms, wanted.end_ms)
             start = recording.start_tag(wanted.start_ms, numbers)
-            return ladder.render(lambda v: f"{v.rendition}/{name}", extra=(start,))
+            variant = self.made_variant_name or name
+            return ladder.render(lambda v: f"{v.rendition}/{variant}", extra=(start,))
 
         compressed = _accepts_gzip(scope)
         body = self.playlists.get(key, render, compressed=compressed)
@@ -461,7 +487,7 @@ class SignedMedia:
         """A clip's thumbnails.vtt: its asset's cues within its range, on its own timeline."""
         made = self.clip_thumbnails(grant)
         if made is None:
-            await _error(send, 404, "Not found", "not_found", head)
+            await error_answer(send, 404, "Not found", "not_found", head)
             return
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         headers = [
@@ -486,7 +512,7 @@ class SignedMedia:
         """Segment j of the stream's timeline in one rendition: its file j mod N."""
         media = self._media_playlist(grant.stream, directory)
         if media is None:
-            await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+            await error_answer(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
             return
         vod, folder = media
         await self._file(scope, receive, send, folder / vod.segments[j % len(vod.segments)].uri, grant, now)
@@ -514,7 +540,7 @@ class SignedMedia:
     ) -> None:
         path = self._existing(wanted)
         if path is None:
-            await _error(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
+            await error_answer(send, 404, "Not found", "not_found", scope["method"] == "HEAD")
             return
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         max_age = max(0, min(max_age, int(grant.expires_at - now)))

@@ -135,6 +135,27 @@ def signed_url(token: str, media_path: str) -> str:
     return f"{SIGNED_PREFIX}/{token}/{media_path}"
 
 
+def edge_path(media_path: str, start: int | None = None) -> str | None:
+    """The edge layout's path (server.media.delivery.edge_routes) of a stored media path (without
+    `/media/`), or None when it names no stream of this server: a game's or clip's playlist gets a
+    directory of its own (`vod/<asset>/clip-<from>-<to>/index.m3u8`), a live stream one per kickoff
+    `start` (`live/<asset>/from-<start>/index.m3u8`); an asset's own playlist stays where it is."""
+    kind, _, rest = media_path.partition("/")
+    if kind == "live":
+        asset = rest.removesuffix(".m3u8")
+        if start is None or asset == rest or "/" in asset or not asset:
+            return None
+        return f"live/{asset}/from-{int(start)}/index.m3u8"
+    if kind != "vod":
+        return None
+    directory, _, name = rest.rpartition("/")
+    if not directory or "/" in directory:
+        return None
+    if CLIP_NAME.fullmatch(name) or GAME_NAME.fullmatch(name):
+        return f"vod/{directory}/{name.removesuffix('.m3u8')}/index.m3u8"
+    return media_path
+
+
 def poster_url(slug: str) -> str:
     return f"{MEDIA_PREFIX}/posters/{slug}.svg"
 

@@ -224,4 +224,6 @@ async def test_an_unknown_case_or_ad_id_is_a_bad_request(media, query):
 async def test_ads_are_public_and_unsigned_but_nothing_else_is_under_ads(media):
     assert (await media.get("/media/ads/")).status_code == 404
     assert (await media.get("/media/ads/other.xml")).status_code == 404
-    assert (await media.get("/media/ads/../vod/football/index.m3u8")).status_code == 404
+    # Out of ads, a stream's path: which needs its token, like any other request for it.
+    escaped = await media.get("/media/ads/../vod/football/index.m3u8")
+    assert escaped.status_code == 403 and escaped.json()["messageErrorCode"] == "stream_access_denied"

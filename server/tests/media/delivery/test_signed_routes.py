@@ -296,10 +296,13 @@ async def test_a_members_event_is_signed_for_the_member_only(client, media, cata
 @pytest.mark.parametrize(
     "path", ["/media/vod/football/index.m3u8", "/media/vod/football/index0.ts", "/media/live/football.m3u8"]
 )
-async def test_the_unsigned_stream_paths_serve_nothing(media, path):
+async def test_the_stored_stream_paths_without_a_token_serve_nothing(media, path):
+    """The stored addresses are the edge layout's paths (server.media.delivery.edge_routes), which
+    need a token beside them."""
     response = await media.get(path)
-    assert response.status_code == 404
-    assert response.json() == {"error": True, "message": "Not found", "messageErrorCode": "not_found"}
+    assert response.status_code == 403
+    assert response.json()["messageErrorCode"] == "stream_access_denied"
+    assert response.headers["cache-control"] == "no-store"
 
 
 @pytest.mark.parametrize("path", ["/media/logos/ashford-town.svg", "/media/posters/basketball.svg"])

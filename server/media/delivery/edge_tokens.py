@@ -1,0 +1,119 @@
+"""Stream tokens an edge can check (issue 30): one path prefix, an expiry and a MAC, nothing else.
+
+Every media URL of the edge layout (server.media.delivery.urls) means the same for every viewer:
+what it serves is in its path alone. A token is a capability for one *scope*, the directory a
+stream's playlists and segments lie in, and travels beside the path, never in it:
+
+    ?token=<token>              on the first request (the player's master playlist); the answer
+                                sets the cookie below, so the playlists' relative URIs need no
+                                token of their own
+    Cookie: tl_media=<token>    HttpOnly, `Path=/media/<scope>`: the browser sends it with every
+                                request below the scope, native HLS players included, and a
+                                viewer watching four streams holds four cookies, one per path
+
+A cache keys its answers by path alone (it ignores the query and the cookie), so one copy of a
+segment serves every viewer, whatever their token.
+
+The token is nginx's `secure_link` (the edge checks it with no application code):
+
+    <token>  = <expires>.<mac>           expires: epoch seconds
+    <mac>    = base64url(MD5("<expires><scope> <edge key>")), unpadded
+    <scope>  = scope_of(path), e.g. `vod/<asset>/`; `<edge key>` = edge_key(secret_key)
+
+which is what `secure_link_md5 "$secure_link_expires$media_scope <edge key>"` computes, with
+`$media_scope` the same rule as `scope_of` written as an nginx `map` (server/media/delivery/edge_nginx.py).
+MD5 because secure_link offers nothing else; the key is at the end of the hashed text (no length
+extension) and the only texts signed are our own scopes. The server checks the same tokens
+itself when no edge is in front (`make run`).
+
+What a token no longer carries, and where that moved (ARCHITECTURE.md, "Media at the edge"):
+the viewer, their sign-in session and their region are checked when the token is issued (the
+event answer signs only for a viewer entitled there and then); a token lives
+`edge_token_seconds`, and the player renews it before then. A logout or a session ended by staff
+stops the media within that lifetime: the bound, stated and tested.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .signing import EXPIRED, StreamDenied
+
+EDGE_COOKIE = "tl_media"
+TOKEN_PARAMETER = "token"
+_KEY_LABEL = b"touchline-edge-v1"
+
+# One path part, as server.media.delivery.reach.PART: no empty, `.` or `..` parts.
+_PART = r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}"
+# The scopes, most specific first (the nginx map tries its regular expressions in this order):
+#   vod/<asset>/clip-<from>-<to>/   a clip or highlight: its own playlists and its range's segments
+#   vod/<asset>/game-<seconds>/     an archived game: a sample looped for its length
+#   vod/<asset>/                    the asset as stored: its master, renditions, files and previews
+#   live/<asset>/                   its live stream, from any kickoff (`from-<start>/`)
+SCOPE_PATTERNS = (
+    rf"(?:vod/{_PART}/(?:clip-[0-9]{{1,13}}-[0-9]{{1,13}}|game-[0-9]{{1,7}})/)",
+    rf"(?:(?:vod|live)/{_PART}/)",
+)
+_SCOPE = re.compile(rf"^(?P<scope>{'|'.join(SCOPE_PATTERNS)})")
+_TOKEN = re.compile(r"^(?P<expires>[0-9]{1,12})\.(?P<mac>[A-Za-z0-9_-]{22})$")
+
+
+def scope_of(path: str) -> str | None:
+    """The scope a media path (below `/media/`, no query) lies in, or None when it lies in none.
+    A path lies in exactly one scope: a clip's or game's directory is not its asset's."""
+    found = _SCOPE.match(path)
+    return found["scope"] if found is not None else None
+
+
+@lru_cache(maxsize=8)
+def edge_key(secret: str) -> str:
+    """The key edge tokens are hashed with: derived from `secret_key` for them alone (hex, so it
+    can be written into nginx's configuration as it is)."""
+    return hmac.new(secret.encode(), _KEY_LABEL, hashlib.sha256).hexdigest()
+
+
+def _mac(expires: int, scope: str, key: str) -> str:
+    # nginx's secure_link offers MD5 alone; keyed, over our own scopes only (module docstring).
+    digest = hashlib.md5(f"{expires}{scope} {key}".encode()).digest()  # nosec B324
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def issue_edge_token(scope: str, *, secret: str, expires: int) -> str:
+    """A token opening `scope` (a value of scope_of) until `expires` (epoch seconds)."""
+    if scope_of(scope) != scope:
+        raise ValueError(f"{scope!r} is not a media scope")
+    return f"{expires}.{_mac(expires, scope, edge_key(secret))}"
+
+
+@dataclass(frozen=True)
+class EdgeGrant:
+    scope: str
+    expires_at: int
+
+
+def check_edge_token(token: str | None, path: str, *, secret: str, now: float) -> EdgeGrant:
+    """The grant `token` gives for the media path `path`. Raises StreamDenied as the edge refuses:
+    `stream_token_expired` for a genuine token past its expiry, `stream_access_denied` for none, a
+    forged or altered one, or one of another scope."""
+    scope = scope_of(path)
+    found = _TOKEN.match(token) if token else None
+    if scope is None or found is None:
+        raise StreamDenied("This stream link is not valid")
+    expires = int(found["expires"])
+    if not hmac.compare_digest(found["mac"], _mac(expires, scope, edge_key(secret))):
+        raise StreamDenied("This stream link is not valid")
+    if int(now) > expires:  # as nginx's secure_link: its expiry second is still good
+        raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)
+    return EdgeGrant(scope, expires)
+
+
+def cookie_header(grant: EdgeGrant, token: str, *, now: float, secure: bool) -> str:
+    """The Set-Cookie value that keeps `token` for the requests below its scope, as long as it lives."""
+    max_age = max(0, int(grant.expires_at - now))
+    attributes = f"Path=/media/{grant.scope}; Max-Age={max_age}; HttpOnly; SameSite=Strict"
+    return f"{EDGE_COOKIE}={token}; {attributes}{'; Secure' if secure else ''}"
