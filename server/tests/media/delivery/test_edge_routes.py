@@ -186,3 +186,71 @@ async def test_a_path_the_layout_does_not_have_is_not_found_with_a_valid_token(s
     token = issue_edge_token(scope, secret=settings.secret_key, expires=int(clock.timestamp()) + 60)
     response = await media.get(f"/media/{path}?token={token}")
     assert response.status_code == 404, response.text[:200]
+
+
+# --- what the transcoding queue and the ingest leave: ladders with previews, recordings ---------------
+
+
+def edge(settings, path: str) -> str:
+    """`/media/<path>?token=...`, a token for the scope `path` lies in."""
+    scope = scope_of(path)
+    assert scope is not None
+    token = issue_edge_token(scope, secret=settings.secret_key, expires=int(clock.timestamp()) + 120)
+    return f"/media/{path}?token={token}"
+
+
+async def test_an_uploads_previews_lie_beside_its_master_and_nothing_else_of_its_root_is_served(
+    settings, media, assets
+):
+    for name, kind in (("thumbnails.vtt", "text/vtt"), ("thumbs-001.jpg", "image/jpeg"), ("poster.jpg", "image/jpeg")):
+        response = await media.get(edge(settings, f"vod/{assets.upload}/{name}"))
+        assert response.status_code == 200 and response.headers["content-type"].startswith(kind), name
+    for name in ("notes.txt", "recording.json"):
+        assert (await media.get(edge(settings, f"vod/{assets.upload}/{name}"))).status_code == 404, name
+    assert (await media.get(edge(settings, f"vod/{assets.bare}/thumbnails.vtt"))).status_code == 404
+
+
+async def test_a_recording_plays_live_from_its_own_directory_with_its_pictures_but_not_its_poster(
+    settings, media, assets
+):
+    base = f"live/{assets.recording}/from-0"
+    master = await media.get(edge(settings, f"{base}/index.m3u8"))
+    assert master.status_code == 200, master.text
+    assert read_master_playlist(master.text).uris == ["360p/live.m3u8", "234p/live.m3u8"]
+    window = await media.get(f"/media/{base}/360p/live.m3u8")
+    assert window.status_code == 200 and window.headers["cache-control"] == "public, max-age=1"
+    first = read_media_playlist(window.text).uris[0]
+    assert (await media.get(f"/media/{base}/360p/{first}")).status_code == 200
+    vtt = await media.get(f"/media/{base}/thumbnails.vtt")
+    assert vtt.status_code == 200 and vtt.headers["cache-control"] == "public, max-age=1"
+    assert (await media.get(f"/media/{base}/thumbs-001.jpg")).status_code == 200
+    for name in ("poster.jpg", "recording.json", "index.m3u8x"):
+        assert (await media.get(f"/media/{base}/{name}")).status_code == 404, name
+
+
+async def test_a_clip_of_a_recording_lists_the_recordings_own_segments_of_its_range(settings, media, assets):
+    # 61-95 s of the recording: a first segment of 3.5 s, then 4 s each: files 15 (59.5 s) to 23.
+    base = f"vod/{assets.recording}/clip-61000-95000"
+    master = await media.get(edge(settings, f"{base}/index.m3u8"))
+    assert master.status_code == 200, master.text
+    assert read_master_playlist(master.text).uris == ["360p/index.m3u8", "234p/index.m3u8"]
+    playlist = await media.get(f"/media/{base}/360p/index.m3u8")
+    assert "#EXT-X-START:TIME-OFFSET=1.500" in playlist.text
+    assert read_media_playlist(playlist.text).uris == [f"r1-{k:05d}.ts" for k in range(15, 24)]
+    assert (await media.get(f"/media/{base}/360p/r1-00015.ts")).status_code == 200
+    for outside in ("r1-00014.ts", "r1-00024.ts"):
+        assert (await media.get(f"/media/{base}/360p/{outside}")).status_code == 404, outside
+    vtt = await media.get(f"/media/{base}/thumbnails.vtt")
+    assert vtt.status_code == 200 and "00:00:00.500 --> 00:00:02.500\nthumbs-001.jpg" in vtt.text
+    assert (await media.get(f"/media/{base}/thumbs-001.jpg")).status_code == 200
+    assert (await media.get(f"/media/{base}/poster.jpg")).status_code == 404
+
+
+async def test_a_clip_of_an_upload_opens_the_sheets_its_cues_name_and_no_other(settings, media, assets):
+    base = f"vod/{assets.upload}/clip-191000-209500"
+    vtt = await media.get(edge(settings, f"{base}/thumbnails.vtt"))
+    assert vtt.status_code == 200 and vtt.text.count("-->") == 10
+    for sheet in ("thumbs-001.jpg", "thumbs-002.jpg"):
+        assert (await media.get(f"/media/{base}/{sheet}")).status_code == 200, sheet
+    assert (await media.get(f"/media/{base}/thumbs-003.jpg")).status_code == 404
+    assert (await media.get(f"/media/{base}/360p/seg-95.ts")).status_code == 200
