@@ -232,9 +232,10 @@ class Settings(BaseSettings):
     # Notices: `user-purchase-status` a dead process decided but never sent goes out
     # (server/services/status_notices.py); sent notices are deleted after a day.
     notices_interval_seconds: float = Field(default=2.0, ge=0)
-    # Signed stream URLs (server/media/delivery/signing.py) stop working this many seconds after the event
-    # was fetched; the player fetches the event again for a fresh one.
-    stream_token_seconds: int = Field(default=3600, ge=30, le=24 * 3600)
+    # Stream tokens (server/media/delivery/signing.py) stop working this many seconds after the event
+    # was fetched; the player fetches the event again for a fresh one. Also the bound on how long
+    # media keeps playing after a logout or a session staff end (ARCHITECTURE.md, "Media at the edge").
+    stream_token_seconds: int = Field(default=300, ge=30, le=24 * 3600)
     # Stream and poster addresses staff store may point into private, loopback and link-local
     # networks only where this is on (a lab's local encoder): viewers' players open them
     # (server/media/delivery/stream_addresses.py).

@@ -249,25 +249,18 @@ def static_app(settings: Settings, api: ASGIApp | None = None) -> Starlette:
 
 
 def media_router(settings: Settings) -> Router:
-    """Streams only with a token: in the path (/media/s/<token>/..., server.media.delivery.signing) or
-    beside it (/media/vod and /media/live, the edge layout: server.media.delivery.edge_routes).
-    Artwork and the test ads (server.media.delivery.ads) are public."""
+    """Streams only with a token beside their path (/media/vod and /media/live, the edge layout:
+    server.media.delivery.edge_routes). Artwork and the test ads (server.media.delivery.ads) are public."""
     from .media.assets.store import store_of
     from .media.delivery.ads import ads_routes
-    from .media.delivery.clips import CLIP_PATH, clip_media_route
     from .media.delivery.edge_routes import EdgeMedia
-    from .media.delivery.routes import signed_media_route
     from .media.delivery.stills import STILLS
 
     fixtures = settings.fixtures_dir
     assets = store_of(settings).root
-    signed = signed_media_route(settings, assets)
     edge = EdgeMedia(settings, assets)
     return Router(
         routes=[
-            # Before the other signed paths: a clip's playlist is made, not a file (server.media.delivery.clips).
-            Route(CLIP_PATH, clip_media_route(signed, assets), methods=["GET", "HEAD"]),
-            Route("/s/{token}/{path:path}", signed, methods=["GET", "HEAD"]),
             Route("/vod/{path:path}", edge.endpoint("vod"), methods=["GET", "HEAD"]),
             Route("/live/{path:path}", edge.endpoint("live"), methods=["GET", "HEAD"]),
             *ads_routes(settings, fixtures / "media"),

@@ -182,7 +182,7 @@ async def chain_timings(url: str, workdir: Path) -> tuple[float, float, float]:
             async with database.session() as db:
                 finished = await db.get(Event, event_id)
                 assert finished is not None
-                vod = sign_stream(finished.hls_stream, user_id=None, event_id=event_id, settings=settings)
+                vod = sign_stream(finished.hls_stream, settings=settings)
             assert vod is not None
             while (await http.get(vod)).status_code != 200:
                 await asyncio.sleep(0.1)
@@ -213,7 +213,7 @@ async def _until_playable(database, event_id: str, settings, http) -> float:
         async with database.session() as db:
             event = await db.get(Event, event_id, populate_existing=True)
         if event is not None and event.status == "live" and event.hls_stream:
-            signed = sign_stream(event.hls_stream, user_id=None, event_id=event_id, settings=settings)
+            signed = sign_stream(event.hls_stream, settings=settings)
             if signed and (await http.get(signed)).status_code == 200:
                 return time.monotonic()
         await asyncio.sleep(0.1)

@@ -85,6 +85,9 @@ def settings(database_url) -> Settings:
         database_url=database_url,
         response_validation=True,
         login_attempts_per_address=1_000_000,
+        # Stream tests move the clock by minutes with one address; the revocation bound is tested
+        # against the setting (server/tests/media/delivery/test_stream_revocation.py).
+        stream_token_seconds=3600,
         analytics_batches_per_address=1_000_000,
         analytics_batches_per_sender=1_000_000,
     )

@@ -7,7 +7,7 @@ import {
   newViewer,
   pageWasNotReloaded,
   recordTraffic,
-  signedEventIds,
+  signedStreams,
   signInOnPage,
   socketMessage,
   videoTime,
@@ -26,7 +26,7 @@ async function payPerViewGame(request: APIRequestContext, status: string, skip: 
 }
 
 test("an unentitled viewer sees the paywall, and no stream address reaches the page", async ({ page, request }) => {
-  const { game } = await payPerViewGame(request, "live");
+  const { game, productId } = await payPerViewGame(request, "live");
   const traffic = recordTraffic(page);
   await page.goto(`/events/${game._id}`);
 
@@ -51,10 +51,22 @@ test("an unentitled viewer sees the paywall, and no stream address reaches the p
   expect(own.length).toBe(2);
   const carried = own.find((answer) => answer.url.endsWith(`/events/${game._id}`))?.body;
   expect(carried).toContain(`"path":"/event/get_by_id/id/${game._id}"`);
-  for (const answer of own) expect(answer.body, answer.url).not.toContain("/media/s/");
-  // Other videos on the page (free highlights, related games) may carry their own addresses; none opens this game.
-  for (const answer of bodies) expect(signedEventIds(answer.body), answer.url).not.toContain(game._id);
+  for (const answer of own) expect(signedStreams(answer.body), answer.url).toEqual([]);
   await expect(page.locator("video")).toHaveCount(0);
+  // Other videos on the page (free highlights, related games) may carry their own addresses; none
+  // is in this game's directory, which a buyer's address names.
+  const buyer = await newViewer(request, "paywall-buyer");
+  await buyPayPerView(request, buyer.token, game._id, productId, "4242424242424242");
+  const gameStream = async () => {
+    const answer = await request.get(`/api/event/get_by_id/id/${game._id}`, {
+      headers: { Authorization: `Bearer ${buyer.token}` },
+    });
+    return ((await answer.json()) as { content: { content: { HLSStream: string | null } } }).content.content.HLSStream;
+  };
+  await expect.poll(gameStream, { timeout: 10_000 }).not.toBeNull();
+  const directory = (await gameStream())!.split("?")[0].replace(/[^/]+$/, "");
+  for (const answer of bodies)
+    for (const stream of signedStreams(answer.body)) expect(stream, answer.url).not.toContain(directory);
 });
 
 test("a purchase announced by user-purchase-status starts the player without a reload", async ({ page, request }) => {

@@ -172,12 +172,9 @@ export function recordTraffic(page: Page) {
   };
 }
 
-/** The event (`evt`) a signed stream address `/media/s/<token>/...` was cut for. */
-export function signedEventIds(text: string): string[] {
-  return [...text.matchAll(/\/media\/s\/([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\//g)].map((match) => {
-    const claims = JSON.parse(Buffer.from(match[2], "base64url").toString("utf8")) as { evt?: string };
-    return claims.evt ?? "";
-  });
+/** The signed stream addresses in a text (`/media/<path>?token=<expires>.<mac>`). */
+export function signedStreams(text: string): string[] {
+  return [...text.matchAll(/\/media\/(?:vod|live)\/[^"\s?]+\?token=\d+\.[A-Za-z0-9_-]+/g)].map((match) => match[0]);
 }
 
 /** A marker on `window` that only a full page load clears. */

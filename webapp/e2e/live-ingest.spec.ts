@@ -138,7 +138,7 @@ test("a 720p test pattern published over RTMP turns the open upcoming page live,
         },
         { timeout: 30_000 },
       )
-      .toMatch(/\/media\/s\/[^/]+\/vod\/[0-9a-f]{24}\/thumbs-\d{6}\.jpg#xywh=0,0,160,90$/);
+      .toMatch(/\/media\/live\/[0-9a-f]{24}\/from-\d+\/thumbs-\d{6}\.jpg#xywh=0,0,160,90$/);
     const picture = await page.request.get((await thumbnail.getAttribute("mediapreviewimage"))!);
     expect([picture.status(), picture.headers()["content-type"]]).toEqual([200, "image/jpeg"]);
   } finally {
@@ -171,7 +171,7 @@ test("a 360p test pattern published over SRT turns the open upcoming page live, 
 
     // The transcoder crashes mid-stream (issue 28, test 3): it is back within 3 s, its new run
     // follows after a discontinuity, and the page goes on playing without a reload.
-    const assetId = /\/live\/([0-9a-f]{24})\.m3u8/.exec(await eventStream(request, eventId))![1];
+    const assetId = /\/live\/([0-9a-f]{24})(?:\.m3u8|\/)/.exec(await eventStream(request, eventId))![1];
     const loadedBefore = playlists.length;
     expect(killTranscoder(assetId), "a transcoder of the event's live asset was running").toBe(true);
     await expectPlaying(page, 4, 30_000);

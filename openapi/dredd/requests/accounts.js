@@ -76,10 +76,6 @@ module.exports = {
     200: async (t) => setToken(t, (await signUp()).access_token),
     401: dropToken,
   },
-  set_media_cookie: {
-    200: keepExample, // the viewer's token; the expiry differs from the example's, the keys do not
-    401: dropToken,
-  },
   check_current_device: {
     200: keepExample,
     400: (t) => setBody(t, { device_id: '' }), // device_name is required and device_id may not be empty

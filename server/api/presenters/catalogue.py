@@ -13,7 +13,7 @@ from ...services.events import EventView
 from ...services.follows import FollowView
 from ...services.identities import IdentityView
 from ...services.paging import Page
-from ..http.context import settings, viewer, viewer_session
+from ..http.context import settings, viewer
 from ..http.envelope import iso, ok, page_of
 
 CLIP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
@@ -76,9 +76,8 @@ def _facts(view: EventView) -> _Facts:
 
 
 def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
-    """`sign(url, user_id=, event_id=, start=, regions=)` turns a stored stream URL into the one a
-    viewer plays (server.media.delivery.signing.sign_stream bound to the settings, the answer's instant and
-    the viewer's session).
+    """`sign(url, start=)` turns a stored stream URL into the one a viewer plays
+    (server.media.delivery.signing.sign_stream bound to the settings and the answer's instant).
 
     The answer is the event's shared part (`_shared`, built once per cached view and options,
     whoever asks) with the viewer's own fields laid over it: access and stream URLs."""
@@ -99,21 +98,17 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
         available_anywhere=facts.available_anywhere,
         owner_id=facts.owner_id,
     )
-    # Media locations only for viewers who may watch, signed for them and this event: the media
-    # routes serve nothing else. Free events get tokens bound to no one (anyone may watch them,
-    # so binding adds nothing and the player needs no bearer); the rest only play with the
-    # viewer's own access token, so an anonymous viewer never gets one for a paid stream (a
-    # user clip, "always available", is played by its signed-in viewer). An event limited to
-    # regions gets tokens for those regions only, free ones included: the URL plays nowhere else.
-    # A clip's or highlight's token opens its range alone, never the rest of its game.
+    # Media locations only for viewers who may watch, here and now (entitled, in the event's
+    # regions: `decide`): the token beside the URL is everything the media routes and the edge
+    # check, for its lifetime (server.media.delivery.signing). An anonymous viewer never gets one
+    # for a paid stream (a user clip, "always available", is played by its signed-in viewer). A
+    # clip's or highlight's token opens its range alone, never the rest of its game.
     free = facts.commerce_type == FREE
-    holder = None if free else viewer.user_id
     streams = dict.fromkeys(STREAMS)
-    if access.available_for_user and (holder is not None or free):
-        regions = list(facts.regions or ()) or None
+    if access.available_for_user and (viewer.user_id is not None or free):
         for name, url in facts.streams:
             if url is not None:
-                streams[name] = sign(url, user_id=holder, event_id=facts.event_id, start=facts.start, regions=regions)
+                streams[name] = sign(url, start=facts.start)
     return {
         **shared,
         "availableForUser": access.available_for_user,
@@ -224,19 +219,9 @@ def event_presenter(for_viewer: Viewer | None = None):
     config = settings()
     current, leagues_view = for_viewer or viewer(), config.enable_leagues_view
     now = clock.timestamp()  # one instant for the whole answer: every URL expires together
-    session_id = viewer_session()  # a viewer's URLs play in this sign-in session only
 
-    def sign(url, *, user_id, event_id, start=None, regions=None):
-        return sign_stream(
-            url,
-            user_id=user_id,
-            event_id=event_id,
-            settings=config,
-            now=now,
-            start=start,
-            session_id=session_id,
-            regions=regions,
-        )
+    def sign(url, *, start=None):
+        return sign_stream(url, settings=config, now=now, start=start)
 
     return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
 

@@ -1,6 +1,6 @@
 """Where assets' bytes live: one directory per asset below `<TOUCHLINE_MEDIA_DIR>/assets/`.
 
-    <media dir>/assets/<asset id>/           the asset's directory, served at /media/s/<token>/vod/<asset id>/
+    <media dir>/assets/<asset id>/           the asset's directory, served at /media/vod/<asset id>/ (with a token)
     <media dir>/assets/.samples/<sample>/    the shipped samples' bytes (hard links of fixtures/media)
 
 A sample asset's directory is a relative link to `.samples/<sample>`, and a clip's or

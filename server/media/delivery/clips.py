@@ -7,28 +7,30 @@ wall clock, anchored as the live playlists are (server.media.delivery.live.ANCHO
 stream names the very segments its live playlist listed. An archived game is the timeline from 0
 for the game's length: a game of two hours plays its 24 s sample 300 times over.
 
-Made playlists (the URL layout: server.media.delivery.urls), under a token's directory:
+Made playlists (the URL layout: server.media.delivery.urls), each in a directory of its own:
 
-    vod/<sample>/game-<seconds>.m3u8                 master: the sample's own variants (the same
+    vod/<sample>/game-<seconds>/index.m3u8           master: the sample's own variants (the same
                                                      EXT-X-STREAM-INF attributes), each at
-    vod/<sample>/<rendition>/game-<seconds>.m3u8     the rendition's game: the segments that cover
+    vod/<sample>/game-<seconds>/<rendition>/index.m3u8
+                                                     the rendition's game: the segments that cover
                                                      [0, seconds) of the timeline
-    vod/<sample>/clip-<from>-<to>.m3u8               master with the clip's EXT-X-START, at
-    vod/<sample>/<rendition>/clip-<from>-<to>.m3u8   the segments that cover [from, to) ms: the first
+    vod/<sample>/clip-<from>-<to>/index.m3u8         master with the clip's EXT-X-START, at
+    vod/<sample>/clip-<from>-<to>/<rendition>/index.m3u8
+                                                     the segments that cover [from, to) ms: the first
                                                      listed contains the start, the last the end,
                                                      and EXT-X-START points the player at the start
 
 Each media playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST) whose segment URIs
 are `seg-<j>.ts`, segment j of the timeline, beside it; the media route serves it as the
-rendition's file j mod N, under the same token. Naming segments by their place on the timeline,
-not by their file, is what lets a clip's token open its own segments and no others
-(server.media.delivery.routes). Whenever the sample starts over (j mod N == 0, not the first listed) the
-segment carries EXT-X-DISCONTINUITY: its timestamps jump back, as in the live playlists. The
-renditions are aligned (server.media.playlists), so every rendition's playlist is the same text.
+rendition's file j mod N. Naming segments by their place on the timeline, not by their file, is
+what lets a clip's directory serve its own segments and no others (server.media.delivery.routes).
+Whenever the sample starts over (j mod N == 0, not the first listed) the segment carries
+EXT-X-DISCONTINUITY: its timestamps jump back, as in the live playlists. The renditions are aligned
+(server.media.playlists), so every rendition's playlist is the same text.
 
-A token opens the made playlist it was issued for alone (server.media.delivery.reach): a game's token
-its game playlists and the segments of [0, seconds), a clip's its clip playlists and the
-segments of its range; not another game length or clip of the same sample.
+A token opens one made playlist's directory alone (server.media.delivery.edge_tokens): a game's its
+game playlists and the segments of [0, seconds), a clip's its clip playlists and the segments of
+its range; not another game length or clip of the same sample.
 
 Bounds. A game lasts at most MAX_GAME_SECONDS (7 days: the contract's bound on an event's
 duration; server.services.event_admin), a range at most MAX_RANGE_MS (an hour: more than any
@@ -48,16 +50,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
-from typing import Protocol
-
-from starlette.types import Receive, Scope, Send
 
 from ..playlists import MASTER_PLAYLIST, Ladder, Segment, VodPlaylist, load_vod_playlist, parse_vod_playlist
-from .urls import CLIP_NAME, GAME_NAME, clip_file, game_file, segment_file
+from .urls import CLIP_NAME, GAME_NAME, segment_file
 
 MAX_GAME_SECONDS = 7 * 24 * 3600
 MAX_RANGE_MS = 60 * 60 * 1000
-CLIP_PATH = "/s/{token}/vod/{stream:path}/clip-{start:int}-{end:int}.m3u8"
 # Rendered playlists kept per process: a 7-day game is about 10 MB of text, a 2-hour one 120 kB.
 CACHE_BYTES = 64 * 1024 * 1024
 
@@ -144,23 +142,19 @@ def game_playlist(vod: VodPlaylist, seconds: int) -> str:
     return range_playlist(vod, 0, seconds * 1000, start_tag=False)
 
 
-def clip_master(
-    ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int, variant_name: str | None = None
-) -> str:
+def clip_master(ladder: Ladder, timeline: VodPlaylist, start_ms: int, end_ms: int) -> str:
     """The master playlist of a clip: the sample's variants, each at its rendition's clip
-    playlist (named `variant_name`, by default as the master), with the clip's EXT-X-START (the
+    playlist (`<rendition>/index.m3u8` in the clip's directory), with the clip's EXT-X-START (the
     same as in each rendition's: RFC 8216 4.3.5)."""
     numbers = clip_segments(Timeline.of(timeline), start_ms, end_ms)
-    name = variant_name or clip_file(start_ms, end_ms)
     start = _start(Timeline.of(timeline), numbers, start_ms)
-    return ladder.render(lambda variant: f"{variant.rendition}/{name}", extra=(start,))
+    return ladder.render(lambda variant: f"{variant.rendition}/{MASTER_PLAYLIST}", extra=(start,))
 
 
-def game_master(ladder: Ladder, seconds: int, variant_name: str | None = None) -> str:
+def game_master(ladder: Ladder) -> str:
     """The master playlist of a game: the sample's variants, each at its rendition's game
-    (named `variant_name`, by default as the master)."""
-    name = variant_name or game_file(seconds)
-    return ladder.render(lambda variant: f"{variant.rendition}/{name}")
+    (`<rendition>/index.m3u8` in the game's directory)."""
+    return ladder.render(lambda variant: f"{variant.rendition}/{MASTER_PLAYLIST}")
 
 
 @dataclass(frozen=True)
@@ -175,10 +169,10 @@ class Made:
     def media_playlist(self, vod: VodPlaylist) -> str:
         return range_playlist(vod, self.start_ms, self.end_ms, start_tag=self.clip)
 
-    def master(self, ladder: Ladder, timeline: VodPlaylist, variant_name: str | None = None) -> str:
+    def master(self, ladder: Ladder, timeline: VodPlaylist) -> str:
         if self.clip:
-            return clip_master(ladder, timeline, self.start_ms, self.end_ms, variant_name)
-        return game_master(ladder, self.end_ms // 1000, variant_name)
+            return clip_master(ladder, timeline, self.start_ms, self.end_ms)
+        return game_master(ladder)
 
 
 def made(name: str) -> Made | None:
@@ -266,28 +260,3 @@ def load_media(media_root: Path, stream: str) -> VodPlaylist | None:
 def timeline_of(media_root: Path, stream: str) -> Timeline | None:
     vod = load_sample(media_root, stream)
     return Timeline.of(vod) if vod is not None else None
-
-
-class MediaServer(Protocol):
-    """What the clip route hands its requests to (server.media.delivery.routes.SignedMedia)."""
-
-    async def serve(self, scope: Scope, receive: Receive, send: Send, media_path: str) -> None: ...
-
-
-class ClipRoute:
-    """The ASGI endpoint for CLIP_PATH: the signed media route serves every made playlist (games
-    and clips alike), so this one only hands it the path. (server.web mounts it before the other
-    signed paths; the route at `/s/{token}/{path:path}` would serve these paths by itself.)"""
-
-    def __init__(self, media: MediaServer):
-        self.media = media
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        params = scope["path_params"]
-        media_path = f"vod/{params['stream']}/{clip_file(params['start'], params['end'])}"
-        await self.media.serve(scope, receive, send, media_path)
-
-
-def clip_media_route(media: MediaServer, media_root: Path) -> ClipRoute:
-    """The endpoint for CLIP_PATH (mounted under /media, before the other signed paths)."""
-    return ClipRoute(media)

@@ -16,11 +16,11 @@ for every viewer, the token beside it (server.media.delivery.edge_tokens).
     live/<asset>/from-<start>/<rendition>/<segment>   its segments
     live/<asset>/from-<start>/<preview>          the live recording's pictures of its window
 
-Each edge path stands for a path of the signed layout, which the signed route's serving answers
-(server.media.delivery.routes.SignedMedia.respond) under a grant for the stored path a token of
-that layout would name. So what a path may be is checked as before, once per path and not per
-viewer (a clip's directory serves the segments of its range and no others, whoever asks), and
-an edge in front caches every answer under its path alone.
+Each edge path stands for a stored path (below the asset's directory, as urls names them), which
+server.media.delivery.routes.MediaServer answers under a grant for the stored playlist it belongs
+to. So what a path may be is checked once per path and not per viewer (a clip's directory serves
+the segments of its range and no others, whoever asks), and an edge in front caches every answer
+under its path alone.
 
 A request's token comes from `?token=` or else the `tl_media` cookie; one in the query is set as
 that cookie for its scope (the playlists' relative URIs carry no query). No token, or one that
@@ -30,9 +30,9 @@ does not open this path's scope: 403 in the error envelope, as the edge answers 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -41,26 +41,25 @@ from ... import clock
 from ..playlists import MASTER_PLAYLIST
 from .edge_tokens import EDGE_COOKIE, TOKEN_PARAMETER, EdgeGrant, check_edge_token, cookie_header
 from .reach import parts_ok, reach_of
-from .routes import SEGMENT_MAX_AGE, SignedMedia, error_answer
+from .routes import SEGMENT_MAX_AGE, MediaServer, error_answer
 from .signing import StreamDenied, StreamGrant
-from .urls import LIVE_VARIANT
 
 MADE_DIRECTORY = re.compile(r"(?:clip-[0-9]{1,13}-[0-9]{1,13}|game-[0-9]{1,7})")
 FROM = re.compile(r"from-([0-9]{1,12})")
 
 
 @dataclass(frozen=True)
-class SignedPath:
-    """What an edge path stands for in the signed layout."""
+class StoredPath:
+    """What an edge path stands for."""
 
-    issued: str  # the stored path a signed token would name (its reach)
-    media_path: str  # the signed layout's path of the same answer
+    issued: str  # the stored playlist it belongs to (its reach)
+    media_path: str  # the stored path of the answer (the playlist, a rendition's, a file)
     start: int | None = None  # a live stream's kickoff
 
 
-def signed_path(path: str) -> SignedPath | None:
-    """The signed layout's equivalent of the edge path `path` (below /media/), or None when it
-    names nothing of the edge layout."""
+def stored_path(path: str) -> StoredPath | None:
+    """What the edge path `path` (below /media/) stands for, or None when it names nothing of the
+    edge layout."""
     kind, _, rest = path.partition("/")
     parts = rest.split("/")
     if not parts_ok(parts) or len(parts) < 2:
@@ -73,7 +72,7 @@ def signed_path(path: str) -> SignedPath | None:
             return None
         issued = f"live/{asset}.m3u8"
         media = issued if below == [MASTER_PLAYLIST] else "/".join(["vod", asset, *below])
-        return SignedPath(issued, media, int(found[1]))
+        return StoredPath(issued, media, int(found[1]))
     if kind != "vod":
         return None
     if MADE_DIRECTORY.fullmatch(parts[1]) is not None:
@@ -81,13 +80,13 @@ def signed_path(path: str) -> SignedPath | None:
         below = parts[2:]
         issued = f"vod/{asset}/{name}"
         if below == [MASTER_PLAYLIST]:
-            return SignedPath(issued, issued)
+            return StoredPath(issued, issued)
         if len(below) == 2 and below[1] == MASTER_PLAYLIST:
-            return SignedPath(issued, f"vod/{asset}/{below[0]}/{name}")
+            return StoredPath(issued, f"vod/{asset}/{below[0]}/{name}")
         if not below or below[-1].endswith(".m3u8"):
             return None  # its playlists are the two above
-        return SignedPath(issued, "/".join(["vod", asset, *below]))
-    return SignedPath(f"vod/{asset}/{MASTER_PLAYLIST}", path)
+        return StoredPath(issued, "/".join(["vod", asset, *below]))
+    return StoredPath(f"vod/{asset}/{MASTER_PLAYLIST}", path)
 
 
 def _query_token(scope: Scope) -> str | None:
@@ -96,23 +95,22 @@ def _query_token(scope: Scope) -> str | None:
 
 
 def _cookie_token(scope: Scope) -> str | None:
+    """The first `tl_media` cookie, as nginx's `$cookie_tl_media` reads it: browsers send the
+    cookie of the longest path first (RFC 6265 5.4), which is the scope a nested path lies in (a
+    clip's directory within its asset's)."""
+    prefix = f"{EDGE_COOKIE}="
     for key, value in scope["headers"]:
-        if key == b"cookie":
-            try:
-                morsel = SimpleCookie(value.decode("latin-1")).get(EDGE_COOKIE)
-            except CookieError:
-                return None
-            return morsel.value if morsel is not None and morsel.value else None
+        if key != b"cookie":
+            continue
+        for pair in value.decode("latin-1").split(";"):
+            pair = pair.strip()
+            if pair.startswith(prefix) and len(pair) > len(prefix):
+                return pair[len(prefix) :]
     return None
 
 
-class EdgeMedia(SignedMedia):
+class EdgeMedia(MediaServer):
     """The edge layout's media: `/media/vod/{path}` and `/media/live/{path}` (server.web mounts `endpoint`)."""
-
-    made_variant_name = MASTER_PLAYLIST
-
-    def live_variant(self, asset: str, rendition: str) -> str:
-        return f"{rendition}/{LIVE_VARIANT}"
 
     def endpoint(self, kind: str) -> ASGIApp:
         """The endpoint of `/media/<kind>/{path:path}` (`vod` or `live`)."""
@@ -129,20 +127,20 @@ class EdgeMedia(SignedMedia):
         except StreamDenied as refusal:
             await error_answer(send, 403, refusal.message, refusal.code, head)
             return
-        signed = signed_path(path)
-        reach = reach_of(signed.issued) if signed is not None else None
+        stored = stored_path(path)
+        reach = reach_of(stored.issued) if stored is not None else None
         # Answers are cached by path for everyone: how long is the answer's, not the token's.
         grant = (
-            StreamGrant(reach, "", None, int(now) + SEGMENT_MAX_AGE, signed.start)
-            if signed is not None and reach is not None
+            StreamGrant(reach, math.ceil(now) + SEGMENT_MAX_AGE, stored.start)
+            if stored is not None and reach is not None
             else None
         )
-        if signed is None or grant is None or not self.opens(grant, signed.media_path):
+        if stored is None or grant is None or not self.opens(grant, stored.media_path):
             await error_answer(send, 404, "Not found", "not_found", head)
             return
         if query_token is not None:
             send = _setting_cookie(send, edge, query_token, now, secure=self.settings.base_url.startswith("https:"))
-        await self.respond(scope, receive, send, signed.media_path, grant, now)
+        await self.respond(scope, receive, send, stored.media_path, grant, now)
 
 
 class _Endpoint:

@@ -42,8 +42,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .signing import EXPIRED, StreamDenied
-
+EXPIRED = "stream_token_expired"
+DENIED = "stream_access_denied"
 EDGE_COOKIE = "tl_media"
 TOKEN_PARAMETER = "token"
 _KEY_LABEL = b"touchline-edge-v1"
@@ -68,6 +68,15 @@ def scope_of(path: str) -> str | None:
     A path lies in exactly one scope: a clip's or game's directory is not its asset's."""
     found = _SCOPE.match(path)
     return found["scope"] if found is not None else None
+
+
+class StreamDenied(Exception):
+    """The request may not have this media; `code` is the envelope's messageErrorCode."""
+
+    def __init__(self, message: str, code: str = DENIED):
+        super().__init__(message)
+        self.message = message
+        self.code = code
 
 
 @lru_cache(maxsize=8)

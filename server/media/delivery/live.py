@@ -31,10 +31,11 @@ segment durations in each, so one instant gives every rendition the same window,
 playlists of all renditions carry the same media sequence, discontinuity sequence and program
 date-times: players switch renditions at any segment and keep their timeline (`LiveStream`).
 
-URLs: see server.media.delivery.urls. The live master is served at /media/s/<token>/live/<sample>.m3u8
-and lists the sample's variants as `../vod/<sample>/<rendition>/live.m3u8`; each of those is a
-rendition's live playlist, whose segment URIs are the rendition's files beside it, `index<N>.ts`,
-all under the same token (server.media.delivery.signing).
+URLs: see server.media.delivery.urls. The live master is served at
+/media/live/<asset>/from-<start>/index.m3u8 and lists the sample's variants as
+`<rendition>/live.m3u8` beside it; each of those is a rendition's live playlist, whose segment URIs
+are the rendition's files beside it, `index<N>.ts`, all in the stream's directory, which one token
+opens (server.media.delivery.edge_tokens).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from __future__ import annotations
 import gzip
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from itertools import accumulate
 
 # Playlist parsing lives in server.media.playlists; these names stay importable from here.
@@ -177,15 +177,11 @@ class LiveStream:
     playlist: served beside it) and the live master listing them. Every rendition has the same
     segment durations (server.media.playlists.read_stream checks it), so `window` is theirs all."""
 
-    def __init__(
-        self, stream: Stream, name: str, *, anchor: float = ANCHOR, variant_uri: Callable[[str, str], str] | None = None
-    ):
-        """`variant_uri(name, rendition)`: the master's URI of a rendition's live playlist
-        (default: the signed layout's, server.media.delivery.urls.live_variant_uri)."""
-        uri = variant_uri or live_variant_uri
+    def __init__(self, stream: Stream, name: str, *, anchor: float = ANCHOR):
+        self.name = name
         self.renditions = {r.name: LiveSample(r.playlist, anchor=anchor) for r in stream.renditions}
         self.timeline = self.renditions[stream.renditions[0].name]
-        self.master = stream.ladder.render(lambda variant: uri(name, variant.rendition)).encode()
+        self.master = stream.ladder.render(lambda variant: live_variant_uri(variant.rendition)).encode()
         self.master_compressed = gzip.compress(self.master, compresslevel=6, mtime=0)
 
     def window(

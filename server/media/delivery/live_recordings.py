@@ -19,9 +19,7 @@ class LiveRecordings:
     master and each rendition's rewind window, rendered once per change of the transcoder's files
     (a stat per request tells; no database)."""
 
-    def __init__(self, root: Path, variant_uri: Callable[[str, str], str] = live_variant_uri):
-        """`variant_uri(asset, rendition)`: the live master's URI of a rendition's live playlist."""
-        self.variant_uri = variant_uri
+    def __init__(self, root: Path):
         self.root = root
         self._cache: dict[tuple[str, str], tuple[tuple[int, int, object], Any]] = {}
 
@@ -54,7 +52,7 @@ class LiveRecordings:
 
         def make(data: bytes) -> Rendered:
             ladder = parse_master_playlist(data.decode())
-            return Rendered(ladder.render(lambda v: self.variant_uri(asset, v.rendition)).encode())
+            return Rendered(ladder.render(lambda v: live_variant_uri(v.rendition)).encode())
 
         return self._cached((asset, MASTER_PLAYLIST), self.root / asset / MASTER_PLAYLIST, make)
 

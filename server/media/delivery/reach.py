@@ -3,7 +3,7 @@ sample's renditions, and the segments they list. Nothing beside it: not the same
 stream for a VOD token (or the reverse), not another game length or clip range on the sample,
 not another event's playlist there (server.media.delivery.signing puts the stored path in the token).
 
-    issued for (stored, no /media/)     opens, below /media/s/<token>/
+    issued for (stored, no /media/)     opens (as stored paths: edge_routes maps the edge layout's onto them)
     live/<s>.m3u8                       itself; vod/<s>/<r>/live.m3u8; the files of <r> that are
                                         no playlist (the segments the live playlists list)
     vod/<s>/game-<seconds>.m3u8         itself; vod/<s>/<r>/<the same name>; vod/<s>/<r>/seg-<j>.ts

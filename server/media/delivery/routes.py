@@ -1,59 +1,31 @@
-"""HTTP route for stream media: /media/s/<token>/live/<sample>.m3u8 and /media/s/<token>/vod/...
-(the layout: server.media.delivery.urls).
+"""Serving stream media: what a path of the edge layout stands for, answered
+(server.media.delivery.edge_routes checks the token and says what the path stands for).
 
-Every playlist and segment request is checked (server.media.delivery.signing), in this order:
-- the token's signature and expiry, and that the path is one the token opens (server.media.delivery.reach):
-  the stored playlist it was issued for, that playlist in each of the sample's renditions, and
-  their segments; for a game or clip only the segments of its range (`seg-<j>.ts` with j among
-  the segments covering it). So a free event's token opens neither the live stream of its sample
-  nor another game length or clip on it (paid events' streams), a free highlight of a paid game
-  opens the highlight and not the game, and a VOD token never opens a live path;
-- a token issued to a viewer: that the request bears that viewer's access token (the bearer
-  header, else the media cookie: server.media.delivery.credentials), of the session named by the token's
-  `sid` when it has one, and that this session still stands (server.auth.standing: a per-process
-  cache, STANDING_SECONDS at most behind the database, told at once when a session ends);
-- a token bound to regions (`reg`): that the viewer's region (server.viewer_region, as the API
-  reads it) is one of them.
-Refusals are 403 in the error envelope: `stream_token_expired`, `stream_session_ended`,
-`stream_region_denied`, else `stream_access_denied`. When the database cannot say whether a
-session stands: 503 `service_unavailable` with Retry-After (the player tries again).
+What a path may be is checked here, the same for every viewer (server.media.delivery.reach): the
+stored playlist it stands for, that playlist in each of the asset's renditions, and their
+segments; for a game or clip only the segments of its range (`seg-<j>.ts` with j among the
+segments covering it, or a recording's own files within it); a whole asset's seek previews at its
+root, a clip's `thumbnails.vtt` made for its range with only the sheets its cues name, a live
+recording's pictures of its rewind window. Anything else answers 404.
 
-Live playlists (server.media.delivery.live) list the last `live_rewind_seconds` of the sample's endless
-timeline, cut at the event's kickoff, which the token carries (`start`, set when the event
-answer signed the URL): no database on this path for tokens issued to anyone. The live master
-(`live/<sample>.m3u8`) lists one live playlist per rendition (`vod/<sample>/<rendition>/live.m3u8`);
-all answer 409 `stream_not_started` with Retry-After before kickoff. The hot path is a dictionary
-hit for the token (verified once per process), arithmetic for the window and a playlist rendered
-once per segment period and rendition.
+Live playlists (server.media.delivery.live) list the last `live_rewind_seconds` of the sample's
+endless timeline, cut at the event's kickoff (in the path: `from-<start>`); before kickoff they
+answer 409 `stream_not_started` with Retry-After. A live input's recording lists its own rewind
+window (server.media.delivery.live_recordings). The hot path is arithmetic for the window and a
+playlist rendered once per segment period and rendition.
 
-Seek previews (issue 29 §5, server.media.delivery.reach): a whole asset's master token opens the
-asset's `thumbnails.vtt`, its sprite sheets and its poster, served as they are; a clip's token
-opens a `thumbnails.vtt` made for its range (server.media.delivery.thumbnails) at the same place,
-and only the sheets its cues name; a live token, a live recording's pictures of its rewind
-window (server.media.packaging.live_previews). They are cached as VOD segments are (a live VTT,
-which grows, as a live playlist), and need what the token's segments need (a viewer's bearer or
-media cookie, the region). A VOD asset without them (a sample, a recording whose previews are
-still being made) answers 404; a live stream without them an empty VTT (its player keeps asking).
+Made VOD playlists (server.media.delivery.clips): a game's or clip's master and media playlists,
+rendered once per process and range (a bounded cache) and gzipped for players that accept it;
+their segments, `<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
 
-Made VOD playlists (server.media.delivery.clips): `game-<seconds>.m3u8` and `clip-<from>-<to>.m3u8`, at a
-sample's directory (the master) or a rendition's (its media playlist), rendered once per process
-and range (a bounded cache) and gzipped for players that accept it; their segments,
-`<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
-
-Caching. Everything here is addressed by a URL holding its token, so a shared cache keyed by
-URL (a CDN) serves an answer only to holders of that URL. That is enough for tokens issued to
-anyone (free events: `public`). A token issued to a viewer also needs that viewer's bearer,
-which a shared cache cannot check: those answers are `private` (the viewer's browser only).
-Lifetimes: live playlists, masters included, 1 s (they change every segment, ~2 s); VOD
-playlists and segments never change, so up to an hour, never past the token's expiry. Refusals
-are `no-store`. (A region-bound token's answers are cached like any other: a CDN in front keys
-them by URL, and the region a URL plays in is the CDN's own header.)
+Caching. Every answer is the same for everyone who may have it (the token only says who may), so
+all are `public`: live playlists, masters included, for 1 s (they change every segment, ~2 s);
+VOD playlists and segments never change: an hour. Refusals are `no-store`.
 """
 
 import math
 import mimetypes
 import re
-from collections import OrderedDict
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -62,22 +34,17 @@ import orjson
 from starlette.responses import FileResponse
 from starlette.types import Receive, Scope, Send
 
-from ... import clock
-from ...auth import standing
-from ...auth.tokens import verify_access_token
 from ...settings import Settings
-from ...viewer_region import viewer_region
 from ..packaging.previews import THUMBNAILS_VTT
-from ..playlists import Ladder, Stream, VodPlaylist, load_stream
+from ..playlists import MASTER_PLAYLIST, Ladder, Stream, VodPlaylist, load_stream
 from ..recordings import RecordingInfo
 from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
-from .credentials import viewer_token
 from .live import LiveStream
 from .live_recordings import LiveRecordings
 from .reach import Place
-from .signing import REGION_DENIED, SESSION_ENDED, StreamDenied, StreamGrant, verify
+from .signing import StreamGrant
 from .thumbnails import VTT_TYPE, ClipThumbnails, Thumbnails
-from .urls import LIVE_VARIANT, SEGMENT_NAME, clip_file, live_variant_uri
+from .urls import LIVE_VARIANT, SEGMENT_NAME
 
 SAMPLE_NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 PLAYLIST_TYPE = "application/vnd.apple.mpegurl"
@@ -96,18 +63,6 @@ LIVE_MAX_AGE = 1
 # VOD playlists and segments never change; capped by what the token has left.
 SEGMENT_MAX_AGE = 3600
 NOT_STARTED = "stream_not_started"
-UNAVAILABLE = "service_unavailable"
-# Verified tokens kept per process (a viewer polls with the same one for its whole life).
-GRANT_CACHE_ENTRIES = 8192
-
-
-class SessionsUnknown(Exception):
-    """Whether the viewer's session stands cannot be told now (the database does not answer)."""
-
-
-def _scope(grant: StreamGrant) -> str:
-    """`public` when the token alone entitles (anyone's), `private` when a bearer must match."""
-    return "public" if grant.user_id is None else "private"
 
 
 def _iso(timestamp: float) -> str:
@@ -139,66 +94,28 @@ def _accepts_gzip(scope: Scope) -> bool:
     return b"gzip" in _header(scope, b"accept-encoding").encode()
 
 
-class SignedMedia:
-    """The ASGI endpoint of `/s/{token}/{path:path}` (raw ASGI: no Request/Response objects on
-    the live path). Whether a viewer's session stands is asked of the database the app's lifespan
-    shares with the API (`scope["state"]["database"]`); without one, streams issued to viewers are
-    refused."""
+class MediaServer:
+    """Answers for the stored paths a request's path stands for, under a grant saying what that is
+    (server.media.delivery.edge_routes makes it). Raw ASGI: no Request/Response objects on the
+    live path."""
 
     def __init__(self, settings: Settings, media_root: Path):
         self.settings = settings
         self.secret = settings.secret_key
         self.rewind = settings.live_rewind_seconds
         self.root = media_root.resolve()
-        self.grants: OrderedDict[str, StreamGrant] = OrderedDict()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
         self.playlists = PlaylistCache()
-        self.recordings = LiveRecordings(self.root, self.live_variant)
+        self.recordings = LiveRecordings(self.root)
         self.thumbnails = Thumbnails(self.root)
 
     def _load_live_stream(self, name: str) -> LiveStream | None:
         if not SAMPLE_NAME.match(name):
             return None
         stream = load_stream(self.root, name)
-        # The master is served at .../<token>/live/<name>.m3u8, each rendition's live playlist at
-        # .../<token>/vod/<name>/<rendition>/live.m3u8, beside its segments: one token for all.
-        return LiveStream(stream, name, variant_uri=self.live_variant) if stream is not None else None
+        return LiveStream(stream, name) if stream is not None else None
 
-    # --- how masters name what they list (the edge layout's: server.media.delivery.edge_routes) --
-
-    # A made master's variants: the made playlist's own name in each rendition's directory.
-    made_variant_name: str | None = None
-
-    def live_variant(self, asset: str, rendition: str) -> str:
-        """The live master's URI of a rendition's live playlist."""
-        return live_variant_uri(asset, rendition)
-
-    # --- who may have what -----------------------------------------------------------------
-
-    def grant(self, token: str, now: float) -> StreamGrant:
-        """The token's grant, verified once per process; raises StreamDenied."""
-        grant = self.grants.get(token)
-        if grant is not None and now < grant.expires_at:
-            return grant
-        # Unknown, or known and expired: verify() gives the refusal (and its envelope code).
-        grant = verify(token, secret=self.secret, now=now)
-        if len(self.grants) >= GRANT_CACHE_ENTRIES:
-            self.grants.popitem(last=False)  # the oldest
-        self.grants[token] = grant
-        return grant
-
-    async def check(self, scope: Scope, media_path: str, now: float) -> StreamGrant:
-        """The request's grant for `media_path`; raises StreamDenied, or SessionsUnknown."""
-        grant = self.grant(scope["path_params"]["token"], now)
-        if not self.opens(grant, media_path):
-            raise StreamDenied("This stream link opens only the stream it was issued for")
-        if grant.user_id is not None:
-            await self.check_viewer(scope, grant)
-        if grant.regions is not None:
-            region = viewer_region(self.settings, lambda name: _header(scope, name.lower().encode()) or None)
-            if region not in grant.regions:
-                raise StreamDenied("This stream is not available in your region", REGION_DENIED)
-        return grant
+    # --- what a path may be -----------------------------------------------------------------
 
     def opens(self, grant: StreamGrant, media_path: str) -> bool:
         """Whether `media_path` is one the grant opens (reach), with what the sample says of it."""
@@ -275,43 +192,6 @@ class SignedMedia:
         timeline = timeline_of(self.root, stream)
         return timeline.starts_at(clip_segments(timeline, start_ms, end_ms)[0]) if timeline is not None else None
 
-    async def check_viewer(self, scope: Scope, grant: StreamGrant) -> None:
-        token = viewer_token(scope)
-        claims = verify_access_token(token, secret=self.secret) if token else None
-        if claims is None or claims.user_id != grant.user_id:
-            raise StreamDenied("This stream link is for another viewer: sign in as its viewer to play it")
-        if grant.session_id is not None and claims.session_id != grant.session_id:
-            raise StreamDenied("This stream link was issued to another sign-in: reload the event for a new one")
-        database = scope.get("state", {}).get("database")
-        if database is None:
-            raise StreamDenied("This server cannot check sign-in sessions: streams for viewers do not play here")
-        try:
-            alive = await standing.default.standing(database, claims.user_id, claims.session_id)
-        except standing.SessionsUnavailable as exc:
-            raise SessionsUnknown() from exc
-        if not alive:
-            raise StreamDenied("Your session has ended, please sign in again", SESSION_ENDED)
-
-    # --- serving ---------------------------------------------------------------------------
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.serve(scope, receive, send, scope["path_params"]["path"])
-
-    async def serve(self, scope: Scope, receive: Receive, send: Send, media_path: str) -> None:
-        """Answer for `media_path` (`live/...` or `vod/...`, below the token)."""
-        head = scope["method"] == "HEAD"
-        now = clock.timestamp()
-        try:
-            grant = await self.check(scope, media_path, now)
-        except StreamDenied as refusal:
-            await error_answer(send, 403, refusal.message, refusal.code, head)
-            return
-        except SessionsUnknown:
-            message = "The server cannot check your session right now, please try again"
-            await error_answer(send, 503, message, UNAVAILABLE, head, ((b"retry-after", b"1"),))
-            return
-        await self.respond(scope, receive, send, media_path, grant, now)
-
     async def respond(
         self, scope: Scope, receive: Receive, send: Send, media_path: str, grant: StreamGrant, now: float
     ) -> None:
@@ -321,7 +201,7 @@ class SignedMedia:
         if kind == "live":  # the live master
             await self.live(scope, send, rest[: -len(".m3u8")], None, grant, now, head)
             return
-        # check() held: a VOD path lies below the token's stream directory.
+        # opens() held: a VOD path lies below the stream directory.
         below = media_path.removeprefix(f"vod/{grant.stream}/")
         directory, _, name = below.rpartition("/")
         if name == LIVE_VARIANT and directory and "/" not in directory:  # a rendition's live playlist
@@ -368,7 +248,7 @@ class SignedMedia:
             body = stream.master_playlist(compressed=compressed)
         else:
             body = sample.encoded(*span, compressed=compressed)
-        await self._playlist(send, body, f"{_scope(grant)}, max-age={LIVE_MAX_AGE}", compressed, head)
+        await self._playlist(send, body, f"public, max-age={LIVE_MAX_AGE}", compressed, head)
 
     async def live_recording(
         self,
@@ -395,7 +275,7 @@ class SignedMedia:
             return
         compressed = _accepts_gzip(scope)
         body = playlist.encoded(compressed=compressed)
-        await self._playlist(send, body, f"{_scope(grant)}, max-age={LIVE_MAX_AGE}", compressed, head)
+        await self._playlist(send, body, f"public, max-age={LIVE_MAX_AGE}", compressed, head)
 
     def _media_playlist(self, stream: str, directory: str) -> tuple[VodPlaylist, Path] | None:
         """The media playlist of a stream's rendition `directory` (or of the stream itself when it
@@ -425,16 +305,13 @@ class SignedMedia:
         compressed = _accepts_gzip(scope)
         key = (grant.stream, wanted, ladder is not None)
         if ladder is not None:
-            variant = self.made_variant_name
-            body = self.playlists.get(
-                key, lambda: wanted.master(ladder.ladder, ladder.timeline, variant), compressed=compressed
-            )
+            body = self.playlists.get(key, lambda: wanted.master(ladder.ladder, ladder.timeline), compressed=compressed)
         else:
             assert media is not None
             vod = media[0]
             body = self.playlists.get(key, lambda: wanted.media_playlist(vod), compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
-        await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+        await self._playlist(send, body, f"public, max-age={max_age}", compressed, head)
 
     async def recording_clip(
         self, scope: Scope, send: Send, grant: StreamGrant, directory: str, wanted: Made, now: float, head: bool
@@ -449,7 +326,6 @@ class SignedMedia:
         if ladder is None or recording is None or not numbers or (directory and not ladder_has(ladder, directory)):
             await error_answer(send, 404, "Not found", "not_found", head)
             return
-        name = clip_file(wanted.start_ms, wanted.end_ms)
         key = (grant.stream, wanted, directory)
 
         def render() -> str:
@@ -457,13 +333,12 @@ class SignedMedia:
             if directory:
                 return recording.range_playlist(wanted.start_ms, wanted.end_ms)
             start = recording.start_tag(wanted.start_ms, numbers)
-            variant = self.made_variant_name or name
-            return ladder.render(lambda v: f"{v.rendition}/{variant}", extra=(start,))
+            return ladder.render(lambda v: f"{v.rendition}/{MASTER_PLAYLIST}", extra=(start,))
 
         compressed = _accepts_gzip(scope)
         body = self.playlists.get(key, render, compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
-        await self._playlist(send, body, f"{_scope(grant)}, max-age={max_age}", compressed, head)
+        await self._playlist(send, body, f"public, max-age={max_age}", compressed, head)
 
     async def live_vtt(
         self, scope: Scope, receive: Receive, send: Send, grant: StreamGrant, relative: str, now: float, head: bool
@@ -479,7 +354,7 @@ class SignedMedia:
         max_age = LIVE_MAX_AGE if recording else max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         headers = [
             (b"content-type", VTT_TYPE.encode()),
-            (b"cache-control", f"{_scope(grant)}, max-age={max_age}".encode()),
+            (b"cache-control", f"public, max-age={max_age}".encode()),
         ]
         await _send(send, 200, headers, b"WEBVTT\n", head)
 
@@ -492,7 +367,7 @@ class SignedMedia:
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
         headers = [
             (b"content-type", VTT_TYPE.encode()),
-            (b"cache-control", f"{_scope(grant)}, max-age={max_age}".encode()),
+            (b"cache-control", f"public, max-age={max_age}".encode()),
         ]
         await _send(send, 200, headers, made.body, head)
 
@@ -545,16 +420,9 @@ class SignedMedia:
         media_type = MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         max_age = max(0, min(max_age, int(grant.expires_at - now)))
         # FileResponse answers HEAD, Range (206, multipart for several ranges, 416) and If-Range.
-        response = FileResponse(
-            path, media_type=media_type, headers={"Cache-Control": f"{_scope(grant)}, max-age={max_age}"}
-        )
+        response = FileResponse(path, media_type=media_type, headers={"Cache-Control": f"public, max-age={max_age}"})
         await response(scope, receive, send)
 
 
 def ladder_has(ladder: Ladder, rendition: str) -> bool:
     return any(v.rendition == rendition for v in ladder.variants)
-
-
-def signed_media_route(settings: Settings, media_root: Path) -> SignedMedia:
-    """The endpoint server.web mounts at /media/s/{token}/{path:path}."""
-    return SignedMedia(settings, media_root)

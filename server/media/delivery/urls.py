@@ -22,38 +22,36 @@ A ladder is a set of aligned renditions (server.media.playlists; the samples: sc
 each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
 `football-pano`: `360p`, `180p`), with the same segments at the same times.
 
-What viewers get (server.media.delivery.signing signs the stored URL for them) and the server serves,
-everything under one token's directory, `/media/s/<token>/`:
+What viewers get (server.media.delivery.signing signs the stored URL for them: `edge_path` with a
+token beside it) and the server serves (server.media.delivery.edge_routes), below /media/:
 
     vod/<asset>/index.m3u8                  the VOD master: EXT-X-STREAM-INF per rendition, URIs
                                             `<rendition>/index.m3u8`
     vod/<asset>/<rendition>/index.m3u8      a rendition's VOD media playlist; its `index<N>.ts`
     vod/<asset>/<rendition>/index<N>.ts     resolve to its segments
-    live/<asset>.m3u8                       the live master (made): the VOD master's variants, URIs
-                                            `../vod/<asset>/<rendition>/live.m3u8`
-    vod/<asset>/<rendition>/live.m3u8       a rendition's live media playlist (made): the rewind
+    live/<asset>/from-<start>/index.m3u8    the live master (made) from a kickoff: the VOD master's
+                                            variants, URIs `<rendition>/live.m3u8`
+    live/<asset>/from-<start>/<rendition>/live.m3u8
+                                            a rendition's live media playlist (made): the rewind
                                             window; its `index<N>.ts` are the rendition's segments
-    vod/<asset>/game-<seconds>.m3u8         an archived game (stored as /media/vod/<asset>/game-...):
-                                            a master (made) whose URIs are
-    vod/<asset>/<rendition>/game-<seconds>.m3u8
+    vod/<asset>/game-<seconds>/index.m3u8   an archived game (stored as /media/vod/<asset>/game-...):
+                                            a master (made) whose URIs are `<rendition>/index.m3u8`,
                                             the rendition's game playlist (made): a sample looped
                                             on its endless timeline from 0 for <seconds>
                                             (server.media.delivery.clips), EXT-X-ENDLIST
-    vod/<asset>/clip-<from>-<to>.m3u8       a clip or highlight (stored as /media/vod/<asset>/clip-...):
-                                            a master (made) whose URIs are
-    vod/<asset>/<rendition>/clip-<from>-<to>.m3u8
+    vod/<asset>/clip-<from>-<to>/index.m3u8 a clip or highlight (stored as /media/vod/<asset>/clip-...):
+                                            a master (made) whose URIs are `<rendition>/index.m3u8`,
                                             the rendition's clip playlist (made): its segments from
                                             <from> to <to> ms of the same timeline
-    vod/<asset>/<rendition>/seg-<j>.ts      segment j of that timeline, the segments the made
-                                            playlists list: the rendition's file j mod N (N files)
+    .../<rendition>/seg-<j>.ts              in a game's or clip's directory: segment j of that
+                                            timeline, the rendition's file j mod N (N files)
 
-A token names the stored path it was issued for and opens that playlist alone, in the asset's
-directory and in each of its renditions, with the segments they list (server.media.delivery.reach): a
-live master's token its renditions' `live.m3u8` and their files; a game's or clip's token its
-playlists and the `seg-<j>.ts` of its range; a stored VOD file's token that file in each
-rendition and their files. Nothing of another stream (`football-pano` is not below `football/`),
-nor another playlist of the same asset (its live stream, another game or clip). The unsigned
-/media/vod and /media/live paths serve nothing: a stored URL is only a name.
+A token opens one of those directories (server.media.delivery.edge_tokens.scope_of), and a path
+there what its stored playlist opens (server.media.delivery.reach): a live stream's renditions'
+`live.m3u8` and their files; a game's or clip's playlists and the `seg-<j>.ts` of its range; an
+asset's playlist in each rendition and their files. Nothing of another stream (`football-pano` is
+not below `football/`), nor another playlist of the same asset (its live stream, another game or
+clip).
 
 Public, unsigned:
 
@@ -70,7 +68,6 @@ import re
 from pathlib import Path
 
 MEDIA_PREFIX = "/media"
-SIGNED_PREFIX = f"{MEDIA_PREFIX}/s"
 LIVE_VARIANT = "live.m3u8"  # a rendition's live media playlist, in the rendition's directory
 ADS_DIR = "ads"
 AD_VAST = "preroll.xml"
@@ -88,15 +85,9 @@ def live_url(asset: str) -> str:
     return f"{MEDIA_PREFIX}/live/{asset}.m3u8"
 
 
-def live_segment_prefix(asset: str) -> str:
-    """The asset's VOD directory as a URI inside a live master (served one directory below the
-    token): `../vod/<asset>/`, followed by `<rendition>/live.m3u8`."""
-    return f"../vod/{asset}/"
-
-
-def live_variant_uri(asset: str, rendition: str) -> str:
-    """A live master's URI for one rendition's live playlist."""
-    return f"{live_segment_prefix(asset)}{rendition}/{LIVE_VARIANT}"
+def live_variant_uri(rendition: str) -> str:
+    """A live master's URI for one rendition's live playlist, beside it in the edge layout."""
+    return f"{rendition}/{LIVE_VARIANT}"
 
 
 # Names of the playlists and segments made per request (server.media.delivery.clips), as path segments.
@@ -128,11 +119,6 @@ def clip_file(start_ms: int, end_ms: int) -> str:
 
 def clip_url(asset: str, start_ms: int, end_ms: int) -> str:
     return f"{MEDIA_PREFIX}/vod/{asset}/{clip_file(start_ms, end_ms)}"
-
-
-def signed_url(token: str, media_path: str) -> str:
-    """`media_path` is the stored URL without its /media/ prefix: `vod/...` or `live/...`."""
-    return f"{SIGNED_PREFIX}/{token}/{media_path}"
 
 
 def edge_path(media_path: str, start: int | None = None) -> str | None:

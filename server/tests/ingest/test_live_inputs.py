@@ -105,7 +105,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         event = await until(live)
         assert event.hls_stream is not None and event.hls_stream.startswith("/media/live/")
         asset_id = event.hls_stream.removeprefix("/media/live/").removesuffix(".m3u8")
-        signed = sign_stream(event.hls_stream, user_id=None, event_id=event_id, settings=settings)
+        signed = sign_stream(event.hls_stream, settings=settings)
         assert signed is not None
         master = await http.get(signed)
         assert master.status_code == 200, master.text
@@ -113,17 +113,21 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         variants = lines(master.text, "#EXT-X-STREAM-INF:")
         assert [v.split("RESOLUTION=")[1].split(",")[0] for v in variants] == ["640x360", "416x234"]
         assert all('CODECS="avc1.' in v and "mp4a.40.2" in v and "FRAME-RATE=25.000" in v for v in variants)
-        below = signed.partition("/live/")[0] + f"/vod/{asset_id}"
-        window = await http.get(f"{below}/360p/live.m3u8")
+        # The live stream's directory, and its token (carried in the query here, in a cookie by browsers).
+        below, _, token = signed.partition("?token=")
+        below = below.rsplit("/", 1)[0]
+        assert below.startswith(f"/media/live/{asset_id}/from-")
+        window = await http.get(f"{below}/360p/live.m3u8?token={token}")
         assert window.status_code == 200, window.text
         assert lines(window.text, "#EXT-X-PROGRAM-DATE-TIME:") and "#EXT-X-ENDLIST" not in window.text
         first_segment = lines(window.text, "r1-")[0]
-        segment = await http.get(f"{below}/360p/{first_segment}")
+        segment = await http.get(f"{below}/360p/{first_segment}?token={token}")
         assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
-        # Its token opens the live ladder alone: not the transcoder's own files.
-        for neighbour in ("360p/index.m3u8", "recording.json", "transcoder.json", "index.m3u8"):
-            refused = await http.get(f"{below}/{neighbour}")
-            assert refused.status_code == 403, neighbour
+        # Its directory serves the live ladder alone: not the transcoder's own files.
+        for neighbour in ("360p/index.m3u8", "recording.json", "transcoder.json"):
+            refused = await http.get(f"{below}/{neighbour}?token={token}")
+            assert refused.status_code == 404, neighbour
+        assert (await http.get(f"/media/vod/{asset_id}/index.m3u8?token={token}")).status_code == 403
 
         # Another process of a cluster answers staff with the transcoder's own figures, from the
         # report it writes beside the recording.
@@ -139,7 +143,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         assert not elsewhere.transcoder_here and elsewhere.restarts == 0
 
         # A viewer tags 2.5 s into the match and clips 1 s to 3 s of it, while it is live.
-        await until(lambda: _has_segments(http, f"{below}/360p/live.m3u8", 3))
+        await until(lambda: _has_segments(http, f"{below}/360p/live.m3u8?token={token}", 3))
         viewer = await new_viewer(database)
         async with database.write_session() as db:
             tag = await tags.save_tag(
@@ -158,15 +162,17 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
                 settings=settings,
                 now=clock.now(),
             )
-        clip_url = sign_stream(clip.hls_stream, user_id=None, event_id=clip.id, settings=settings)
+        clip_url = sign_stream(clip.hls_stream, settings=settings)
         assert clip_url is not None
-        clip_media = await http.get(clip_url.replace("/clip-", "/360p/clip-"))
+        clip_dir, _, clip_token = clip_url.partition("?token=")
+        clip_dir = clip_dir.rsplit("/", 1)[0]
+        clip_media = await http.get(f"{clip_dir}/360p/index.m3u8?token={clip_token}")
         assert clip_media.status_code == 200, clip_media.text
         clip_segments = lines(clip_media.text, "r1-")
         assert clip_segments and "#EXT-X-START:TIME-OFFSET=" in clip_media.text
-        for name in clip_segments:  # its token opens its own segments alone
-            assert (await http.get(clip_url.rpartition("/")[0] + f"/360p/{name}")).status_code == 200
-        assert (await http.get(clip_url.rpartition("/")[0] + "/360p/r1-00004.ts")).status_code == 403
+        for name in clip_segments:  # its directory serves its own segments alone
+            assert (await http.get(f"{clip_dir}/360p/{name}?token={clip_token}")).status_code == 200
+        assert (await http.get(f"{clip_dir}/360p/r1-00004.ts?token={clip_token}")).status_code == 404
 
         assert (await first).returncode == 0
         await asyncio.sleep(3)  # the encoder is away, within the grace
@@ -175,7 +181,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         assert again.returncode == 0, again.stderr
 
         async def joined():
-            text = (await http.get(f"{below}/360p/live.m3u8")).text
+            text = (await http.get(f"{below}/360p/live.m3u8?token={token}")).text
             return "#EXT-X-DISCONTINUITY" in text and text
 
         await until(joined, timeout=20)
@@ -191,7 +197,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         # What was published (14 s and 6 s) but the moment each join misses; the reconnect's run
         # is whole in the archive (its ffmpeg ended with its input, not by a signal).
         assert finished.duration_s is not None and 20 - 2 * JOIN_ALLOWANCE_S <= finished.duration_s <= 20 + 2
-        vod = sign_stream(finished.hls_stream, user_id=None, event_id=event_id, settings=settings)
+        vod = sign_stream(finished.hls_stream, settings=settings)
         assert vod is not None
         archive = await http.get(vod.replace("index.m3u8", "360p/index.m3u8"))
         assert archive.status_code == 200
@@ -204,7 +210,7 @@ async def test_a_feed_goes_live_plays_its_ladder_survives_a_drop_and_becomes_the
         # The recording began with what viewers saw: the tag and the clip are where they were.
         assert kept is not None and (kept.start_ms, kept.end_ms) == (2500, 3500)
         assert kept_clip is not None and (kept_clip.start_time_ms, kept_clip.end_time_ms) == (1000, 3000)
-        again_clip = await http.get(clip_url.replace("/clip-", "/360p/clip-"))
+        again_clip = await http.get(f"{clip_dir}/360p/index.m3u8?token={clip_token}")
         assert again_clip.status_code == 200 and lines(again_clip.text, "r1-") == clip_segments
 
 

@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from server import clock
-from server.media.delivery.signing import issue, sign_stream
+from server.media.delivery.edge_tokens import issue_edge_token
+from server.media.delivery.signing import sign_stream
 from server.media.delivery.urls import clip_url, live_url, vod_url
 from server.seed.catalogue import build_catalogue
 from server.tests.accounts import sign_up
@@ -22,7 +23,6 @@ from .serving import media_app
 
 BASE = "http://touchline.test"
 LADDER = ["360p", "234p", "720p"]  # in the master's order: players start with the first
-EVENT = "e0e000000000000000000001"
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +33,22 @@ async def media(settings, database):
 
 
 def free(settings, url: str, start: float = 0.0) -> str:
-    """`url` signed for anyone; a live one kicked off at `start` (by default long ago: its whole
-    rewind window plays)."""
-    signed = sign_stream(url, user_id=None, event_id=EVENT, settings=settings, start=start)
+    """`url` signed as the event answer signs it; a live one kicked off at `start` (by default
+    long ago: its whole rewind window plays)."""
+    signed = sign_stream(url, settings=settings, start=start)
     assert signed is not None
     return signed
+
+
+def beside(url: str, path: str) -> str:
+    """`path` in the directory of the signed address `url`, with its token."""
+    base, _, token = url.partition("?token=")
+    return f"{base.rsplit('/', 1)[0]}/{path}?token={token}"
+
+
+def with_token_of(url: str, path: str) -> str:
+    """`path` (below /media/) with the token of the signed address `url`."""
+    return f"/media/{path}?token={url.partition('?token=')[2]}"
 
 
 async def master_of(media, url: str, headers: dict | None = None) -> tuple[httpx.Response, MasterPlaylist]:
@@ -119,7 +130,7 @@ async def test_a_live_master_lists_the_vod_masters_variants_as_live_playlists(se
     live, vod = free(settings, live_url("football")), free(settings, vod_url("football"))
     response, master = await master_of(media, live)
     _, vod_master = await master_of(media, vod)
-    assert master.uris == [f"../vod/football/{r}/live.m3u8" for r in LADDER]
+    assert master.uris == [f"{r}/live.m3u8" for r in LADDER]
     assert [v.attributes for v in master.variants] == [v.attributes for v in vod_master.variants]
     assert response.headers["cache-control"] == "public, max-age=1"
     assert response.headers["vary"] == "Accept-Encoding"
@@ -138,7 +149,7 @@ async def test_live_renditions_share_sequence_discontinuities_and_dates(settings
     for rendition, (response, playlist) in found.items():
         assert response.headers["cache-control"] == "public, max-age=1"
         segment = await media.get(urljoin(str(response.url), playlist.uris[-1]))
-        assert segment.status_code == 200 and f"/vod/football/{rendition}/index" in str(segment.url)
+        assert segment.status_code == 200 and f"/live/football/from-0/{rendition}/index" in str(segment.url)
 
 
 async def test_live_renditions_stay_aligned_as_the_window_moves_and_from_kickoff(settings, media):
@@ -155,8 +166,7 @@ async def test_live_renditions_stay_aligned_as_the_window_moves_and_from_kickoff
 
 async def test_before_kickoff_the_master_and_every_rendition_answer_409(settings, media):
     url = free(settings, live_url("football"), start=clock.timestamp() + 600)
-    token_dir = url.rsplit("/live/", 1)[0]
-    for path in [url] + [f"{token_dir}/vod/football/{r}/live.m3u8" for r in LADDER]:
+    for path in [url] + [beside(url, f"{r}/live.m3u8") for r in LADDER]:
         response = await media.get(path)
         assert response.status_code == 409 and response.json()["messageErrorCode"] == "stream_not_started"
         assert 600 <= int(response.headers["retry-after"]) <= 605
@@ -165,8 +175,7 @@ async def test_before_kickoff_the_master_and_every_rendition_answer_409(settings
 
 async def test_live_masters_and_renditions_are_gzipped_for_players_that_accept_it(settings, media):
     url = free(settings, live_url("volleyball"))
-    token_dir = url.rsplit("/live/", 1)[0]
-    for path in (url, f"{token_dir}/vod/volleyball/720p/live.m3u8"):
+    for path in (url, beside(url, "720p/live.m3u8")):
         packed = await media.get(path, headers={"Accept-Encoding": "gzip"})
         plain = await media.get(path, headers={"Accept-Encoding": "identity"})
         assert packed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
@@ -174,33 +183,32 @@ async def test_live_masters_and_renditions_are_gzipped_for_players_that_accept_i
         assert packed.status_code == plain.status_code == 200
 
 
-@pytest.mark.parametrize("path", ["vod/football/1080p/live.m3u8", "vod/football/index.m3u8/live.m3u8"])
+@pytest.mark.parametrize("path", ["1080p/live.m3u8", "index.m3u8/live.m3u8"])
 async def test_a_rendition_the_sample_does_not_have_is_not_found(settings, media, path):
     url = free(settings, live_url("football"))
-    response = await media.get(f"{url.rsplit('/live/', 1)[0]}/{path}")
-    assert response.status_code == 404 and response.json()["messageErrorCode"] == "stream_not_found"
+    response = await media.get(beside(url, path))
+    assert response.status_code == 404 and response.json()["messageErrorCode"] in ("stream_not_found", "not_found")
 
 
 async def test_a_token_for_one_stream_opens_none_of_anothers_renditions(settings, media):
     football = free(settings, live_url("football"))
-    token_dir = football.rsplit("/live/", 1)[0]
     for path in (
-        "vod/hockey/360p/live.m3u8",
+        "live/hockey/from-0/360p/live.m3u8",
         "vod/hockey/720p/index.m3u8",
         "vod/hockey/234p/index3.ts",
-        "vod/hockey/360p/clip-0-4000.m3u8",
-        "vod/football-pano/360p/live.m3u8",
-        "live/football-pano.m3u8",
+        "vod/hockey/clip-0-4000/360p/index.m3u8",
+        "live/football-pano/from-0/360p/live.m3u8",
+        "live/football-pano/from-0/index.m3u8",
     ):
-        response = await media.get(f"{token_dir}/{path}")
+        response = await media.get(with_token_of(football, path))
         assert response.status_code == 403 and response.json()["messageErrorCode"] == "stream_access_denied", path
     # ...while it opens every rendition of its own.
     for rendition in LADDER:
-        assert (await media.get(f"{token_dir}/vod/football/{rendition}/live.m3u8")).status_code == 200
-        assert (await media.get(f"{token_dir}/vod/football/{rendition}/index0.ts")).status_code == 200
+        assert (await media.get(beside(football, f"{rendition}/live.m3u8"))).status_code == 200
+        assert (await media.get(beside(football, f"{rendition}/index0.ts"))).status_code == 200
 
 
-async def test_a_viewer_bound_token_needs_the_bearer_on_every_rendition(client, database, media):
+async def test_a_buyers_live_stream_plays_every_rendition_on_its_cookie(client, database, media):
     event = await paid_event(
         database, status="live", when=clock.now() - timedelta(minutes=20), hls_stream=live_url("football")
     )
@@ -208,14 +216,15 @@ async def test_a_viewer_bound_token_needs_the_bearer_on_every_rendition(client, 
     await buy(database, fan["profile"]["userId"], event.id)
     answer = await client.get(f"/api/event/get_by_id/id/{event.id}", headers=fan["headers"])
     url = answer.json()["content"]["content"]["HLSStream"]
-    found = await variants(media, url, fan["headers"])
+    found = await variants(media, url)
     assert_aligned([p for _r, p in found.values()])
     for response, playlist in found.values():
-        assert response.headers["cache-control"] == "private, max-age=1"
-        assert (await media.get(str(response.url))).status_code == 403
+        assert response.headers["cache-control"] == "public, max-age=1"
         segment = urljoin(str(response.url), playlist.uris[0])
-        assert (await media.get(segment)).status_code == 403
-        assert (await media.get(segment, headers=fan["headers"])).status_code == 200
+        assert (await media.get(segment)).status_code == 200
+    transport = httpx.ASGITransport(app=media._transport.app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as stranger:  # no cookie, no token
+        assert (await stranger.get(str(response.url))).status_code == 403
 
 
 # --- clips ------------------------------------------------------------------------------------------
@@ -226,7 +235,7 @@ async def test_a_clip_is_a_master_over_aligned_clips_of_each_rendition(settings,
     url = free(settings, clip_url("football", 21_000, 29_500))  # over the end of the 24 s sample
     _, master = await master_of(media, url)
     _, vod_master = await master_of(media, stream)
-    assert master.uris == [f"{r}/clip-21000-29500.m3u8" for r in LADDER]
+    assert master.uris == [f"{r}/index.m3u8" for r in LADDER]
     assert [v.attributes for v in master.variants] == [v.attributes for v in vod_master.variants]
     assert master.tags["EXT-X-START"] == "TIME-OFFSET=1.000,PRECISE=YES"
     found = await variants(media, url)
@@ -238,22 +247,24 @@ async def test_a_clip_is_a_master_over_aligned_clips_of_each_rendition(settings,
     for rendition, (variant, playlist) in found.items():
         assert playlist.ended and f"\n#EXT-X-START:{master.tags['EXT-X-START']}\n" in variant.text
         segment = await media.get(urljoin(str(variant.url), playlist.uris[2]))
-        assert segment.status_code == 200 and str(segment.url).endswith(f"/vod/football/{rendition}/seg-12.ts")
+        assert segment.status_code == 200
+        assert str(segment.url).endswith(f"/vod/football/clip-21000-29500/{rendition}/seg-12.ts")
         assert segment.content == (settings.fixtures_dir / "media" / "football" / rendition / "index0.ts").read_bytes()
 
 
 async def test_a_clip_token_for_another_stream_opens_no_rendition_of_this_clip(settings, media):
     stream = free(settings, clip_url("football", 0, 4_000))
-    other = issue("vod/hockey/clip-0-4000.m3u8", event_id=EVENT, user_id=None, secret=settings.secret_key, lifetime=60)
-    token = stream.split("/")[3]
-    for path in ("clip-0-4000.m3u8", "360p/clip-0-4000.m3u8", "720p/clip-0-4000.m3u8"):
-        response = await media.get(stream.replace("clip-0-4000.m3u8", path).replace(token, other))
+    expires = int(clock.timestamp()) + 60
+    other = issue_edge_token("vod/hockey/clip-0-4000/", secret=settings.secret_key, expires=expires)
+    base = stream.split("?")[0].rsplit("/", 1)[0]
+    for path in ("index.m3u8", "360p/index.m3u8", "720p/index.m3u8"):
+        response = await media.get(f"{base}/{path}?token={other}")
         assert response.status_code == 403, path
 
 
 async def test_a_clip_of_a_rendition_the_sample_does_not_have_is_not_found(settings, media):
     stream = free(settings, clip_url("football", 0, 4_000))
-    response = await media.get(stream.replace("clip-0-4000.m3u8", "1080p/clip-0-4000.m3u8"))
+    response = await media.get(beside(stream, "1080p/index.m3u8"))
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
 
 
@@ -310,14 +321,15 @@ async def test_a_free_live_games_panoramic_view_is_signed_for_anyone(client, dat
     )
     content = (await client.get(f"/api/event/get_by_id/id/{event.id}")).json()["content"]["content"]
     hls, pano = content["HLSStream"], content["PanoStream"]
-    assert pano.startswith("/media/s/") and as_sample(pano).endswith("/live/football-pano.m3u8")
-    assert hls.split("/")[3] != pano.split("/")[3]  # a token per stream
+    assert as_sample(pano).startswith("/media/live/football-pano/from-")
+    assert hls.split("?token=")[1] != pano.split("?token=")[1]  # a token per stream
     found = await variants(media, pano)
     assert list(found) == ["360p", "180p"]
     # Each token opens its own stream only.
-    hls_live, pano_live = "/" + "/".join(hls.split("/")[4:]), "/" + "/".join(pano.split("/")[4:])
-    assert (await media.get(hls.replace(hls_live, pano_live))).status_code == 403
-    assert (await media.get(pano.replace(pano_live, hls_live))).status_code == 403
+    hls_path, hls_token = hls.split("?token=")
+    pano_path, pano_token = pano.split("?token=")
+    assert (await media.get(f"{pano_path}?token={hls_token}")).status_code == 403
+    assert (await media.get(f"{hls_path}?token={pano_token}")).status_code == 403
 
 
 async def test_a_paid_games_panoramic_view_is_signed_only_for_a_viewer_who_may_watch(client, database, media):
@@ -334,7 +346,6 @@ async def test_a_paid_games_panoramic_view_is_signed_only_for_a_viewer_who_may_w
     assert (await client.get(path, headers=fan["headers"])).json()["content"]["content"]["PanoStream"] is None
     await buy(database, fan["profile"]["userId"], event.id)
     pano = (await client.get(path, headers=fan["headers"])).json()["content"]["content"]["PanoStream"]
-    assert as_sample(pano).endswith("/vod/football-pano/index.m3u8")
-    assert (await media.get(pano)).status_code == 403  # bound to the buyer's bearer
-    found = await variants(media, pano, fan["headers"])
+    assert as_sample(pano.split("?")[0]).endswith("/vod/football-pano/index.m3u8")
+    found = await variants(media, pano)
     assert list(found) == ["360p", "180p"]

@@ -22,7 +22,6 @@ import pytest_asyncio
 import socketio
 
 from server.auth.standing import STANDING_SECONDS
-from server.media.delivery.signing import issue
 from server.migrate import upgrade
 from server.models import new_id
 from server.settings import PROJECT_ROOT
@@ -313,37 +312,22 @@ async def test_a_session_signed_out_on_one_server_cannot_open_the_socket_on_the_
         await connect(cluster.b, token=token)
 
 
-async def test_a_logout_on_one_server_ends_the_sessions_socket_and_stream_on_the_other_at_once(cluster, connect):
-    """Through Redis: the other server disconnects the session's socket, and its media routes
-    refuse the session's stream before their STANDING_SECONDS belief would have run out."""
+async def test_a_logout_on_one_server_ends_the_sessions_socket_on_the_other_at_once(cluster, connect):
+    """Through Redis: the other server disconnects the session's socket before its STANDING_SECONDS
+    belief would have run out. (Its stream stops within one token lifetime: the bound of
+    server/tests/media/delivery/test_stream_revocation.py.)"""
     token = await sign_in(cluster, cluster.a, cluster.viewer)
     claims = jwt.decode(token, options={"verify_signature": False})
     socket = await connect(cluster.b, token=token)
     gone = asyncio.Event()
     socket.on("disconnect", lambda *reason: gone.set())
     assert '"ok": true' in await socket.call("join-user-room", {"userId": claims["sub"]}, timeout=TIMEOUT_S)
-    stream = issue(
-        "vod/football/game-7200.m3u8",
-        event_id=EVENT,
-        user_id=claims["sub"],
-        session_id=claims["sid"],
-        secret=SECRET,
-        lifetime=600,
-    )
-    url, bearer = f"{cluster.b.url}/media/s/{stream}/vod/football/game-7200.m3u8", {"Authorization": f"Bearer {token}"}
-    async with cluster.http.get(url, headers=bearer) as answer:
-        assert answer.status == 200  # and server B now believes the session stands
-    believed_since = time.monotonic()
+    bearer = {"Authorization": f"Bearer {token}"}
+    logged_out = time.monotonic()
     async with cluster.http.post(f"{cluster.a.url}/api/user/logout", headers=bearer) as answer:
         assert answer.status == 200
     await asyncio.wait_for(gone.wait(), STANDING_SECONDS)
-    while True:
-        async with cluster.http.get(url, headers=bearer) as answer:
-            if answer.status == 403:
-                assert (await answer.json())["messageErrorCode"] == "stream_session_ended"
-                break
-        await asyncio.sleep(0.01)
-    assert time.monotonic() - believed_since < STANDING_SECONDS
+    assert time.monotonic() - logged_out < STANDING_SECONDS
 
 
 # --- what every process shares -------------------------------------------------------------------

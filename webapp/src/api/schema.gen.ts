@@ -438,31 +438,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/user/media_cookie": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Let a native HLS player prove who it plays for (it cannot send a bearer header)
-         * @description Browsers without Media Source Extensions play HLS natively and cannot add an
-         *     `Authorization` header to playlist and segment requests. This sets an HttpOnly,
-         *     `SameSite=Strict` cookie `touchline_media`, scoped to the signed media path `/media/s/`,
-         *     holding the caller's access token; a stream URL signed for this viewer then plays with the
-         *     cookie in place of the header. It expires with the access token: call again after each
-         *     refresh. Players that can send the header (hls.js) do not need it.
-         */
-        post: operations["set_media_cookie"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/user/end_other_sessions": {
         parameters: {
             query?: never;
@@ -2890,6 +2865,16 @@ export interface components {
         };
         /** @description Media locations. Relative URLs are on this server. */
         EventContent: {
+            /**
+             * @description The stream, for a viewer who may watch it there and then (else null), with its token
+             *     beside the path: `/media/vod/<asset>/index.m3u8?token=<expires>.<mac>`; a clip's or an
+             *     archived game's in a directory of its own (`/media/vod/<asset>/clip-<from>-<to>/index.m3u8?token=...`);
+             *     a live stream's from its kickoff (`/media/live/<asset>/from-<epoch seconds>/index.m3u8?token=...`).
+             *     The token opens that directory for anyone holding it until it expires
+             *     (`TOUCHLINE_STREAM_TOKEN_SECONDS` after issue): ask for the event again for a new one.
+             *     The first answer sets it as the HttpOnly `tl_media` cookie of that directory, which
+             *     the playlists' relative URIs then carry. PanoStream and MezzanineVideo are signed the same way.
+             */
             HLSStream: string | null;
             PanoStream: string | null;
             PosterH: string | null;
@@ -4444,15 +4429,6 @@ export interface components {
         RunRenewalsRequest: {
             /** @default false */
             dry_run: boolean;
-        };
-        MediaCookieResponse: components["schemas"]["Envelope"] & {
-            content: {
-                /**
-                 * Format: date-time
-                 * @description When the cookie (and the access token in it) stops working.
-                 */
-                expiresAt: string;
-            };
         };
         RenewalRunResponse: components["schemas"]["Envelope"] & {
             content: {
@@ -6939,38 +6915,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OkResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-        };
-    };
-    set_media_cookie: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The cookie is set (`Set-Cookie`); its expiry is given. */
-            200: {
-                headers: {
-                    /** @description `touchline_media=...; Path=/media/s/; HttpOnly; SameSite=Strict; Max-Age=...` (`Secure` over https) */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "content": {
-                     *         "expiresAt": "2026-11-24T18:30:00Z"
-                     *       },
-                     *       "error": false,
-                     *       "message": ""
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MediaCookieResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

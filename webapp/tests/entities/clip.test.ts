@@ -13,7 +13,7 @@ describe("mapUserClip", () => {
         startTime: 754000,
         endTime: 772000,
         duration: 18,
-        content: { ...apiEvent().content, HLSStream: "/media/s/tok/vod/football/clip-754000-772000.m3u8" },
+        content: { ...apiEvent().content, HLSStream: "/media/vod/football/clip-754000-772000/index.m3u8?token=tok" },
       }),
     );
     expect(clip).toMatchObject({
@@ -23,7 +23,7 @@ describe("mapUserClip", () => {
       endSeconds: 772,
       durationSeconds: 18,
       mediaType: "user_clip",
-      streamUrl: "/media/s/tok/vod/football/clip-754000-772000.m3u8",
+      streamUrl: "/media/vod/football/clip-754000-772000/index.m3u8?token=tok",
     });
   });
 });

@@ -114,7 +114,7 @@ describe("toEventPageModel", () => {
       isEventAvailableForUser: false,
       isEventAvailableInUserRegion: true,
       isEnabledVidswapStats: true,
-      source: { epg: null, hd: "/media/s/token/live/football.m3u8" },
+      source: { epg: null, hd: "/media/live/football/from-1795000000/index.m3u8?token=token" },
     });
   });
 });

@@ -192,7 +192,7 @@ async def test_a_cut_is_a_highlight_whose_token_opens_the_segments_of_its_range_
     stream = await signed_stream(client, f"/api/clip/get_by_id/id/{clip['_id']}")
     master = await media.get(stream)
     assert master.status_code == 200, master.text
-    base = stream.rsplit("/", 1)[0]
+    base = stream.split("?")[0].rsplit("/", 1)[0]
     rendition = renditions(master.text)[0]
     playlist = await media.get(f"{base}/{rendition}")
     assert playlist.status_code == 200
@@ -203,9 +203,10 @@ async def test_a_cut_is_a_highlight_whose_token_opens_the_segments_of_its_range_
     # The neighbours: a segment outside the range, the whole upload's master, another range.
     outside = sorted(os.listdir(store().directory(asset_id) / rendition_dir))
     outside = [name for name in outside if name.endswith(".ts") and name not in listed]
-    assert outside and (await media.get(f"{base}/{rendition_dir}/{outside[0]}")).status_code == 403
-    assert (await media.get(f"{base}/index.m3u8")).status_code == 403
-    assert (await media.get(f"{base}/clip-0-12000.m3u8")).status_code == 403
+    assert outside and (await media.get(f"{base}/{rendition_dir}/{outside[0]}")).status_code == 404  # not its
+    token = stream.split("?token=")[1]
+    assert (await media.get(f"/media/vod/{own}/index.m3u8?token={token}")).status_code == 403
+    assert (await media.get(f"/media/vod/{own}/clip-0-12000/index.m3u8?token={token}")).status_code == 403
 
 
 @pytest.mark.parametrize(
@@ -327,18 +328,20 @@ async def test_a_highlight_cut_from_a_live_recording_plays_its_range_and_no_neig
     highlight = answer.json()["content"]
     own = highlight["content"]["HLSStream"].split("/")[3]
     stream = await signed_stream(client, f"/api/clip/get_by_id/id/{highlight['_id']}")
-    base = stream.rsplit("/", 1)[0]
-    playlist = await media.get(f"{base}/720p/clip-2000-6000.m3u8")
+    base = stream.split("?")[0].rsplit("/", 1)[0]
+    assert (await media.get(stream)).status_code == 200  # its answer sets the token's cookie
+    playlist = await media.get(f"{base}/720p/index.m3u8")
     assert playlist.status_code == 200, playlist.text
     listed = segments(playlist.text)
     recorded = segments((store().directory(recording) / "720p" / "index.m3u8").read_text())
     assert listed == recorded[1:3]  # [2 s, 6 s): the 2nd and 3rd segments, nothing else
     assert [(await media.get(f"{base}/720p/{name}")).status_code for name in listed] == [200, 200]
-    for neighbour in (recorded[0], recorded[3]):
-        assert (await media.get(f"{base}/720p/{neighbour}")).status_code == 403
-    assert (await media.get(f"{base}/720p/clip-0-12000.m3u8")).status_code == 403
+    for neighbour in (recorded[0], recorded[3]):  # in its directory, but not its range
+        assert (await media.get(f"{base}/720p/{neighbour}")).status_code == 404
+    assert (await media.get(f"{base}/720p/clip-0-12000.m3u8")).status_code == 404
     # A token for the recording itself does not open the highlight's own path.
-    parent = sign_stream(f"/media/vod/{recording}/index.m3u8", user_id=None, event_id=event["_id"], settings=Settings())
+    parent = sign_stream(f"/media/vod/{recording}/index.m3u8", settings=Settings())
     assert parent is not None
-    parent_base = parent.rsplit("/", 3)[0]
-    assert (await media.get(f"{parent_base}/vod/{own}/720p/clip-2000-6000.m3u8")).status_code == 403
+    parent_token = parent.split("?token=")[1]
+    path = f"/media/vod/{own}/clip-2000-6000/720p/index.m3u8?token={parent_token}"
+    assert (await media.get(path)).status_code == 403

@@ -94,8 +94,8 @@ async def test_event_fields_follow_the_spec(client, catalogue):
     assert event["eventTeams"]["awayTeam"]["teamId"] == catalogue["rovers"]
     assert event["metaTitle"] == "Northern Premier Division•Football"
     # A free event's stream, signed for anyone (server/tests/media/delivery/test_signed_routes.py plays it).
-    assert event["content"]["HLSStream"].startswith("/media/s/")
-    assert as_sample(event["content"]["HLSStream"]).endswith("/live/football.m3u8")
+    assert as_sample(event["content"]["HLSStream"]).startswith("/media/live/football/from-")
+    assert "/index.m3u8?token=" in event["content"]["HLSStream"]
     assert event["commerce_type"] == "commerce_free_media" and event["availableForUser"] is True
     assert event["advertisements"] == {"link": {"vast": None}}
 

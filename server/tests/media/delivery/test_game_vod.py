@@ -10,16 +10,18 @@ from urllib.parse import urljoin
 import httpx
 import pytest
 
+from server import clock
 from server.media.assets.store import store_of
 from server.media.delivery.clips import MAX_GAME_SECONDS, PlaylistCache, Timeline, game_playlist, load_sample
-from server.media.delivery.signing import sign_stream, verify
+from server.media.delivery.edge_tokens import check_edge_token, issue_edge_token
+from server.media.delivery.signing import sign_stream
 from server.media.delivery.urls import game_url
 from server.seed.catalogue import build_catalogue
 from server.tests.media_dir import linked
 
 from ..hls import read_media_playlist
 from ..serving import media_app
-from ..test_renditions import LADDER, assert_aligned, free, master_of, variants
+from ..test_renditions import LADDER, assert_aligned, beside, free, master_of, variants
 
 BASE = "http://touchline.test"
 NOW = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
@@ -73,7 +75,7 @@ def test_a_games_playlist_loops_the_sample_with_a_discontinuity_at_each_loop(set
 async def test_a_games_url_is_a_master_over_aligned_game_playlists_of_every_rendition(settings, media):
     url = free(settings, game_url("football", 6_900))
     _response, master = await master_of(media, url)
-    assert master.uris == [f"{r}/game-6900.m3u8" for r in LADDER]
+    assert master.uris == [f"{r}/index.m3u8" for r in LADDER]
     _, sample_master = await master_of(media, free(settings, "/media/vod/football/index.m3u8"))
     assert [v.attributes for v in master.variants] == [v.attributes for v in sample_master.variants]
     found = await variants(media, url)
@@ -83,7 +85,7 @@ async def test_a_games_url_is_a_master_over_aligned_game_playlists_of_every_rend
     for variant, playlist in found.values():
         assert 6_900 <= playlist.duration < 6_900 + SEGMENT_S and playlist.ended
         cache = variant.headers["cache-control"]
-        assert cache.startswith("public, max-age=") and 0 < int(cache.split("=")[1]) <= settings.stream_token_seconds
+        assert cache == "public, max-age=3600"  # the same for everyone, as long as a VOD playlist lives
         assert variant.headers["vary"] == "Accept-Encoding"
 
 
@@ -92,7 +94,7 @@ async def test_segment_j_of_a_game_is_the_samples_file_j_mod_n(settings, media):
     vod = sample_of(settings)
     n = len(vod.segments)
     for j in (0, n - 1, n, 1_800, 3_449):
-        segment = await media.get(url.replace("game-6900.m3u8", f"720p/seg-{j}.ts"))
+        segment = await media.get(beside(url, f"720p/seg-{j}.ts"))
         assert segment.status_code == 200 and segment.headers["content-type"] == "video/mp2t"
         assert (
             segment.content == (settings.fixtures_dir / "media" / "football" / "720p" / f"index{j % n}.ts").read_bytes()
@@ -100,7 +102,7 @@ async def test_segment_j_of_a_game_is_the_samples_file_j_mod_n(settings, media):
 
 
 async def test_a_games_playlists_are_gzipped_for_players_that_accept_it(settings, media):
-    url = free(settings, game_url("football", 6_900)).replace("game-6900.m3u8", "360p/game-6900.m3u8")
+    url = beside(free(settings, game_url("football", 6_900)), "360p/index.m3u8")
     plain = await media.get(url, headers={"Accept-Encoding": "identity"})
     packed = await media.get(url, headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in plain.headers and packed.headers["content-encoding"] == "gzip"
@@ -108,11 +110,16 @@ async def test_a_games_playlists_are_gzipped_for_players_that_accept_it(settings
     assert int(packed.headers["content-length"]) < len(plain.content) / 10
 
 
-@pytest.mark.parametrize("name", ["game-0.m3u8", f"game-{MAX_GAME_SECONDS + 1}.m3u8", "360p/game-0.m3u8"])
+@pytest.mark.parametrize(
+    "name", ["game-0/index.m3u8", f"game-{MAX_GAME_SECONDS + 1}/index.m3u8", "game-0/360p/index.m3u8"]
+)
 async def test_a_game_of_no_length_or_longer_than_the_longest_is_not_found(settings, media, name):
-    stored = name.rpartition("/")[2]  # a token issued for that very game, so only its length is in question
-    base = free(settings, f"/media/vod/football/{stored}").rpartition("/")[0]
-    answer = await media.get(f"{base}/{name}")
+    # A token issued for that very game's directory, so only its length is in question.
+    directory = name.split("/")[0]
+    token = issue_edge_token(
+        f"vod/football/{directory}/", secret=settings.secret_key, expires=int(clock.timestamp()) + 60
+    )
+    answer = await media.get(f"/media/vod/football/{name}?token={token}")
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "not_found"
 
 
@@ -171,7 +178,7 @@ async def test_a_seeded_highlight_plays_exactly_its_range_of_its_game(settings, 
     for highlight in (highlights[0], longest):
         start, end = highlight["start_time_ms"], highlight["end_time_ms"]
         url = free(settings, highlight["hls_stream"])
-        assert verify(url.split("/")[3], secret=settings.secret_key).clip == (start, end)
+        assert url.split("?")[0].endswith(f"/clip-{start}-{end}/index.m3u8")
         timeline = Timeline.of(sample_of(settings, highlight["hls_stream"].split("/")[3]))
         first, last = timeline.segment_at(start), timeline.segment_at(end - 1)
         _response, master = await master_of(media, url)
@@ -189,8 +196,10 @@ async def test_a_seeded_highlight_plays_exactly_its_range_of_its_game(settings, 
 def test_a_seeded_games_url_signs_for_its_sample_like_any_vod(settings, catalogue):
     game = next(e for e in catalogue.events if e["status"] == "archived" and e["media_type"] == "event")
     sample = game["hls_stream"].split("/")[3]
-    signed = sign_stream(game["hls_stream"], user_id=None, event_id=game["id"], settings=settings)
-    assert signed is not None and signed.startswith("/media/s/")
-    assert signed.endswith(f"/vod/{sample}/game-{game['duration_s']}.m3u8")
-    grant = verify(signed.split("/")[3], secret=settings.secret_key)
-    assert grant.stream == sample and grant.clip is None  # the game's token: its whole stream
+    signed = sign_stream(game["hls_stream"], settings=settings)
+    assert signed is not None
+    path, _, token = signed.partition("?token=")
+    assert path == f"/media/vod/{sample}/game-{game['duration_s']}/index.m3u8"
+    # The game's token: its whole directory.
+    grant = check_edge_token(token, path.removeprefix("/media/"), secret=settings.secret_key, now=clock.timestamp())
+    assert grant.scope == f"vod/{sample}/game-{game['duration_s']}/"

@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 import pytest
 
 from server.media.delivery.live import LiveSample, Segment, VodPlaylist, live_playlist, parse_vod_playlist
-from server.media.delivery.urls import live_segment_prefix
 
 from ..hls import read_media_playlist
 
@@ -183,8 +182,8 @@ def test_program_date_time_is_on_the_first_segment_and_after_each_discontinuity(
 # --- URIs and other samples ------------------------------------------------------------------------
 
 
-def test_segment_uris_point_at_the_vod_sample():
-    text = live_playlist(VOD, T0 + 4, uri_prefix=live_segment_prefix("football"), uri_query="sig=abc")
+def test_segment_uris_can_point_elsewhere_with_a_query():
+    text = live_playlist(VOD, T0 + 4, uri_prefix="../vod/football/", uri_query="sig=abc")
     assert text is not None
     assert read_media_playlist(text).uris[-1] == "../vod/football/index1.ts?sig=abc"
 

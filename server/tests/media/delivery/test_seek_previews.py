@@ -3,23 +3,18 @@ previews beside it (thumbnails.vtt, its sprite sheets, the poster) with their ow
 its segments are; a clip's token opens a thumbnails.vtt made for its range and the sheets that
 names; a live token, its recording's pictures of the rewind window (not its poster). Nothing else
 at an asset's root, nothing of another asset, nothing for a game token; a viewer's token needs
-the viewer's bearer or media cookie for them as for its segments.
+its token beside their path as its segments do.
 
 The assets (the `assets` fixture, conftest.py) are written as the transcoding queue and the ingest
 leave them."""
 
-from http.cookies import SimpleCookie
-
 import httpx
 import pytest
 
-from server.auth.tokens import verify_access_token
 from server.media.assets.store import store_of
-from server.media.delivery.credentials import MEDIA_COOKIE
 from server.media.delivery.signing import sign_stream
 from server.media.delivery.urls import clip_url, game_url, live_url, vod_url
 from server.media.recordings import RECORDING_FILE
-from server.tests.accounts import sign_up
 
 from ..serving import media_app
 from .conftest import JPEG
@@ -36,24 +31,35 @@ async def media(settings, database):
         yield http
 
 
-def signed(settings, stored: str, *, user_id: str | None = None, session_id: str | None = None) -> str:
+def signed(settings, stored: str) -> str:
     start = 0.0 if "/live/" in stored else None
-    url = sign_stream(stored, user_id=user_id, event_id=EVENT, settings=settings, start=start, session_id=session_id)
-    assert url is not None and url.startswith("/media/s/")
+    url = sign_stream(stored, settings=settings, start=start)
+    assert url is not None and "?token=" in url
     return url
 
 
 def beside(url: str, name: str) -> str:
-    """`name` in the directory of the signed address `url` (a live master's: its asset's VOD one)."""
-    if "/live/" in url:
-        token, asset = url.split("/live/")
-        return f"{token}/vod/{asset.removesuffix('.m3u8')}/{name}"
-    return f"{url.rsplit('/', 1)[0]}/{name}"
+    """`name` in the directory of the signed address `url`, with its token."""
+    base, _, token = url.partition("?token=")
+    return f"{base.rsplit('/', 1)[0]}/{name}?token={token}"
+
+
+def with_token_of(url: str, path: str) -> str:
+    return f"/media/{path}?token={url.partition('?token=')[2]}"
 
 
 def refused(response: httpx.Response) -> bool:
+    """Out of the token's directory."""
     assert response.status_code == 403, (str(response.url), response.status_code, response.text[:200])
     assert response.json()["messageErrorCode"] == "stream_access_denied"
+    assert response.headers["cache-control"] == "no-store"
+    return True
+
+
+def not_there(response: httpx.Response) -> bool:
+    """In the token's directory, but no part of its stream."""
+    assert response.status_code == 404, (str(response.url), response.status_code, response.text[:200])
+    assert response.json()["messageErrorCode"] == "not_found"
     assert response.headers["cache-control"] == "no-store"
     return True
 
@@ -101,7 +107,7 @@ async def test_a_recordings_master_token_opens_its_thumbnails_but_not_its_record
     url = signed(settings, vod_url(assets.recording))
     assert (await media.get(beside(url, "thumbnails.vtt"))).status_code == 200
     assert (await media.get(beside(url, "thumbs-001.jpg"))).status_code == 200
-    assert refused(await media.get(beside(url, RECORDING_FILE)))
+    assert not_there(await media.get(beside(url, RECORDING_FILE)))
 
 
 async def test_an_asset_without_previews_answers_not_found_which_players_do_without(settings, media, assets):
@@ -118,33 +124,42 @@ async def test_an_asset_without_previews_answers_not_found_which_players_do_with
         "{other}/thumbnails.vtt",  # another asset's previews, under the same names
         "{other}/thumbs-001.jpg",
         "{other}/poster.jpg",
-        "{own}/%2E%2E/{other}/thumbnails.vtt",  # no way out of its own directory
-        "{own}/%2E/thumbnails.vtt",
-        "{own}/notes.txt",  # nothing else at its root
-        "{own}/thumbs-1.jpg",
-        "{own}/thumbnails.vtt.bak",
-        "{own}/thumbnails.m3u8",
-        "{own}/poster.png",
-        "{own}/game-60.m3u8",
-        "{own}/clip-0-4000.m3u8",
+        "{own}/game-60/thumbnails.vtt",  # a game's or clip's directory is a stream of its own
+        "{own}/clip-0-4000/thumbnails.vtt",
     ],
 )
-async def test_an_assets_master_token_opens_no_other_file_at_its_root_nor_another_assets_previews(
-    settings, media, assets, neighbour
-):
+async def test_an_assets_master_token_opens_no_other_assets_previews(settings, media, assets, neighbour):
     url = signed(settings, vod_url(assets.upload))
-    token = url.split("/vod/")[0]
     path = neighbour.format(own=assets.upload, other=assets.other)
-    assert refused(await media.get(f"{token}/vod/{path}"))
+    assert refused(await media.get(with_token_of(url, f"vod/{path}")))
     # ...while the other asset's own token opens its own.
-    if path.startswith(assets.other) and "%2E" not in path:
-        assert (await media.get(f"{signed(settings, vod_url(assets.other)).split('/vod/')[0]}/vod/{path}")).is_success
+    if path.startswith(assets.other):
+        assert (await media.get(with_token_of(signed(settings, vod_url(assets.other)), f"vod/{path}"))).is_success
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "%2E%2E/{other}/thumbnails.vtt",
+        "%2E/thumbnails.vtt",
+        "notes.txt",
+        "thumbs-1.jpg",
+        "thumbnails.vtt.bak",
+        "thumbnails.m3u8",
+        "poster.png",
+    ],
+)
+async def test_an_assets_directory_serves_no_other_file_at_its_root(settings, media, assets, name):
+    url = signed(settings, vod_url(assets.upload))
+    name = name.format(other=assets.other)  # no way out of its own directory either
+    response = await media.get(with_token_of(url, f"vod/{assets.upload}/{name}"))
+    assert response.status_code == 404, name
 
 
 @pytest.mark.parametrize("name", ["thumbnails.vtt", "thumbs-001.jpg", "poster.jpg"])
 async def test_a_game_token_opens_no_previews(settings, media, assets, name):
     url = signed(settings, game_url(assets.upload, 60))
-    assert refused(await media.get(beside(url, name)))
+    assert not_there(await media.get(beside(url, name)))
 
 
 async def test_a_live_token_opens_the_recordings_pictures_of_its_rewind_window_and_not_its_poster(
@@ -155,11 +170,11 @@ async def test_a_live_token_opens_the_recordings_pictures_of_its_rewind_window_a
     assert vtt.status_code == 200 and vtt.headers["content-type"] == VTT
     assert vtt.headers["cache-control"] == "public, max-age=1"  # it grows with the recording
     assert (await media.get(beside(url, "thumbs-001.jpg"))).status_code == 200
-    assert refused(await media.get(beside(url, "poster.jpg")))
-    assert refused(await media.get(beside(url, "recording.json")))
+    assert not_there(await media.get(beside(url, "poster.jpg")))
+    assert not_there(await media.get(beside(url, "recording.json")))
     # ...and only its own: another asset's pictures with this token are refused.
-    token = url.split("/live/")[0]
-    assert refused(await media.get(f"{token}/vod/{assets.other}/thumbnails.vtt"))
+    assert refused(await media.get(with_token_of(url, f"vod/{assets.other}/thumbnails.vtt")))
+    assert refused(await media.get(with_token_of(url, f"live/{assets.other}/from-0/thumbnails.vtt")))
 
 
 async def test_a_live_stream_that_is_no_recording_gets_an_empty_vtt_not_a_failure(settings, media, assets):
@@ -194,7 +209,7 @@ async def test_a_clips_thumbnails_are_its_ranges_cues_on_its_own_timeline(settin
         picture = await media.get(beside(url, sheet))
         assert picture.status_code == 200 and picture.headers["content-type"] == "image/jpeg", sheet
     for elsewhere in ("thumbs-003.jpg", "poster.jpg", "notes.txt"):
-        assert refused(await media.get(beside(url, elsewhere)))
+        assert not_there(await media.get(beside(url, elsewhere)))
 
 
 async def test_a_clip_of_a_recording_begins_its_thumbnails_where_its_first_segment_begins(settings, media, assets):
@@ -207,56 +222,20 @@ async def test_a_clip_of_a_recording_begins_its_thumbnails_where_its_first_segme
     assert cues[-1] == "00:00:34.500 --> 00:00:36.500 thumbs-001.jpg#xywh=1120,360,160,90"  # of 94-96 s
     assert len(cues) == 18
     # The clip's playlist starts the player at 1.5 s into that timeline: where the range begins.
-    playlist = await media.get(beside(url, "360p/clip-61000-95000.m3u8"))
+    playlist = await media.get(beside(url, "360p/index.m3u8"))
     assert "#EXT-X-START:TIME-OFFSET=1.500" in playlist.text
     assert (await media.get(beside(url, "thumbs-001.jpg"))).status_code == 200
-    assert refused(await media.get(beside(url, RECORDING_FILE)))
+    assert not_there(await media.get(beside(url, RECORDING_FILE)))
 
 
 async def test_a_clip_whose_asset_has_no_previews_has_none(settings, media, assets):
     url = signed(settings, clip_url(assets.bare, 0, 10_000))
     response = await media.get(beside(url, "thumbnails.vtt"))
     assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
-    assert refused(await media.get(beside(url, "thumbs-001.jpg")))
+    assert not_there(await media.get(beside(url, "thumbs-001.jpg")))
 
 
 async def test_a_clips_token_opens_no_other_assets_thumbnails(settings, media, assets):
     url = signed(settings, clip_url(assets.upload, 0, 10_000))
-    token = url.split("/vod/")[0]
-    assert refused(await media.get(f"{token}/vod/{assets.other}/thumbnails.vtt"))
-    assert refused(await media.get(f"{token}/vod/{assets.other}/thumbs-001.jpg"))
-
-
-# --- a viewer's token ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-async def viewer(client, settings):
-    """(a fan's bearer header, their media cookie header, the session their access token is of)."""
-    fan = await sign_up(client)
-    answer = await client.post("/api/user/media_cookie", headers=fan["headers"])
-    assert answer.status_code == 200, answer.text
-    cookie = SimpleCookie(answer.headers["set-cookie"])[MEDIA_COOKIE].value
-    claims = verify_access_token(fan["headers"]["Authorization"].split(" ", 1)[1], secret=settings.secret_key)
-    assert claims is not None
-    return fan["headers"], {"Cookie": f"{MEDIA_COOKIE}={cookie}"}, claims
-
-
-@pytest.mark.parametrize("kind", ["master", "clip"])
-async def test_a_viewers_previews_need_their_bearer_or_their_media_cookie_as_their_segments_do(
-    settings, client, media, assets, viewer, kind
-):
-    bearer, cookie, claims = viewer
-    stored = vod_url(assets.upload) if kind == "master" else clip_url(assets.upload, 191_000, 209_500)
-    url = signed(settings, stored, user_id=claims.user_id, session_id=claims.session_id)
-    segment = "360p/v-00000.ts" if kind == "master" else "360p/seg-95.ts"
-    stranger = (await sign_up(client))["headers"]
-    for name in ("thumbnails.vtt", "thumbs-002.jpg", segment):
-        address = beside(url, name)
-        assert refused(await media.get(address)), name  # neither the header nor the cookie
-        assert refused(await media.get(address, headers=stranger)), name  # another viewer's
-        for credentials in (bearer, cookie):
-            response = await media.get(address, headers=credentials)
-            assert response.status_code == 200, (name, response.text[:200])
-            # The bearer is checked here, not by a shared cache: the viewer's browser alone keeps it.
-            assert response.headers["cache-control"].startswith("private, max-age=")
+    assert refused(await media.get(with_token_of(url, f"vod/{assets.other}/thumbnails.vtt")))
+    assert refused(await media.get(with_token_of(url, f"vod/{assets.other}/clip-0-10000/thumbs-001.jpg")))

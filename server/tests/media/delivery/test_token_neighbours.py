@@ -2,7 +2,9 @@
 segments, and none of its neighbours (issue 26, section 1; per asset since issue 28): not another
 event's asset, even one playing the same bytes, not the same asset's live stream, not another
 game length or clip range on it, not segments outside its range. Events of every kind still play
-their own, as a player fetches them (relative URIs).
+their own, as a player fetches them (relative URIs, which carry the token in the cookie the
+master's answer set). A path within a token's directory that is no part of its stream is not
+found, for anyone (NOT_THERE).
 
 The NEIGHBOURS table signs paths by hand on the test store's assets named after the samples
 (server/tests/media_dir.py); the events' tests sign what the events store: assets of their own."""
@@ -24,7 +26,6 @@ from ..hls import is_master, read_master_playlist, read_media_playlist
 from ..serving import media_app
 
 BASE = "http://touchline.test"
-EVENT = "e0e000000000000000000001"
 FREE = "commerce_free_media"
 FREE_GAME_S = 5_400  # 2,700 segments of 2 s: seg-0 .. seg-2699
 # The paid live events the outside test found open, all on the free game's sample.
@@ -58,29 +59,31 @@ def refused(response: httpx.Response) -> bool:
     return True
 
 
-def token_dir(url: str) -> str:
-    """`/media/s/<token>` of a signed URL."""
-    return "/".join(url.split("/")[:4])
+def path_of(url: str) -> str:
+    """The path an address asks for, below /media/ and without its token: `vod/football/360p/seg-0.ts`."""
+    return str(url).split("?")[0].split("/media/", 1)[1]
 
 
-def below_token(url: str) -> str:
-    """The path a signed URL asks for, below its token: `vod/football/360p/seg-0.ts`."""
-    return str(url).split("/media/s/", 1)[1].split("/", 1)[1]
+def with_token_of(url: str, path: str) -> str:
+    """`path` (below /media/) asked for with the token of the signed address `url` in the query
+    (which wins over any cookie the client holds)."""
+    return f"/media/{path}?token={url.split('?token=', 1)[1]}"
 
 
-def signed(settings, stored: str | None, start: float | None = None, user_id: str | None = None) -> str:
-    url = sign_stream(stored, user_id=user_id, event_id=EVENT, settings=settings, start=start)
-    assert url is not None and url.startswith("/media/s/")
+def signed(settings, stored: str | None, start: float | None = None) -> str:
+    url = sign_stream(stored, settings=settings, start=start)
+    assert url is not None and "?token=" in url
     return url
 
 
-async def played(media, url: str, headers: dict | None = None) -> list[str]:
+async def played(media, url: str) -> list[str]:
     """Every address a player fetches for `url`, each checked to play: the master, each rendition's
-    playlist and its first and last segment, resolved against the playlist that lists them."""
+    playlist and its first and last segment, resolved against the playlist that lists them (so
+    with the cookie the master's answer set, not the query)."""
     fetched: list[str] = []
 
     async def get(address: str) -> httpx.Response:
-        response = await media.get(address, headers=headers or {})
+        response = await media.get(address)
         assert response.status_code == 200, (address, response.text[:200])
         fetched.append(address)
         return response
@@ -111,8 +114,8 @@ async def free_archived_game(client, database) -> str:
         duration_s=FREE_GAME_S,
     )
     url = await anonymous_stream(client, game.id)
-    assert url is not None and url.endswith(f"/vod/{asset_of(game.hls_stream)}/game-{FREE_GAME_S}.m3u8")
-    assert as_sample(url).endswith(f"/vod/football/game-{FREE_GAME_S}.m3u8")  # the same bytes as the paid ones
+    assert url is not None and path_of(url) == f"vod/{asset_of(game.hls_stream)}/game-{FREE_GAME_S}/index.m3u8"
+    assert as_sample(path_of(url)) == f"vod/football/game-{FREE_GAME_S}/index.m3u8"  # the paid ones' bytes
     return url
 
 
@@ -143,11 +146,11 @@ async def test_a_free_archived_games_token_opens_none_of_the_paid_live_events_on
         assert await anonymous_stream(client, paid.id) is None
         # The live master, each rendition's live.m3u8 and its segments, as the paid event's viewers play them...
         addresses = await played(media, signed(settings, paid.hls_stream, start=kickoff.timestamp()))
-        assert any(a.endswith(f"/live/{asset_of(paid.hls_stream)}.m3u8") for a in addresses)
+        assert any(path_of(a).startswith(f"live/{asset_of(paid.hls_stream)}/") for a in addresses)
         assert sum(a.endswith("/live.m3u8") for a in addresses) == 3
         # ...and none of them under the free game's token.
         for address in addresses:
-            assert refused(await media.get(f"{token_dir(free_archived_game)}/{below_token(address)}")), commerce_type
+            assert refused(await media.get(with_token_of(free_archived_game, path_of(address)))), commerce_type
 
 
 async def test_a_free_archived_games_token_does_not_open_a_paid_ppv_game_of_another_length(
@@ -162,85 +165,111 @@ async def test_a_free_archived_games_token_does_not_open_a_paid_ppv_game_of_anot
     )
     assert await anonymous_stream(client, paid.id) is None
     for address in await played(media, signed(settings, paid.hls_stream)):
-        path = below_token(address)
-        assert refused(await media.get(f"{token_dir(free_archived_game)}/{path}"))
+        assert refused(await media.get(with_token_of(free_archived_game, path_of(address))))
 
 
 async def test_a_free_archived_game_still_plays_all_of_itself(media, free_archived_game):
     addresses = await played(media, free_archived_game)
-    assert sum(a.endswith(f"/game-{FREE_GAME_S}.m3u8") for a in addresses) == 4  # the master, three renditions
+    assert sum(f"/game-{FREE_GAME_S}/" in a and ".m3u8" in a for a in addresses) == 4  # master, 3 renditions
     assert any(a.endswith(f"/seg-{FREE_GAME_S // 2 - 1}.ts") for a in addresses)  # its last segment
 
 
 # --- every neighbour of a token ------------------------------------------------------------------------
 
-# (stored URL of event A, paths below A's token that are not A's)
+# (stored URL of event A, paths that are not A's: refused with A's token)
 NEIGHBOURS = {
     game_url("football", FREE_GAME_S): [
-        "live/football.m3u8",  # the sample's live stream, its renditions and their files
-        "vod/football/360p/live.m3u8",
-        "vod/football/720p/index0.ts",
+        "live/football/from-0/index.m3u8",  # the sample's live stream, its renditions and their files
+        "live/football/from-0/360p/live.m3u8",
+        "live/football/from-0/720p/index0.ts",
         "vod/football/index.m3u8",  # the sample's own VOD
         "vod/football/234p/index.m3u8",
-        "vod/football/game-7200.m3u8",  # another game length, in any rendition
-        "vod/football/360p/game-7200.m3u8",
-        "vod/football/game-60.m3u8",
-        "vod/football/clip-0-4000.m3u8",  # a clip within the game's range
-        "vod/football/360p/clip-0-4000.m3u8",
-        f"vod/football/360p/seg-{FREE_GAME_S // 2}.ts",  # segments past the game's end
-        "vod/football/720p/seg-9999999.ts",
-        f"vod/football-pano/game-{FREE_GAME_S}.m3u8",  # another sample's game of the same length
-        f"vod/football-pano/360p/game-{FREE_GAME_S}.m3u8",
+        "vod/football/720p/index0.ts",
+        "vod/football/game-7200/index.m3u8",  # another game length, in any rendition
+        "vod/football/game-7200/360p/index.m3u8",
+        "vod/football/game-60/360p/seg-0.ts",
+        "vod/football/clip-0-4000/index.m3u8",  # a clip within the game's range
+        "vod/football/clip-0-4000/360p/seg-0.ts",
+        f"vod/football-pano/game-{FREE_GAME_S}/index.m3u8",  # another sample's game of the same length
+        f"vod/football-pano/game-{FREE_GAME_S}/360p/index.m3u8",
         "vod/hockey/360p/seg-0.ts",
-        "live/football-pano.m3u8",
+        "live/football-pano/from-0/index.m3u8",
     ],
     clip_url("football", 60_000, 90_000): [
-        "vod/football/clip-60000-92000.m3u8",  # another range, however close
-        "vod/football/360p/clip-58000-90000.m3u8",
-        "vod/football/360p/seg-29.ts",  # just outside its range: seg-30 .. seg-44
-        "vod/football/360p/seg-45.ts",
-        "vod/football/game-5400.m3u8",
+        "vod/football/clip-60000-92000/index.m3u8",  # another range, however close
+        "vod/football/clip-58000-90000/360p/index.m3u8",
+        "vod/football/clip-58000-90000/360p/seg-30.ts",
+        f"vod/football/game-{FREE_GAME_S}/360p/seg-30.ts",
         "vod/football/360p/index0.ts",
-        "live/football.m3u8",
-        "vod/football/360p/live.m3u8",
+        "live/football/from-0/index.m3u8",
+        "live/football/from-0/360p/live.m3u8",
     ],
     live_url("football"): [
         "vod/football/index.m3u8",  # the sample's VOD, games and clips: archived events' streams
         "vod/football/360p/index.m3u8",
-        "vod/football/game-5400.m3u8",
-        "vod/football/360p/game-5400.m3u8",
-        "vod/football/360p/clip-0-4000.m3u8",
-        "vod/football/360p/seg-0.ts",
-        "vod/football/live.m3u8",
-        "live/hockey.m3u8",  # another sample's live stream and renditions
-        "vod/hockey/360p/live.m3u8",
-        "vod/football-pano/180p/live.m3u8",
+        f"vod/football/game-{FREE_GAME_S}/index.m3u8",
+        f"vod/football/game-{FREE_GAME_S}/360p/index.m3u8",
+        "vod/football/clip-0-4000/360p/index.m3u8",
+        "vod/football/360p/index0.ts",
+        "live/hockey/from-0/index.m3u8",  # another sample's live stream and renditions
+        "live/hockey/from-0/360p/live.m3u8",
+        "live/football-pano/from-0/180p/live.m3u8",
     ],
     vod_url("football"): [
-        "live/football.m3u8",
-        "vod/football/720p/live.m3u8",
-        "vod/football/game-5400.m3u8",
-        "vod/football/360p/game-5400.m3u8",
-        "vod/football/clip-0-4000.m3u8",
-        "vod/football/360p/seg-0.ts",
+        "live/football/from-0/index.m3u8",
+        "live/football/from-0/720p/live.m3u8",
+        f"vod/football/game-{FREE_GAME_S}/index.m3u8",
+        f"vod/football/game-{FREE_GAME_S}/360p/index.m3u8",
+        "vod/football/clip-0-4000/index.m3u8",
+        "vod/football/clip-0-4000/360p/seg-0.ts",
         "vod/football-pano/index.m3u8",
         "vod/football-pano/360p/index0.ts",
     ],
 }
+# (stored URL, paths within its stream's directory that are no part of it: not found, for anyone)
+NOT_THERE = {
+    game_url("football", FREE_GAME_S): [
+        f"vod/football/game-{FREE_GAME_S}/360p/seg-{FREE_GAME_S // 2}.ts",  # past the game's end
+        f"vod/football/game-{FREE_GAME_S}/720p/seg-9999999.ts",
+        f"vod/football/game-{FREE_GAME_S}/360p/index0.ts",
+        f"vod/football/game-{FREE_GAME_S}/360p/game-7200.m3u8",
+    ],
+    clip_url("football", 60_000, 90_000): [
+        "vod/football/clip-60000-90000/360p/seg-29.ts",  # just outside its range: seg-30 .. seg-44
+        "vod/football/clip-60000-90000/360p/seg-45.ts",
+        "vod/football/clip-60000-90000/poster.jpg",
+    ],
+    vod_url("football"): [
+        "vod/football/360p/live.m3u8",
+        "vod/football/360p/seg-0.ts",
+        "vod/football/360p/game-5400.m3u8",
+    ],
+}
+
+
+def start_of(stored: str) -> float | None:
+    return 0.0 if "/live/" in stored else None
 
 
 @pytest.mark.parametrize(
     ("stored", "neighbour"), [(stored, path) for stored, paths in NEIGHBOURS.items() for path in paths]
 )
 async def test_a_token_opens_none_of_its_neighbours(settings, media, stored, neighbour):
-    url = signed(settings, stored, start=0.0 if "/live/" in stored else None)
-    assert refused(await media.get(f"{token_dir(url)}/{neighbour}"))
-    assert (await media.head(f"{token_dir(url)}/{neighbour}")).status_code == 403
+    url = signed(settings, stored, start=start_of(stored))
+    assert refused(await media.get(with_token_of(url, neighbour)))
+    assert (await media.head(with_token_of(url, neighbour))).status_code == 403
+
+
+@pytest.mark.parametrize(("stored", "path"), [(stored, path) for stored, paths in NOT_THERE.items() for path in paths])
+async def test_a_streams_directory_serves_nothing_that_is_no_part_of_it(settings, media, stored, path):
+    url = signed(settings, stored, start=start_of(stored))
+    response = await media.get(with_token_of(url, path))
+    assert response.status_code == 404 and response.json()["messageErrorCode"] == "not_found"
 
 
 @pytest.mark.parametrize("stored", list(NEIGHBOURS))
 async def test_a_token_still_plays_its_own_playlist_renditions_and_segments(settings, media, stored):
-    url = signed(settings, stored, start=0.0 if "/live/" in stored else None)
+    url = signed(settings, stored, start=start_of(stored))
     addresses = await played(media, url)
     assert len(addresses) == 1 + 3 * 3  # the master; three renditions, each with two segments
 
@@ -248,10 +277,12 @@ async def test_a_token_still_plays_its_own_playlist_renditions_and_segments(sett
 async def test_a_clips_own_first_and_last_segments_play(settings, media):
     url = signed(settings, clip_url("football", 60_000, 90_000))
     for j in (30, 44):
-        assert (await media.get(f"{token_dir(url)}/vod/football/234p/seg-{j}.ts")).status_code == 200
+        assert (
+            await media.get(with_token_of(url, f"vod/football/clip-60000-90000/234p/seg-{j}.ts"))
+        ).status_code == 200
 
 
-# --- tokens bound to a viewer ----------------------------------------------------------------------------
+# --- a buyer's stream, events on the same bytes ------------------------------------------------------------
 
 
 async def test_a_buyers_token_for_a_paid_game_opens_neither_the_live_stream_nor_another_game(client, database, media):
@@ -266,17 +297,18 @@ async def test_a_buyers_token_for_a_paid_game_opens_neither_the_live_stream_nor_
     await buy(database, fan["profile"]["userId"], game.id)
     url = (await client.get(f"/api/event/get_by_id/id/{game.id}", headers=fan["headers"])).json()["content"]
     url = url["content"]["HLSStream"]
-    assert len(await played(media, url, fan["headers"])) == 1 + 3 * 3
+    assert len(await played(media, url)) == 1 + 3 * 3
     own = asset_of(game.hls_stream)
     for neighbour in (
-        f"live/{own}.m3u8",  # its own asset's live stream
-        f"vod/{own}/360p/live.m3u8",
-        f"vod/{own}/game-7200.m3u8",  # another length of its own asset
-        f"vod/{own}/360p/seg-300.ts",  # past its end
-        "vod/football/game-600.m3u8",  # another asset with the same bytes
-        "vod/football/360p/seg-0.ts",
+        f"live/{own}/from-0/index.m3u8",  # its own asset's live stream
+        f"live/{own}/from-0/360p/live.m3u8",
+        f"vod/{own}/game-7200/index.m3u8",  # another length of its own asset
+        f"vod/{own}/index.m3u8",
+        "vod/football/game-600/index.m3u8",  # another asset with the same bytes
+        "vod/football/360p/index0.ts",
     ):
-        assert refused(await media.get(f"{token_dir(url)}/{neighbour}", headers=fan["headers"]))
+        assert refused(await media.get(with_token_of(url, neighbour)))
+    assert (await media.get(with_token_of(url, f"vod/{own}/game-600/360p/seg-300.ts"))).status_code == 404
 
 
 async def test_two_events_on_the_same_bytes_each_open_their_own_asset_alone(settings, client, database, media):
@@ -294,5 +326,5 @@ async def test_two_events_on_the_same_bytes_each_open_their_own_asset_alone(sett
     second_url = await anonymous_stream(client, second.id)
     assert first_url is not None and second_url is not None
     for address in await played(media, second_url):
-        assert refused(await media.get(f"{token_dir(first_url)}/{below_token(address)}"))
+        assert refused(await media.get(with_token_of(first_url, path_of(address))))
     assert len(await played(media, first_url)) == 1 + 3 * 3

@@ -37,7 +37,6 @@ import { createEngine, type EngineError, type PlaybackEngine } from "./engine";
 import { HelpDialog } from "./HelpDialog";
 import { leaveArrowsToController, setKeyboardSeekStep } from "./keyboard";
 import { LiveControl } from "./LiveControl";
-import { holdMediaCookie } from "./mediaCookie";
 import { renewalDelay, retryDelay } from "./schedule";
 import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
 import {
@@ -197,7 +196,6 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     // Fullscreen shows the whole frame: the controls, and the ad, help and errors over them.
     if (frame.current) host.fullscreenElement = frame.current;
     const engine = createEngine(video, {
-      bearer: () => latest.current.accessToken?.() ?? Promise.resolve(null),
       onUpdate: () => refresh(),
       onError: (next) => setError(next),
       onTokenRefused: () => void renewNow().catch(() => undefined),
@@ -262,30 +260,11 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     return () => clearTimeout(timer);
   }, [loadedUrl, renewNow]);
 
-  // Seek previews of the stream playing, under its current token (./thumbnails). The browser fetches
-  // the track and its sprite sheets without the bearer: a viewer's stream needs the media cookie
-  // set first, and kept while the previews may be asked for (released when there are none).
+  // Seek previews of the stream playing, with its current token (./thumbnails): the track's address
+  // carries it, and sets the cookie its sprite sheets then go with.
   const previews = loadedUrl && !source?.live ? thumbnailsUrl(loadedUrl) : null;
   useEffect(() => {
-    if (!previews) {
-      showThumbnails(video, null);
-      return;
-    }
-    const token = parseSignedUrl(previews)?.token;
-    const hold = token && streamClaims(previews)?.sub ? holdMediaCookie(token) : null;
-    let current = true;
-    let track: HTMLTrackElement | null = null;
-    const none = () => hold?.release();
-    void (hold?.ready ?? Promise.resolve()).then(() => {
-      if (!current) return;
-      track = showThumbnails(video, previews);
-      track?.addEventListener("error", none);
-    });
-    return () => {
-      current = false;
-      track?.removeEventListener("error", none);
-      hold?.release();
-    };
+    showThumbnails(video, previews);
   }, [previews, video]);
 
   // A live stream's previews of its rewind window (./liveThumbnails): read again every few seconds
@@ -293,8 +272,6 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   const livePreviews = loadedUrl && source?.live ? liveThumbnailsUrl(loadedUrl) : null;
   useEffect(() => {
     if (!livePreviews) return;
-    const token = parseSignedUrl(livePreviews)?.token;
-    const hold = token && streamClaims(livePreviews)?.sub ? holdMediaCookie(token) : null;
     const track = liveTrack(video);
     let cues: LiveCue[] = [];
     let current = true;
@@ -303,13 +280,8 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       if (timeline?.kind === "live") placeCues(track, cues, timeline.anchors);
     };
     const refresh = async () => {
-      await hold?.ready;
-      // As the engine's own requests go: hls.js's with the bearer, the browser's own HLS on the
-      // cookie alone (the cookie is also what the pictures media-chrome loads go on).
-      const withBearer = hold && engineRef.current?.kind === "hls";
-      const bearer = withBearer ? await (latest.current.accessToken?.() ?? Promise.resolve(null)) : null;
-      const headers: Record<string, string> = bearer ? { Authorization: `Bearer ${bearer}` } : {};
-      const answer = await fetch(livePreviews, { credentials: "same-origin", headers }).catch(() => null);
+      // With the token in its address (and so the cookie the pictures media-chrome loads go with).
+      const answer = await fetch(livePreviews, { credentials: "same-origin" }).catch(() => null);
       if (!current || !answer?.ok) return; // none yet (the first pictures come a few seconds in)
       cues = parseLiveCues(await answer.text(), livePreviews);
       if (current) place();
@@ -320,7 +292,6 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       current = false;
       clearInterval(timer);
       endLive(track);
-      hold?.release();
     };
   }, [livePreviews, video]);
 
@@ -666,7 +637,7 @@ function isNewer(url: string, than: string): boolean {
   return next != null && (current == null || next > current);
 }
 
-/** Live streams count from the token's `start` claim (the kickoff the server cut the stream at). */
+/** Live streams count from the kickoff in their path (where the server cut the stream). */
 function streamOrigin(url: string): number | null {
   const start = streamClaims(url)?.start;
   return start ? start * 1000 : null;

@@ -32,14 +32,13 @@ import {
   type TimeAnchor,
   type Timeline,
 } from "./dvr";
-import { holdMediaCookie, type MediaCookieHold } from "./mediaCookie";
 import { discontinuityRebaser } from "./playlists";
 import { exposeProbe, type ProbeHost } from "./probe";
 import { RenditionList } from "./renditions";
-import { parseSignedUrl, streamClaims } from "./streamUrl";
+import { renewStreamCookie } from "./streamUrl";
 
 export interface PlaybackSource {
-  /** A playlist address, signed (`/media/s/<token>/...`) or not. */
+  /** A playlist address, signed (`/media/<path>?token=...`) or not. */
   url: string;
   live: boolean;
   /** Live streams: stream time 0, epoch ms (the event's kickoff). */
@@ -55,8 +54,6 @@ export interface EngineError {
 }
 
 export interface EngineOptions {
-  /** The viewer's access token, for streams whose token names a viewer; null when signed out. */
-  bearer: () => Promise<string | null>;
   /** The stream's shape changed (live window, anchors, renditions, level). */
   onUpdate: () => void;
   /** A fatal error (null: it went away: recovered, or a retry started). */
@@ -70,7 +67,7 @@ export interface PlaybackEngine {
   readonly renditions: RenditionList;
   /** Plays `source` from its start (VOD), its live position (live), or `startAt` stream seconds. */
   load(source: PlaybackSource, startAt?: number | null): void;
-  /** The same stream under a new token: later requests use it; nothing reloads when avoidable. */
+  /** The same stream under a new token: later requests carry it (its cookie); nothing reloads. */
   swapToken(url: string): void;
   timeline(): Timeline;
   /** Live streams: the seekable window (media seconds); null for VOD or before it is known. */
@@ -95,12 +92,6 @@ const MEDIA_RECOVERY_SWAP_MS = 3_000;
 /** Back buffer kept behind the playhead (a viewer who rewinds further loads it again). */
 const BACK_BUFFER_SECONDS = 90;
 
-/** The token of a signed address and whether a bearer must go with it. */
-function tokenOf(url: string): { token: string | null; needsBearer: boolean } {
-  const token = parseSignedUrl(url)?.token ?? null;
-  return { token, needsBearer: !!streamClaims(url)?.sub };
-}
-
 function retryAfter(data: ErrorData): number | null {
   const xhr = data.networkDetails as XMLHttpRequest | undefined;
   const header = typeof xhr?.getResponseHeader === "function" ? xhr.getResponseHeader("Retry-After") : null;
@@ -108,7 +99,7 @@ function retryAfter(data: ErrorData): number | null {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
-/** hls.js's load policy with a 403 made retryable: the retry goes out with the renewed token. */
+/** hls.js's load policy with a 403 made retryable: the retry goes out with the renewed token's cookie. */
 function withTokenRetry(policy: LoadPolicy, onForbidden: () => void): LoadPolicy {
   const errorRetry = policy.default.errorRetry;
   const shouldRetry: RetryConfig["shouldRetry"] = (
@@ -227,8 +218,6 @@ class HlsEngine implements PlaybackEngine {
   readonly renditions = new RenditionList();
   #hls: HlsJs | null = null;
   #source: PlaybackSource | null = null;
-  #token: string | null = null;
-  #needsBearer = false;
   #details: LevelDetails | null = null;
   #anchors: TimeAnchor[] = [];
   #pendingStart: number | null = null;
@@ -273,33 +262,14 @@ class HlsEngine implements PlaybackEngine {
       liveSyncDurationCount: 2,
       playlistLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.playlistLoadPolicy, forbidden),
       fragLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.fragLoadPolicy, forbidden),
-      xhrSetup: (xhr, url) => this.#openRequest(xhr, url),
       // Live playlists count discontinuities since 1970: small numbers keep hls.js fast.
       pLoader: rewritingPlaylistLoader(discontinuityRebaser()),
     };
   }
 
-  /** Every playlist and segment request: the current token in its path, the bearer when needed. */
-  #openRequest(xhr: XMLHttpRequest, url: string): Promise<void> | void {
-    const signed = parseSignedUrl(url);
-    const target = signed && this.#token ? `${signed.prefix}${this.#token}/${signed.path}` : url;
-    if (!this.#needsBearer || !signed) {
-      xhr.open("GET", target, true);
-      return;
-    }
-    return this.#options.bearer().then(
-      (token) => {
-        xhr.open("GET", target, true);
-        if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
-      },
-      () => xhr.open("GET", target, true),
-    );
-  }
-
   load(source: PlaybackSource, startAt: number | null = null): void {
     this.#teardown();
     this.#source = source;
-    ({ token: this.#token, needsBearer: this.#needsBearer } = tokenOf(source.url));
     this.#pendingStart = source.live ? startAt : null;
     const hls = new HlsJs(this.#config(!source.live && startAt != null ? Math.max(0, startAt) : -1));
     this.#hls = hls;
@@ -373,7 +343,7 @@ class HlsEngine implements PlaybackEngine {
   swapToken(url: string): void {
     if (!this.#source) return;
     this.#source = { ...this.#source, url };
-    ({ token: this.#token, needsBearer: this.#needsBearer } = tokenOf(url));
+    void renewStreamCookie(url);
   }
 
   timeline(): Timeline {
@@ -458,16 +428,14 @@ class HlsEngine implements PlaybackEngine {
 }
 
 /**
- * The browser's own HLS (Safari before ManagedMediaSource): no request hooks, so a viewer-bound
- * stream plays on the media cookie, set before playback and kept set while it plays (./mediaCookie);
- * a new token means a new `src`, resumed where it was.
+ * The browser's own HLS (Safari before ManagedMediaSource): no request hooks, and none needed: the
+ * stream's first request sets its token's cookie, which the browser's own requests carry; a new
+ * token renews the cookie and keeps the `src`.
  */
 class NativeEngine implements PlaybackEngine {
   readonly kind = "native" as const;
   readonly renditions = new RenditionList();
   #source: PlaybackSource | null = null;
-  #cookie: MediaCookieHold | null = null;
-  #generation = 0;
   #pendingStart: number | null = null;
   #recoveries: number[] = [];
   readonly #video: HTMLVideoElement;
@@ -513,28 +481,14 @@ class NativeEngine implements PlaybackEngine {
   };
 
   load(source: PlaybackSource, startAt: number | null = null): void {
-    const generation = ++this.#generation;
     this.#source = source;
     this.#pendingStart = startAt;
-    const play = () => {
-      if (generation !== this.#generation) return;
-      this.#video.src = source.url;
-      this.#onShape();
-    };
-    this.#holdCookie(source.url);
-    if (this.#cookie) void this.#cookie.ready.then(play);
-    else play();
+    // The first request carries the token in its query and sets its cookie for the rest.
+    this.#video.src = source.url;
+    this.#onShape();
   }
 
-  /** Holds the media cookie for `url`'s token when it names a viewer (the one held before is let go). */
-  #holdCookie(url: string): void {
-    const previous = this.#cookie;
-    const { token, needsBearer } = tokenOf(url);
-    this.#cookie = token && needsBearer ? holdMediaCookie(token) : null;
-    previous?.release();
-  }
-
-  /** A new `src` (new token, or after a decode error), resumed where playback was. */
+  /** A new `src` (after a decode error), resumed where playback was. */
   #resume(url: string): void {
     if (!this.#source) return;
     const wasPlaying = !this.#video.paused;
@@ -558,9 +512,10 @@ class NativeEngine implements PlaybackEngine {
 
   swapToken(url: string): void {
     if (!this.#source || url === this.#source.url) return;
-    this.#holdCookie(url);
-    // The browser asks for playlists by itself, with the address it was given: a new one means a new src.
-    this.#resume(url);
+    // The browser asks for playlists by itself, relative to the address it was given: they go
+    // with the cookie, which the new token replaces; the src stays (no reload, no glitch).
+    this.#source = { ...this.#source, url };
+    void renewStreamCookie(url);
   }
 
   timeline(): Timeline {
@@ -613,9 +568,6 @@ class NativeEngine implements PlaybackEngine {
   }
 
   destroy(): void {
-    ++this.#generation;
-    this.#cookie?.release();
-    this.#cookie = null;
     this.#video.removeEventListener("error", this.#onMediaError);
     this.#video.removeEventListener("loadedmetadata", this.#onMetadata);
     this.#video.removeEventListener("durationchange", this.#onShape);

@@ -1,7 +1,7 @@
 /*
  * Seek previews of a live stream's rewind window (issue 29 §5). While a live input records, the
- * server makes a small picture every few seconds and a WebVTT of them beside the recording
- * (`vod/<asset>/thumbnails.vtt`, opened by the live stream's token). A live player's clock starts
+ * server makes a small picture every few seconds and a WebVTT of them beside the recording, which
+ * the live stream's directory serves (`live/<asset>/from-<kickoff>/thumbnails.vtt`, under its token). A live player's clock starts
  * wherever it joined, so the VTT's own times (places in the recording) mean nothing here: each cue's
  * identifier carries its picture's wall-clock time (`at-<epoch ms>`), which the stream's program
  * date-times place on this player's timeline (./dvr mediaTimeAt). The player reads the VTT again
@@ -9,21 +9,20 @@
  * media-chrome looks for. The pictures lag the live edge by a few segments.
  */
 import { mediaTimeAt, type TimeAnchor } from "./dvr";
-import { parseSignedUrl } from "./streamUrl";
+import { besideStream, parseSignedUrl } from "./streamUrl";
 import { THUMBNAILS_LABEL } from "./thumbnails";
 
 export const LIVE_REFRESH_MS = 8_000;
-/** A live input's master (`live/<asset id>.m3u8`): a looped sample's (`live/football.m3u8`) has none. */
-const LIVE_ASSET = /^live\/([0-9a-f]{24})\.m3u8$/;
+/** A live input's master (`live/<asset id>/from-<kickoff>/index.m3u8`): a looped sample's (`live/football/...`) has none. */
+const LIVE_ASSET = /^live\/[0-9a-f]{24}\/from-\d{1,12}\/index\.m3u8$/;
 const AT = /^at-(\d{10,15})$/;
 const TIMING = /^(\S+)\s+-->\s+(\S+)/;
 
-/** The live recording's previews VTT of a signed live address, under its token; null when none. */
+/** The live recording's previews VTT of a signed live address, beside it with its token; null when none. */
 export function liveThumbnailsUrl(streamUrl: string): string | null {
   const signed = parseSignedUrl(streamUrl);
-  const match = signed ? LIVE_ASSET.exec(signed.path.split(/[?#]/)[0]) : null;
-  if (!signed || !match) return null;
-  return `${signed.prefix}${signed.token}/vod/${match[1]}/thumbnails.vtt`;
+  if (!signed || !LIVE_ASSET.test(signed.path)) return null;
+  return besideStream(signed, "thumbnails.vtt");
 }
 
 export interface LiveCue {

@@ -1,19 +1,26 @@
 /*
- * Signed stream addresses (README "Stream access"): `/media/s/<token>/<stream path>`, the token an
- * HS256 JWT in the path, so the playlists' relative URIs inherit it. The player reads the token's
- * claims (never trusting them: the server checks every request) to know when it expires, whether a
- * bearer must go with each request, and where a live stream begins.
+ * Stream addresses (README "Stream access"): `/media/<stream path>?token=<expires>.<mac>`, the token
+ * beside the path, which is the same for every viewer (so one cached copy serves them all). The first
+ * request with it sets the token as the HttpOnly `tl_media` cookie of the stream's directory, which
+ * every relative request then carries: hls.js's and a native player's alike. The player reads the
+ * token's expiry and the path's kickoff (`from-<epoch seconds>`; never trusting either: the server
+ * and the edge check every request) to know when to renew it and where a live stream begins.
  */
 
-/** The marker of a signed address: what follows it is `<token>/<stream path>`. */
-const SIGNED = "/media/s/";
+const MEDIA = "/media/";
+const TOKEN = "token";
+const TOKEN_SHAPE = /^(\d{1,12})\.[A-Za-z0-9_-]{22}$/;
+const KICKOFF = /\/from-(\d{1,12})\//;
+const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i;
 
 export interface SignedStream {
-  /** Everything up to and including `/media/s/` (an origin may precede it). */
-  prefix: string;
+  /** The address without its token (origin, path and any other query parameters). */
+  base: string;
   token: string;
-  /** The stream's path after the token (`vod/football/index.m3u8`), the query included. */
+  /** The stream's path below `/media/`, without the query: `vod/<asset>/clip-0-4000/index.m3u8`. */
   path: string;
+  /** The stream's directory as an address (origin and path), ending in `/`: what its token opens. */
+  directory: string;
 }
 
 export interface StreamClaims {
@@ -21,17 +28,26 @@ export interface StreamClaims {
   exp: number | null;
   /** Live streams: where the stream begins (the event's kickoff), epoch seconds. */
   start: number | null;
-  /** Present when the token is bound to a viewer: every request then needs their bearer. */
-  sub: string | null;
 }
 
 export function parseSignedUrl(url: string): SignedStream | null {
-  const at = url.indexOf(SIGNED);
-  if (at < 0) return null;
-  const rest = url.slice(at + SIGNED.length);
-  const slash = rest.indexOf("/");
-  if (slash <= 0) return null;
-  return { prefix: url.slice(0, at + SIGNED.length), token: rest.slice(0, slash), path: rest.slice(slash + 1) };
+  let parsed: URL;
+  try {
+    parsed = new URL(url, "http://relative.invalid");
+  } catch {
+    return null;
+  }
+  const token = parsed.searchParams.get(TOKEN);
+  if (!token || !parsed.pathname.startsWith(MEDIA)) return null;
+  parsed.searchParams.delete(TOKEN);
+  const origin = ABSOLUTE.test(url) ? parsed.origin : "";
+  const path = parsed.pathname;
+  return {
+    base: `${origin}${path}${parsed.search}`,
+    token,
+    path: path.slice(MEDIA.length),
+    directory: `${origin}${path.slice(0, path.lastIndexOf("/") + 1)}`,
+  };
 }
 
 /** Whether two addresses play the same stream (only their tokens may differ). */
@@ -40,50 +56,37 @@ export function sameStream(a: string | null | undefined, b: string | null | unde
   const left = parseSignedUrl(a);
   const right = parseSignedUrl(b);
   if (!left || !right) return a === b;
-  return left.prefix === right.prefix && left.path === right.path;
+  return left.base === right.base;
+}
+
+/** A file beside the stream's playlist (`thumbnails.vtt`), with the stream's token. */
+export function besideStream(signed: SignedStream, name: string): string {
+  return `${signed.directory}${name}?${TOKEN}=${encodeURIComponent(signed.token)}`;
+}
+
+/** The expiry of a stream token (unverified: for scheduling only); null when it has no such shape. */
+export function tokenClaims(token: string): Pick<StreamClaims, "exp"> | null {
+  const match = TOKEN_SHAPE.exec(token);
+  return match ? { exp: Number(match[1]) } : null;
+}
+
+/** The claims of a signed address; null for an unsigned address or an unreadable token. */
+export function streamClaims(url: string | null | undefined): StreamClaims | null {
+  const signed = url ? parseSignedUrl(url) : null;
+  const claims = signed ? tokenClaims(signed.token) : null;
+  if (!signed || !claims) return null;
+  const kickoff = KICKOFF.exec(`/${signed.path}`);
+  return { exp: claims.exp, start: kickoff ? Number(kickoff[1]) : null };
 }
 
 /**
- * `url` (any address under a signed stream: a variant playlist, a segment) with `token` in place of
- * its own; addresses that are not signed stay as they are.
+ * Renews the cookie of `url`'s stream with its token: a HEAD of the address, whose answer sets it.
+ * What the player asks for afterwards (relative addresses, which carry no token) goes with the new
+ * one, so a renewal reloads nothing. Resolves whether or not it worked (a refusal shows later).
  */
-export function withToken(url: string, token: string | null): string {
-  if (!token) return url;
-  const signed = parseSignedUrl(url);
-  if (!signed || signed.token === token) return url;
-  return `${signed.prefix}${token}/${signed.path}`;
-}
-
-function decodeBase64Url(part: string): string {
-  const base64 = part.replace(/-/g, "+").replace(/_/g, "/");
-  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
-  const binary = atob(padded);
-  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
-}
-
-const numberOrNull = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
-
-/** The claims of a stream token (unverified: for scheduling only); null when it is no JWT. */
-export function tokenClaims(token: string): StreamClaims | null {
-  const parts = token.split(".");
-  if (parts.length !== 3) return null;
-  try {
-    const claims: unknown = JSON.parse(decodeBase64Url(parts[1]));
-    if (!claims || typeof claims !== "object") return null;
-    const record = claims as Record<string, unknown>;
-    return {
-      exp: numberOrNull(record.exp),
-      start: numberOrNull(record.start),
-      sub: typeof record.sub === "string" ? record.sub : null,
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** The claims of a signed address's token; null for an unsigned address or an unreadable token. */
-export function streamClaims(url: string | null | undefined): StreamClaims | null {
-  const signed = url ? parseSignedUrl(url) : null;
-  return signed ? tokenClaims(signed.token) : null;
+export function renewStreamCookie(url: string): Promise<void> {
+  return fetch(url, { method: "HEAD", credentials: "same-origin", cache: "no-store" }).then(
+    () => undefined,
+    () => undefined,
+  );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 /** What the player plays. */
 export interface PlayerSource {
-  /** A master or media playlist: a signed address (`/media/s/<token>/...`) or any other. */
+  /** A master or media playlist: a signed address (`/media/<path>?token=...`) or any other. */
   url: string;
   live: boolean;
   /** Live streams: the moment stream time counts from (the event's kickoff), epoch ms. */
@@ -34,8 +34,6 @@ export interface PlayerProps {
   /** Stream seconds to begin at when a source (a different stream) is loaded. */
   startAt?: number | null;
   markers?: readonly PlayerMarker[];
-  /** The viewer's access token, sent with viewer-bound streams; resolves to null when signed out. */
-  accessToken?: () => Promise<string | null>;
   /**
    * A fresh address for the source playing now (a new token for the same stream), asked for before
    * its token expires and when the server refuses it; null when there is none.

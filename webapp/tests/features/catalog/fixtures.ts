@@ -29,7 +29,7 @@ export function apiEvent(overrides: Partial<ApiEvent> = {}): ApiEvent {
     commerceCoverage: ["free"],
     integrations: { vidswap: { enabled: true, id: "vs-000005" } },
     content: {
-      HLSStream: "/media/s/token/live/football.m3u8",
+      HLSStream: "/media/live/football/from-1795000000/index.m3u8?token=token",
       PanoStream: null,
       PosterH: "/media/posters/northern-premier-division.svg",
       MezzanineVideo: null,

@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { liveThumbnailsUrl, parseLiveCues, placeCues, type LiveCue } from "@/ui/player/liveThumbnails";
 
-/** A token shaped like the server's (unsigned here: the player never verifies it). */
-function token(claims: Record<string, unknown>): string {
-  const part = (value: unknown) =>
-    btoa(JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return `${part({ alg: "HS256" })}.${part(claims)}.c2lnbmF0dXJl`;
-}
-
 const ASSET = "6c3f0c2e9b3d4e5f60718293";
-const TOKEN = token({ aud: "touchline-media", path: `live/${ASSET}.m3u8`, evt: "e1", exp: 1_795_007_200 });
-const VTT_URL = `https://watch.example/media/s/${TOKEN}/vod/${ASSET}/thumbnails.vtt`;
+/** A token shaped like the server's (`<expires>.<mac>`; the player never verifies it). */
+const TOKEN = "1795007200.AAAAAAAAAAAAAAAAAAAAAA";
+const BASE = `/media/live/${ASSET}/from-1795000000`;
+const VTT_URL = `https://watch.example${BASE}/thumbnails.vtt?token=${TOKEN}`;
 const KICKOFF_MS = Date.UTC(2026, 10, 29, 18, 0, 0);
 
 const LIVE_VTT = [
@@ -50,20 +45,18 @@ class FakeCue {
 
 describe("the seek previews of a live stream", () => {
   it("are its recording's thumbnails.vtt under the live token, for a live input's master only", () => {
-    expect(liveThumbnailsUrl(`https://watch.example/media/s/${TOKEN}/live/${ASSET}.m3u8`)).toBe(VTT_URL);
+    expect(liveThumbnailsUrl(`https://watch.example${BASE}/index.m3u8?token=${TOKEN}`)).toBe(VTT_URL);
     for (const url of [
-      `/media/s/${TOKEN}/live/football.m3u8`,
-      `/media/s/${TOKEN}/vod/${ASSET}/index.m3u8`,
-      `/media/live/${ASSET}.m3u8`,
+      `/media/live/football/from-1795000000/index.m3u8?token=${TOKEN}`,
+      `/media/vod/${ASSET}/index.m3u8?token=${TOKEN}`,
+      `${BASE}/index.m3u8`,
     ])
       expect(liveThumbnailsUrl(url), url).toBeNull();
   });
 
   it("resolve the pictures against the page when the stream's address is a path", () => {
-    const [first] = parseLiveCues(LIVE_VTT, `/media/s/${TOKEN}/vod/${ASSET}/thumbnails.vtt`);
-    expect(first.image).toBe(
-      new URL(`/media/s/${TOKEN}/vod/${ASSET}/thumbs-000000.jpg#xywh=0,0,160,90`, document.baseURI).href,
-    );
+    const [first] = parseLiveCues(LIVE_VTT, `${BASE}/thumbnails.vtt?token=${TOKEN}`);
+    expect(first.image).toBe(new URL(`${BASE}/thumbs-000000.jpg#xywh=0,0,160,90`, document.baseURI).href);
   });
 
   it("read each cue's wall-clock time, length and picture address, and skip a cue without its time", () => {
@@ -71,12 +64,12 @@ describe("the seek previews of a live stream", () => {
       {
         wallClockMs: KICKOFF_MS,
         seconds: 4,
-        image: VTT_URL.replace("thumbnails.vtt", "thumbs-000000.jpg#xywh=0,0,160,90"),
+        image: `https://watch.example${BASE}/thumbs-000000.jpg#xywh=0,0,160,90`,
       },
       {
         wallClockMs: KICKOFF_MS + 4000,
         seconds: 4,
-        image: VTT_URL.replace("thumbnails.vtt", "thumbs-000002.jpg#xywh=0,0,160,90"),
+        image: `https://watch.example${BASE}/thumbs-000002.jpg#xywh=0,0,160,90`,
       },
     ]);
   });

@@ -1,78 +1,80 @@
-import { describe, expect, it } from "vitest";
-import { parseSignedUrl, sameStream, streamClaims, tokenClaims, withToken } from "@/ui/player/streamUrl";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  besideStream,
+  parseSignedUrl,
+  renewStreamCookie,
+  sameStream,
+  streamClaims,
+  tokenClaims,
+} from "@/ui/player/streamUrl";
 
-/** A token shaped like the server's (unsigned here: the player never verifies it). */
-function token(claims: Record<string, unknown>): string {
-  const part = (value: unknown) =>
-    btoa(JSON.stringify(value)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return `${part({ alg: "HS256" })}.${part(claims)}.c2lnbmF0dXJl`;
-}
-
-const LIVE = token({
-  aud: "touchline-media",
-  path: "live/football.m3u8",
-  evt: "e1",
-  exp: 1_795_003_600,
-  start: 1_795_000_000,
-});
-const VIEWER = token({
-  aud: "touchline-media",
-  path: "vod/football/index.m3u8",
-  evt: "e1",
-  sub: "u1",
-  exp: 1_795_007_200,
-});
+/** Tokens shaped like the server's (`<expires>.<mac>`; the player never verifies them). */
+const EARLY = "1795003600.AAAAAAAAAAAAAAAAAAAAAA";
+const LATE = "1795007200.BBBBBBBBBBBBBBBBBBBB_-";
+const LIVE = `/media/live/0123456789abcdef01234567/from-1795000000/index.m3u8?token=${EARLY}`;
+const CLIP = `/media/vod/0123456789abcdef01234567/clip-60000-90000/index.m3u8?token=${LATE}`;
 
 describe("signed stream addresses", () => {
-  it("splits an address into its token and the stream's path", () => {
-    expect(parseSignedUrl(`/media/s/${LIVE}/live/football.m3u8`)).toEqual({
-      prefix: "/media/s/",
-      token: LIVE,
-      path: "live/football.m3u8",
+  it("splits an address into its token, the stream's path and the directory the token opens", () => {
+    expect(parseSignedUrl(CLIP)).toEqual({
+      base: "/media/vod/0123456789abcdef01234567/clip-60000-90000/index.m3u8",
+      token: LATE,
+      path: "vod/0123456789abcdef01234567/clip-60000-90000/index.m3u8",
+      directory: "/media/vod/0123456789abcdef01234567/clip-60000-90000/",
     });
-    expect(parseSignedUrl(`http://127.0.0.1:8080/media/s/${LIVE}/vod/football/720p/index3.ts`)).toEqual({
-      prefix: "http://127.0.0.1:8080/media/s/",
-      token: LIVE,
-      path: "vod/football/720p/index3.ts",
+    expect(parseSignedUrl(`http://127.0.0.1:8080/media/vod/a/index.m3u8?token=${EARLY}&x=1`)).toEqual({
+      base: "http://127.0.0.1:8080/media/vod/a/index.m3u8?x=1",
+      token: EARLY,
+      path: "vod/a/index.m3u8",
+      directory: "http://127.0.0.1:8080/media/vod/a/",
     });
   });
 
   it("knows no token in other addresses", () => {
     expect(parseSignedUrl("https://cdn.example.com/live/match.m3u8")).toBeNull();
-    expect(parseSignedUrl("/media/s/")).toBeNull();
-  });
-
-  it("puts a new token into any address under the stream, keeping the rest", () => {
-    expect(withToken(`http://h/media/s/${LIVE}/vod/football/234p/live.m3u8`, VIEWER)).toBe(
-      `http://h/media/s/${VIEWER}/vod/football/234p/live.m3u8`,
-    );
-    expect(withToken("https://cdn.example.com/a.ts", VIEWER)).toBe("https://cdn.example.com/a.ts");
-    expect(withToken(`/media/s/${LIVE}/live/football.m3u8`, null)).toBe(`/media/s/${LIVE}/live/football.m3u8`);
+    expect(parseSignedUrl("/media/vod/a/index.m3u8")).toBeNull();
+    expect(parseSignedUrl(`/elsewhere/a.m3u8?token=${EARLY}`)).toBeNull();
   });
 
   it("tells the same stream under another token from another stream", () => {
-    expect(sameStream(`/media/s/${LIVE}/live/football.m3u8`, `/media/s/${VIEWER}/live/football.m3u8`)).toBe(true);
-    expect(sameStream(`/media/s/${LIVE}/live/football.m3u8`, `/media/s/${LIVE}/live/hockey.m3u8`)).toBe(false);
-    expect(sameStream(`/media/s/${LIVE}/vod/football/index.m3u8`, `/media/s/${LIVE}/live/football.m3u8`)).toBe(false);
+    expect(sameStream(CLIP, CLIP.replace(LATE, EARLY))).toBe(true);
+    expect(sameStream(CLIP, CLIP.replace("clip-60000-90000", "clip-60000-92000"))).toBe(false);
+    expect(sameStream(LIVE, LIVE.replace("from-1795000000", "from-1795000060"))).toBe(false);
     expect(sameStream("https://cdn.example.com/a.m3u8", "https://cdn.example.com/a.m3u8")).toBe(true);
-    expect(sameStream(null, `/media/s/${LIVE}/live/football.m3u8`)).toBe(false);
+    expect(sameStream(null, LIVE)).toBe(false);
+  });
+
+  it("names a file beside the stream with its token", () => {
+    const signed = parseSignedUrl(CLIP);
+    expect(signed && besideStream(signed, "thumbnails.vtt")).toBe(
+      `/media/vod/0123456789abcdef01234567/clip-60000-90000/thumbnails.vtt?token=${LATE}`,
+    );
   });
 });
 
 describe("stream token claims", () => {
-  it("reads the expiry, a live stream's start and whether the token names a viewer", () => {
-    expect(tokenClaims(LIVE)).toEqual({ exp: 1_795_003_600, start: 1_795_000_000, sub: null });
-    expect(streamClaims(`/media/s/${VIEWER}/vod/football/index.m3u8`)).toEqual({
-      exp: 1_795_007_200,
-      start: null,
-      sub: "u1",
-    });
+  it("reads the expiry, and a live stream's kickoff from its path", () => {
+    expect(tokenClaims(EARLY)).toEqual({ exp: 1_795_003_600 });
+    expect(streamClaims(LIVE)).toEqual({ exp: 1_795_003_600, start: 1_795_000_000 });
+    expect(streamClaims(CLIP)).toEqual({ exp: 1_795_007_200, start: null });
   });
 
   it("gives nothing for what is not a readable token", () => {
     expect(tokenClaims("not-a-token")).toBeNull();
-    expect(tokenClaims("a.%%%.c")).toBeNull();
+    expect(tokenClaims("1795003600.short")).toBeNull();
+    expect(streamClaims("/media/vod/a/index.m3u8?token=x")).toBeNull();
     expect(streamClaims("https://cdn.example.com/a.m3u8")).toBeNull();
     expect(streamClaims(null)).toBeNull();
+  });
+});
+
+describe("renewing a stream's cookie", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("asks for the address with its new token, without a body, whatever the answer", async () => {
+    const fetcher = vi.fn().mockRejectedValue(new Error("offline"));
+    vi.stubGlobal("fetch", fetcher);
+    await expect(renewStreamCookie(CLIP)).resolves.toBeUndefined();
+    expect(fetcher).toHaveBeenCalledWith(CLIP, { method: "HEAD", credentials: "same-origin", cache: "no-store" });
   });
 });

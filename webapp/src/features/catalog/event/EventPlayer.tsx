@@ -11,7 +11,6 @@ import {
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
 import { useAppConfig } from "@/lib/config";
-import { sessionStore } from "@/session/store";
 import { Player, parseSignedUrl, streamClaims, type PlayerHandle, type PlayerSource } from "@/ui/player";
 import { fetchEvent } from "../api/getEvent";
 import { useEventMapOptions } from "../api/viewer";
@@ -46,16 +45,9 @@ export interface EventPlayerProps {
 type View = "main" | "pano";
 type Clip = Parameters<EventPlayerHandle["playClip"]>[0];
 
-/** The viewer's access token for viewer-bound streams (the token code loads only for a session). */
-async function accessToken(): Promise<string | null> {
-  if (!sessionStore.getState().token) return null;
-  const { validAccessToken } = await import("@/session/refresh");
-  return validAccessToken();
-}
-
 /**
- * Where a live stream's time counts from: the kickoff its signed address was cut at (the token's
- * `start`, the server's own), else the event's kickoff.
+ * Where a live stream's time counts from: the kickoff its signed address was cut at (`from-<start>`
+ * in its path, the server's own), else the event's kickoff.
  */
 function originOf(url: string, event: CatalogEvent): number {
   const start = streamClaims(url)?.start;
@@ -172,7 +164,6 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       adDeadlines={adDeadlines}
       startAt={loadAt}
       markers={markers}
-      accessToken={accessToken}
       renewSource={renewSource}
       onStreamTimeChange={onStreamTimeChange}
       extraControls={viewToggle}

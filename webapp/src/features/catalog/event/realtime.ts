@@ -146,23 +146,3 @@ export async function reloadUntilUnlocked(
     await wait(delays[attempt]);
   }
 }
-
-const SIGNED = "/media/s/";
-
-/**
- * The stream an address plays, without its token: `/media/s/<token>/live/x.m3u8` → `live/x.m3u8`.
- * Every reload of an event signs its stream anew, so only this tells a new stream from a new token.
- */
-export function streamPath(url: string | null | undefined): string | null {
-  if (!url) return null;
-  const at = url.indexOf(SIGNED);
-  if (at < 0) return url;
-  const rest = url.slice(at + SIGNED.length);
-  const slash = rest.indexOf("/");
-  return slash < 0 ? url : url.slice(0, at) + rest.slice(slash + 1);
-}
-
-export function sameStream(a: string | null | undefined, b: string | null | undefined): boolean {
-  const left = streamPath(a);
-  return left !== null && left === streamPath(b);
-}

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { CatalogEvent, EventStatus } from "@/entities/event";
 import { usePurchaseStatus } from "@/realtime/purchases";
 import { joinEventRoom, leaveEventRoom, useSocketEvent } from "@/realtime/socket";
+import { sameStream } from "@/ui/player";
 import { eventQueryOptions, type EventLookup } from "../api/getEvent";
 import { commerceOptionsQueryOptions } from "../api/getCommerceOptions";
 import { useAudience, useEventMapOptions } from "../api/viewer";
@@ -10,7 +11,6 @@ import {
   applyUpdateEvent,
   purchaseConcerns,
   reloadUntilUnlocked,
-  sameStream,
   withEventUrlChange,
   type EventPageAction,
 } from "./realtime";

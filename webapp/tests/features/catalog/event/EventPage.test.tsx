@@ -83,7 +83,7 @@ async function serverSays<N extends keyof ServerToClientEvents>(
 }
 
 const ID = "d2aefc184837b3fb7057f13a";
-const SIGNED = (token: string, path = "live/football.m3u8") => `/media/s/${token}/${path}`;
+const SIGNED = (token: string, path = "live/football/from-1795000000/index.m3u8") => `/media/${path}?token=${token}`;
 
 function eventWith(patch: Partial<ApiEvent> = {}, content: Partial<ApiEvent["content"]> = {}): ApiEvent {
   const base = apiEvent();
@@ -168,7 +168,7 @@ function userClip(patch: Partial<ApiEvent> = {}): ApiEvent {
       duration: 30,
       ...patch,
     },
-    { HLSStream: "/media/s/clip-token/vod/football/clip-100000-130000.m3u8" },
+    { HLSStream: "/media/vod/football/clip-100000-130000/index.m3u8?token=clip-token" },
   );
 }
 
@@ -743,11 +743,14 @@ describe("my clips", () => {
     const list = await screen.findByRole("list", { name: "My clips" });
     fireEvent.click(within(list).getByRole("button", { name: /Play\s*My goal/ }));
     expect(player.handle.playClip).toHaveBeenCalledWith(
-      expect.objectContaining({ url: "/media/s/clip-token/vod/football/clip-100000-130000.m3u8", title: "My goal" }),
+      expect.objectContaining({
+        url: "/media/vod/football/clip-100000-130000/index.m3u8?token=clip-token",
+        title: "My goal",
+      }),
     );
     // The clip's address expires like the event's: the player can ask for a fresh one.
     const { renew } = player.handle.playClip.mock.calls[0][0] as { renew: () => Promise<string | null> };
-    expect(await renew()).toBe("/media/s/clip-token/vod/football/clip-100000-130000.m3u8");
+    expect(await renew()).toBe("/media/vod/football/clip-100000-130000/index.m3u8?token=clip-token");
     expect(server.callsTo("/clip/get_by_id/id/8b1c0a8e2b3d4c5e6f7a8ba4")[0].path).toContain("media_type=user_clip");
     expect(screen.getByText("Now playing your clip “My goal”")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Back to the match" }));

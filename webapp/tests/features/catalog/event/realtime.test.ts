@@ -6,8 +6,6 @@ import {
   initialEventPageState,
   purchaseConcerns,
   reloadUntilUnlocked,
-  sameStream,
-  streamPath,
   withEventUrlChange,
   type EventPageState,
 } from "@/features/catalog/event/realtime";
@@ -160,22 +158,6 @@ describe("purchaseConcerns", () => {
     expect(purchaseConcerns({ eventId: "e1", productId: "p9" }, "e1", [])).toBe(true);
     expect(purchaseConcerns({ productId: "p2" }, "e1", ["p1", "p2"])).toBe(true);
     expect(purchaseConcerns({ eventId: "e2", productId: "p9" }, "e1", ["p1"])).toBe(false);
-  });
-});
-
-describe("sameStream", () => {
-  const signed = (token: string, path: string) => `/media/s/${token}/${path}`;
-
-  it("tells a new token of the same stream from a new stream", () => {
-    expect(streamPath(signed("aaa.bbb.ccc", "live/football.m3u8"))).toBe("live/football.m3u8");
-    expect(sameStream(signed("t1", "live/football.m3u8"), signed("t2", "live/football.m3u8"))).toBe(true);
-    expect(sameStream(signed("t1", "live/football.m3u8"), signed("t1", "live/hockey.m3u8"))).toBe(false);
-  });
-
-  it("compares addresses on other hosts as they are, and nothing with no stream", () => {
-    expect(sameStream("https://cdn.example/a.m3u8", "https://cdn.example/a.m3u8")).toBe(true);
-    expect(sameStream(null, null)).toBe(false);
-    expect(sameStream(null, signed("t", "live/x.m3u8"))).toBe(false);
   });
 });
 

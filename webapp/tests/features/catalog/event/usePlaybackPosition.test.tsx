@@ -19,7 +19,7 @@ const ARCHIVED = mapEvent(
   apiEvent({
     status: "archived",
     content: {
-      HLSStream: "/media/s/token/vod/football/index.m3u8",
+      HLSStream: "/media/vod/football/index.m3u8?token=token",
       PanoStream: null,
       PosterH: null,
       MezzanineVideo: null,

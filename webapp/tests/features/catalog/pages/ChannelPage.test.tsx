@@ -32,7 +32,7 @@ vi.mock("@/realtime/socket", () => ({
 }));
 
 const ID = "c1aefc184837b3fb7057f13a";
-const STREAM = "/media/s/channel-token/live/football.m3u8";
+const STREAM = "/media/live/football/from-1795000000/index.m3u8?token=channel-token";
 
 function channel(patch: Partial<ApiEvent> = {}, content: Partial<ApiEvent["content"]> = {}): ApiEvent {
   const base = apiEvent({
