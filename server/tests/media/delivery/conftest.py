@@ -1,17 +1,21 @@
-"""Assets written as the transcoding queue and the ingest leave them (a ladder of aligned
+"""What the delivery tests share: `media`, the media routes as one viewer's browser reaches them;
+`assets`, assets written as the transcoding queue and the ingest leave them (a ladder of aligned
 renditions, or a recording with its recording.json), with previews.cues' thumbnails: a thumbnail
-every 2 s, 100 to a sheet. For the seek previews' tests and the edge layout's."""
+every 2 s, 100 to a sheet."""
 
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 from server.media.assets.store import store_of
 from server.media.packaging import previews
 from server.media.recordings import RECORDING_FILE, RecordingInfo
 from server.models import new_id
+
+from ..serving import BASE, media_app
 
 RENDITIONS = (("360p", "640x360"), ("234p", "416x234"))
 JPEG = b"\xff\xd8\xff\xe0 a sprite sheet \xff\xd9"
@@ -75,3 +79,14 @@ def assets(settings):
     yield made
     for asset in (made.upload, made.other, made.recording, made.bare):
         shutil.rmtree(root / asset, ignore_errors=True)
+
+
+@pytest.fixture
+async def media(settings, database):
+    """The media routes as one viewer's browser reaches them, a test's own: the cookie a stream's
+    first answer sets goes with the requests after it. (Modules that share one client over their
+    tests define `media` of their own.)"""
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE
+    ) as http:
+        yield http

@@ -3,7 +3,6 @@ path for every viewer, the token in the query once and then in the cookie it set
 path may be checked by the path alone (server.media.delivery.edge_routes)."""
 
 from datetime import timedelta
-from urllib.parse import urljoin
 
 import httpx
 import pytest
@@ -12,21 +11,11 @@ from server import clock
 from server.media.delivery.edge_tokens import EDGE_COOKIE, issue_edge_token, scope_of
 from server.media.delivery.urls import edge_path
 
-from ..hls import is_master, read_master_playlist, read_media_playlist
-from ..serving import media_app
+from ..hls import read_master_playlist, read_media_playlist
+from ..serving import played
 
-BASE = "http://touchline.test"
 CLIP = "vod/football/clip-60000-90000.m3u8"  # seg-30 .. seg-44 of the 2 s timeline
 GAME = "vod/football/game-5400.m3u8"
-
-
-@pytest.fixture
-async def media(settings, database):
-    """A browser of its own per test: a cookie jar that keeps what the answers set, by path."""
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE
-    ) as http:
-        yield http
 
 
 def edge_url(settings, stored: str, *, start: int | None = None, lifetime: int = 120) -> str:
@@ -44,29 +33,6 @@ def refused(response: httpx.Response, code: str = "stream_access_denied") -> boo
     assert response.json() == {"error": True, "message": response.json()["message"], "messageErrorCode": code}
     assert response.headers["cache-control"] == "no-store"
     return True
-
-
-async def played(media: httpx.AsyncClient, url: str) -> list[str]:
-    """Every address a player fetches for `url` (the master, each rendition's playlist, its first
-    and last segment), each resolved against the playlist listing it and so without the query:
-    the token goes with them in the cookie the master's answer set."""
-    fetched: list[str] = []
-
-    async def get(address: str) -> httpx.Response:
-        response = await media.get(address)
-        assert response.status_code == 200, (address, response.status_code, response.text[:200])
-        assert "?" not in address or address == url
-        fetched.append(address.removeprefix(BASE))
-        return response
-
-    master = await get(url)
-    assert is_master(master.text)
-    for uri in read_master_playlist(master.text).uris:
-        variant = await get(urljoin(url, uri))
-        segments = read_media_playlist(variant.text).uris
-        for segment in {segments[0], segments[-1]}:
-            await get(urljoin(str(variant.url), segment))
-    return fetched
 
 
 async def test_an_asset_plays_with_its_token_in_the_query_once_then_in_the_cookie(settings, media):

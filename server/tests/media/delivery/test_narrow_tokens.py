@@ -16,20 +16,9 @@ from server.tests.commerce import buy, paid_event
 from server.tests.media_dir import as_sample
 
 from ..hls import read_master_playlist, read_media_playlist
-from ..serving import media_app
 
-BASE = "http://touchline.test"
 # A highlight of one minute, half an hour into its game: segments 900 to 929 of the timeline.
 FROM_MS, TO_MS = 1_800_000, 1_860_000
-
-
-@pytest.fixture
-async def media(settings, database):
-    """A browser of the test's own (the cookie a stream's first answer sets goes with the rest)."""
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE
-    ) as http:
-        yield http
 
 
 def refused(response: httpx.Response, code: str = "stream_access_denied") -> bool:

@@ -6,7 +6,6 @@ address stops with it."""
 
 from datetime import timedelta
 
-import httpx
 import pytest
 from sqlalchemy import delete
 
@@ -16,19 +15,6 @@ from server.models import Event
 from server.tests.accounts import bearer, refresh, sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.session_endings import ENDINGS, Context
-
-from ..serving import media_app
-
-BASE = "http://touchline.test"
-
-
-@pytest.fixture
-async def media(settings, database):
-    """A browser of the test's own: the cookie the first answer sets goes with the rest."""
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE
-    ) as http:
-        yield http
 
 
 @pytest.fixture

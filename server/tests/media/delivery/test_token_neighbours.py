@@ -10,7 +10,6 @@ The NEIGHBOURS table signs paths by hand on the test store's assets named after 
 (server/tests/media_dir.py); the events' tests sign what the events store: assets of their own."""
 
 from datetime import timedelta
-from urllib.parse import urljoin
 
 import httpx
 import pytest
@@ -22,10 +21,8 @@ from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
 from server.tests.media_dir import as_sample
 
-from ..hls import is_master, read_master_playlist, read_media_playlist
-from ..serving import media_app
+from ..serving import BASE, media_app, played
 
-BASE = "http://touchline.test"
 FREE = "commerce_free_media"
 FREE_GAME_S = 5_400  # 2,700 segments of 2 s: seg-0 .. seg-2699
 # The paid live events the outside test found open, all on the free game's sample.
@@ -74,28 +71,6 @@ def signed(settings, stored: str | None, start: float | None = None) -> str:
     url = sign_stream(stored, settings=settings, start=start)
     assert url is not None and "?token=" in url
     return url
-
-
-async def played(media, url: str) -> list[str]:
-    """Every address a player fetches for `url`, each checked to play: the master, each rendition's
-    playlist and its first and last segment, resolved against the playlist that lists them (so
-    with the cookie the master's answer set, not the query)."""
-    fetched: list[str] = []
-
-    async def get(address: str) -> httpx.Response:
-        response = await media.get(address)
-        assert response.status_code == 200, (address, response.text[:200])
-        fetched.append(address)
-        return response
-
-    master = await get(url)
-    assert is_master(master.text)
-    for uri in read_master_playlist(master.text).uris:
-        variant = await get(urljoin(url, uri))
-        segments = read_media_playlist(variant.text).uris
-        for segment in {segments[0], segments[-1]}:
-            await get(urljoin(str(variant.url), segment))
-    return fetched
 
 
 # --- the outside test's reproduction ----------------------------------------------------------------
