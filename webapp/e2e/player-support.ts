@@ -47,6 +47,20 @@ export async function findEvent(request: APIRequestContext, query: EventQuery, b
   return event;
 }
 
+/** Signs the seeded fan in on the login page (of the server at `base`); their bearer token. */
+export async function signInAsFan(page: Page, base = ""): Promise<string> {
+  await page.goto(`${base}/auth/login`);
+  await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
+  await page.getByLabel(/password/i).fill("touchline-fan-2026");
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  const bearer = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem("ott-data") ?? "{}") as { token?: string }).token,
+  );
+  expect(bearer).toBeTruthy();
+  return bearer!;
+}
+
 /** The player's <video> (the main one, not an ad's). */
 export const playerVideo = (page: Page) => page.locator("media-controller video");
 

@@ -3,6 +3,7 @@ import {
   expectPlaying,
   expiryOf,
   findEvent,
+  signInAsFan,
   startServer,
   tokenOf,
   videoState,
@@ -38,15 +39,7 @@ test("playback of a members' live stream goes on past its token's expiry, on ren
   request,
 }) => {
   test.setTimeout(150_000);
-  await page.goto(`${server.base}/auth/login`);
-  await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
-  await page.getByLabel(/password/i).fill("touchline-fan-2026");
-  await page.getByRole("button", { name: /sign in|log in/i }).click();
-  await expect(page).not.toHaveURL(/\/auth\/login/);
-  const bearer = await page.evaluate(
-    () => (JSON.parse(localStorage.getItem("ott-data") ?? "{}") as { token?: string }).token,
-  );
-  expect(bearer).toBeTruthy();
+  const bearer = await signInAsFan(page, server.base);
   // A members-only game: only a signed-in member gets its address, and a new one before it expires.
   const event = await findEvent(request, { status: "live", commerce: "commerce_members_media", bearer }, server.base);
 

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
-import { controlsCaughtUp, expectPlaying, findEvent, findEvents, playerVideo, videoState } from "./player-support";
+import {
+  controlsCaughtUp,
+  expectPlaying,
+  findEvent,
+  findEvents,
+  playerVideo,
+  signInAsFan,
+  videoState,
+} from "./player-support";
 
 /** The player's region (media-chrome labels it "Video player"). */
 const player = (page: Page) => page.getByRole("region", { name: "Video player" });
@@ -226,14 +234,7 @@ test("a browser without Media Source Extensions plays a members' stream natively
     for (const name of ["MediaSource", "ManagedMediaSource", "WebKitMediaSource", "SourceBuffer"])
       Reflect.deleteProperty(window, name);
   });
-  await page.goto("/auth/login");
-  await page.getByLabel(/e-?mail/i).fill("fan@touchline.test");
-  await page.getByLabel(/password/i).fill("touchline-fan-2026");
-  await page.getByRole("button", { name: /sign in|log in/i }).click();
-  await expect(page).not.toHaveURL(/\/auth\/login/);
-  const bearer = await page.evaluate(
-    () => (JSON.parse(localStorage.getItem("ott-data") ?? "{}") as { token?: string }).token,
-  );
+  const bearer = await signInAsFan(page);
   const event = await findEvent(request, { status: "live", commerce: "commerce_members_media", bearer });
 
   const calls: string[] = [];

@@ -11,7 +11,9 @@ every path served resolves below it. `.samples` is no asset: a path part never s
 (server.media.delivery.reach.PART).
 
 Everything the media code writes or removes goes through this one small interface, so a store on
-shared or object storage can take its place when Touchline runs on several machines.
+shared or object storage can take its place when Touchline runs on several machines; the one
+exception is the made playlists the media routes keep below an asset's directory
+(server.media.packaging.made_playlists), which such a store would hold beside the asset's own files.
 """
 
 from __future__ import annotations

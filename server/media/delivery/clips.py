@@ -1,4 +1,4 @@
-"""Playlists made per request over a sample's endless timeline: archived games and clips. No video
+"""Playlists made over a sample's endless timeline: archived games and clips. No video
 is ever copied: they list the sample's own segments under the names of the timeline.
 
 Timeline. Positions on a sample's timeline are milliseconds; the sample loops: absolute segment
@@ -35,17 +35,14 @@ its range; not another game length or clip of the same sample.
 Bounds. A game lasts at most MAX_GAME_SECONDS (7 days: the contract's bound on an event's
 duration; server.services.event_admin), a range at most MAX_RANGE_MS (an hour: more than any
 highlight the seed makes; a viewer's own clip is at most 10 minutes, server.services.user_clips).
-Rendered playlists are kept per process in a cache bounded in bytes (PlaylistCache), each with its
-gzip copy, made when a player first accepts it.
+A playlist is rendered on its first request and written as a file with its gzip copy
+(server.media.packaging.made_playlists): a 7-day game is about 10 MB of text, a 2-hour one 120 kB.
 """
 
 from __future__ import annotations
 
-import gzip
 import math
 from bisect import bisect_right
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
@@ -56,8 +53,6 @@ from .urls import CLIP_NAME, GAME_NAME, segment_file
 
 MAX_GAME_SECONDS = 7 * 24 * 3600
 MAX_RANGE_MS = 60 * 60 * 1000
-# Rendered playlists kept per process: a 7-day game is about 10 MB of text, a 2-hour one 120 kB.
-CACHE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -192,36 +187,6 @@ def made(name: str) -> Made | None:
 def is_made_name(name: str) -> bool:
     """Whether `name` has the shape of a made playlist (whatever its bounds)."""
     return CLIP_NAME.fullmatch(name) is not None or GAME_NAME.fullmatch(name) is not None
-
-
-class PlaylistCache:
-    """Rendered playlists by key, as UTF-8 bytes and (on first demand) gzip: the least recently
-    used go first once their sizes pass `budget` bytes. The renditions of a sample share one entry
-    per range (their playlists are the same text)."""
-
-    def __init__(self, budget: int = CACHE_BYTES):
-        self.budget = budget
-        self.size = 0
-        self._entries: OrderedDict[Hashable, dict[bool, bytes]] = OrderedDict()
-
-    def get(self, key: Hashable, render: Callable[[], str], *, compressed: bool) -> bytes:
-        entry = self._entries.get(key)
-        if entry is None:
-            entry = {False: render().encode()}
-            self._entries[key] = entry
-            self.size += len(entry[False])
-        self._entries.move_to_end(key)
-        if compressed and True not in entry:
-            entry[True] = gzip.compress(entry[False], compresslevel=6, mtime=0)
-            self.size += len(entry[True])
-        body = entry[compressed]
-        while self.size > self.budget and len(self._entries) > 1:
-            _old, dropped = self._entries.popitem(last=False)
-            self.size -= sum(len(b) for b in dropped.values())
-        return body
-
-    def __len__(self) -> int:
-        return len(self._entries)
 
 
 @lru_cache(maxsize=32)

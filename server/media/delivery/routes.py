@@ -15,17 +15,21 @@ window (server.media.delivery.live_recordings). The hot path is arithmetic for t
 playlist rendered once per segment period and rendition.
 
 Made VOD playlists (server.media.delivery.clips): a game's or clip's master and media playlists,
-rendered once per process and range (a bounded cache) and gzipped for players that accept it;
-their segments, `<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
+rendered on their first request and written as files with a gzip copy
+(server.media.packaging.made_playlists), then answered as files; their segments,
+`<rendition>/seg-<j>.ts`, are the rendition's file j mod N.
 
 Caching. Every answer is the same for everyone who may have it (the token only says who may), so
 all are `public`: live playlists, masters included, for 1 s (they change every segment, ~2 s);
 VOD playlists and segments never change: an hour. Refusals are `no-store`.
 """
 
+import asyncio
+import gzip
 import math
 import mimetypes
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -35,13 +39,14 @@ from starlette.responses import FileResponse
 from starlette.types import Receive, Scope, Send
 
 from ...settings import Settings
+from ..packaging.made_playlists import MadePlaylists, WrittenPlaylist
 from ..packaging.previews import THUMBNAILS_VTT
 from ..playlists import MASTER_PLAYLIST, Ladder, Stream, VodPlaylist, load_stream
 from ..recordings import RecordingInfo
-from .clips import Made, PlaylistCache, clip_segments, is_made_name, load_media, made, timeline_of
+from .clips import Made, clip_segments, is_made_name, load_media, made, timeline_of
 from .live import LiveStream
 from .live_recordings import LiveRecordings
-from .reach import Place
+from .reach import PLAYLIST_SUFFIX, Place
 from .signing import StreamGrant
 from .thumbnails import VTT_TYPE, ClipThumbnails, Thumbnails
 from .urls import LIVE_VARIANT, SEGMENT_NAME
@@ -105,7 +110,7 @@ class MediaServer:
         self.rewind = settings.live_rewind_seconds
         self.root = media_root.resolve()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)
-        self.playlists = PlaylistCache()
+        self.made_playlists = MadePlaylists(self.root)
         self.recordings = LiveRecordings(self.root)
         self.thumbnails = Thumbnails(self.root)
 
@@ -207,7 +212,7 @@ class MediaServer:
         if name == LIVE_VARIANT and directory and "/" not in directory:  # a rendition's live playlist
             await self.live(scope, send, grant.stream, directory, grant, now, head)
         elif is_made_name(name) and "/" not in directory:
-            await self.made(scope, send, grant, directory, made(name), now, head)
+            await self.made(scope, receive, send, grant, directory, name, now, head)
         elif (segment := SEGMENT_NAME.fullmatch(name)) is not None and "/" not in directory:
             await self.segment(scope, receive, send, grant, directory, int(segment[1]), now)
         elif name == THUMBNAILS_VTT and not directory and grant.reach.clip is not None:
@@ -290,35 +295,54 @@ class MediaServer:
         return (vod, self.root / stream) if vod is not None else None
 
     async def made(
-        self, scope: Scope, send: Send, grant: StreamGrant, directory: str, wanted: Made | None, now: float, head: bool
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        grant: StreamGrant,
+        directory: str,
+        name: str,
+        now: float,
+        head: bool,
     ) -> None:
         """A game or clip playlist: the master at the stream's directory (when it is a ladder), a
-        media playlist at a rendition's."""
+        media playlist at a rendition's; written once as files (server.media.packaging.made_playlists)."""
+        wanted = made(name)
         if wanted is not None and wanted.clip and self.recordings.info(grant.stream) is not None:
-            await self.recording_clip(scope, send, grant, directory, wanted, now, head)
+            await self.recording_clip(scope, receive, send, grant, directory, name, wanted, now, head)
             return
         ladder: Stream | None = load_stream(self.root, grant.stream) if not directory else None
         media = None if ladder is not None or wanted is None else self._media_playlist(grant.stream, directory)
         if wanted is None or (ladder is None and media is None):
             await error_answer(send, 404, "Not found", "not_found", head)
             return
-        compressed = _accepts_gzip(scope)
-        key = (grant.stream, wanted, ladder is not None)
-        if ladder is not None:
-            body = self.playlists.get(key, lambda: wanted.master(ladder.ladder, ladder.timeline), compressed=compressed)
-        else:
+        chosen = wanted
+
+        def render() -> str:
+            if ladder is not None:
+                return chosen.master(ladder.ladder, ladder.timeline)
             assert media is not None
-            vod = media[0]
-            body = self.playlists.get(key, lambda: wanted.media_playlist(vod), compressed=compressed)
-        max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
-        await self._playlist(send, body, f"public, max-age={max_age}", compressed, head)
+            return chosen.media_playlist(media[0])
+
+        written = await self._written(grant.stream, name, directory, render)
+        await self._made_file(scope, receive, send, written, grant, now)
 
     async def recording_clip(
-        self, scope: Scope, send: Send, grant: StreamGrant, directory: str, wanted: Made, now: float, head: bool
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        grant: StreamGrant,
+        directory: str,
+        name: str,
+        wanted: Made,
+        now: float,
+        head: bool,
     ) -> None:
         """A clip of a live input's recording (server.media.recordings): the master with the
         clip's EXT-X-START, or one rendition's segments of the range. A clip cut during the live
-        lies before the edge it was cut at, so its playlists never change."""
+        lies before the edge it was cut at, so its playlists never change once its range is
+        recorded: then they are written once; before, answered as a live playlist is."""
         ladder = self.recordings.ladder(grant.stream)
         first = ladder.variants[0].rendition if ladder is not None else ""
         recording = self.recordings.recording(grant.stream, directory or first)
@@ -326,7 +350,6 @@ class MediaServer:
         if ladder is None or recording is None or not numbers or (directory and not ladder_has(ladder, directory)):
             await error_answer(send, 404, "Not found", "not_found", head)
             return
-        key = (grant.stream, wanted, directory)
 
         def render() -> str:
             assert ladder is not None and recording is not None
@@ -335,10 +358,35 @@ class MediaServer:
             start = recording.start_tag(wanted.start_ms, numbers)
             return ladder.render(lambda v: f"{v.rendition}/{MASTER_PLAYLIST}", extra=(start,))
 
+        if recording.duration * 1000 < wanted.end_ms:  # still being recorded: not final yet
+            compressed = _accepts_gzip(scope)
+            body = render().encode()
+            body = gzip.compress(body, compresslevel=6, mtime=0) if compressed else body
+            await self._playlist(send, body, f"public, max-age={LIVE_MAX_AGE}", compressed, head)
+            return
+        written = await self._written(grant.stream, name, directory, render)
+        await self._made_file(scope, receive, send, written, grant, now)
+
+    async def _written(self, stream: str, name: str, directory: str, render: Callable[[], str]) -> WrittenPlaylist:
+        """A made playlist's files (server.media.packaging.made_playlists), written on its first
+        request: then in a thread, as a week-long game's playlist is megabytes of text."""
+        made_name = name.removesuffix(PLAYLIST_SUFFIX)
+        place = self.made_playlists.location(stream, made_name, directory or None)
+        if place.compressed.is_file():
+            return place
+        return await asyncio.to_thread(self.made_playlists.written, stream, made_name, directory or None, render)
+
+    async def _made_file(
+        self, scope: Scope, receive: Receive, send: Send, written: WrittenPlaylist, grant: StreamGrant, now: float
+    ) -> None:
+        """A made playlist's file answer: gzipped for players that accept it, cached as a segment is."""
         compressed = _accepts_gzip(scope)
-        body = self.playlists.get(key, render, compressed=compressed)
         max_age = max(0, min(SEGMENT_MAX_AGE, int(grant.expires_at - now)))
-        await self._playlist(send, body, f"public, max-age={max_age}", compressed, head)
+        headers = {"Cache-Control": f"public, max-age={max_age}", "Vary": "Accept-Encoding"}
+        if compressed:
+            headers["Content-Encoding"] = "gzip"
+        path = written.compressed if compressed else written.plain
+        await FileResponse(path, media_type=PLAYLIST_TYPE, headers=headers)(scope, receive, send)
 
     async def live_vtt(
         self, scope: Scope, receive: Receive, send: Send, grant: StreamGrant, relative: str, now: float, head: bool

@@ -10,10 +10,10 @@ What events store (and the catalogue seeds):
     /media/vod/<asset>/index.m3u8            the asset directory's master playlist: a recording or
                                              upload as it is, a sample's ladder
     /media/vod/<asset>/game-<seconds>.m3u8   an archived game: a sample looped for its length,
-                                             made per request (server.media.delivery.clips)
+                                             made on first request, then a file (server.media.delivery.clips)
     /media/vod/<asset>/clip-<from>-<to>.m3u8
                                              a clip or highlight: <from> to <to> ms of that
-                                             timeline, made per request
+                                             timeline, made on first request, then a file
     /media/live/<asset>.m3u8                 made per request by delivery.routes: a live input's
                                              rewind window (delivery.live_recordings), or a
                                              sample played as live (delivery.live)

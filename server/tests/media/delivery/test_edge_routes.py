@@ -2,14 +2,17 @@
 path for every viewer, the token in the query once and then in the cookie it sets, and what a
 path may be checked by the path alone (server.media.delivery.edge_routes)."""
 
+import gzip
 from datetime import timedelta
 
 import httpx
 import pytest
 
 from server import clock
+from server.media.assets.store import store_of
 from server.media.delivery.edge_tokens import EDGE_COOKIE, issue_edge_token, scope_of
 from server.media.delivery.urls import edge_path
+from server.media.packaging.made_playlists import MADE_DIRECTORY
 
 from ..hls import read_master_playlist, read_media_playlist
 from ..serving import played
@@ -220,3 +223,30 @@ async def test_a_clip_of_an_upload_opens_the_sheets_its_cues_name_and_no_other(s
         assert (await media.get(f"/media/{base}/{sheet}")).status_code == 200, sheet
     assert (await media.get(f"/media/{base}/thumbs-003.jpg")).status_code == 404
     assert (await media.get(f"/media/{base}/360p/seg-95.ts")).status_code == 200
+
+
+async def test_a_clips_playlists_are_written_once_and_then_answered_from_their_files(settings, media, assets):
+    base = f"vod/{assets.other}/clip-10000-20000"
+    master = await media.get(edge(settings, f"{base}/index.m3u8"))
+    playlist = await media.get(f"/media/{base}/360p/index.m3u8")
+    assert master.status_code == 200 and playlist.status_code == 200
+    written = store_of(settings).root / assets.other / MADE_DIRECTORY / "clip-10000-20000"
+    assert (written / "index.m3u8").read_text() == master.text
+    assert (written / "360p.m3u8").read_text() == playlist.text
+    # Later answers are the file's, whichever process gives them.
+    (written / "360p.m3u8").write_text(playlist.text.replace("#EXTM3U", "#EXTM3U\n#EXT-X-FROM-THE-FILE"))
+    (written / "360p.m3u8.gz").write_bytes(gzip.compress((written / "360p.m3u8").read_bytes()))
+    for encoding in ("identity", "gzip"):
+        again = await media.get(f"/media/{base}/360p/index.m3u8", headers={"Accept-Encoding": encoding})
+        assert "#EXT-X-FROM-THE-FILE" in again.text, encoding
+        assert again.headers["cache-control"].startswith("public, max-age=")
+    assert again.headers["content-encoding"] == "gzip"
+
+
+async def test_a_clip_past_what_a_recording_holds_yet_is_answered_as_live_and_not_written(settings, media, assets):
+    # The recording holds 119.5 s: a clip to 130 s is not final yet.
+    base = f"vod/{assets.recording}/clip-100000-130000"
+    playlist = await media.get(edge(settings, f"{base}/360p/index.m3u8"))
+    assert playlist.status_code == 200, playlist.text
+    assert playlist.headers["cache-control"] == "public, max-age=1"
+    assert not (store_of(settings).root / assets.recording / MADE_DIRECTORY / "clip-100000-130000").exists()

@@ -2,7 +2,6 @@
 for the game's `duration_s` (`/media/vod/<sample>/game-<seconds>.m3u8`, server.media.delivery.clips), so the
 official match tags and highlights, placed at match minutes, lie within the video."""
 
-import gzip
 import math
 from datetime import UTC, datetime
 from urllib.parse import urljoin
@@ -12,7 +11,7 @@ import pytest
 
 from server import clock
 from server.media.assets.store import store_of
-from server.media.delivery.clips import MAX_GAME_SECONDS, PlaylistCache, Timeline, game_playlist, load_sample
+from server.media.delivery.clips import MAX_GAME_SECONDS, Timeline, game_playlist, load_sample
 from server.media.delivery.edge_tokens import check_edge_token, issue_edge_token
 from server.media.delivery.signing import sign_stream
 from server.media.delivery.urls import game_url
@@ -121,30 +120,6 @@ async def test_a_game_of_no_length_or_longer_than_the_longest_is_not_found(setti
     )
     answer = await media.get(f"/media/vod/football/{name}?token={token}")
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == "not_found"
-
-
-def test_rendered_playlists_are_kept_within_a_budget_of_bytes():
-    cache = PlaylistCache(budget=10_000)
-    rendered: list[str] = []
-
-    def render(key: str):
-        def make() -> str:
-            rendered.append(key)
-            return key * 3_000
-
-        return make
-
-    assert cache.get("a", render("a"), compressed=False) == b"a" * 3_000
-    assert cache.get("a", render("a"), compressed=True) == gzip.compress(b"a" * 3_000, mtime=0, compresslevel=6)
-    assert rendered == ["a"]  # once, however it is asked for
-    for key in "bcd":
-        cache.get(key, render(key), compressed=False)
-    assert cache.size <= 10_000 and "a" not in cache._entries  # the least recently used went first
-    cache.get("a", render("a"), compressed=False)
-    assert rendered == ["a", "b", "c", "d", "a"]
-
-
-# --- the seed's games, tags and highlights ----------------------------------------------------------
 
 
 def test_every_seeded_official_tag_lies_within_its_games_vod(settings, catalogue):
