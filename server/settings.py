@@ -1,6 +1,7 @@
 """All runtime configuration, read once from the environment (prefix TOUCHLINE_)."""
 
 import ipaddress
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -236,6 +237,12 @@ class Settings(BaseSettings):
     # was fetched; the player fetches the event again for a fresh one. Also the bound on how long
     # media keeps playing after a logout or a session staff end (ARCHITECTURE.md, "Media at the edge").
     stream_token_seconds: int = Field(default=300, ge=30, le=24 * 3600)
+    # What the tokens look like (server/media/delivery/edge_tokens.py), for the edge that checks
+    # them: `secure_link` (nginx; `touchline cluster`'s edge) or `akamai` (an EdgeAuth 2.0 token,
+    # `exp=~acl=~hmac=`, for a CDN that checks those). The key both are made with (hex, at least 32
+    # bytes): by default derived from the secret key; set it to share it with a CDN.
+    stream_token_flavour: Literal["secure_link", "akamai"] = "secure_link"
+    stream_token_key: SecretStr | None = None
     # Stream and poster addresses staff store may point into private, loopback and link-local
     # networks only where this is on (a lab's local encoder): viewers' players open them
     # (server/media/delivery/stream_addresses.py).
@@ -384,6 +391,13 @@ class Settings(BaseSettings):
         if value is None or value.startswith("/"):
             return value
         origin_of(value)  # an absolute http(s) URL, or a ValueError
+        return value
+
+    @field_validator("stream_token_key")
+    @classmethod
+    def _check_stream_token_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and re.fullmatch(r"(?:[0-9a-fA-F]{2}){32,128}", value.get_secret_value()) is None:
+            raise ValueError("a stream token key is 64 to 256 hexadecimal digits (32 to 128 bytes)")
         return value
 
     @field_validator("sentry_dsn", "sentry_webapp_dsn")

@@ -113,7 +113,7 @@ def cluster(
             typer.echo(
                 f"  edge      http://127.0.0.1:{media_edge}"
                 if media_edge
-                else "  edge      off (nginx is not installed)"
+                else f"  edge      off ({_no_edge_because(settings)})"
             )
             sys.stdout.flush()  # an operator's log file has it now, not when the cluster stops
             _watch(supervisor)
@@ -128,20 +128,21 @@ def _start_edge(
     supervisor: Supervisor, settings, run_dir: Path, origins: list[int], port: int | None, env
 ) -> int | None:
     """The media edge in front of the processes, on `port` (a free one when None); its port, or
-    None without nginx (HAProxy then sends the streams' paths to the processes, which check the
-    same tokens)."""
+    None without nginx or when the tokens are another flavour than nginx's (a CDN's: HAProxy then
+    sends the streams' paths to the processes, which check the same tokens)."""
     from server.ingest.serving import find_nginx, free_loopback_port
     from server.media.delivery import edge_nginx as edge
-    from server.media.delivery.edge_tokens import edge_key
+    from server.media.delivery.edge_tokens import signer_of
 
     nginx = find_nginx()
-    if nginx is None:
+    signer = signer_of(settings)
+    if nginx is None or signer.flavour != "secure_link":
         return None
     port = port or free_loopback_port()
     text = edge.config(
         port=port,
         origins=origins,
-        key=edge_key(settings.secret_key),
+        key=signer.key,
         run_dir=run_dir,
         cookie_seconds=settings.stream_token_seconds,
         secure_cookie=settings.base_url.startswith("https:"),
@@ -149,6 +150,12 @@ def _start_edge(
     child = supervisor.start("edge", edge.command(nginx, edge.write_config(run_dir, text)), env)
     _wait_listening(child, port)
     return port
+
+
+def _no_edge_because(settings) -> str:
+    if settings.stream_token_flavour != "secure_link":
+        return f"{settings.stream_token_flavour} stream tokens are for a CDN to check"
+    return "nginx is not installed"
 
 
 def _wait_listening(child, port: int, timeout: float = 10) -> None:

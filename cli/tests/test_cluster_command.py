@@ -26,6 +26,8 @@ import pytest_asyncio
 import socketio
 
 from cli.cluster.haproxy import UNAVAILABLE, config, error_pages
+from cli.cluster.processes import Supervisor
+from cli.commands.cluster import _no_edge_because, _start_edge
 from server.media.delivery.edge_tokens import issue_edge_token
 from server.settings import Settings
 from server.tests.realtime.support import RedisServer, redis_server_binary
@@ -194,3 +196,12 @@ async def test_the_balancers_own_502_503_and_504_are_the_apis_error_envelope(tmp
         head, body = page.read_bytes().decode().split("\r\n\r\n")
         assert head.startswith(f"HTTP/1.1 {status} ") and "Content-Type: application/json" in head
         assert json.loads(body) == UNAVAILABLE and f"Content-Length: {len(body)}" in head
+
+
+async def test_no_nginx_edge_runs_for_tokens_a_cdn_checks(tmp_path):
+    """The edge's nginx checks `secure_link` tokens alone: with the CDN's flavour the processes
+    check them (HAProxy sends them the streams), and the cluster says why its edge is off."""
+    cdn = Settings(stream_token_flavour="akamai")
+    assert _start_edge(Supervisor(tmp_path), cdn, tmp_path, [1], None, {}) is None
+    assert _no_edge_because(cdn) == "akamai stream tokens are for a CDN to check"
+    assert not (tmp_path / "edge").exists()

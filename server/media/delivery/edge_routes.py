@@ -33,13 +33,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ... import clock
+from ...settings import Settings
 from ..playlists import MASTER_PLAYLIST
-from .edge_tokens import EDGE_COOKIE, TOKEN_PARAMETER, EdgeGrant, check_edge_token, cookie_header
+from .edge_tokens import EDGE_COOKIE, TOKEN_PARAMETER, EdgeGrant, cookie_header, signer_of
 from .reach import parts_ok, reach_of
 from .routes import SEGMENT_MAX_AGE, MediaServer, error_answer
 from .signing import StreamDenied, StreamGrant
@@ -112,6 +114,10 @@ def _cookie_token(scope: Scope) -> str | None:
 class EdgeMedia(MediaServer):
     """The edge layout's media: `/media/vod/{path}` and `/media/live/{path}` (server.web mounts `endpoint`)."""
 
+    def __init__(self, settings: Settings, media_root: Path):
+        super().__init__(settings, media_root)
+        self.signer = signer_of(settings)
+
     def endpoint(self, kind: str) -> ASGIApp:
         """The endpoint of `/media/<kind>/{path:path}` (`vod` or `live`)."""
         return _Endpoint(self, kind)
@@ -123,7 +129,7 @@ class EdgeMedia(MediaServer):
         query_token = _query_token(scope)
         token = query_token or _cookie_token(scope)
         try:
-            edge = check_edge_token(token, path, secret=self.secret, now=now)
+            edge = self.signer.check(token, path, now=now)
         except StreamDenied as refusal:
             await error_answer(send, 403, refusal.message, refusal.code, head)
             return

@@ -26,6 +26,18 @@ MD5 because secure_link offers nothing else; the key is at the end of the hashed
 extension) and the only texts signed are our own scopes. The server checks the same tokens
 itself when no edge is in front (`make run`).
 
+For a CDN that checks tokens of its own kind, `TOUCHLINE_STREAM_TOKEN_FLAVOUR=akamai` makes them
+EdgeAuth 2.0 tokens (Akamai's Token Auth; other CDNs' token checks take the same shape), carried
+the same way:
+
+    <token>  = exp=<expires>~acl=/media/<scope>*~hmac=<hex HMAC-SHA256(key bytes, "exp=<expires>~acl=/media/<scope>*")>
+
+An ACL is a path prefix: the token opens every path below its scope's, as the CDN checks it (an
+asset's token then also opens the games and clips of that asset, made of the same segments; a
+clip's never opens its asset). `touchline cluster` runs its nginx edge for `secure_link` alone.
+Both are made with the same key (`TOUCHLINE_STREAM_TOKEN_KEY`, hex; by default derived from the
+secret key), which an operator shares with the CDN.
+
 What a token no longer carries, and where that moved (ARCHITECTURE.md, "Media at the edge"):
 the viewer, their sign-in session and their region are checked when the token is issued (the
 event answer signs only for a viewer entitled there and then); a token lives
@@ -41,6 +53,12 @@ import hmac
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from ...settings import Settings
+
+Flavour = Literal["secure_link", "akamai"]
 
 EXPIRED = "stream_token_expired"
 DENIED = "stream_access_denied"
@@ -92,33 +110,84 @@ def _mac(expires: int, scope: str, key: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def issue_edge_token(scope: str, *, secret: str, expires: int) -> str:
-    """A token opening `scope` (a value of scope_of) until `expires` (epoch seconds)."""
-    if scope_of(scope) != scope:
-        raise ValueError(f"{scope!r} is not a media scope")
-    return f"{expires}.{_mac(expires, scope, edge_key(secret))}"
-
-
 @dataclass(frozen=True)
 class EdgeGrant:
-    scope: str
+    scope: str  # the scope the token names (an Akamai-style token: its ACL's prefix)
     expires_at: int
 
 
+_INVALID = "This stream link is not valid"
+_EXPIRED = "This stream link has expired, reload the event for a new one"
+_AKAMAI = re.compile(
+    r"^exp=(?P<expires>[0-9]{1,12})~acl=/media/(?P<scope>[A-Za-z0-9._/-]{1,300})\*~hmac=(?P<mac>[0-9a-f]{64})$"
+)
+
+
+@dataclass(frozen=True)
+class EdgeSigner:
+    """Issues and checks the stream tokens of one flavour with one key (hex)."""
+
+    flavour: Flavour
+    key: str
+
+    def issue(self, scope: str, expires: int) -> str:
+        """A token opening `scope` (a value of scope_of) until `expires` (epoch seconds)."""
+        if scope_of(scope) != scope:
+            raise ValueError(f"{scope!r} is not a media scope")
+        if self.flavour == "akamai":
+            signed = f"exp={expires}~acl=/media/{scope}*"
+            return f"{signed}~hmac={self._hmac(signed)}"
+        return f"{expires}.{_mac(expires, scope, self.key)}"
+
+    def check(self, token: str | None, path: str, *, now: float) -> EdgeGrant:
+        """The grant `token` gives for the media path `path`. Raises StreamDenied as the edge
+        refuses: `stream_token_expired` for a genuine token past its expiry,
+        `stream_access_denied` for none, a forged or altered one, or one of another scope."""
+        scope = scope_of(path)
+        if scope is None or not token:
+            raise StreamDenied(_INVALID)
+        grant = self._akamai(token, path) if self.flavour == "akamai" else self._secure_link(token, scope)
+        if int(now) > grant.expires_at:  # as nginx's secure_link and Akamai: its expiry second is still good
+            raise StreamDenied(_EXPIRED, EXPIRED)
+        return grant
+
+    def _secure_link(self, token: str, scope: str) -> EdgeGrant:
+        found = _TOKEN.match(token)
+        if found is None:
+            raise StreamDenied(_INVALID)
+        expires = int(found["expires"])
+        if not hmac.compare_digest(found["mac"], _mac(expires, scope, self.key)):
+            raise StreamDenied(_INVALID)
+        return EdgeGrant(scope, expires)
+
+    def _akamai(self, token: str, path: str) -> EdgeGrant:
+        found = _AKAMAI.match(token)
+        if found is None or not hmac.compare_digest(found["mac"], self._hmac(token.rpartition("~hmac=")[0])):
+            raise StreamDenied(_INVALID)
+        scope = found["scope"]
+        # The ACL is one of our scopes, and the path lies below it (the CDN's prefix match).
+        if scope_of(scope) != scope or not path.startswith(scope):
+            raise StreamDenied(_INVALID)
+        return EdgeGrant(scope, int(found["expires"]))
+
+    def _hmac(self, signed: str) -> str:
+        return hmac.new(bytes.fromhex(self.key), signed.encode(), hashlib.sha256).hexdigest()
+
+
+def signer_of(settings: Settings) -> EdgeSigner:
+    """The configured flavour, with the configured key or else one derived from the secret key."""
+    key = settings.stream_token_key.get_secret_value().lower() if settings.stream_token_key else None
+    return EdgeSigner(settings.stream_token_flavour, key or edge_key(settings.secret_key))
+
+
+def issue_edge_token(scope: str, *, secret: str, expires: int) -> str:
+    """A default-flavour (`secure_link`) token for `scope` with the key derived from `secret`."""
+    return EdgeSigner("secure_link", edge_key(secret)).issue(scope, expires)
+
+
 def check_edge_token(token: str | None, path: str, *, secret: str, now: float) -> EdgeGrant:
-    """The grant `token` gives for the media path `path`. Raises StreamDenied as the edge refuses:
-    `stream_token_expired` for a genuine token past its expiry, `stream_access_denied` for none, a
-    forged or altered one, or one of another scope."""
-    scope = scope_of(path)
-    found = _TOKEN.match(token) if token else None
-    if scope is None or found is None:
-        raise StreamDenied("This stream link is not valid")
-    expires = int(found["expires"])
-    if not hmac.compare_digest(found["mac"], _mac(expires, scope, edge_key(secret))):
-        raise StreamDenied("This stream link is not valid")
-    if int(now) > expires:  # as nginx's secure_link: its expiry second is still good
-        raise StreamDenied("This stream link has expired, reload the event for a new one", EXPIRED)
-    return EdgeGrant(scope, expires)
+    """EdgeSigner.check for the default flavour with the key derived from `secret`."""
+    return EdgeSigner("secure_link", edge_key(secret)).check(token, path, now=now)
 
 
 def cookie_header(grant: EdgeGrant, token: str, *, now: float, secure: bool) -> str:

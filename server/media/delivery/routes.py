@@ -106,7 +106,6 @@ class MediaServer:
 
     def __init__(self, settings: Settings, media_root: Path):
         self.settings = settings
-        self.secret = settings.secret_key
         self.rewind = settings.live_rewind_seconds
         self.root = media_root.resolve()
         self.live_stream = lru_cache(maxsize=32)(self._load_live_stream)

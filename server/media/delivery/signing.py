@@ -25,13 +25,13 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from ... import clock
 from ...settings import Settings
 from .edge_tokens import DENIED as DENIED
 from .edge_tokens import EXPIRED as EXPIRED
-from .edge_tokens import TOKEN_PARAMETER, issue_edge_token, scope_of
+from .edge_tokens import TOKEN_PARAMETER, scope_of, signer_of
 from .edge_tokens import StreamDenied as StreamDenied
 from .reach import Reach
 from .reach import stream_of as stream_of
@@ -48,10 +48,6 @@ class StreamGrant:
     reach: Reach
     expires_at: int
     starts_at: int | None = None
-
-    @property
-    def path(self) -> str:
-        return self.reach.issued
 
     @property
     def stream(self) -> str:
@@ -122,12 +118,13 @@ def sign_stream(
     if path is None or scope is None:
         return url
     lifetime = settings.stream_token_seconds
-    key = (scope, lifetime, settings.secret_key)
+    signer = signer_of(settings)
+    key = (scope, lifetime, signer)
     token = _recent_tokens.get(key, issued, lifetime)
     if token is None:
-        token = issue_edge_token(scope, secret=settings.secret_key, expires=int(issued) + lifetime)
+        token = signer.issue(scope, int(issued) + lifetime)
         _recent_tokens.put(key, issued, token)
-    signed = f"{MEDIA_PREFIX}/{path}?{TOKEN_PARAMETER}={token}"
+    signed = f"{MEDIA_PREFIX}/{path}?{TOKEN_PARAMETER}={quote(token, safe='.')}"
     if parts.scheme:
         signed = f"{parts.scheme}://{parts.netloc}{signed}"
     return signed + (f"&{parts.query}" if parts.query else "")

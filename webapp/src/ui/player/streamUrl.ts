@@ -1,5 +1,6 @@
 /*
- * Stream addresses (README "Stream access"): `/media/<stream path>?token=<expires>.<mac>`, the token
+ * Stream addresses (README "Stream access"): `/media/<stream path>?token=<expires>.<mac>` (or a
+ * CDN's flavour of token, `exp=<expires>~acl=…~hmac=…`), the token
  * beside the path, which is the same for every viewer (so one cached copy serves them all). The first
  * request with it sets the token as the HttpOnly `tl_media` cookie of the stream's directory, which
  * every relative request then carries: hls.js's and a native player's alike. The player reads the
@@ -9,7 +10,12 @@
 
 const MEDIA = "/media/";
 const TOKEN = "token";
-const TOKEN_SHAPE = /^(\d{1,12})\.[A-Za-z0-9_-]{22}$/;
+/** The two token flavours (server/media/delivery/edge_tokens.py): nginx's `secure_link`, and the
+ * EdgeAuth 2.0 shape a CDN checks (`TOUCHLINE_STREAM_TOKEN_FLAVOUR=akamai`). */
+const TOKEN_SHAPES = [
+  /^(\d{1,12})\.[A-Za-z0-9_-]{22}$/,
+  /^exp=(\d{1,12})~acl=\/media\/[A-Za-z0-9._/-]+\*~hmac=[0-9a-f]{64}$/,
+];
 const KICKOFF = /\/from-(\d{1,12})\//;
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i;
 
@@ -66,7 +72,7 @@ export function besideStream(signed: SignedStream, name: string): string {
 
 /** The expiry of a stream token (unverified: for scheduling only); null when it has no such shape. */
 export function tokenClaims(token: string): Pick<StreamClaims, "exp"> | null {
-  const match = TOKEN_SHAPE.exec(token);
+  const match = TOKEN_SHAPES.map((shape) => shape.exec(token)).find(Boolean);
   return match ? { exp: Number(match[1]) } : null;
 }
 

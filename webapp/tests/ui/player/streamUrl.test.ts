@@ -59,6 +59,16 @@ describe("stream token claims", () => {
     expect(streamClaims(CLIP)).toEqual({ exp: 1_795_007_200, start: null });
   });
 
+  it("reads the expiry of a CDN's flavour of token, from its encoded address too", () => {
+    const akamai = `exp=1795003600~acl=/media/vod/a/*~hmac=${"0f".repeat(32)}`;
+    expect(tokenClaims(akamai)).toEqual({ exp: 1_795_003_600 });
+    expect(streamClaims(`/media/vod/a/index.m3u8?token=${encodeURIComponent(akamai)}`)).toEqual({
+      exp: 1_795_003_600,
+      start: null,
+    });
+    expect(tokenClaims(akamai.replace("~hmac=", "~mac="))).toBeNull();
+  });
+
   it("gives nothing for what is not a readable token", () => {
     expect(tokenClaims("not-a-token")).toBeNull();
     expect(tokenClaims("1795003600.short")).toBeNull();
