@@ -11,6 +11,8 @@ export interface ListedEvent {
   content: { HLSStream: string | null; PanoStream: string | null };
   advertisements: { link: { vast: string | null } };
   duration: number | null;
+  /** The kickoff (ISO 8601). */
+  event_date: string;
 }
 
 interface EventQuery {
@@ -21,6 +23,8 @@ interface EventQuery {
   withAd?: boolean;
   /** Only videos at least this long (other tests may have archived short live streams since the seed). */
   minSeconds?: number;
+  /** Only live events that kicked off at least this many seconds ago (others may have just gone live). */
+  liveForSeconds?: number;
   bearer?: string;
 }
 
@@ -37,6 +41,7 @@ export async function findEvents(request: APIRequestContext, query: EventQuery, 
       (!query.commerce || event.commerce_type === query.commerce) &&
       (query.withAd ?? false) === !!event.advertisements.link.vast &&
       (event.duration ?? 0) >= (query.minSeconds ?? 0) &&
+      Date.parse(event.event_date) <= Date.now() - (query.liveForSeconds ?? 0) * 1000 &&
       event.content.HLSStream !== null,
   );
 }

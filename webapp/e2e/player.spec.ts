@@ -27,7 +27,8 @@ test.describe("the player on a live event", () => {
   });
 
   test("the seek bar spans the live window and slides with it", async ({ page, request }) => {
-    const event = await findEvent(request, { status: "live", commerce: "commerce_free_media" });
+    // Live for a few minutes: its window is longer than the minute asserted below.
+    const event = await findEvent(request, { status: "live", commerce: "commerce_free_media", liveForSeconds: 180 });
     await page.goto(`/events/${event._id}`);
     await expectPlaying(page, 1);
     const range = page.locator("media-time-range");
