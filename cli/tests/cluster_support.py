@@ -60,10 +60,18 @@ class Cluster:
     staff: str  # an admin's e-mail address (password PASSWORD)
     ports: list[int]
     database_url: str
+    var_dir: Path
     tokens: dict[str, str] = field(default_factory=dict)
 
     def output(self) -> str:
         return _output(self.log)
+
+    def edge_log(self) -> list[tuple[str, str]]:
+        """The media edge's access log: (path, upstream) per request, upstream "-" for one that
+        never reached a process (server.media.delivery.edge_nginx's log format)."""
+        log = self.var_dir / "cluster" / self.url.rsplit(":", 1)[1] / "edge" / "access.log"
+        lines = log.read_text().splitlines() if log.exists() else []
+        return [(line.split(" ")[2].split("?")[0], line.split(" ")[-2]) for line in lines]
 
     async def staff_token(self) -> str:
         if "staff" not in self.tokens:
@@ -109,6 +117,8 @@ async def running_cluster(tmp_dir: Path, redis_url: str, env: dict[str, str] | N
             **os.environ,
             "TOUCHLINE_ENVIRONMENT": "test",
             "TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS": "100000",
+            # Its media, logs and run files (the edge's access log among them) are the test's.
+            "TOUCHLINE_VAR_DIR": str(tmp_dir),
             **(env or {}),
         },
     )
@@ -126,7 +136,7 @@ async def running_cluster(tmp_dir: Path, redis_url: str, env: dict[str, str] | N
 
             assert await eventually(up, timeout=120), _output(log)
             staff = await create_user_at(database_url, role="admin")
-            yield Cluster(url, http, launcher, log, staff, [first, first + 1], database_url)
+            yield Cluster(url, http, launcher, log, staff, [first, first + 1], database_url, tmp_dir)
     finally:
         if launcher.poll() is None:
             launcher.send_signal(signal.SIGTERM)

@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest.mock import ANY
 
 import aiohttp
 import pytest
@@ -155,20 +156,46 @@ async def test_a_killed_process_is_replaced_and_the_balancer_keeps_answering(run
 
 async def test_streams_go_through_the_edge_which_keeps_one_copy_of_a_segment_for_every_token(running):
     """HAProxy sends the streams' paths to the media edge (server/media/delivery/edge_nginx.py): a second viewer's
-    token gets the first one's cached copy, and a refused token never reaches a process."""
+    token gets the first one's cached copy, and a process is asked for the segment once."""
     segment = "vod/football/720p/index1.ts"
     tokens = [
-        issue_edge_token(scope, secret=Settings().secret_key, expires=int(time.time()) + lifetime)
-        for scope, lifetime in (("vod/football/", 60), ("vod/football/", 90), ("vod/hockey/", 60))
+        issue_edge_token("vod/football/", secret=Settings().secret_key, expires=int(time.time()) + lifetime)
+        for lifetime in (60, 90)
     ]
     statuses = []
     for token in tokens:
         async with running.http.get(f"{running.url}/media/{segment}?token={token}") as answer:
             statuses.append((answer.status, answer.headers.get("X-Cache-Status")))
             assert "X-Served-By" not in answer.headers  # the edge answered, not a process through HAProxy
-            if answer.status == 403:
-                assert (await answer.json())["messageErrorCode"] == "stream_access_denied"
-    assert statuses == [(200, "MISS"), (200, "HIT"), (403, None)]
+    assert statuses == [(200, "MISS"), (200, "HIT")]
+    asked = [upstream for path, upstream in running.edge_log() if path == f"/media/{segment}"]
+    assert len(asked) == 2 and asked[1] == "-"  # the HIT never reached a process
+    assert asked[0] in {f"127.0.0.1:{port}" for port in running.ports}
+
+
+async def test_an_expired_altered_or_other_assets_token_is_refused_by_the_edge_alone(running):
+    segment = "vod/football/720p/index2.ts"
+    secret = Settings().secret_key
+    good = issue_edge_token("vod/football/", secret=secret, expires=int(time.time()) + 60)
+    refusals = {
+        "expired": (
+            issue_edge_token("vod/football/", secret=secret, expires=int(time.time()) - 1),
+            "stream_token_expired",
+        ),
+        "altered": (good[:-2] + ("AA" if not good.endswith("AA") else "BB"), "stream_access_denied"),
+        "another asset's": (
+            issue_edge_token("vod/hockey/", secret=secret, expires=int(time.time()) + 60),
+            "stream_access_denied",
+        ),
+        "none": ("", "stream_access_denied"),
+    }
+    for what, (token, code) in refusals.items():
+        async with running.http.get(f"{running.url}/media/{segment}?token={token}") as answer:
+            assert answer.status == 403, what
+            assert (await answer.json()) == {"error": True, "message": ANY, "messageErrorCode": code}, what
+            assert "X-Served-By" not in answer.headers, what
+    asked = [upstream for path, upstream in running.edge_log() if path == f"/media/{segment}"]
+    assert asked == ["-"] * len(refusals)  # none reached a process
 
 
 async def test_sigterm_stops_the_balancer_and_every_process(tmp_path):

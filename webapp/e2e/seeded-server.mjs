@@ -52,26 +52,27 @@ export async function startSeededServer(port, env) {
 }
 
 /**
- * `count` different TCP ports nothing listens on now (the system picks them; all held until all are found).
+ * `count` different TCP ports nothing listens on now, all held until all are found. They are picked
+ * below Linux's ephemeral range (32768-60999), where the system takes the local ports of outgoing
+ * connections: a port found free there can be a client's before its server binds it.
  * @param {number} count
  * @returns {Promise<number[]>}
  */
 export async function freeTcpPorts(count) {
-  const held = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        /** @type {Promise<import("node:net").Server>} */ (
-          new Promise((resolve, reject) => {
-            const server = createServer();
-            server.once("error", reject);
-            server.listen(0, "127.0.0.1", () => resolve(server));
-          })
-        ),
-    ),
-  );
+  /** @type {import("node:net").Server[]} */
+  const held = [];
+  for (let attempt = 0; held.length < count && attempt < 500; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const server = await new Promise((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(null));
+      probe.listen(port, "127.0.0.1", () => resolve(probe));
+    });
+    if (server) held.push(/** @type {import("node:net").Server} */ (server));
+  }
   const ports = held.map((server) => /** @type {import("node:net").AddressInfo} */ (server.address()).port);
   await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  if (ports.length < count) throw new Error(`no ${count} free TCP ports`);
   return ports;
 }
 

@@ -8,6 +8,7 @@ stopped by the test that started it.
 import asyncio
 import contextlib
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -16,11 +17,23 @@ import time
 import pytest
 import redis
 
+# Below Linux's ephemeral range (32768-60999), from which the system picks the local port of every
+# outgoing connection: a port found free there can be taken by a client (a test's own database
+# connection) before the server meant for it binds it.
+LISTEN_PORTS = range(20_000, 32_768)
+
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback TCP port nothing holds now, outside the ephemeral range."""
+    for _ in range(200):
+        port = random.choice(LISTEN_PORTS)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port found")
 
 
 def redis_server_binary() -> str:
