@@ -14,6 +14,11 @@ Nothing in the page is one viewer's: no credentials or cookies are forwarded, on
 header the anonymous answers depend on (the page then varies by it, like the anonymous cache). A
 built page is kept as long as the API keeps anonymous answers, and dropped with them when the
 catalogue changes (server.realtime.signals).
+
+A fan in spoiler-free mode carries the `tl_spoilers=hide` cookie (the webapp writes it): then the
+page's asks whose answers can carry a score are made with `spoilers=hide`, as the app itself makes
+them in that mode (webapp/src/session/spoilers.ts), so no score reaches the page's HTML or its data
+(server.services.spoilers). The page is built and kept apart for each mode (it varies by Cookie).
 """
 
 import asyncio
@@ -30,8 +35,10 @@ from urllib.parse import parse_qs, quote, urlencode
 
 import orjson
 from cachetools import TTLCache
+from starlette.requests import cookie_parser
 
 from .realtime import signals
+from .services.spoilers import HIDE
 from .settings import Settings
 from .single_flight import SingleFlight
 from .viewer_region import viewer_region
@@ -123,6 +130,11 @@ HOME_LEAGUES = Ask(
 )
 # Event pages read these from the clip endpoint (webapp/src/entities/event.ts, CLIP_MEDIA_TYPES).
 CLIP_MEDIA_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
+# Spoiler-free mode's cookie, and the asks above whose operations take the contract's `spoilers`
+# flag (server/tests/test_first_view.py holds them to the contract): the app sends those with
+# `spoilers=hide` in that mode.
+SPOILERS_COOKIE = "tl_spoilers"
+SCORED_PATHS = ("/event/list", "/clip/list", "/event/get_by_id/id/", "/clip/get_by_id/id/")
 
 
 @dataclass(frozen=True)
@@ -147,6 +159,24 @@ def view_of(path: str, query_string: str, config: dict) -> View:
             return View("event", (Ask("GET", f"/clip/get_by_id/id/{segments[1]}", {"media_type": media_type}),))
         return View("event", (Ask("GET", f"/event/get_by_id/id/{segments[1]}"),))
     return View("other")
+
+
+def without_spoilers(view: View) -> View:
+    """`view` as the app asks for it in spoiler-free mode: its asks that can answer a score ask
+    with `spoilers=hide`."""
+
+    def hidden(ask: Ask) -> Ask:
+        if not ask.path.startswith(SCORED_PATHS):
+            return ask
+        return Ask(ask.method, ask.path, {**ask.query, "spoilers": HIDE}, ask.body)
+
+    return View(view.kind, tuple(hidden(ask) for ask in view.asks))
+
+
+def spoilers_hidden(scope: Scope) -> bool:
+    """Whether the page is asked for in spoiler-free mode (its cookie says `hide`)."""
+    cookies = b"; ".join(value for key, value in scope.get("headers", ()) if key.lower() == b"cookie")
+    return cookie_parser(cookies.decode("latin-1")).get(SPOILERS_COOKIE) == HIDE
 
 
 # --- asking the API in-process ---------------------------------------------------------------------
@@ -353,15 +383,16 @@ class FirstView:
     async def page(self, scope: Scope, index: str, version: object) -> Page:
         """The page for this request; `version` names the index.html it is built from."""
         region = viewer_region(self._settings, lambda name: _text(_header(scope, name.lower().encode("latin-1"))))
-        key = (version, scope.get("path", "/"), _route_query(scope), region)
+        hide_spoilers = spoilers_hidden(scope)
+        key = (version, scope.get("path", "/"), _route_query(scope), region, hide_spoilers)
         if self._pages is not None and (cached := self._pages.get(key)) is not None:
             return cached
-        page, complete = await self._building.run(key, lambda: self._build(scope, index))
+        page, complete = await self._building.run(key, lambda: self._build(scope, index, hide_spoilers))
         if complete and self._pages is not None:
             self._pages[key] = page
         return page
 
-    async def _build(self, scope: Scope, index: str) -> tuple[Page, bool]:
+    async def _build(self, scope: Scope, index: str, hide_spoilers: bool) -> tuple[Page, bool]:
         """The page, and whether every answer it wanted is in it (only such a page is kept)."""
         forwarded = None
         if self._settings.region_header and (value := _header(scope, self._settings.region_header.lower().encode())):
@@ -377,6 +408,8 @@ class FirstView:
                 if config is not None:
                     answered.append((CONFIG, config))
                     view = view_of(scope.get("path", "/"), _route_query(scope), orjson.loads(config)["content"])
+                    if hide_spoilers:
+                        view = without_spoilers(view)
                     results = await asyncio.gather(*(answer_of(self._api, scope, ask, forwarded) for ask in view.asks))
                     answers = [answer for _, answer in results]
                     answered += [(ask, answer) for ask, answer in zip(view.asks, answers, strict=True) if answer]

@@ -304,8 +304,8 @@ ACCEPTED_REFUSALS = {
     "update_clip": "a blank title or one with control characters is a 400",
     "update_event": "as create_event (the same field rules)",
     "update_tag": "as save_tag (the same time and field rules)",
-    "update_profile": "a blank displayName, text with control characters, a date of birth in the future or "
-    "more than 20 stored survey records is a 400",
+    "update_profile": "a blank displayName, text with control characters, a date of birth in the future, "
+    "more than 20 stored survey records or a boolean in `options` under another name than a setting's is a 400",
     "update_stored_card": "an unknown, used, expired or someone else's card token is a 400 (invalid_card_token)",
 }
 

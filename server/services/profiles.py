@@ -1,4 +1,5 @@
-"""The viewer's own profile: personal fields, favourite categories and clubs, survey progress."""
+"""The viewer's own profile: personal fields, favourite categories and clubs, settings and survey
+progress."""
 
 from datetime import date
 
@@ -13,8 +14,11 @@ from .account_lock import lock_account
 
 # Wire name -> column of the free-text fields; blank text is stored as "not given" (null).
 TEXT_FIELDS = {"countryName": "country_name", "phone": "phone", "postalCode": "postal_code", "city": "city"}
-# The contract caps one update at 20 survey records; the stored map keeps the same cap so the
-# profile always fits its schema.
+# `options` holds the viewer's settings under these names (their type), and survey records under
+# any other name.
+SETTINGS = {"spoilerFree": bool}
+# The contract caps `options` at 20 survey records besides the settings; the stored map keeps the
+# same cap so the profile always fits its schema.
 MAX_SURVEY_RECORDS = 20
 MAX_SURVEY_KEY_LENGTH = 64
 
@@ -118,13 +122,20 @@ async def _club_list(db: AsyncSession, clubs: list[str]) -> list[str]:
     return list(clubs)
 
 
-def _merged_options(current: dict, records: dict) -> dict:
-    """Records replace those with the same key; the others stay."""
-    for key, record in records.items():
+def _merged_options(current: dict, entries: dict) -> dict:
+    """Settings and survey records replace those with the same key; the others stay."""
+    for key, value in entries.items():
+        if key in SETTINGS:
+            if not isinstance(value, SETTINGS[key]):
+                raise _invalid(f"options.{key} must be a {SETTINGS[key].__name__}", f"options.{key}")
+            continue
         if not _text("options", key) or len(key) > MAX_SURVEY_KEY_LENGTH:
             raise _invalid(f"options keys are survey names of 1 to {MAX_SURVEY_KEY_LENGTH} characters")
-        _text("surveyName", record["surveyName"])
-    merged = {**current, **records}
-    if len(merged) > MAX_SURVEY_RECORDS:
+        # The contract lets any entry be a boolean only so its client type can hold a setting.
+        if not isinstance(value, dict):
+            raise _invalid(f"options.{key} must be a survey record", f"options.{key}")
+        _text("surveyName", value["surveyName"])
+    merged = {**current, **entries}
+    if sum(key not in SETTINGS for key in merged) > MAX_SURVEY_RECORDS:
         raise _invalid(f"options holds at most {MAX_SURVEY_RECORDS} survey records")
     return merged

@@ -124,3 +124,13 @@ async def catalogue(database):
 
     async with database.session() as session:
         return await build_catalogue(session)
+
+
+@pytest.fixture
+async def seeded_match(database, catalogue):
+    """A seeded match whose final score is known, with its highlights, stats, tags and a replay
+    of its highlight on the test catalogue's channel (server/tests/seeded_match.py)."""
+    from .seeded_match import seeded_match as loaded
+
+    async with loaded(database, catalogue["channel"]) as match:
+        yield match

@@ -12,7 +12,17 @@ import orjson
 import pytest
 
 from server import clock, first_view
-from server.first_view import CLIP_MEDIA_TYPES, CONFIG, HOME_LEAGUES, HOME_RAILS, json_for_html, view_of
+from server.api.http.contract_document import document
+from server.first_view import (
+    CLIP_MEDIA_TYPES,
+    CONFIG,
+    HOME_LEAGUES,
+    HOME_RAILS,
+    SPOILERS_COOKIE,
+    json_for_html,
+    view_of,
+    without_spoilers,
+)
 from server.realtime import signals
 from server.settings import PROJECT_ROOT, Settings
 from server.web import _InlineScripts, page_policy, static_app, with_app_store_banner
@@ -86,6 +96,31 @@ def test_the_requests_are_the_ones_the_webapp_makes():
     assert [ask.as_json() for ask in view_of("/events/EVENT_ID", "", {}).asks] == [shared["event"]]
     highlight = view_of("/events/EVENT_ID", "media_type=highlight", {}).asks
     assert [ask.as_json() for ask in highlight] == [shared["highlight"]]
+
+
+def takes_spoilers(path: str) -> bool:
+    """Whether the contract's operation at `path` (under /api, ids filled in) takes `spoilers`."""
+    for template, item in document()["paths"].items():
+        if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", template), path):  # paths hold no other regex syntax
+            parameters = [p for operation in item.values() for p in operation.get("parameters", [])]
+            return {"$ref": "#/components/parameters/Spoilers"} in parameters
+    raise LookupError(path)
+
+
+def test_in_spoiler_free_mode_the_asks_of_operations_taking_the_flag_hide_spoilers():
+    """The app adds `spoilers=hide` to the calls whose operations take it (the contract's list,
+    webapp/src/session/spoilers.ts): the page's asks must be those very requests."""
+    views = [
+        view_of(path, query, {}) for path, query in (("/", ""), ("/events/E", ""), ("/events/E", "media_type=clip"))
+    ]
+    asks = [(ask, hidden) for view in views for ask, hidden in zip(view.asks, without_spoilers(view).asks, strict=True)]
+    assert len(asks) == len(HOME_RAILS) + 1 + 2
+    for ask, hidden in asks:
+        if takes_spoilers(ask.path):
+            assert hidden.as_json() == {**ask.as_json(), "query": {**ask.query, "spoilers": "hide"}}
+        else:
+            assert hidden == ask
+    assert not takes_spoilers(CONFIG.path) and not takes_spoilers(HOME_LEAGUES.path)
 
 
 async def api_answer(client, request: dict) -> dict:
@@ -162,6 +197,29 @@ async def test_the_page_is_the_same_for_every_viewer(web, catalogue):
         assert signed_in.content == anonymous.content, path
         assert signed_in.headers["etag"] == anonymous.headers["etag"]
         assert "private" not in signed_in.headers["cache-control"] and "set-cookie" not in signed_in.headers
+
+
+SPOILER_FREE = {**PLAIN, "Cookie": f"theme=dark; {SPOILERS_COOKIE}=hide"}
+
+
+async def test_a_page_asked_in_spoiler_free_mode_carries_answers_asked_without_scores(web, seeded_match):
+    highlight = seeded_match.highlight
+    pages = ("/", f"/events/{highlight['id']}?media_type=highlight", f"/events/{seeded_match.game['id']}")
+    for path in pages:
+        assert seeded_match.shows_score((await web.get(path, headers=PLAIN)).text), path
+        page = (await web.get(path, headers=SPOILER_FREE)).text
+        assert not seeded_match.shows_score(page), path
+        for entry in first_answers(page)[1:]:
+            request = entry["request"]
+            assert (request.get("query", {}).get("spoilers") == "hide") == takes_spoilers(request["path"]), request
+            assert entry["answer"] == await api_answer(web, request), request
+    page = (await web.get(f"/events/{seeded_match.game['id']}", headers=SPOILER_FREE)).text
+    assert requests_of(page)[1] == {
+        "method": "GET",
+        "path": f"/event/get_by_id/id/{seeded_match.game['id']}",
+        "query": {"spoilers": "hide"},
+    }
+    assert first_answers(page)[1]["answer"]["content"]["duration"] is None  # the match's length
 
 
 # --- with an API of the test's own making ------------------------------------------------------------------
@@ -268,6 +326,24 @@ async def test_a_page_is_kept_while_the_api_keeps_answers_and_dropped_when_the_c
     signals.heard(signals.CATALOGUE_CHANGED)
     await fetch(app, "/events/e1")
     assert len(calls) == 4
+
+
+async def test_a_page_kept_for_one_mode_is_never_served_for_the_other(dist):
+    calls: list[dict] = []
+    app = page_app(dist, fake_api(rails(), calls), catalogue_cache_seconds=60)
+    hide = {"Cookie": f"{SPOILERS_COOKIE}=hide"}
+    plain = await fetch(app, "/events/e1")
+    assert [call["query_string"] for call in calls] == [b"", b""]
+    hidden = await fetch(app, "/events/e1", **hide)
+    assert [call["query_string"] for call in calls[2:]] == [b"", b"spoilers=hide"]
+    assert requests_of(hidden.text)[1]["query"] == {"spoilers": "hide"}
+    assert "query" not in requests_of(plain.text)[1] and hidden.headers["etag"] != plain.headers["etag"]
+    # Each mode's page is kept: asked again, neither asks the API, and each gets its own.
+    assert (await fetch(app, "/events/e1", Cookie="tl_spoilers=show")).content == plain.content
+    assert (await fetch(app, "/events/e1", **hide)).content == hidden.content
+    assert (await fetch(app, "/events/e1")).content == plain.content
+    assert len(calls) == 4
+    assert "Cookie" in hidden.headers["vary"]
 
 
 async def test_without_the_api_the_page_is_the_plain_template(dist):

@@ -5,6 +5,7 @@ import { RouterProvider, matchRoutes } from "react-router";
 import { appConfigQuery, type AppConfig } from "@/lib/config";
 import type { RouteHandle } from "@/lib/routeTypes";
 import { authorizeApiCalls } from "@/session/authorization";
+import { hideSpoilersInCalls } from "@/session/spoilers";
 import { sessionStore } from "@/session/store";
 import { queryClient } from "@/lib/queryClient";
 import { appRoutes, createAppRouter } from "@/app/router";
@@ -78,6 +79,9 @@ function reportLoadFailure(part: string): (error: unknown) => void {
 async function start() {
   // Evaluating the modules was a task of its own; the start-up steps come after it, in theirs.
   await yieldToMain();
+  // Calls ask for answers without scores in spoiler-free mode; first, so a call the session
+  // retries after a 401 asks the same.
+  hideSpoilersInCalls(queryClient);
   // Every call from here on carries the session's token (the HTTP client does not know the session).
   authorizeApiCalls();
   // Before anyone can sign in or out (here or in another tab), so no viewer sees another's cached

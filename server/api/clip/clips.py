@@ -4,6 +4,7 @@ clips are in user_clips.py)."""
 from ...errors import NotFound
 from ...services import events as events_service
 from ...services.events import CLIP_MEDIA_TYPES, EventFilters, Sort
+from ...services.spoilers import SHOW
 from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.context import viewer
 from ..http.database import db_read_session
@@ -14,7 +15,7 @@ CLIP_LOOKUP_TYPES = ("highlight", "clip", "user_clip", "user_highlight")
 
 
 @shared_with_overlay(events_page)
-async def list_clips(body: dict):
+async def list_clips(body: dict, spoilers: str = SHOW):
     filters = EventFilters(
         media_types=body.get("media_type") or CLIP_MEDIA_TYPES,
         parent_event_ids=body.get("event_id") or (),
@@ -26,7 +27,7 @@ async def list_clips(body: dict):
 
 
 @cached_for_anonymous
-async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
+async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None = None, spoilers: str = SHOW):
     media_types = (media_type,) if media_type else CLIP_LOOKUP_TYPES
     async with db_read_session() as db:
         # A user clip or highlight answers only to its owner (anonymous viewers own none); to
@@ -37,4 +38,4 @@ async def get_clip_by_id(id_: str, id_type: str = "_id", media_type: str | None 
             )
         except NotFound:
             raise NotFound("Clip not found", code="clip_not_found") from None
-    return one_event(view)
+    return one_event(view, spoilers)

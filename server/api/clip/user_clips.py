@@ -4,13 +4,14 @@ them."""
 from ... import clock
 from ...services import user_clips
 from ...services.events import Sort
+from ...services.spoilers import SHOW
 from ..http.context import bind_viewer, settings, signed_in
 from ..http.database import db_session, db_write_session
 from ..http.envelope import ok, page_of, page_query
 from ..presenters.catalogue import event_presenter
 
 
-async def list_user_clips(body: dict):
+async def list_user_clips(body: dict, spoilers: str = SHOW):
     principal = await signed_in()
     sort = Sort(body.get("sort", "added"), body.get("order", "desc") == "desc")
     async with db_session() as db:
@@ -22,7 +23,7 @@ async def list_user_clips(body: dict):
             sort=sort,
             page=page_query(body),
         )
-    return page_of(result, event_presenter(await bind_viewer()))
+    return page_of(result, event_presenter(await bind_viewer(), spoilers=spoilers))
 
 
 async def create_clip(body: dict):

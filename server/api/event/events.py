@@ -2,6 +2,7 @@
 
 from ...services import events as events_service
 from ...services.events import EventFilters, Sort, parse_date_range
+from ...services.spoilers import SHOW
 from ..http.cache import cached_for_anonymous, shared_with_overlay
 from ..http.database import db_read_session
 from ..http.envelope import ok, page_query
@@ -9,7 +10,7 @@ from ..presenters.catalogue import events_page, one_event
 
 
 @shared_with_overlay(events_page)
-async def list_events(body: dict):
+async def list_events(body: dict, spoilers: str = SHOW):
     raw = body.get("filters") or {}
     date_from, date_to = parse_date_range(raw.get("event_date"))
     filters = EventFilters(
@@ -29,7 +30,7 @@ async def list_events(body: dict):
 
 
 @shared_with_overlay(one_event)
-async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None):
+async def get_event_by_id(id_: str, id_type: str = "_id", media_type: str | None = None, spoilers: str = SHOW):
     async with db_read_session() as db:
         return await events_service.get_event(db, id_, id_type=id_type, media_types=(media_type,) if media_type else ())
 

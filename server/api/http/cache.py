@@ -11,6 +11,7 @@ has its own cache (in `request.state.cache`).
 """
 
 import functools
+import inspect
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,6 +21,7 @@ from cachetools import TTLCache
 
 from ...realtime import signals
 from ...services import event_views
+from ...services.spoilers import SHOW
 from ...single_flight import SingleFlight
 from .context import bind_viewer, state
 
@@ -123,35 +125,45 @@ def cached_for_anonymous(handler: Callable[..., Awaitable[Any]]) -> Callable[...
     return cached
 
 
-def shared_with_overlay(present: Callable[[Any], Any]) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+def shared_with_overlay(present: Callable[..., Any]) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
     """A catalogue read in two parts, for the reads signed-in viewers make at kickoff.
 
     The decorated handler fetches what every viewer shares (rows that depend on its arguments
-    alone); that is cached by its arguments for everyone. `present(rows)` adds what is one
-    viewer's own (access, region, signed stream URLs) and runs per request for signed-in viewers;
-    anonymous viewers get a cached presented answer per region, as with `cached_for_anonymous`.
-    The cached rows are never changed after the query: `present` only reads them.
+    alone); that is cached by its arguments for everyone. `present(rows, spoilers)` adds what is
+    one viewer's own (access, region, signed stream URLs) and runs per request for signed-in
+    viewers; anonymous viewers get a cached presented answer per region and `spoilers`, as with
+    `cached_for_anonymous`. The cached rows are never changed after the query: `present` only
+    reads them.
+
+    The handler declares the contract's `spoilers` flag (whether the answer carries scores:
+    server.services.spoilers), which is how Connexion knows to pass it; only `present` reads it,
+    so it is taken out of the query's arguments and both modes share the rows.
     """
 
     def decorate(query: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        if "spoilers" not in inspect.signature(query).parameters:
+            raise TypeError(f"{query.__name__} must take the contract's `spoilers` flag")
+
         @functools.wraps(query)
         async def handler(**arguments):
+            spoilers = arguments.pop("spoilers", SHOW)
             current = await bind_viewer()
             cache = _cache()
             if cache is None:
-                return present(await query(**arguments))
+                return present(await query(**arguments), spoilers)
 
             async def rows() -> Any:
                 shared = cache.rows if cache.rows is not None else cache
                 return await _computed(shared, _key(query.__name__, arguments), lambda: query(**arguments))
 
             if current.signed_in:
-                return present(await rows())
+                return present(await rows(), spoilers)
 
             async def answer() -> Any:
-                return present(await rows())
+                return present(await rows(), spoilers)
 
-            return await _computed(cache, _key(query.__name__, {**arguments, "\0region": current.region}), answer)
+            key = _key(query.__name__, {**arguments, "\0region": current.region, "\0spoilers": spoilers})
+            return await _computed(cache, key, answer)
 
         return handler
 

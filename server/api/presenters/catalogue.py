@@ -13,6 +13,7 @@ from ...services.events import EventView
 from ...services.follows import FollowView
 from ...services.identities import IdentityView
 from ...services.paging import Page
+from ...services.spoilers import SHOW, SHOWN, Spoilers
 from ..http.context import settings, viewer
 from ..http.envelope import iso, ok, page_of
 
@@ -75,15 +76,18 @@ def _facts(view: EventView) -> _Facts:
     )
 
 
-def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner) -> dict:
+def event(
+    view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSigner, spoilers: Spoilers = SHOWN
+) -> dict:
     """`sign(url, start=)` turns a stored stream URL into the one a viewer plays
     (server.media.delivery.signing.sign_stream bound to the settings and the answer's instant).
 
     The answer is the event's shared part (`_shared`, built once per cached view and options,
     whoever asks) with the viewer's own fields laid over it: access and stream URLs."""
-    shared = view.wire.get(leagues_view)
+    options = (leagues_view, spoilers.hide)
+    shared = view.wire.get(options)
     if shared is None:
-        shared = view.wire[leagues_view] = _shared(view, leagues_view)
+        shared = view.wire[options] = _shared(view, leagues_view, spoilers)
     facts: _Facts | None = view.wire.get("facts")
     if facts is None:
         facts = view.wire["facts"] = _facts(view)
@@ -123,16 +127,17 @@ def event(view: EventView, viewer: Viewer, *, leagues_view: bool, sign: StreamSi
     }
 
 
-def _shared(view: EventView, leagues_view: bool) -> dict:
+def _shared(view: EventView, leagues_view: bool, spoilers: Spoilers) -> dict:
     """What every viewer's answer about this event says alike (nested values are never changed
-    afterwards: answers copy what they lay over)."""
+    afterwards: answers copy what they lay over), its free text without scores and a match
+    without its length when spoilers are hidden (server.services.spoilers)."""
     e: Event = view.event
     is_clip = e.media_type in CLIP_TYPES
     teams = {"homeTeam": _team(view.home), "awayTeam": _team(view.away)} if view.home and view.away else None
     return {
         "_id": e.id,
-        "title": e.title,
-        "description": e.description,
+        "title": spoilers.text(e.title),
+        "description": spoilers.text(e.description),
         "event_date": iso(e.event_date),
         "gameStartDate": iso(e.game_start_date),
         "endDate": iso(e.end_date),
@@ -161,11 +166,11 @@ def _shared(view: EventView, leagues_view: bool) -> dict:
         "eventTeams": teams,
         "mediaIdentities": [{"_id": i.id, "title": i.title, "media_type": i.media_type} for i in view.identities],
         "advertisements": {"link": {"vast": e.vast_url}},
-        "metaTitle": _meta_title(view, leagues_view),
+        "metaTitle": spoilers.text(_meta_title(view, leagues_view)),
         "type": e.highlight_kind,
         "startTime": e.start_time_ms,
         "endTime": e.end_time_ms,
-        "duration": e.duration_s,
+        "duration": spoilers.duration(e.duration_s, is_clip=is_clip),
         "added": iso(e.created),
         "updated": iso(e.updated),
         # Only while the live input it plays is away (server.services.live_feeds).
@@ -214,26 +219,28 @@ def identity(view: IdentityView) -> dict[str, Any]:
     return body
 
 
-def event_presenter(for_viewer: Viewer | None = None):
-    """A presenter bound to the current viewer (or `for_viewer`) and customer options."""
+def event_presenter(for_viewer: Viewer | None = None, *, spoilers: str = SHOW):
+    """A presenter bound to the current viewer (or `for_viewer`), customer options and the
+    request's `spoilers` flag."""
     config = settings()
     current, leagues_view = for_viewer or viewer(), config.enable_leagues_view
+    mode = Spoilers.asked(spoilers)
     now = clock.timestamp()  # one instant for the whole answer: every URL expires together
 
     def sign(url, *, start=None):
         return sign_stream(url, settings=config, now=now, start=start)
 
-    return lambda view: event(view, current, leagues_view=leagues_view, sign=sign)
+    return lambda view: event(view, current, leagues_view=leagues_view, sign=sign, spoilers=mode)
 
 
-def events_page(result: Page[EventView]) -> dict:
+def events_page(result: Page[EventView], spoilers: str = SHOW) -> dict:
     """A page of events for the current viewer, in the success envelope."""
-    return page_of(result, event_presenter())
+    return page_of(result, event_presenter(spoilers=spoilers))
 
 
-def one_event(view: EventView) -> dict:
+def one_event(view: EventView, spoilers: str = SHOW) -> dict:
     """One event for the current viewer, in the success envelope."""
-    return ok(event_presenter()(view))
+    return ok(event_presenter(spoilers=spoilers)(view))
 
 
 def followed(view: FollowView) -> dict:

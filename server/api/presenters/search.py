@@ -3,6 +3,7 @@
 from typing import Any
 
 from ...services.search import Named, SearchResults
+from ...services.spoilers import SHOW
 from ..http.envelope import ok, page_of
 from .catalogue import event_presenter
 
@@ -27,7 +28,7 @@ def _identity(item: Named) -> dict[str, Any]:
     }
 
 
-def search_results(results: SearchResults) -> dict:
+def search_results(results: SearchResults, spoilers: str = SHOW) -> dict:
     """Grouped search results for the current viewer, in the success envelope."""
     return ok(
         {
@@ -35,6 +36,6 @@ def search_results(results: SearchResults) -> dict:
             "leagues": [_identity(i) for i in results.leagues],
             "categories": [_identity(i) for i in results.categories],
             "sports": [{"sportType": s.sport_type, "title": s.title, "count": s.count} for s in results.sports],
-            "events": page_of(results.events, event_presenter())["content"],
+            "events": page_of(results.events, event_presenter(spoilers=spoilers))["content"],
         }
     )

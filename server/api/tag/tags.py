@@ -5,6 +5,7 @@ Requests send times in seconds; the tags stored and answered carry milliseconds.
 from ...media.assets.store import store_of
 from ...services import tags
 from ...services.paging import PageQuery
+from ...services.spoilers import SHOW, Spoilers
 from ..http.context import settings, signed_in
 from ..http.database import db_session, db_write_session
 from ..http.envelope import ok, page_of
@@ -29,14 +30,15 @@ def _media_root():
     return store_of(settings()).root
 
 
-async def list_tags(body: dict):
+async def list_tags(body: dict, spoilers: str = SHOW):
     principal = await signed_in()
     query = PageQuery(
         body.get("page", 0), body.get("size", TAG_LIST_SIZE), bool(body.get("next")), bool(body.get("count"))
     )
     async with db_session() as db:
         result = await tags.list_tags(db, principal.user_id, body["targetId"], bool(body.get("global", False)), query)
-    return page_of(result, present)
+    mode = Spoilers.asked(spoilers)
+    return page_of(result, lambda item: present(item, mode))
 
 
 async def save_tag(body: dict):

@@ -3,6 +3,7 @@ their own: the id comes from the session)."""
 
 from ...services import playback
 from ...services.paging import PageQuery
+from ...services.spoilers import SHOW
 from ..http.context import bind_viewer, signed_in
 from ..http.database import db_session, db_write_session
 from ..http.envelope import iso, ok, page_of
@@ -34,11 +35,13 @@ async def get_playback_position(video_id: str):
     return ok(_position(saved) if saved else None)
 
 
-async def get_continue_watching(page: int = 0, size: int = 10, next_: bool = False, count: bool = False):
+async def get_continue_watching(
+    page: int = 0, size: int = 10, next_: bool = False, count: bool = False, spoilers: str = SHOW
+):
     principal = await signed_in()
     async with db_session() as db:
         result = await playback.continue_watching(db, principal.user_id, PageQuery(page, size, next_, count))
-    present = event_presenter(await bind_viewer())
+    present = event_presenter(await bind_viewer(), spoilers=spoilers)
     return page_of(result, lambda entry: {"video": present(entry[0]), **_position(entry[1])})
 
 

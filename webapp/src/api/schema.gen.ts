@@ -133,7 +133,9 @@ export interface paths {
         /**
          * Stats partner data for a game
          * @description The stats partner's data for one game, under `vidswap`: the scores (`game-scores`) and the
-         *     overview metrics (`game-overview`), each left out when its flag is false. A 404 says that
+         *     overview metrics (`game-overview`), each left out when its flag is false and both with
+         *     `spoilers=hide` (`vidswap` is then empty; the webapp asks with `spoilers=show` when the
+         *     viewer reveals them). A 404 says that
          *     the event does not exist (`event_not_found`), or that it has no stats or has them turned off
          *     (`stats_not_found`). The answer is shared by every viewer of a region for up to
          *     `TOUCHLINE_CATALOGUE_CACHE_SECONDS`.
@@ -562,15 +564,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change profile fields, or record survey progress in `options`
+         * Change profile fields, or settings and survey progress in `options`
          * @description Two body forms: `{data: {displayName, countryName, phone, postalCode, city, gender, identity,
          *     identityItem, dateOfBirth, clubList}}` (any subset) or `{data: {options: {...}}}`. Fields not
-         *     sent are unchanged; `options` entries replace the records with the same key and keep the
-         *     others. `displayName` is trimmed. Without a signed-in viewer the answer is 401
+         *     sent are unchanged; `options` entries (`spoilerFree: true|false`, survey records) replace
+         *     those with the same key and keep the others. `displayName` is trimmed. Without a signed-in viewer the answer is 401
          *     (the client's text for it is 'User data not found!').
          *
          *     Also refused with 400 `validation_error`: a `displayName` that is blank once trimmed, text
-         *     with control characters, a `dateOfBirth` in the future, and survey records beyond 20 in all.
+         *     with control characters, a `dateOfBirth` in the future, survey records beyond 20 in all, and
+         *     a boolean in `options` under another name than `spoilerFree`.
          *     Other text fields are trimmed too and a blank one is stored as `null`. `identity` must be a
          *     main category, `identityItem` a sub-category, and each `clubList` entry an item of its type
          *     (404 `identity_not_found` otherwise).
@@ -2953,7 +2956,7 @@ export interface components {
             startTime?: number | null;
             /** @description Clip end within its event, ms. */
             endTime?: number | null;
-            /** @description Seconds. */
+            /** @description Seconds; null for an archived match (not a highlight or clip) asked with `spoilers=hide`. */
             duration?: number | null;
             /** Format: date-time */
             added?: string;
@@ -3198,9 +3201,20 @@ export interface components {
             /** Format: date-time */
             closed: string | null;
         };
-        /** @description Survey records keyed by survey name. */
-        SurveyOptions: {
-            [key: string]: components["schemas"]["SurveyRecord"];
+        /**
+         * @description The viewer's settings kept with the account, under their names (`spoilerFree`), and survey
+         *     records keyed by survey name (at most 20 of them). Any other key holds a survey record: a
+         *     boolean there is a 400 (`validation_error`). The other values may be booleans in this
+         *     schema only so that the generated client's type admits a setting beside the records.
+         */
+        ProfileOptions: {
+            /**
+             * @description Spoiler-free mode: the webapp shows no score or result anywhere (it asks with
+             *     `spoilers=hide`) until the viewer reveals one. Absent until the viewer chooses.
+             */
+            spoilerFree?: boolean;
+        } & {
+            [key: string]: components["schemas"]["SurveyRecord"] | boolean;
         };
         /**
          * @description The viewer's profile. The webapp maps `userId -> id`, `displayName -> fullName`,
@@ -3226,7 +3240,7 @@ export interface components {
             /** @description The viewer may create global tags. */
             globalTags: boolean;
             clubList: components["schemas"]["ClubRef"][];
-            options: components["schemas"]["SurveyOptions"];
+            options: components["schemas"]["ProfileOptions"];
             identity: components["schemas"]["NullableId"];
             identityItem: components["schemas"]["NullableId"];
             role: components["schemas"]["Role"];
@@ -3234,7 +3248,7 @@ export interface components {
         ProfileResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["Profile"];
         };
-        /** @description Any subset of the fields; `null` clears a field. `options` entries replace records with the same key. */
+        /** @description Any subset of the fields; `null` clears a field. `options` entries replace those with the same key. */
         ProfileUpdate: {
             displayName?: string;
             countryName?: string | null;
@@ -3247,7 +3261,7 @@ export interface components {
             /** Format: date */
             dateOfBirth?: string | null;
             clubList?: components["schemas"]["ClubRef"][];
-            options?: components["schemas"]["SurveyOptions"];
+            options?: components["schemas"]["ProfileOptions"];
         };
         UpdateProfileRequest: {
             data: components["schemas"]["ProfileUpdate"];
@@ -5224,6 +5238,20 @@ export interface components {
          * @example 5f1c0a8e2b3d4c5e6f7a8b9c
          */
         MediaId: string;
+        /**
+         * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+         *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+         *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+         *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+         *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+         *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+         *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+         *     set or period ended names no team. `show` (the default) answers everything. The webapp
+         *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+         *     reveals.
+         * @example hide
+         */
+        Spoilers: "hide" | "show";
         /** @description Which identifier `id` is. `_id` (default), the external `event_id` or `reference_id`. */
         IdType: "_id" | "event_id" | "reference_id";
         /**
@@ -5265,7 +5293,22 @@ export type $defs = Record<string, never>;
 export interface operations {
     list_events: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5410,6 +5453,20 @@ export interface operations {
                 size?: components["parameters"]["Size"];
                 /** @description Only events with one of these statuses. */
                 "status[]"?: components["schemas"]["EventStatus"][];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -5529,6 +5586,20 @@ export interface operations {
                 q: string;
                 /** @description The most items of each group (and events on the first page). */
                 size?: number;
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -5681,6 +5752,20 @@ export interface operations {
                 idType?: components["parameters"]["IdType"];
                 /** @example event */
                 media_type?: components["schemas"]["MediaType"];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path: {
@@ -5844,6 +5929,20 @@ export interface operations {
                 score?: boolean;
                 /** @description Include the game overview metrics. */
                 overview?: boolean;
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -5936,6 +6035,20 @@ export interface operations {
                 from?: number;
                 /** @description End of the window, epoch milliseconds (default now plus 24 hours, or `from` plus 30 hours). */
                 to?: number;
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path: {
@@ -6001,7 +6114,22 @@ export interface operations {
     };
     list_clips: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6108,6 +6236,20 @@ export interface operations {
                 idType?: components["parameters"]["IdType"];
                 /** @example highlight */
                 media_type?: components["schemas"]["MediaType"];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path: {
@@ -6218,6 +6360,20 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Entries per page. */
                 size?: components["parameters"]["Size"];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -6611,6 +6767,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -6722,6 +6879,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -6823,6 +6981,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -7163,6 +7322,7 @@ export interface operations {
                      *           "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *         ],
                      *         "options": {
+                     *           "spoilerFree": true,
                      *           "survey_user_experience_1": {
                      *             "surveyName": "survey_user_experience_1",
                      *             "skipped": "2026-11-10T20:00:00Z",
@@ -7236,6 +7396,7 @@ export interface operations {
                      *           "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *         ],
                      *         "options": {
+                     *           "spoilerFree": true,
                      *           "survey_user_experience_1": {
                      *             "surveyName": "survey_user_experience_1",
                      *             "skipped": "2026-11-10T20:00:00Z",
@@ -7500,6 +7661,20 @@ export interface operations {
                  * @example true
                  */
                 count?: components["parameters"]["Count"];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -7881,6 +8056,20 @@ export interface operations {
                  * @example true
                  */
                 count?: components["parameters"]["Count"];
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
             };
             header?: never;
             path?: never;
@@ -8203,6 +8392,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -10322,7 +10512,22 @@ export interface operations {
     };
     list_user_clips: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10645,7 +10850,22 @@ export interface operations {
     };
     list_tags: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13885,6 +14105,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -13974,6 +14195,7 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
+                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",

@@ -23,12 +23,15 @@ export interface UserProfile {
   postalCode: string | null;
   /** Survey records keyed by survey name (e.g. survey_user_experience_1). */
   options: Record<string, SurveyRecord>;
+  /** Spoiler-free mode as the account keeps it (options.spoilerFree); null when never chosen. */
+  spoilerFree: boolean | null;
   identity: string | null;
   identityItem: string | null;
   role: UserRole;
 }
 
 export function mapUserProfile(profile: ApiProfile): UserProfile {
+  const { spoilerFree, ...records } = profile.options ?? {};
   return {
     id: profile.userId,
     added: profile.added,
@@ -42,7 +45,8 @@ export function mapUserProfile(profile: ApiProfile): UserProfile {
     canCreateGlobalTag: profile.globalTags,
     favoriteClubId: favoriteClubOf(profile.clubList),
     postalCode: profile.postalCode,
-    options: profile.options ?? {},
+    options: records as Record<string, SurveyRecord>,
+    spoilerFree: typeof spoilerFree === "boolean" ? spoilerFree : null,
     identity: profile.identity,
     identityItem: profile.identityItem,
     role: profile.role,

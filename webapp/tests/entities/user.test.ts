@@ -38,6 +38,15 @@ describe("the user profile mapper", () => {
     });
   });
 
+  it("reads spoiler-free mode apart from the survey records, null when the account never chose", () => {
+    const record = { surveyName: "s", skipped: null, submitted: null, closed: null };
+    const user = mapUserProfile({ ...API_PROFILE, options: { s: record, spoilerFree: true } });
+    expect(user.spoilerFree).toBe(true);
+    expect(user.options).toEqual({ s: record });
+    expect(mapUserProfile({ ...API_PROFILE, options: { spoilerFree: false } }).spoilerFree).toBe(false);
+    expect(mapUserProfile(API_PROFILE).spoilerFree).toBeNull();
+  });
+
   it("sends fullName back as a trimmed displayName", () => {
     expect(toProfileUpdate({ fullName: "  Ada King ", city: "Leeds" })).toEqual({
       displayName: "Ada King",

@@ -67,6 +67,7 @@ export const USER: UserProfile = {
   favoriteClubId: null,
   postalCode: null,
   options: {},
+  spoilerFree: null,
   identity: null,
   identityItem: null,
   role: "viewer",

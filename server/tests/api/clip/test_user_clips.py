@@ -253,6 +253,17 @@ async def test_user_list_pages(client, catalogue, fan):
     assert [c["title"] for c in by_title["entries"]] == ["Moment 0", "Moment 1", "Moment 2"]
 
 
+async def test_user_list_asked_without_spoilers_takes_the_score_out_of_the_viewers_titles(client, catalogue, fan):
+    # The test catalogue's archived game ended 1-1; a fan may name a clip after the score.
+    clip = await made(client, fan, catalogue["archived"], 0, 2, title="Hawks 1-1 Mariners, the equaliser")
+    assert [c["title"] for c in (await user_list(client, fan))["entries"]] == [clip["title"]]
+    answer = await client.post("/api/clip/user_list", params={"spoilers": "hide"}, json={}, headers=fan["headers"])
+    assert answer.status_code == 200, answer.text
+    hidden = answer.json()["content"]["entries"]
+    assert [c["title"] for c in hidden] == ["Hawks vs Mariners, the equaliser"]
+    assert hidden[0]["duration"] == clip["duration"]  # a clip's own length stays
+
+
 async def test_user_list_needs_a_signed_in_viewer_and_a_valid_body(client, fan):
     refusal(await client.post("/api/clip/user_list", json={}), 401, "unauthorized")
     refusal(

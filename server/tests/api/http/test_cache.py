@@ -120,6 +120,26 @@ async def test_an_anonymous_miss_fills_the_rows_signed_in_viewers_then_use(api, 
     assert (cache.rows.misses, cache.rows.hits) == (1, 1)
 
 
+async def test_each_spoilers_mode_has_its_own_answer_from_the_same_rows(api, database, settings, seeded_match, cache):
+    game = seeded_match.game
+    body = {"page": 0, "size": 5, "filters": {"event_id": [game["external_id"]]}}
+    async with client_with(api, database, settings, cache=cache) as client:
+        shown = (await client.post("/api/event/list", json=body)).json()
+        hidden = (await client.post("/api/event/list", params={"spoilers": "hide"}, json=body)).json()
+        again = (await client.post("/api/event/list", params={"spoilers": "hide"}, json=body)).json()
+        stats = [
+            (await client.get("/api/event/stats", params={"id": game["id"], **mode})).json()
+            for mode in ({}, {"spoilers": "hide"})
+        ]
+    assert [e["duration"] for e in shown["content"]["entries"]] == [game["duration_s"]]
+    assert seeded_match.shows_score(shown)
+    assert [e["duration"] for e in hidden["content"]["entries"]] == [None] and again == hidden
+    assert not seeded_match.shows_score(hidden)
+    assert (cache.rows.misses, cache.rows.hits) == (1, 1)  # both modes present the same rows
+    assert cache.hits == 1 and len(cache) == 4  # two list answers, two stats answers
+    assert "game-scores" in stats[0]["content"]["vidswap"] and stats[1]["content"]["vidswap"] == {}
+
+
 def test_clearing_the_answers_clears_the_shared_rows_too(cache):
     cache.rows.put(b"k", ["row"])
     cache.clear()

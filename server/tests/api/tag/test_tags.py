@@ -1,6 +1,7 @@
 """Timeline tags: a viewer's private tags, global tags of viewers allowed to create them, and the
 official match tags the seed loads; times sent in seconds and answered in milliseconds."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -445,3 +446,22 @@ async def test_seeded_official_tags_are_global_and_match_the_final_score(client,
     async with database.session() as db:
         official = list(await db.scalars(select(Tag.official).where(Tag.target_id == game["id"])))
     assert official and all(official)
+
+
+async def test_official_tags_asked_without_spoilers_carry_no_score(client, seeded_match, viewer):
+    game = seeded_match.game["id"]
+    shown = await listed(client, viewer, game, global_=True)
+    assert seeded_match.shows_score(shown)
+    body = {"targetId": game, "global": True, "page": 0, "size": 999}
+    answer = await client.post("/api/tag/list", params={"spoilers": "hide"}, json=body, headers=viewer["headers"])
+    assert answer.status_code == 200, answer.text
+    hidden = answer.json()["content"]
+    assert not seeded_match.shows_score(hidden)
+    # The same moments at the same times: only their running scores are gone.
+    assert [(t["_id"], t["startTime"]) for t in hidden["entries"]] == [
+        (t["_id"], t["startTime"]) for t in shown["entries"]
+    ]
+    goals = [t["title"] for t in hidden["entries"] if t["subtype"] == "goal"]
+    assert goals and all(re.search(r"\(\w+ vs \w+\)$", title) for title in goals)
+    refused = await client.post("/api/tag/list", params={"spoilers": "no"}, json=body, headers=viewer["headers"])
+    assert_error(refused, 400, "validation_error")

@@ -231,3 +231,18 @@ async def test_deleting_the_account_deletes_its_positions(client, catalogue, use
     assert await rows_of(database, user) == 1
     assert (await client.post("/api/user/delete_account", headers=user["headers"])).status_code == 200
     assert await rows_of(database, user) == 0
+
+
+async def test_continue_watching_asked_without_spoilers_carries_no_score(client, seeded_match, user):
+    highlight = seeded_match.highlight
+    await save_ok(client, user, highlight["id"], 20, highlight["duration_s"])
+    for params in ({}, {"spoilers": "show"}):
+        shown = await continue_watching(client, user, **params)
+        assert seeded_match.shows_score(shown), params
+    hidden = await continue_watching(client, user, spoilers="hide")
+    [entry] = hidden["entries"]
+    assert entry["video_id"] == highlight["id"] and entry["position"] == 20
+    assert not seeded_match.shows_score(hidden)
+    assert entry["video"]["title"] == f"Highlights: {seeded_match.home_name} vs {seeded_match.away_name}"
+    refused = await client.get("/api/user/get_continue_watching", params={"spoilers": 1}, headers=user["headers"])
+    assert refused.status_code == 400 and refused.json()["messageErrorCode"] == "validation_error"

@@ -147,6 +147,38 @@ async def test_the_stored_survey_records_are_capped(client):
     assert len(replaced["options"]) == 20 and replaced["options"]["survey_0"]["closed"] == "2026-11-12T09:30:00Z"
 
 
+async def test_spoiler_free_mode_is_kept_in_the_options_beside_the_survey_records(client):
+    user = await sign_up(client)
+    record = survey("survey_user_experience_1", skipped="2026-11-10T20:00:00Z")
+    await updated(client, user, options={"survey_user_experience_1": record})
+    assert (await updated(client, user, options={"spoilerFree": True}))["options"] == {
+        "survey_user_experience_1": record,
+        "spoilerFree": True,
+    }
+    assert (await get_profile(client, user))["options"]["spoilerFree"] is True
+    await updated(client, user, options={"spoilerFree": False})
+    options = (await get_profile(client, user))["options"]
+    assert options == {"survey_user_experience_1": record, "spoilerFree": False}
+
+
+async def test_spoiler_free_mode_must_be_a_boolean(client):
+    user = await sign_up(client)
+    for value in ("true", 1, None, {"surveyName": "spoilerFree"}):
+        response = await update(client, user, options={"spoilerFree": value})
+        assert_error(response, 400, "validation_error")
+    # Any other name holds a survey record, never a setting.
+    assert_error(await update(client, user, options={"spoilerfree": True}), 400, "validation_error")
+    assert (await get_profile(client, user))["options"] == {}
+
+
+async def test_spoiler_free_mode_is_no_survey_record_under_the_cap(client):
+    user = await sign_up(client)
+    await updated(client, user, options={"spoilerFree": True})
+    full = await updated(client, user, options={f"survey_{n}": survey(f"survey_{n}") for n in range(20)})
+    assert len(full["options"]) == 21 and full["options"]["spoilerFree"] is True
+    assert_error(await update(client, user, options={"survey_20": survey("survey_20")}), 400, "validation_error")
+
+
 async def test_identity_and_identity_item_must_exist_with_their_kind(client, catalogue):
     user = await sign_up(client)
     nobody = "f" * 24

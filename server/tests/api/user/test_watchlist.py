@@ -154,3 +154,18 @@ async def test_concurrent_adds_of_the_same_item_keep_one_entry(client, catalogue
     answers = await asyncio.gather(*(add(client, user, catalogue["goal"]) for _ in range(6)))
     assert [a.status_code for a in answers] == [200] * 6
     assert await selected(client, user) == [catalogue["goal"]]
+
+
+async def test_the_watchlist_asked_without_spoilers_carries_no_score_and_no_matchs_length(client, seeded_match, user):
+    game, highlight = seeded_match.game, seeded_match.highlight
+    await add_all(client, user, game["id"], highlight["id"])
+    for params in ({}, {"spoilers": "show"}):
+        shown = await watchlist(client, user, **params)
+        assert seeded_match.shows_score(shown), params
+    hidden = {e["_id"]: e for e in (await watchlist(client, user, spoilers="hide"))["entries"]}
+    assert set(hidden) == {game["id"], highlight["id"]}
+    assert not seeded_match.shows_score(list(hidden.values()))
+    assert hidden[game["id"]]["duration"] is None
+    assert hidden[highlight["id"]]["duration"] == highlight["duration_s"]
+    response = await client.get("/api/user/get_watchlist", params={"spoilers": "off"}, headers=user["headers"])
+    assert_error(response, 400, "validation_error")

@@ -10,6 +10,7 @@ import { LocaleSwitcher } from "./LocaleSwitcher";
 import { MyStuffNav } from "./myStuff";
 import { PrimaryNav } from "./PrimaryNav";
 import { SearchForm } from "./SearchForm";
+import { SpoilerToggle } from "./SpoilerToggle";
 import { ThemeToggle } from "./ThemeToggle";
 import { UserMenu } from "./UserMenu";
 import "./Header.css";
@@ -62,6 +63,7 @@ export function Header() {
           <MyStuffNav />
           <SearchForm />
           <div className="site-header__prefs">
+            <SpoilerToggle />
             <LocaleSwitcher />
             <ThemeToggle />
           </div>

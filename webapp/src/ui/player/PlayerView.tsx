@@ -114,7 +114,7 @@ async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<v
 }
 
 const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
-  const { source, poster, vastUrl, adKey, adDeadlines, markers, extraControls, notice } = props;
+  const { source, poster, vastUrl, adKey, adDeadlines, markers, extraControls, notice, hideDuration } = props;
   const { t, i18n } = useTranslation("player");
   applyChromeLanguage(i18n.language, t);
 
@@ -493,6 +493,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   }, []);
 
   const live = source?.live ?? false;
+  const lengthHidden = !!hideDuration && !live;
   const span = progress.span;
   const adShowing = adPhase !== "done";
 
@@ -530,9 +531,9 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
             {!live && <MediaPlaybackRateMenu id={ids.rate} hidden anchor="auto" rates={RATES} />}
             {/* The timeline runs left to right in every language, as in most players: the seek
                 bar's clicks, fill and playhead, the markers and the times all read that way. */}
-            <div className="player__timeline" dir="ltr">
-              <MediaTimeRange className="player__range" />
-              {!!markers?.length && span && (
+            <div className="player__timeline" dir="ltr" hidden={lengthHidden}>
+              {!lengthHidden && <MediaTimeRange className="player__range" />}
+              {!!markers?.length && span && !lengthHidden && (
                 <div className="player__markers" aria-hidden="true">
                   {markers.map((marker) => {
                     const at = fractionOf(marker.time, span.start, span.end);
@@ -564,7 +565,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
                   }}
                 />
               ) : (
-                <MediaTimeDisplay showDuration dir="ltr" />
+                <MediaTimeDisplay showDuration={!lengthHidden} dir="ltr" />
               )}
               <span className="player__spacer" />
               {extraControls}

@@ -35,6 +35,11 @@ export interface PlayerProps {
   startAt?: number | null;
   markers?: readonly PlayerMarker[];
   /**
+   * Spoiler-free (issue 31 §1): a recording's length is not shown (no seek bar, no duration), as
+   * it gives overtime away; the seek buttons and keys still move through it.
+   */
+  hideDuration?: boolean;
+  /**
    * A fresh address for the source playing now (a new token for the same stream), asked for before
    * its token expires and when the server refuses it; null when there is none.
    */

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import {
   useForm,
   type FieldErrors,
@@ -13,6 +13,7 @@ import { useErrorText } from "@/api/errors";
 import { mapUserProfile, type UserProfile } from "@/entities/user";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { notify } from "@/lib/notify";
+import { setSpoilerFree, useSpoilerFree } from "@/session/spoilers";
 import { useCurrentUser } from "@/session/store";
 import { FormAlert } from "@/ui/form/FormAlert";
 import { SubmitButton } from "@/ui/form/SubmitButton";
@@ -42,8 +43,35 @@ export default function GeneralSection() {
       <h2>{t("sections.general")}</h2>
       {/* A new form per viewer: its defaults are that viewer's profile. */}
       <ProfileForm key={user.id} user={user} />
+      <SpoilerPreference />
       <DeleteAccount />
     </>
+  );
+}
+
+/** Spoiler-free mode (issue 31 §1), kept with the account: the header's switch, said in words. */
+function SpoilerPreference() {
+  const { t } = useTranslation(["account", "common"]);
+  const on = useSpoilerFree();
+  const hintId = useId();
+  return (
+    <section className="account-preferences">
+      <label className="form-check">
+        <input
+          type="checkbox"
+          className="form-check__input"
+          checked={on}
+          aria-describedby={hintId}
+          onChange={(change) => {
+            setSpoilerFree(change.target.checked).catch(() => notify.danger(t("common:header.spoilers_not_saved")));
+          }}
+        />
+        <span>{t("general.spoiler_free")}</span>
+      </label>
+      <p id={hintId} className="form-field__hint">
+        {t("general.spoiler_free_hint")}
+      </p>
+    </section>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { ContinueWatchingItem } from "@/entities/playback";
+import { useScoresHidden, useSpoilerSafe } from "@/session/spoilers";
 import { formatDuration } from "../lib/kickoff";
 import { EventCard } from "./EventCard";
 import "./ContinueWatchingCard.css";
@@ -19,26 +20,31 @@ interface Props {
  */
 export function ContinueWatchingCard({ item, now, onRemove, removing = false }: Props) {
   const { t } = useTranslation("following");
+  // Spoiler-free: how far along a match the viewer is tells how long it went.
+  const lengthHidden = useScoresHidden(item.event.id) && !item.event.isClip;
+  const { title } = useSpoilerSafe(item.event);
   const percent = Math.round(item.progress * 100);
-  const label = t("resume.progress", {
-    watched: formatDuration(item.position.position),
-    total: formatDuration(item.position.duration),
-  });
+  const watched = formatDuration(item.position.position);
+  const label = lengthHidden
+    ? t("resume.progress_no_total", { watched })
+    : t("resume.progress", { watched, total: formatDuration(item.position.duration) });
   return (
     <div className="resume-card">
       <EventCard event={item.event} now={now} />
-      <div className="resume-card__overlay" aria-hidden="true">
-        <div className="resume-card__track">
-          <div className="resume-card__bar" style={{ inlineSize: `${percent}%` }} />
+      {!lengthHidden && (
+        <div className="resume-card__overlay" aria-hidden="true">
+          <div className="resume-card__track">
+            <div className="resume-card__bar" style={{ inlineSize: `${percent}%` }} />
+          </div>
         </div>
-      </div>
+      )}
       <p className="visually-hidden">{label}</p>
       {onRemove && (
         <button
           type="button"
           className="resume-card__remove"
-          title={t("resume.remove_named", { name: item.event.title })}
-          aria-label={t("resume.remove_named", { name: item.event.title })}
+          title={t("resume.remove_named", { name: title })}
+          aria-label={t("resume.remove_named", { name: title })}
           disabled={removing}
           onClick={() => onRemove(item)}
         >

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { accessOf, eventPath, type CatalogEvent, type EventTeam } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { useSpoilerSafe } from "@/session/spoilers";
 import { FallbackImage } from "@/ui/images/FallbackImage";
 import { formatDay, formatDuration, formatTime } from "../lib/kickoff";
 import { useAccessLabel } from "./useAccessLabel";
@@ -45,7 +46,8 @@ export function useKickoffText(event: CatalogEvent, now: Date, timeZone?: string
  * One event, highlight or clip: poster, live badge, title, teams, kick-off, league and what
  * it takes to watch. The whole card is one link to the event page.
  */
-export function EventCard({ event, now = new Date(), timeZone, priority = false, headingLevel = 3 }: Props) {
+export function EventCard({ event: listed, now = new Date(), timeZone, priority = false, headingLevel = 3 }: Props) {
+  const event = useSpoilerSafe(listed);
   const Title = headingLevel === 2 ? "h2" : "h3";
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();

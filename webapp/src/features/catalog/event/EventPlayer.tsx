@@ -10,6 +10,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
+import { useScoresHidden } from "@/session/spoilers";
 import { useAppConfig } from "@/lib/config";
 import { Player, parseSignedUrl, streamClaims, type PlayerHandle, type PlayerSource } from "@/ui/player";
 import { fetchEvent } from "../api/getEvent";
@@ -69,6 +70,7 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
 ) {
   const { t } = useTranslation("player");
   const mapOptions = useEventMapOptions();
+  const scoresHidden = useScoresHidden(event.id);
   const { ads } = useAppConfig();
   const adDeadlines = useMemo(
     () => ({ vastMs: ads.vast_deadline_ms, startMs: ads.start_deadline_ms }),
@@ -164,6 +166,8 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       adDeadlines={adDeadlines}
       startAt={loadAt}
       markers={markers}
+      // A match's length gives overtime away; a clip's (a viewer's own, or a highlight) does not.
+      hideDuration={scoresHidden && !clip && !event.isClip}
       renewSource={renewSource}
       onStreamTimeChange={onStreamTimeChange}
       extraControls={viewToggle}

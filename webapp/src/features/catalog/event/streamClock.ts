@@ -33,3 +33,11 @@ export function createStreamClock(): StreamClock {
 export function useStreamSeconds(clock: StreamClock): number | null {
   return useSyncExternalStore(clock.subscribe, clock.get, clock.get);
 }
+
+const still = () => () => undefined;
+const unknown = () => null;
+
+/** useStreamSeconds while `watching`; null, and no re-render per second, otherwise. */
+export function usePlayedSeconds(clock: StreamClock, watching: boolean): number | null {
+  return useSyncExternalStore(watching ? clock.subscribe : still, watching ? clock.get : unknown, unknown);
+}

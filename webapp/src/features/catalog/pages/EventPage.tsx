@@ -6,6 +6,7 @@ import { isApiError } from "@/api/apiError";
 import { useAppConfig } from "@/lib/config";
 import type { UserClip } from "@/entities/clip";
 import { accessOf, isClipMediaType, type CatalogEvent, type MediaType } from "@/entities/event";
+import { useScoresHidden, useSpoilerSafe } from "@/session/spoilers";
 import { useIsAuthenticated } from "@/session/store";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { eventQueryOptions, fetchEvent, type EventLookup } from "../api/getEvent";
@@ -30,7 +31,8 @@ import { ResumeNote } from "../event/ResumeNote";
 import { eventPageReducer, initialEventPageState, type EventPageAction, type EventPageState } from "../event/realtime";
 import { parseStartAt } from "../event/share";
 import { statsRefreshInterval } from "../event/statsView";
-import { createStreamClock } from "../event/streamClock";
+import { SpoilerSwitch } from "../event/SpoilerSwitch";
+import { createStreamClock, usePlayedSeconds } from "../event/streamClock";
 import { useEventRealtime } from "../event/useEventRealtime";
 import { usePlaybackPosition } from "../event/usePlaybackPosition";
 import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
@@ -59,7 +61,7 @@ function ClipBanner({ clip, onBack }: { clip: UserClip; onBack: () => void }) {
 }
 
 function EventView({
-  event,
+  event: answered,
   state,
   dispatch,
   startAt,
@@ -75,6 +77,9 @@ function EventView({
   const config = useAppConfig();
   const mapOptions = useEventMapOptions();
   const signedIn = useIsAuthenticated();
+  // Spoiler-free: no score in what is shown, nor key plays ahead of the playhead.
+  const scoresHidden = useScoresHidden(answered.id);
+  const event = useSpoilerSafe(answered);
   useDocumentTitle(event.title);
 
   const player = useRef<EventPlayerHandle>(null);
@@ -101,16 +106,21 @@ function EventView({
   const statsOffered = config.options.match_stats && event.statsEnabled && !!event.teams;
   const stats = useQuery({
     ...eventStatsQueryOptions(event.id),
-    enabled: statsOffered,
+    enabled: statsOffered && !scoresHidden,
     refetchInterval: statsRefreshInterval(event),
   });
   // A game without partner data answers 404: nothing to show, nothing went wrong.
   useLogFailure(isApiError(stats.error, "stats_not_found") ? null : stats.error, "Stats");
 
+  const played = usePlayedSeconds(clock, scoresHidden);
+  const shownTags = useMemo(
+    () => (scoresHidden ? tags.tags.filter((tag) => played !== null && tag.time <= played) : tags.tags),
+    [tags.tags, scoresHidden, played],
+  );
   const markers = useMemo(
     () =>
-      playingClip ? [] : tags.tags.map((tag) => ({ id: tag.id, time: tag.time, label: tag.title, global: tag.global })),
-    [tags.tags, playingClip],
+      playingClip ? [] : shownTags.map((tag) => ({ id: tag.id, time: tag.time, label: tag.title, global: tag.global })),
+    [shownTags, playingClip],
   );
 
   const backToEvent = () => {
@@ -160,13 +170,18 @@ function EventView({
           <PlayerToolbar event={event} playable={available && !!event.streamUrl} />
         </div>
         <div className="event-page__main">
-          <EventDetails event={event} stats={stats.data} statsOffered={statsOffered} />
-          {statsOffered && <EventStatsPanel event={event} stats={stats.data} />}
+          <EventDetails
+            event={event}
+            stats={scoresHidden ? undefined : stats.data}
+            statsOffered={statsOffered && !scoresHidden}
+          />
+          {(statsOffered || !!event.teams) && <SpoilerSwitch eventId={event.id} />}
+          {statsOffered && !scoresHidden && <EventStatsPanel event={event} stats={stats.data} />}
         </div>
         {/* Moments and clips are cut from what plays: nothing to tag before kick-off. */}
         {!event.isChannel && event.status !== "upcoming" && (
           <div className="event-page__panels">
-            <MomentsPanel tags={personal ? tags : null} />
+            <MomentsPanel tags={personal ? { ...tags, tags: shownTags } : null} />
             {personal && !event.isClip && <MyClipsPanel clips={clips.data ?? []} isPending={clips.isLoading} />}
           </div>
         )}

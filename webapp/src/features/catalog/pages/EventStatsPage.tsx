@@ -4,6 +4,7 @@ import { ApiError } from "@/api/client";
 import { useAppConfig } from "@/lib/config";
 import type { CatalogEvent } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { useScoresHidden, useSpoilerSafe } from "@/session/spoilers";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { useEvent } from "../api/getEvent";
 import { useEventStats } from "../api/getEventStats";
@@ -11,6 +12,7 @@ import { EventStatus } from "../components/EventStatus";
 import { EventTeams } from "../components/EventTeams";
 import { StatBars, StatBarsSkeleton } from "../components/StatBars";
 import { EmptyState, ErrorState, LoadingNote } from "../components/States";
+import { SpoilerSwitch } from "../event/SpoilerSwitch";
 import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
 import "../components/CatalogPage.css";
 import "./EventPage.css";
@@ -19,10 +21,13 @@ function Stats({ event }: { event: CatalogEvent }) {
   const { t } = useTranslation("catalog");
   // Stats are shown only where the app offers them and the event has a stats partner feed.
   const offered = useAppConfig().options.match_stats && event.statsEnabled;
-  const stats = useEventStats(event.id, offered);
+  // Spoiler-free: the score and the stats only after "Show score".
+  const hidden = useScoresHidden(event.id);
+  const stats = useEventStats(event.id, offered && !hidden);
   const teams = event.teams;
 
   if (!offered) return <EmptyState>{t("stats.unavailable")}</EmptyState>;
+  if (hidden) return <SpoilerSwitch eventId={event.id} />;
   if (stats.isPending) {
     return (
       <>
@@ -64,7 +69,8 @@ function Stats({ event }: { event: CatalogEvent }) {
   );
 }
 
-function StatsHeader({ event }: { event: CatalogEvent }) {
+function StatsHeader({ event: answered }: { event: CatalogEvent }) {
+  const event = useSpoilerSafe(answered);
   const { t } = useTranslation("catalog");
   const localePath = useLocalePath();
   useDocumentTitle(t("stats.title", { title: event.title }));

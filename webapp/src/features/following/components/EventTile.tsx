@@ -3,10 +3,12 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { eventPath, type CatalogEvent } from "@/entities/event";
 import { useLocalePath } from "@/i18n/useLocalePath";
+import { useSpoilerSafe } from "@/session/spoilers";
 import { FallbackImage } from "@/ui/images/FallbackImage";
 
 /** One event as a tile linking to its page: poster, live badge, league, title, kick-off. */
-export function EventTile({ event, action }: { event: CatalogEvent; action?: ReactNode }) {
+export function EventTile({ event: listed, action }: { event: CatalogEvent; action?: ReactNode }) {
+  const event = useSpoilerSafe(listed);
   const { t, i18n } = useTranslation("following");
   const localePath = useLocalePath();
   const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
