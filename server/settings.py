@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     # analytics_retention_interval_seconds (one process of a cluster; 0 turns it off).
     analytics_retention_days: int = Field(default=90, ge=1, le=3650)
     analytics_retention_interval_seconds: float = Field(default=3600.0, ge=0)
+    # Personal calendar feeds (server/services/calendar_feeds.py): a finished event stays in them
+    # this many days after its end; reads per client address per window (seconds), so a feed's
+    # secret cannot be guessed by asking.
+    calendar_retention_days: int = Field(default=7, ge=0, le=365)
+    calendar_reads_per_address: int = Field(default=60, ge=1)
+    calendar_read_window: int = Field(default=60, ge=1, le=3600)
     # Error reporting (Sentry): nothing is reported, and the webapp loads no SDK, without a DSN.
     # The webapp reports to TOUCHLINE_SENTRY_WEBAPP_DSN, else to the server's DSN.
     sentry_dsn: str | None = None

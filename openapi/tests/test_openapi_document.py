@@ -32,6 +32,9 @@ SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # Paths whose first segment is not their tag.
 # Paths whose first segment names no tag: the meta routes, and the search across everything (its
 # answer leads with events, and the event handlers serve it).
+# The one media type answered besides JSON: iCalendar documents (the calendar feeds; the server
+# adds `charset=utf-8`, which Connexion's response validation leaves aside).
+CALENDAR = "text/calendar"
 TAG_EXCEPTIONS = {"/health": "meta", "/config": "meta", "/search": "event"}
 
 REGISTRY = Registry().with_resource(BASE_URI, Resource.from_contents(DOCUMENT, default_specification=DRAFT4))
@@ -195,7 +198,8 @@ def test_every_response_is_json_with_an_example(path: str, method: str, operatio
         if _bodiless(method, status):
             assert "content" not in _resolve(response), f"{status}: no body"
             continue
-        media = _resolve(response).get("content", {}).get("application/json")
+        content = _resolve(response).get("content", {})
+        media = content.get("application/json", content.get(CALENDAR))  # iCalendar: the one text answer
         assert media is not None, f"{status}: application/json content"
         assert "schema" in media, f"{status}: schema"
         _json_example(media)  # raises when there is none
@@ -224,6 +228,16 @@ def _json_body(operation: dict[str, Any]) -> dict[str, Any] | None:
     return operation["requestBody"]["content"].get("application/json")
 
 
+def test_the_only_text_answers_are_calendars() -> None:
+    """Every answer is JSON but the iCalendar documents, whose example is a VCALENDAR."""
+    for _path, _method, operation in OPERATIONS:
+        for response in map(_resolve, operation["responses"].values()):
+            content = response.get("content", {})
+            if content and "application/json" not in content:
+                assert list(content) == [CALENDAR], operation["operationId"]
+                assert content[CALENDAR]["example"].startswith("BEGIN:VCALENDAR\n"), operation["operationId"]
+
+
 def test_the_only_body_of_bytes_is_a_tus_upload() -> None:
     for _path, _method, operation in OPERATIONS:
         content = (operation.get("requestBody") or {}).get("content", {})
@@ -248,6 +262,8 @@ RESPONSE_CASES = [
 )
 def test_response_example_validates_against_its_schema(path: str, method: str, status: str) -> None:
     response = _resolve(DOCUMENT["paths"][path][method]["responses"][status])
+    if CALENDAR in response["content"]:  # text, checked in test_the_only_text_answers_are_calendars
+        return
     example = _json_example(response["content"]["application/json"])
     validator = _validator(_schema_pointer_of_response(path, method, status))
     assert _errors(validator, example) == []
@@ -311,6 +327,8 @@ def _first_success(operation: dict[str, Any]) -> tuple[int, Any]:
     response = _resolve(operation["responses"][status])
     if "content" not in response:
         return int(status), None
+    if CALENDAR in response["content"]:
+        return int(status), response["content"][CALENDAR]["example"]
     return int(status), _json_example(response["content"]["application/json"])
 
 
@@ -332,6 +350,8 @@ def connexion_client():
         async def handler(*args, **kwargs):
             if example is None:
                 return None, status
+            if isinstance(example, str):  # an iCalendar document
+                return example, status, {"Content-Type": CALENDAR}
             return copy.deepcopy(example), status, {"Content-Type": "application/json"}
 
         return handler
@@ -374,7 +394,9 @@ def test_connexion_accepts_the_examples(connexion_client, path: str, method: str
     response = connexion_client.request(method.upper(), url, **kwargs)
     status, example = _first_success(operation)
     assert response.status_code == status, response.text
-    if example is not None:
+    if isinstance(example, str):
+        assert response.text == example
+    elif example is not None:
         assert response.json() == example
 
 

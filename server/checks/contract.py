@@ -235,6 +235,7 @@ SCHEMATHESIS_IDS = {
     "get_identity_by_id": "identity",
     "get_event_stats": "eventWithStats",
     "get_channel_programme": "channel",
+    "get_event_calendar": "event",
     "get_related_videos": "clip",
     "get_subscription_by_id": "allAccess",
     "list_event_assets": "event",

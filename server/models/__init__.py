@@ -16,6 +16,7 @@ from .accounts import (
 )
 from .analytics import AnalyticsEvent
 from .base import Base, new_id, utcnow
+from .calendar import CalendarFeed
 from .catalogue import (
     EpgProgramme,
     Event,
@@ -52,6 +53,7 @@ __all__ = [
     "AuthSession",
     "Base",
     "BundleItem",
+    "CalendarFeed",
     "CardHandle",
     "Contract",
     "Device",

@@ -119,6 +119,9 @@ class Event(IdMixin, TimestampMixin, Base):
     start_time_ms: Mapped[int | None] = mapped_column(Integer)
     end_time_ms: Mapped[int | None] = mapped_column(Integer)
     duration_s: Mapped[int | None] = mapped_column(Integer)
+    # Calendar entries' SEQUENCE: one more each time the event's slot (start, end) moves, so
+    # calendar apps replace the entry they hold (server/services/calendar_slots.py).
+    schedule_sequence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     # Lists filter by media type, status and sport and page by (event_date, id): indexes end in
     # exactly that pair so a page is an index range scan with no sort, on SQLite and PostgreSQL.

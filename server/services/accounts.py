@@ -22,6 +22,7 @@ from ..models import (
     AnalyticsEvent,
     ApiKey,
     AuthSession,
+    CalendarFeed,
     CardHandle,
     Contract,
     Device,
@@ -181,6 +182,7 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Follow),
     Erase(WatchlistItem),
     Erase(PlaybackPosition),  # where the viewer stopped in each video
+    Erase(CalendarFeed),  # the calendar feed's address stops working
     Erase(IdempotencyKey),  # recorded answers of money-moving calls
     Erase(AnalyticsEvent),  # what the viewer did, and the traits an identify carried
     Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards

@@ -63,6 +63,7 @@ from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
 from . import media_jobs
+from .calendar_slots import count_reschedule
 from .events import EventView, load_views
 
 log = logging.getLogger(__name__)
@@ -541,6 +542,7 @@ async def update(
     if identities is not None:
         await db.execute(delete(EventIdentity).where(EventIdentity.event_id == event.id))
         _link(db, event, identities)
+    count_reschedule(before, event)
     change = Change(event, diff(before, event), on_air_at_new_url(before, event))
     if _touched(before, event) or identities is not None:
         event.updated = now
@@ -573,6 +575,7 @@ async def go_live(
     _go_live(event, now)
     await _own_assets(db, media, event)
     event.updated = now
+    count_reschedule(before, event)
     change = Change(event, diff(before, event), on_air_at_new_url(before, event))
     await db.commit()
     return await _view(db, event), change
@@ -631,6 +634,7 @@ async def finish(
     _finish(event, now, stream_given=archive is not None, duration_given=archive is not None)
     await _own_assets(db, media, event)
     event.updated = now
+    count_reschedule(before, event)
     change = Change(event, diff(before, event))
     await db.commit()
     return await _view(db, event), change
@@ -660,6 +664,7 @@ async def set_stream(
     await _own_assets(db, media, event)
     event.updated = now
     # The stream travels in event-url-change; update-event tells the rest (an upcoming event went live).
+    count_reschedule(before, event)
     fields = diff(before, event)
     fields.pop("content", None)
     change = Change(event, fields, on_air_at_new_url(before, event))
@@ -698,6 +703,7 @@ async def start_due(database: Database, now: datetime | None = None, *, media: M
                 except ApiError as refusal:  # stored before streams were checked: it goes live, unplayable
                     log.warning("kickoff: event %s goes live with a stream it cannot play: %s", event.id, refusal)
                 event.updated = now
+                count_reschedule(before, event)
                 changes.append(Change(event, diff(before, event), on_air_at_new_url(before, event)))
                 await db.commit()
                 started += 1

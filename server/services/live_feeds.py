@@ -34,6 +34,7 @@ from ..media.assets.store import MediaStore
 from ..media.delivery.urls import live_url
 from ..media.recordings import set_rewind
 from ..models import Event, MediaAsset, new_id
+from .calendar_slots import count_reschedule
 from .event_admin import CHANNEL, UPCOMING, Change, diff, on_air_at_new_url, snapshot
 from .event_admin import LIVE as LIVE_STATUS
 
@@ -124,6 +125,7 @@ async def on_air(
     asset.state = ON_AIR if event.hls_stream == stream else PREVIEW
     asset.updated = now
     change = None
+    count_reschedule(before, event)
     fields = diff(before, event)
     if event.live_feed is not None and asset.state == ON_AIR:  # back from a drop
         event.live_feed = None

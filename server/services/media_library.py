@@ -27,6 +27,7 @@ from ..media.assets.model import HIGHLIGHT, LIVE, RECORDING, UPLOAD, AssetView
 from ..media.delivery.urls import MEDIA_PREFIX
 from ..models import Event, MediaAsset, MediaJob
 from . import media_jobs
+from .calendar_slots import count_reschedule
 from .event_admin import Change, diff, snapshot
 
 ASSET_NOT_FOUND = "asset_not_found"
@@ -155,6 +156,7 @@ async def delete_asset(db: AsyncSession, asset_id: str, *, force: bool) -> Delet
         if event.poster_h and any(f"{MEDIA_PREFIX}/stills/{asset_id}.jpg" in event.poster_h for asset_id in doomed):
             event.poster_h = None  # the still goes with the asset: cards fall back on the league's
         event.updated = now
+        count_reschedule(before, event)
         changes.append(Change(event, diff(before, event)))
     jobs = list(
         await db.scalars(

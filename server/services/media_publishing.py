@@ -40,6 +40,7 @@ from ..media.recordings import RECORDING_FILE, Recording, RecordingInfo
 from ..models import Event, EventIdentity, MediaAsset, Team, new_id
 from ..seed.fixtures import slugify
 from ..text_rules import control_message, has_control_characters
+from .calendar_slots import count_reschedule
 from .event_admin import (
     ARCHIVED,
     CHANNEL,
@@ -164,6 +165,7 @@ async def _as_archive(db: AsyncSession, asset: MediaAsset, *, library: Library, 
         event.poster_h = poster
     event.updated = now
     await db.flush()
+    count_reschedule(before, event)
     return Published(await _view(db, event), Change(event, diff(before, event)))
 
 

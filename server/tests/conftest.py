@@ -90,6 +90,8 @@ def settings(database_url) -> Settings:
         stream_token_seconds=3600,
         analytics_batches_per_address=1_000_000,
         analytics_batches_per_sender=1_000_000,
+        # And the calendar feeds' read budget (server/tests/api/user/test_calendar_feed.py).
+        calendar_reads_per_address=1_000_000,
     )
 
 

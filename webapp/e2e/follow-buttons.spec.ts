@@ -1,39 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { newViewer, signInOnPage } from "./event-support";
-
-const TEAM = "Harbor City Mariners";
-const LEAGUE = "Northern Premier Division";
-
-async function leagueId(request: APIRequestContext): Promise<string> {
-  const answer = await request.post("/api/identity/list", {
-    data: {
-      page: 0,
-      size: 100,
-      sort: "order",
-      order: "asc",
-      next: false,
-      count: false,
-      filters: { media_type: "identity_item", archived: false },
-    },
-  });
-  expect(answer.ok()).toBe(true);
-  const body = (await answer.json()) as { content: { entries: { _id: string; title: string }[] } };
-  const league = body.content.entries.find((entry) => entry.title === LEAGUE);
-  expect(league, `the seeded league ${LEAGUE}`).toBeDefined();
-  return league!._id;
-}
-
-/** From the league's page, as a visitor would: its Teams rail, then the team. */
-async function openTeamPage(page: Page, request: APIRequestContext) {
-  await page.goto(`/league/${await leagueId(request)}`);
-  await page
-    .getByRole("region", { name: "Teams" })
-    .getByRole("link", { name: new RegExp(TEAM) })
-    .first()
-    .click();
-  await expect(page).toHaveURL(/\/team\/[0-9a-f]{24}$/);
-  await expect(page.getByRole("heading", { level: 1, name: TEAM })).toBeVisible();
-}
+import { LEAGUE, TEAM, openTeamPage } from "./following-support";
 
 const header = (page: Page) => page.locator("header.identity-header");
 

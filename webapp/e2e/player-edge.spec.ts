@@ -162,3 +162,60 @@ test("an archived match plays and seeks through the edge, and a second viewer's 
     ).toHaveLength(1);
   expect(one.stalled + two.stalled).toBeLessThan(1);
 });
+
+test("a signed-out viewer's stream stops at the edge within one token lifetime, and is not renewed", async ({
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  // A viewer's browser as requests: its cookies kept, as the player's are.
+  const viewer = await playwright.request.newContext({ baseURL: cluster.base });
+  const login = await viewer.post("/api/user/login", {
+    data: {
+      username: "fan@touchline.test",
+      password: "touchline-fan-2026",
+      device_id: "edge-e2e",
+      device_name: "edge",
+    },
+  });
+  expect(login.ok()).toBe(true);
+  const bearer = ((await login.json()) as { content: { tokenData: { access_token: string } } }).content.tokenData
+    .access_token;
+  const event = await findEvent(viewer, { status: "live", commerce: "commerce_members_media", bearer });
+  const answer = await viewer.get(`/api/event/get_by_id/id/${event._id}`, {
+    headers: { Authorization: `Bearer ${bearer}` },
+  });
+  const url = ((await answer.json()) as { content: { content: { HLSStream: string } } }).content.content.HLSStream;
+  const master = await viewer.get(url);
+  expect(master.ok()).toBe(true);
+  expect(master.headers()["x-cache-status"]).toBeDefined();
+  const variant = new URL(
+    (await master.text()).split("\n").find((line) => line.endsWith(".m3u8"))!,
+    cluster.edge + url,
+  ).pathname;
+
+  expect((await viewer.post("/api/user/logout", { headers: { Authorization: `Bearer ${bearer}` } })).ok()).toBe(true);
+  // No renewal for that session: its event answer is refused.
+  const renewal = await viewer.get(`/api/event/get_by_id/id/${event._id}`, {
+    headers: { Authorization: `Bearer ${bearer}` },
+  });
+  expect(
+    renewal.status() === 401 ||
+      ((await renewal.json()) as { content: { content: { HLSStream: string | null } } }).content.content.HLSStream ===
+        null,
+  ).toBe(true);
+  // The token in hand plays on (the stated bound), on the cookie alone ...
+  expect((await viewer.get(variant)).status()).toBe(200);
+  // ... until it expires, and then the edge refuses it without asking a server process.
+  const expires = expiryOf(tokenOf(cluster.base + url)!);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, (expires + 1.5) * 1000 - Date.now())));
+  const refused = await viewer.get(variant);
+  expect(refused.status()).toBe(403);
+  // Expired, or gone with its cookie, whose Max-Age is the token's lifetime.
+  expect(["stream_token_expired", "stream_access_denied"]).toContain(
+    ((await refused.json()) as { messageErrorCode: string }).messageErrorCode,
+  );
+  const asked = cluster.edgeLog().filter((line) => line.includes(`${variant} `) && line.includes(" 403 "));
+  expect(asked.length).toBeGreaterThan(0);
+  expect(asked.every((line) => line.split(" ").at(-2) === "-")).toBe(true);
+  await viewer.dispose();
+});

@@ -54,7 +54,8 @@ function scorePatterns(scored: readonly Scored[]): RegExp[] {
   return [...pairs].flatMap((pair) => {
     const [home, away] = pair.split("|");
     return [
-      new RegExp(`(?<![\\d.-])${home}\\s?[-–—]\\s?${away}(?![\\d.-])`),
+      // Not inside a word (an asset's hashed name may hold "5-0"), a number or a date.
+      new RegExp(`(?<![\\w.-])${home}\\s?[-–—]\\s?${away}(?![\\w.-])`),
       new RegExp(`Score ${home} to ${away}\\b`),
     ];
   });

@@ -40,6 +40,8 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   "/user/password/forgot",
   "/user/password/reset",
   "/user/verify_email",
+  "/calendar/{secret}.ics",
+  "/event/calendar/{id}.ics",
 ]);
 
 /**

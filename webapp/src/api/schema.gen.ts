@@ -149,6 +149,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/calendar/{id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event as a calendar file (an event page's "Add to calendar")
+         * @description An iCalendar (RFC 5545) document with the event's `VEVENT`, the same entry the calendar
+         *     feeds give it (`GET /calendar/{secret}.ics`: same `UID`, so a calendar holding both keeps
+         *     one), as a download (`Content-Disposition: attachment`, named after its `reference_id`).
+         *     Any status but a channel's. With `spoilers=hide` its title carries no score. An id that
+         *     is no event is a 404 `event_not_found`.
+         */
+        get: operations["get_event_calendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/epg/{id}": {
         parameters: {
             query?: never;
@@ -846,6 +870,89 @@ export interface paths {
          *     id nobody has, changes nothing; the answer is null either way.
          */
         post: operations["remove_playback_position"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/calendar_feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the viewer has a calendar feed, and since when (never its address)
+         * @description `active` is true while the viewer's feed works; `created` is when its address was made
+         *     (null without one). The address itself is shown only when it is made
+         *     (`POST /user/calendar_feed`): the server keeps a hash of its secret, not the secret.
+         */
+        get: operations["get_calendar_feed"];
+        put?: never;
+        /**
+         * Make a new address for the viewer's calendar feed (the old one stops working)
+         * @description A personal iCalendar feed of the events of the teams, leagues and categories the viewer
+         *     follows (`GET /calendar/{secret}.ics`), for Google Calendar, Apple Calendar and the like
+         *     to subscribe to. The answer is the only time its address is shown: it holds a secret
+         *     (`url` is `<public base URL>/api/calendar/<secret>.ics`), and the server keeps only a hash
+         *     of it. Making one replaces any earlier feed, whose address answers 404 from then on.
+         */
+        post: operations["create_calendar_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/calendar_feed/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the viewer's calendar feed (revoking none is harmless)
+         * @description The feed's address answers 404 from then on, and what the server kept of it is deleted.
+         *     Calendar apps subscribed to it keep what they last read until they are told to drop it.
+         */
+        post: operations["revoke_calendar_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/{secret}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A viewer's calendar feed (iCalendar), read by calendar apps with the secret of its address
+         * @description No authorisation header: the secret in the address is the credential (made by
+         *     `POST /user/calendar_feed`). An iCalendar (RFC 5545) document, `METHOD:PUBLISH`, with one
+         *     `VEVENT` per event of a team, league or category the viewer follows that is upcoming or
+         *     live, or ended less than `TOUCHLINE_CALENDAR_RETENTION_DAYS` (7) days ago: at most 500,
+         *     soonest first. Each entry's `UID` is `<event id>@<host of the public base URL>` for good;
+         *     `DTSTART` is the event's date and `DTEND` its end (else its date plus its duration, else
+         *     plus two hours), in UTC; `SEQUENCE` grows each time they move; `URL` and `DESCRIPTION`
+         *     give the event's page (`<public base URL>/events/<id>`), the description after its league.
+         *     For a viewer in spoiler-free mode (`options.spoilerFree`) titles carry no score.
+         *     Calendar apps may keep an answer five minutes. Reads are limited per client address
+         *     (`TOUCHLINE_CALENDAR_READS_PER_ADDRESS` per `TOUCHLINE_CALENDAR_READ_WINDOW` seconds, 60 a
+         *     minute), right secret or wrong; an unknown, replaced or revoked secret is a 404
+         *     `feed_not_found`.
+         */
+        get: operations["get_calendar_feed_ics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3701,6 +3808,30 @@ export interface components {
         NullablePlaybackPositionResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["PlaybackPosition"] | components["schemas"]["NullValue"];
         };
+        CalendarFeed: {
+            /**
+             * Format: uri
+             * @description The feed's address, with its secret; shown only in the answer that made it.
+             */
+            url: string;
+            /** Format: date-time */
+            created: string;
+        };
+        CalendarFeedResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["CalendarFeed"];
+        };
+        CalendarFeedState: {
+            /** @description Whether the viewer has a feed whose address works. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description When the address in force was made; null without one.
+             */
+            created: string | null;
+        };
+        CalendarFeedStateResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["CalendarFeedState"];
+        };
         ContinueWatchingEntry: components["schemas"]["PlaybackPosition"] & {
             video: components["schemas"]["Event"];
         };
@@ -6028,6 +6159,71 @@ export interface operations {
             };
         };
     };
+    get_event_calendar: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The event's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's calendar file. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="<reference_id>.ics"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     PRODID:-//Touchline//Calendar feeds//EN
+                     *     VERSION:2.0
+                     *     CALSCALE:GREGORIAN
+                     *     METHOD:PUBLISH
+                     *     BEGIN:VEVENT
+                     *     SUMMARY:Harbor City Mariners vs Riverside Rovers
+                     *     DTSTART:20261201T190000Z
+                     *     DTEND:20261201T210000Z
+                     *     DTSTAMP:20261130T090000Z
+                     *     UID:5f1c0a8e2b3d4c5e6f7a8b9c@touchline.example
+                     *     SEQUENCE:0
+                     *     STATUS:CONFIRMED
+                     *     URL:https://touchline.example/events/5f1c0a8e2b3d4c5e6f7a8b9c
+                     *     DESCRIPTION:Northern Premier Division\nhttps://touchline.example/events/5f1c0a8e2b3d4c5e6f7a8b9c
+                     *     LAST-MODIFIED:20261130T090000Z
+                     *     END:VEVENT
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     get_channel_programme: {
         parameters: {
             query?: {
@@ -6767,7 +6963,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -6879,7 +7074,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -6981,7 +7175,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -7322,7 +7515,6 @@ export interface operations {
                      *           "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *         ],
                      *         "options": {
-                     *           "spoilerFree": true,
                      *           "survey_user_experience_1": {
                      *             "surveyName": "survey_user_experience_1",
                      *             "skipped": "2026-11-10T20:00:00Z",
@@ -7396,7 +7588,6 @@ export interface operations {
                      *           "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *         ],
                      *         "options": {
-                     *           "spoilerFree": true,
                      *           "survey_user_experience_1": {
                      *             "surveyName": "survey_user_experience_1",
                      *             "skipped": "2026-11-10T20:00:00Z",
@@ -8223,6 +8414,151 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    get_calendar_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "active": true,
+                     *         "created": "2026-11-30T09:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CalendarFeedStateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    create_calendar_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed's address, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "url": "https://touchline.example/api/calendar/tlcal_3q2-7wEtxUh9dP0bcYkq1Z8m4nJvRr6sLpAoGf5yTeI.ics",
+                     *         "created": "2026-11-30T09:00:00Z"
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CalendarFeedResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    revoke_calendar_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (or there was nothing to revoke). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": null,
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    get_calendar_feed_ics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The feed's secret, as its address gives it.
+                 * @example tlcal_3q2-7wEtxUh9dP0bcYkq1Z8m4nJvRr6sLpAoGf5yTeI
+                 */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    /** @description `private, max-age=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example BEGIN:VCALENDAR
+                     *     PRODID:-//Touchline//Calendar feeds//EN
+                     *     VERSION:2.0
+                     *     CALSCALE:GREGORIAN
+                     *     METHOD:PUBLISH
+                     *     X-WR-CALNAME:Touchline: what you follow
+                     *     END:VCALENDAR
+                     */
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No feed has this secret (never made, replaced or revoked). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "No calendar feed has this address (it was replaced or revoked)",
+                     *       "messageErrorCode": "feed_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     exchange_token: {
         parameters: {
             query?: never;
@@ -8392,7 +8728,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -14105,7 +14440,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",
@@ -14195,7 +14529,6 @@ export interface operations {
                      *             "team|6a1c0a8e2b3d4c5e6f7a8b9d"
                      *           ],
                      *           "options": {
-                     *             "spoilerFree": true,
                      *             "survey_user_experience_1": {
                      *               "surveyName": "survey_user_experience_1",
                      *               "skipped": "2026-11-10T20:00:00Z",

@@ -136,17 +136,17 @@ export async function setSpoilerFree(on: boolean): Promise<void> {
   sessionStore.setState({ user: mapUserProfile(answer.content) });
 }
 
-/** "Show score": this event's answers carry its score again, in this tab. */
-export function revealScores(eventId: string): void {
-  if (!state.revealed.has(eventId)) setRevealed(eventId, true);
+/** "Show score": this event's answers carry its score again, in this tab (`client`'s answers asked again). */
+export function revealScores(eventId: string, client: QueryClient | null = queries): void {
+  if (!state.revealed.has(eventId)) setRevealed(eventId, true, client);
 }
 
 /** Hides this event's scores again ("Hide score" after "Show score"). */
-export function hideScoresAgain(eventId: string): void {
-  if (state.revealed.has(eventId)) setRevealed(eventId, false);
+export function hideScoresAgain(eventId: string, client: QueryClient | null = queries): void {
+  if (state.revealed.has(eventId)) setRevealed(eventId, false, client);
 }
 
-function setRevealed(eventId: string, shown: boolean): void {
+function setRevealed(eventId: string, shown: boolean, client: QueryClient | null): void {
   const revealed = new Set(state.revealed);
   if (shown) revealed.add(eventId);
   else revealed.delete(eventId);
@@ -157,7 +157,7 @@ function setRevealed(eventId: string, shown: boolean): void {
   }
   publish({ ...state, revealed });
   // Its answers were made in the other mode: ask again (dropping them, so none shows meanwhile).
-  void queries?.resetQueries({
+  void client?.resetQueries({
     predicate: (query) => JSON.stringify(query.queryKey).includes(JSON.stringify(eventId)),
   });
 }

@@ -7,7 +7,7 @@ catalogue tests sharing the session database count only their own events.
 
 import asyncio
 import json
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import httpx
 import pytest
@@ -21,11 +21,12 @@ from server.realtime import emitter
 from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 from server.services.event_admin import MAX_DURATION_S
 from server.tests.accounts import sign_up
-from server.tests.commerce import CREATED
 from server.tests.conftest import with_state
 from server.tests.mailbox import recording_socket, staff_headers
 from server.tests.media_dir import as_sample, as_samples
 from server.tests.realtime.test_socket import Inbox, ask, open_client, serving, socket_settings
+from server.tests.staff_events import soon
+from server.tests.staff_events import staff_event as create
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -41,24 +42,6 @@ async def staff(client, database, settings):
 
 def when(text: str) -> datetime:
     return datetime.fromisoformat(text)
-
-
-def soon(**delta) -> str:
-    return (clock.now() + timedelta(**delta)).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-async def create(client, database, staff, **fields) -> dict:
-    body = {
-        "title": "Harbor City Mariners vs Riverside Rovers",
-        "event_date": soon(days=1),
-        "sportType": "football",
-        **fields,
-    }
-    answer = await client.post("/api/admin/events", json=body, headers=staff)
-    assert answer.status_code == 200, answer.text
-    content = answer.json()["content"]
-    CREATED.append((database, content["_id"]))
-    return content
 
 
 async def call(client, staff, method: str, path: str, body=None) -> httpx.Response:

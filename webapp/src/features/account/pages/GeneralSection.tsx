@@ -22,6 +22,7 @@ import { useUpdateProfile } from "../api/updateProfile";
 import { useDeleteAccount } from "../api/deleteAccount";
 import { useCategoryChoices } from "../api/listCategories";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { CalendarFeedBlock } from "./CalendarFeedBlock";
 import {
   GENDERS,
   SERVER_FIELDS,
@@ -44,6 +45,7 @@ export default function GeneralSection() {
       {/* A new form per viewer: its defaults are that viewer's profile. */}
       <ProfileForm key={user.id} user={user} />
       <SpoilerPreference />
+      <CalendarFeedBlock />
       <DeleteAccount />
     </>
   );

@@ -8,6 +8,9 @@ import { EventTeams } from "../components/EventTeams";
 import { Countdown } from "./Countdown";
 import { scoreOf } from "./statsView";
 
+/** The server's iCalendar file of one event (openapi.yaml `get_event_calendar`). */
+export const eventCalendarPath = (id: string) => `/api/event/calendar/${encodeURIComponent(id)}.ics`;
+
 // Kick-off passing changes nothing here: the page asks for the event again then (EventPage).
 const noop = () => undefined;
 
@@ -21,8 +24,9 @@ export function EventDetails({
   stats: EventStats | undefined;
   statsOffered: boolean;
 }) {
-  const { t } = useTranslation("catalog");
+  const { t } = useTranslation(["catalog", "event"]);
   const localePath = useLocalePath();
+  const upcoming = event.status === "upcoming";
   const available = accessOf(event).kind === "available";
   const free = event.commerceType === "commerce_free_media" || event.commerceCoverage.includes("free");
 
@@ -57,7 +61,7 @@ export function EventDetails({
         </p>
       )}
       {available && <p className="event-page__access">{free ? t("availability.free") : t("availability.included")}</p>}
-      {(statsOffered || event.isChannel || event.isClip) && (
+      {(statsOffered || event.isChannel || event.isClip || upcoming) && (
         <nav className="event-page__links" aria-label={t("event.more")}>
           {statsOffered && (
             <Link className="btn" to={localePath(`/events/stats/${encodeURIComponent(event.id)}`)}>
@@ -73,6 +77,12 @@ export function EventDetails({
             <Link className="btn" to={localePath(`/events/${encodeURIComponent(event.eventId)}`)}>
               {t("event.full_game")}
             </Link>
+          )}
+          {upcoming && (
+            // The event as an iCalendar file (issue 31 §4): any calendar app adds it.
+            <a className="btn" href={eventCalendarPath(event.id)} download>
+              {t("event:add_to_calendar")}
+            </a>
           )}
         </nav>
       )}

@@ -1,5 +1,6 @@
 import { forwardRef, useImperativeHandle } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { components } from "@/api/schema.gen";
 import type { EventPlayerHandle, EventPlayerProps } from "@/features/catalog/event/EventPlayer";
@@ -7,6 +8,7 @@ import EventPage from "@/features/catalog/pages/EventPage";
 import type { ServerToClientEvents } from "@/realtime/events.gen";
 import { tellOtherTabs } from "@/realtime/purchases";
 import { joinEventRoom, leaveEventRoom } from "@/realtime/socket";
+import { hideScoresAgain, hideSpoilersInCalls, setSpoilerFree } from "@/session/spoilers";
 import { apiEvent, pageOf } from "../fixtures";
 import { renderPage } from "../renderPage";
 import { fakeServer, failure, ok, signIn, signOutQuietly, type RecordedCall } from "../../../session/fakeServer";
@@ -1038,5 +1040,75 @@ describe("channels, lists, stats and links", () => {
     act(() => player.report!(754.6));
     fireEvent.click(screen.getByLabelText("Start at 12:34"));
     expect(link.value).toBe(`${window.location.origin}/events/${ID}?t=754`);
+  });
+});
+
+describe("spoiler-free mode on the event page (issue 31 §1)", () => {
+  // The app's start-up installs it (main.tsx); changing the mode then drops this client's answers.
+  beforeAll(() => hideSpoilersInCalls(new QueryClient()));
+  const scores = () =>
+    ok({
+      vidswap: {
+        "game-scores": {
+          homeTeam: { name: "Ashford Town", score: 3, periods: [] },
+          awayTeam: { name: "Port Sable Albion", score: 1, periods: [] },
+        },
+      },
+    });
+
+  afterEach(async () => {
+    signOutQuietly(); // the mode goes back off in this browser alone
+    await setSpoilerFree(false);
+    hideScoresAgain(ID);
+  });
+
+  it("shows no score and no key play ahead of the playhead until the viewer asks", async () => {
+    await setSpoilerFree(true);
+    signIn();
+    const server = serve({
+      event: () => eventWith({ status: "archived", title: "Ashford Town 3-1 Port Sable Albion" }),
+      stats: scores,
+      tags: { global: [tag({ _id: "a", title: "Goal", startTime: 754000 })], own: [] },
+    });
+    await openEvent();
+    expect(await screen.findByText("Scores are hidden.")).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Ashford Town vs Port Sable Albion");
+    expect(document.title).not.toMatch(/3-1/);
+    // No stats were asked for, and the moment at 12:34 waits until playback passes it.
+    expect(server.callsTo("/event/stats")).toHaveLength(0);
+    expect(screen.getByTestId("player").dataset.markers).toBe("");
+    act(() => player.report?.(800));
+    await waitFor(() => expect(screen.getByTestId("player").dataset.markers).toBe("754:Goal"));
+
+    fireEvent.click(screen.getByRole("button", { name: "Show score" }));
+    expect(await screen.findByLabelText("Score 3 to 1")).toBeTruthy();
+    expect(server.callsTo("/event/stats").length).toBeGreaterThan(0);
+  });
+
+  it("asks for the event without scores, and with them once revealed", async () => {
+    await setSpoilerFree(true);
+    const server = serve({ event: () => eventWith({ status: "archived" }) });
+    await openEvent();
+    await screen.findByText("Scores are hidden.");
+    expect(server.callsTo(`/event/get_by_id/id/${ID}`)[0].path).toContain("spoilers=hide");
+    fireEvent.click(screen.getByRole("button", { name: "Show score" }));
+    await waitFor(() => expect(server.callsTo(`/event/get_by_id/id/${ID}`).at(-1)?.path).not.toContain("spoilers"));
+  });
+});
+
+describe("adding an event to a calendar (issue 31 §4)", () => {
+  it("offers an upcoming event's calendar file", async () => {
+    serve({ event: () => upcomingEvent() });
+    await openEvent();
+    const link = await screen.findByRole("link", { name: "Add to calendar" });
+    expect(link.getAttribute("href")).toBe(`/api/event/calendar/${ID}.ics`);
+    expect(link.hasAttribute("download")).toBe(true);
+  });
+
+  it("offers none for a match that has been played", async () => {
+    serve({ event: () => eventWith({ status: "archived" }) });
+    await openEvent();
+    await screen.findByTestId("player");
+    expect(screen.queryByRole("link", { name: "Add to calendar" })).toBeNull();
   });
 });
