@@ -77,36 +77,45 @@ const stalledSeconds = (page: Page) =>
 
 const segments = (answers: MediaAnswer[]) => answers.filter((answer) => !answer.path.endsWith(".m3u8"));
 
-test("a members' live match plays through the edge across a token renewal, without a stall", async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(150_000);
-  await countStalls(page);
-  const bearer = await signInAsFan(page, cluster.base);
-  const event = await findEvent(request, { status: "live", commerce: "commerce_members_media", bearer }, cluster.base);
+for (const status of ["live", "archived"] as const) {
+  test(`a members' ${status} match plays through the edge across a token renewal, without a stall`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    await countStalls(page);
+    const bearer = await signInAsFan(page, cluster.base);
+    // A recording long enough to play past a token's lifetime.
+    const minSeconds = status === "live" ? 0 : 1_000;
+    const event = await findEvent(
+      request,
+      { status, commerce: "commerce_members_media", bearer, minSeconds },
+      cluster.base,
+    );
 
-  const media = recordMedia(page);
-  await page.goto(`${cluster.base}/events/${event._id}`);
-  await expectPlaying(page, 1);
-  const first = media[0].token!;
-  const until = expiryOf(first) + 8;
-  while (Date.now() / 1000 < until) {
+    const media = recordMedia(page);
+    await page.goto(`${cluster.base}/events/${event._id}`);
     await expectPlaying(page, 1);
-    await expect(page.locator(".player").getByRole("alert")).toHaveCount(0);
-  }
+    const first = media[0].token!;
+    const until = expiryOf(first) + 8;
+    while (Date.now() / 1000 < until) {
+      await expectPlaying(page, 1);
+      await expect(page.locator(".player").getByRole("alert")).toHaveCount(0);
+    }
 
-  // Every stream answer came from the edge (it says how its cache served it), none was refused,
-  // and what was asked after the first token expired went on a renewed one.
-  expect(media.filter((answer) => answer.cache === null || answer.status >= 400)).toEqual([]);
-  expect(media.every((answer) => answer.path.startsWith("/media/live/"))).toBe(true);
-  const renewed = media.filter((answer) => answer.token !== null && answer.token !== first);
-  expect(renewed.length).toBeGreaterThan(0);
-  expect(media.filter((answer) => answer.at > expiryOf(first) && answer.token === first)).toEqual([]);
-  expect(segments(media).filter((answer) => answer.at > expiryOf(first)).length).toBeGreaterThan(3);
-  // hls.js keeps a buffer of segments ahead: a renewal that left a gap would show as a stall.
-  expect(await stalledSeconds(page)).toBeLessThan(1);
-});
+    // Every stream answer came from the edge (it says how its cache served it), none was refused,
+    // and what was asked after the first token expired went on a renewed one.
+    expect(media.filter((answer) => answer.cache === null || answer.status >= 400)).toEqual([]);
+    const kind = status === "live" ? "/media/live/" : "/media/vod/";
+    expect(media.every((answer) => answer.path.startsWith(kind))).toBe(true);
+    const renewed = media.filter((answer) => answer.token !== null && answer.token !== first);
+    expect(renewed.length).toBeGreaterThan(0);
+    expect(media.filter((answer) => answer.at > expiryOf(first) && answer.token === first)).toEqual([]);
+    expect(segments(media).filter((answer) => answer.at > expiryOf(first)).length).toBeGreaterThan(3);
+    // hls.js keeps a buffer of segments ahead: a renewal that left a gap would show as a stall.
+    expect(await stalledSeconds(page)).toBeLessThan(1);
+  });
+}
 
 test("an archived match plays and seeks through the edge, and a second viewer's segments come from its cache", async ({
   browser,
