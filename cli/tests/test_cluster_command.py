@@ -154,6 +154,17 @@ async def test_a_killed_process_is_replaced_and_the_balancer_keeps_answering(run
     assert "exited with -9; starting it again" in running.output()
 
 
+async def logged(cluster: Cluster, path: str, count: int) -> list[str]:
+    """The upstreams of the edge's log lines for `path`, once there are `count` (nginx writes a
+    request's line after its answer has gone)."""
+
+    async def lines() -> list[str]:
+        found = [upstream for asked, upstream in cluster.edge_log() if asked == path]
+        return found if len(found) >= count else []
+
+    return await eventually(lines, timeout=10) or [u for asked, u in cluster.edge_log() if asked == path]
+
+
 async def test_streams_go_through_the_edge_which_keeps_one_copy_of_a_segment_for_every_token(running):
     """HAProxy sends the streams' paths to the media edge (server/media/delivery/edge_nginx.py): a second viewer's
     token gets the first one's cached copy, and a process is asked for the segment once."""
@@ -168,7 +179,7 @@ async def test_streams_go_through_the_edge_which_keeps_one_copy_of_a_segment_for
             statuses.append((answer.status, answer.headers.get("X-Cache-Status")))
             assert "X-Served-By" not in answer.headers  # the edge answered, not a process through HAProxy
     assert statuses == [(200, "MISS"), (200, "HIT")]
-    asked = [upstream for path, upstream in running.edge_log() if path == f"/media/{segment}"]
+    asked = await logged(running, f"/media/{segment}", 2)
     assert len(asked) == 2 and asked[1] == "-"  # the HIT never reached a process
     assert asked[0] in {f"127.0.0.1:{port}" for port in running.ports}
 
@@ -194,7 +205,7 @@ async def test_an_expired_altered_or_other_assets_token_is_refused_by_the_edge_a
             assert answer.status == 403, what
             assert (await answer.json()) == {"error": True, "message": ANY, "messageErrorCode": code}, what
             assert "X-Served-By" not in answer.headers, what
-    asked = [upstream for path, upstream in running.edge_log() if path == f"/media/{segment}"]
+    asked = await logged(running, f"/media/{segment}", len(refusals))
     assert asked == ["-"] * len(refusals)  # none reached a process
 
 

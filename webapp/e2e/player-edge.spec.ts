@@ -223,8 +223,10 @@ test("a signed-out viewer's stream stops at the edge within one token lifetime, 
   expect(["stream_token_expired", "stream_access_denied"]).toContain(
     ((await refused.json()) as { messageErrorCode: string }).messageErrorCode,
   );
-  const asked = cluster.edgeLog().filter((line) => line.includes(`${variant} `) && line.includes(" 403 "));
-  expect(asked.length).toBeGreaterThan(0);
+  // nginx writes a request's line once its answer has gone.
+  const refusedLines = () => cluster.edgeLog().filter((line) => line.includes(`${variant} `) && line.includes(" 403 "));
+  await expect.poll(() => refusedLines().length).toBeGreaterThan(0);
+  const asked = refusedLines();
   expect(asked.every((line) => line.split(" ").at(-2) === "-")).toBe(true);
   await viewer.dispose();
 });
