@@ -153,6 +153,7 @@ bench: system-deps-bench install
 	$(BIN)/python -m server.bench.costs
 	$(BIN)/python -m server.bench.ingest
 	$(BIN)/python -m server.bench.edge
+	$(BIN)/python -m server.bench.live_alerts
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 

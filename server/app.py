@@ -130,7 +130,7 @@ def _with_audit(connexion: list) -> list:
 
 
 def create_app(settings: Settings | None = None, database: Database | None = None):
-    from .realtime import emitter
+    from .realtime import emitter, live_alerts
     from .realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 
     settings = settings or get_settings()
@@ -145,6 +145,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         try:
             async with (
                 gc_policy.running(settings.gc_full_collection_interval),
+                # Before the jobs: their live-alerts rounds send through it.
+                live_alerts.running(database, settings, sio),
                 jobs.running(settings, database),
                 ingest.running(settings, database=database),
                 transcoding.running(settings, database),

@@ -10,6 +10,8 @@
   lifetime and card tokens past their expiry are deleted.
 - notices every `notices_interval_seconds`: `user-purchase-status` messages whose deciding
   process died between its commit and its send go out (server.services.status_notices);
+- live alerts every `live_alerts_interval_seconds`: followers of an event that went live whose
+  deciding process died before telling them are told (server.realtime.live_alerts);
 - kickoff every `kickoff_interval_seconds`: upcoming events whose event_date has come go live
   (server.services.event_admin.start_due), their rooms get `update-event`, and every process's
   anonymous catalogue cache is emptied (server.realtime.signals);
@@ -138,6 +140,12 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         await resend_unsent_statuses(database)
         await status_notices.purge_sent(database)
 
+    async def live_alerts() -> None:
+        from .realtime.live_alerts import default as alerts
+
+        for report in await alerts.send_unsent():
+            log.warning("live alerts: event %s's alert was due; %d told by this job", report.event_id, report.told)
+
     async def retain_analytics() -> None:
         deleted = await analytics_retention.delete_expired(database, settings)
         if deleted:
@@ -161,6 +169,7 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
 
     planned = {
         "notices": (settings.notices_interval_seconds, notices),
+        "live-alerts": (settings.live_alerts_interval_seconds, live_alerts),
         "settlement": (settings.settlement_interval_seconds, settle),
         "renewals": (settings.renewal_interval_seconds, renew),
         "payment-cleanup": (settings.payment_cleanup_interval_seconds, clean),

@@ -239,6 +239,9 @@ class Settings(BaseSettings):
     # Notices: `user-purchase-status` a dead process decided but never sent goes out
     # (server/services/status_notices.py); sent notices are deleted after a day.
     notices_interval_seconds: float = Field(default=2.0, ge=0)
+    # Go-live alerts: followers of an event that went live are told by the process that put it on
+    # air; this job tells them when that process died first (server/services/live_alerts.py).
+    live_alerts_interval_seconds: float = Field(default=5.0, ge=0)
     # Stream tokens (server/media/delivery/signing.py) stop working this many seconds after the event
     # was fetched; the player fetches the event again for a fresh one. Also the bound on how long
     # media keeps playing after a logout or a session staff end (ARCHITECTURE.md, "Media at the edge").

@@ -14,6 +14,7 @@ from .accounts import (
     User,
     WatchlistItem,
 )
+from .alerts import LiveAlert, LiveAlertDelivery
 from .analytics import AnalyticsEvent
 from .base import Base, new_id, utcnow
 from .calendar import CalendarFeed
@@ -69,6 +70,8 @@ __all__ = [
     "IdentityParent",
     "JobLease",
     "LimitTicket",
+    "LiveAlert",
+    "LiveAlertDelivery",
     "MediaAsset",
     "MediaJob",
     "OutboxMail",

@@ -167,6 +167,8 @@ class Follow(IdMixin, Base):
     __table_args__ = (
         UniqueConstraint("user_id", "type", "reference_id", name="uq_follows_user_id_type_reference_id"),
         Index("ix_follows_user_id_created", "user_id", "created"),
+        # Who follows a team or category: the go-live alerts' fan-out (server.services.live_alerts).
+        Index("ix_follows_type_reference_id", "type", "reference_id"),
     )
 
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

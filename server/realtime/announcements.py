@@ -14,10 +14,10 @@ from ..auth.tokens import STAFF_ROLES
 from ..db import Database
 from ..services import status_notices
 from ..services.commerce.settlement import Announcement
-from ..services.event_admin import Change
+from ..services.event_admin import LIVE, Change
 from ..services.media_jobs import JobView
 from ..services.sessions import SessionsEnded
-from . import emitter, signals
+from . import emitter, live_alerts, signals
 from .emitter import Emitter
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ async def _mark_sent(database: Database, ids: list[str]) -> None:
 
 async def announce_change(change: Change, out: Emitter | None = None) -> None:
     """Tell the event's room what changed: `update-event` with the changed fields, and
-    `event-url-change` when it went on air at a new stream."""
+    `event-url-change` when it went on air at a new stream; when it went live, its followers too."""
     target = out or emitter.default
     event_id = change.event.id
     try:
@@ -98,6 +98,8 @@ async def announce_change(change: Change, out: Emitter | None = None) -> None:
             await target.emit_event_url_change(event_id, change.event.hls_stream)
     except Exception:
         log.exception("could not tell the room of event %s about its change", event_id)
+    if change.fields.get("status") == LIVE:  # its followers hear of it (server.realtime.live_alerts)
+        live_alerts.default.soon(event_id)
 
 
 async def announce_ingest_state(

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 NAMESPACE = "/"
 KEY_PREFIX = "touchline:census:"
+WATCHING_PREFIX = "watching:"
 CENSUS_SECONDS = 2.0
 CENSUS_TTL_SECONDS = 3 * CENSUS_SECONDS
 ROOM_PREFIX = "event:"
@@ -35,9 +36,20 @@ class Census:
     connected: int
     processes: int
     rooms: dict[str, int] = field(default_factory=dict)
+    # event id -> the signed-in viewers with a socket in its room (the event's page is open)
+    watching: dict[str, set[str]] = field(default_factory=dict)
 
     def room(self, name: str) -> int:
         return self.rooms.get(name, 0)
+
+
+def watching_room(event_id: str, user_id: str) -> str:
+    """The room a signed-in viewer's socket is in while in `event:<event_id>` (server.realtime.socket)."""
+    return f"{WATCHING_PREFIX}{event_id}:{user_id}"
+
+
+def _add_watching(into: dict[str, set[str]], event_id: str, users: Any) -> None:
+    into.setdefault(event_id, set()).update(str(user) for user in users)
 
 
 def manager_kind(sio: socketio.AsyncServer | None) -> str:
@@ -52,7 +64,12 @@ def local(sio: socketio.AsyncServer | None) -> Census:
         return Census("process", 0, 1)
     rooms = getattr(sio.manager, "rooms", {}).get(NAMESPACE, {})
     sizes = {name: len(members) for name, members in list(rooms.items()) if _counted(name) and members}
-    return Census("process", len(rooms.get(None, ())), 1, sizes)
+    watching: dict[str, set[str]] = {}
+    for name, members in list(rooms.items()):
+        if isinstance(name, str) and name.startswith(WATCHING_PREFIX) and members:
+            event_id, _, user_id = name[len(WATCHING_PREFIX) :].partition(":")
+            _add_watching(watching, event_id, [user_id])
+    return Census("process", len(rooms.get(None, ())), 1, sizes, watching)
 
 
 def _counted(room: Any) -> bool:
@@ -64,7 +81,10 @@ def _key(host_id: str) -> str:
 
 
 async def write(redis: Any, host_id: str, census: Census) -> None:
-    payload = json.dumps({"connected": census.connected, "rooms": census.rooms}, separators=(",", ":"))
+    watching = {event_id: sorted(users) for event_id, users in census.watching.items()}
+    payload = json.dumps(
+        {"connected": census.connected, "rooms": census.rooms, "watching": watching}, separators=(",", ":")
+    )
     await redis.set(_key(host_id), payload, ex=int(CENSUS_TTL_SECONDS))
 
 
@@ -74,6 +94,7 @@ async def cluster(redis: Any, host_id: str, here: Census) -> Census:
     own = _key(host_id).encode()
     others = [k for k in keys if (k if isinstance(k, bytes) else k.encode()) != own]
     connected, rooms, processes = here.connected, dict(here.rooms), 1
+    watching = {event_id: set(users) for event_id, users in here.watching.items()}
     for raw in await redis.mget(others) if others else []:
         if raw is None:  # expired between SCAN and MGET: that process is gone
             continue
@@ -82,11 +103,13 @@ async def cluster(redis: Any, host_id: str, here: Census) -> Census:
             connected += int(entry.get("connected", 0))
             for name, size in (entry.get("rooms") or {}).items():
                 rooms[name] = rooms.get(name, 0) + int(size)
+            for event_id, users in (entry.get("watching") or {}).items():
+                _add_watching(watching, event_id, users)
         except (ValueError, TypeError, AttributeError):
             log.warning("socket census: ignoring an unreadable entry")
             continue
         processes += 1
-    return Census("cluster", connected, processes, rooms)
+    return Census("cluster", connected, processes, rooms, watching)
 
 
 class CensusWriter:
@@ -154,3 +177,9 @@ async def count(sio: socketio.AsyncServer | None) -> Census:
     if isinstance(writer, CensusWriter):
         return await writer.read()
     return local(sio)
+
+
+async def watching(sio: socketio.AsyncServer | None, event_id: str) -> set[str]:
+    """The signed-in viewers with the event's page open, in every process (another process's
+    figures are at most CENSUS_SECONDS old)."""
+    return set((await count(sio)).watching.get(event_id, ()))

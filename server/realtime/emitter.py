@@ -130,6 +130,10 @@ class Emitter:
             payload["eventId"] = event_id
         return await self.emit("user-purchase-status", payload, user_room(user_id))
 
+    async def emit_followed_event_live(self, user_id: str, payload: Mapping[str, Any]) -> bool:
+        """`payload`: {eventId, title, wentLiveAt}."""
+        return await self.emit("followed-event-live", payload, user_room(user_id))
+
     async def emit_register_user(self, user_id: str) -> bool:
         return await self.emit("register-user", {"userId": user_id}, user_room(user_id))
 

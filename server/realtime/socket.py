@@ -31,6 +31,7 @@ import socketio
 from . import contract
 from .caps import TOO_MANY_CONNECTIONS, TOO_MANY_ROOMS, SocketCaps, client_address
 from .caps import from_settings as caps_from_settings
+from .census import watching_room
 from .fanout import SupervisedRedisManager
 from .session_rooms import SESSION_SWEEP_SECONDS, LocalManager, SessionSweeper, session_room
 from .slow_consumers import MAX_QUEUED_MESSAGES, BoundedSocketServer
@@ -315,6 +316,15 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         caps.forget(sid)  # python-socketio drops the connection's rooms after this
         return None
 
+    async def _mark_watching(sid: str, event_id: str, join: bool) -> None:
+        # Who is on an event's page, for go-live mails (census.watching): a room of its own
+        # per signed-in viewer, which python-socketio drops with the connection.
+        user: SocketUser | None = (await sio.get_session(sid)).get("user")
+        if user is not None and sio.manager.is_connected(sid, NAMESPACE):  # not hung up meanwhile
+            room = watching_room(event_id, user.user_id)
+            with contextlib.suppress(ValueError):  # it hung up during this call: no room left to mark
+                await (sio.enter_room if join else sio.leave_room)(sid, room)
+
     def room_handler(name: str, join: bool, room_of: Callable[[dict], str], own_user: bool):
         # `*args`: a client may emit any number of arguments; only exactly one is valid.
         async def handler(sid: str, *args: Any) -> str:
@@ -346,6 +356,8 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
             else:
                 caps.leave(sid, room)
                 await sio.leave_room(sid, room)
+            if not own_user:
+                await _mark_watching(sid, payload["eventId"], join)
             return _ok(room)
 
         sio.on(name, handler)

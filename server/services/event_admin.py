@@ -62,7 +62,7 @@ from ..seed.assets import give_sample_assets
 from ..seed.fixtures import load_catalogue, slugify
 from ..settings import Settings
 from ..text_rules import control_message, has_control_characters
-from . import media_jobs
+from . import live_alerts, media_jobs
 from .calendar_slots import count_reschedule
 from .events import EventView, load_views
 
@@ -290,8 +290,9 @@ def _refuse_transition(current: str, wanted: str) -> Conflict:
     return Conflict(f"{message} (this one is {current})", code=INVALID_STATUS)
 
 
-def _go_live(event: Event, now: datetime, *, stream_given: bool = False) -> None:
+def _go_live(db: AsyncSession, event: Event, now: datetime, *, stream_given: bool = False) -> None:
     event.status = LIVE
+    live_alerts.went_live(db, event, now)  # its followers hear of it once this commits
     if event.hls_stream is None and not stream_given:
         event.hls_stream = live_url(sample_for(event.sport_type))
     if event.game_start_date is None:
@@ -320,14 +321,14 @@ def _finish(
         event.pano_stream = vod_of(event.pano_stream, event.sport_type, event.duration_s)
 
 
-def _change_status(event: Event, wanted: str, now: datetime, given: set[str]) -> None:
+def _change_status(db: AsyncSession, event: Event, wanted: str, now: datetime, given: set[str]) -> None:
     current = event.status
     if wanted == current:
         return
     if (current, wanted) not in TRANSITIONS:
         raise _refuse_transition(current, wanted)
     if wanted == LIVE:
-        _go_live(event, now, stream_given="hls_stream" in given)
+        _go_live(db, event, now, stream_given="hls_stream" in given)
     else:
         _finish(
             event,
@@ -536,7 +537,7 @@ async def update(
     wanted = values.pop("status", event.status)
     for column, value in values.items():
         setattr(event, column, value)
-    _change_status(event, wanted, now, set(values))
+    _change_status(db, event, wanted, now, set(values))
     await _own_assets(db, media, event)
     event.search_text = await search_text_of(db, event)
     if identities is not None:
@@ -572,7 +573,7 @@ async def go_live(
     if recording is not None:
         event.hls_stream = live_url(recording.id)
         recording.state, recording.updated = "live", now
-    _go_live(event, now)
+    _go_live(db, event, now)
     await _own_assets(db, media, event)
     event.updated = now
     count_reschedule(before, event)
@@ -660,7 +661,7 @@ async def set_stream(
     before = snapshot(event)
     event.hls_stream = values["hls_stream"]
     if event.status == UPCOMING:
-        _go_live(event, now, stream_given=True)
+        _go_live(db, event, now, stream_given=True)
     await _own_assets(db, media, event)
     event.updated = now
     # The stream travels in event-url-change; update-event tells the rest (an upcoming event went live).
@@ -697,7 +698,7 @@ async def start_due(database: Database, now: datetime | None = None, *, media: M
                 if event is None or event.status != UPCOMING or event.event_date > now:
                     continue
                 before = snapshot(event)
-                _go_live(event, now)
+                _go_live(db, event, now)
                 try:
                     await _own_assets(db, media, event)
                 except ApiError as refusal:  # stored before streams were checked: it goes live, unplayable

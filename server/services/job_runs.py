@@ -35,6 +35,7 @@ INTERVAL_SETTINGS = {
     "payment-cleanup": "payment_cleanup_interval_seconds",
     "kickoff": "kickoff_interval_seconds",
     "notices": "notices_interval_seconds",
+    "live-alerts": "live_alerts_interval_seconds",
     "analytics-retention": "analytics_retention_interval_seconds",
     "outbox-audit-retention": "outbox_audit_retention_interval_seconds",
     "media-sweep": "media_sweep_interval_seconds",

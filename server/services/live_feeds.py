@@ -34,6 +34,7 @@ from ..media.assets.store import MediaStore
 from ..media.delivery.urls import live_url
 from ..media.recordings import set_rewind
 from ..models import Event, MediaAsset, new_id
+from . import live_alerts
 from .calendar_slots import count_reschedule
 from .event_admin import CHANNEL, UPCOMING, Change, diff, on_air_at_new_url, snapshot
 from .event_admin import LIVE as LIVE_STATUS
@@ -120,6 +121,7 @@ async def on_air(
         event.status = LIVE_STATUS
         event.hls_stream = stream
         event.game_start_date = started_at
+        live_alerts.went_live(db, event, now)
     elif event.status in (LIVE_STATUS, CHANNEL):
         event.hls_stream = stream
     asset.state = ON_AIR if event.hls_stream == stream else PREVIEW

@@ -54,6 +54,7 @@ class MailKind(StrEnum):
     RENEWAL_FAILED = "renewal_failed"
     EMAIL_VERIFICATION = "email_verification"  # a sign-up's link: a working secret
     SIGNUP_ATTEMPT = "signup_attempt"  # someone signed up with an address that has an account
+    LIVE_ALERT = "live_alert"  # an event of something the viewer follows went live (opt-in)
 
 
 # Kinds whose text carries a working secret: written without naming it in `secrets` is a bug.
@@ -144,6 +145,17 @@ def renewal_failed_message(*, title: str, amount: str, grace_until: str, link: s
         f"The renewal payment of {amount} for {title} did not go through.\n"
         f"You keep watching until {grace_until} while we try again once a day.\n\n"
         f"To keep your subscription, add or replace your card: {link}\n",
+    )
+
+
+def live_alert_message(*, title: str, link: str) -> Message:
+    """`title` as the viewer may see it (no score when they are spoiler-free)."""
+    return Message(
+        f"Live now on Touchline: {title}",
+        f"{title} has just gone live.\n\n"
+        f"Watch it now: {link}\n\n"
+        "You get this mail because you follow a team or league of this event and asked for go-live\n"
+        "alerts by mail. Turn them off in your account's settings.\n",
     )
 
 

@@ -16,7 +16,7 @@ from .account_lock import lock_account
 TEXT_FIELDS = {"countryName": "country_name", "phone": "phone", "postalCode": "postal_code", "city": "city"}
 # `options` holds the viewer's settings under these names (their type), and survey records under
 # any other name.
-SETTINGS = {"spoilerFree": bool}
+SETTINGS = {"spoilerFree": bool, "liveAlertMail": bool}
 # The contract caps `options` at 20 survey records besides the settings; the stored map keeps the
 # same cap so the profile always fits its schema.
 MAX_SURVEY_RECORDS = 20

@@ -41,6 +41,7 @@ def fast(database_url: str, **overrides) -> Settings:
         "payment_cleanup_interval_seconds": 0.05,
         "kickoff_interval_seconds": 0,  # tested in server/tests/services/test_event_admin.py
         "notices_interval_seconds": 0,  # tested in server/tests/services/test_status_notices.py
+        "live_alerts_interval_seconds": 0,  # tested in server/tests/realtime/test_live_alerts.py
         "analytics_retention_interval_seconds": 0,  # tested in server/tests/services/test_analytics_retention.py
         "outbox_audit_retention_interval_seconds": 0,  # tested in server/tests/services/test_outbox_audit_retention.py
         "media_sweep_interval_seconds": 0,  # tested in server/tests/media/assets/test_sweep.py

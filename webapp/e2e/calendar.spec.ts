@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { listEvents, newViewer, signInOnPage } from "./event-support";
-import { TEAM, openTeamPage } from "./following-support";
+import { TEAM, followTheTeam } from "./following-support";
 
 // Calendars (issue 31 §4): a personal feed of what the viewer follows, made on the account page,
 // and any upcoming event's own calendar file.
@@ -29,14 +29,7 @@ test("a calendar link made on the account page lists the upcoming matches of a f
 }) => {
   const viewer = await newViewer(request, "calendar");
   await signInOnPage(page, viewer, "/");
-  // Follow the team from its page, as a fan does.
-  await openTeamPage(page, request);
-  const saved = page.waitForResponse((r) => r.url().endsWith("/api/follow/save") && r.ok());
-  await page
-    .locator("header.identity-header")
-    .getByRole("button", { name: `Follow ${TEAM}`, exact: true })
-    .click();
-  await saved;
+  await followTheTeam(page, request);
 
   await page.goto("/account/general");
   await page.getByRole("button", { name: "Make a calendar link" }).click();

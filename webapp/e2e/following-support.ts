@@ -33,3 +33,15 @@ export async function openTeamPage(page: Page, request: APIRequestContext) {
   await expect(page).toHaveURL(/\/team\/[0-9a-f]{24}$/);
   await expect(page.getByRole("heading", { level: 1, name: TEAM })).toBeVisible();
 }
+
+/** The viewer follows the team from its page, as a fan does; the team's id. */
+export async function followTheTeam(page: Page, request: APIRequestContext): Promise<string> {
+  await openTeamPage(page, request);
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/follow/save") && r.ok());
+  await page
+    .locator("header.identity-header")
+    .getByRole("button", { name: `Follow ${TEAM}`, exact: true })
+    .click();
+  await saved;
+  return page.url().split("/team/")[1];
+}

@@ -20,10 +20,13 @@ import jwt
 import pytest
 import pytest_asyncio
 import socketio
+from sqlalchemy import select
 
 from server.auth.standing import STANDING_SECONDS
 from server.migrate import upgrade
 from server.models import new_id
+from server.realtime.census import CENSUS_SECONDS
+from server.services.live_alerts import TAKE_OVER_AFTER_SECONDS
 from server.settings import PROJECT_ROOT
 from server.tests.accounts import PASSWORD, create_user_at
 from server.tests.conftest import _drop_postgres_database, _postgres_database
@@ -350,6 +353,87 @@ async def test_health_counts_the_sockets_of_both_servers(cluster, connect):
             break
         await asyncio.sleep(0.2)
     assert seen == [{"scope": "cluster", "connected": 3, "processes": 2}] * 2
+
+
+async def followers_of_a_new_team(cluster, emails: list[str]) -> str:
+    """A team the accounts `emails` follow, each opted in to go-live mails; the team's id."""
+    from server.db import Database
+    from server.models import Follow, Team, User
+
+    database = Database(cluster.database_url)
+    try:
+        async with database.session() as db:
+            team = Team(name="Cluster Rovers", short_name="CRO", sport_type="football", color="#123456")
+            db.add(team)
+            await db.flush()
+            for user in (await db.scalars(select(User).where(User.email.in_(emails)))).all():
+                user.options = {"liveAlertMail": True}
+                db.add(Follow(user_id=user.id, type="team", reference_id=team.id, created=user.created))
+            await db.commit()
+            return team.id
+    finally:
+        await database.dispose()
+
+
+async def live_alert_mails_to(cluster, email: str) -> int:
+    from server.db import Database
+    from server.models import OutboxMail
+
+    database = Database(cluster.database_url)
+    try:
+        async with database.session() as db:
+            return len(
+                (
+                    await db.scalars(
+                        select(OutboxMail).where(OutboxMail.to_address == email, OutboxMail.kind == "live_alert")
+                    )
+                ).all()
+            )
+    finally:
+        await database.dispose()
+
+
+async def test_a_followed_event_going_live_alerts_every_tab_on_both_servers_once_and_mails_once(cluster, connect):
+    fan, on_the_page = await create_user_at(cluster.database_url), await create_user_at(cluster.database_url)
+    team = await followers_of_a_new_team(cluster, [fan, on_the_page])
+    # A staff account of its own: the shared one's devices are counted by the other tests.
+    own_staff = await create_user_at(cluster.database_url, role="admin")
+    staff = {"Authorization": f"Bearer {await sign_in(cluster, cluster.a, own_staff)}"}
+    body = {"title": f"Alert {new_id()[:6]}", "event_date": "2026-11-30T18:00:00Z", "sportType": "football"}
+    async with cluster.http.post(
+        f"{cluster.a.url}/api/admin/events", json={**body, "homeTeamId": team}, headers=staff
+    ) as answer:
+        assert answer.status == 200, await answer.text()
+        event_id = (await answer.json())["content"]["_id"]
+    tabs: list[tuple[str, list[tuple[str, Any]]]] = []
+    for email, server in ((fan, cluster.a), (fan, cluster.b), (on_the_page, cluster.b)):
+        token = await sign_in(cluster, server, email)
+        user_id = jwt.decode(token, options={"verify_signature": False})["sub"]
+        client = await connect(server, token)
+        heard: list[tuple[str, Any]] = []
+        client.on("*", lambda name, data, heard=heard: heard.append((name, data)))
+        assert '"ok": true' in await client.call("join-user-room", {"userId": user_id}, timeout=TIMEOUT_S)
+        if email == on_the_page:
+            assert '"ok": true' in await client.call("join-event-room", {"eventId": event_id}, timeout=TIMEOUT_S)
+        tabs.append((email, heard))
+    # Server b writes who has which event's page open to Redis every CENSUS_SECONDS; a reads it.
+    await asyncio.sleep(CENSUS_SECONDS * 1.5)
+    async with cluster.http.post(f"{cluster.a.url}/api/admin/events/{event_id}/go_live", headers=staff) as answer:
+        assert answer.status == 200
+
+    def alerts(heard: list[tuple[str, Any]]) -> list[Any]:
+        return [data for name, data in heard if name == "followed-event-live" and data["eventId"] == event_id]
+
+    deadline = time.monotonic() + TIMEOUT_S
+    while not all(alerts(heard) for _, heard in tabs):
+        assert time.monotonic() < deadline, f"not every tab heard the alert: {tabs}"
+        await asyncio.sleep(0.05)
+    # The live-alerts job of either server would take an unsent alert over after a few seconds.
+    await asyncio.sleep(TAKE_OVER_AFTER_SECONDS + 1)
+    assert [len(alerts(heard)) for _, heard in tabs] == [1, 1, 1]
+    assert alerts(tabs[0][1])[0]["title"] == body["title"]
+    assert await live_alert_mails_to(cluster, fan) == 1
+    assert await live_alert_mails_to(cluster, on_the_page) == 0  # its page was open on the other server
 
 
 async def test_the_dashboard_counts_an_event_rooms_sockets_on_both_servers(cluster, connect):

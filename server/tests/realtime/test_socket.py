@@ -17,7 +17,7 @@ import pytest_asyncio
 import socketio
 
 from server.auth.tokens import issue_access_token
-from server.realtime import contract
+from server.realtime import census, contract
 from server.realtime.emitter import Emitter
 from server.realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
 from server.tests.serving import uvicorn_serving
@@ -91,7 +91,7 @@ async def socket_server():
     try:
         await start_socket_server(sio)
         async with serving(sio) as url:
-            yield SimpleNamespace(url=url, emitter=Emitter(sio))
+            yield SimpleNamespace(url=url, emitter=Emitter(sio), sio=sio)
     finally:
         await close_socket_server(sio)
 
@@ -216,6 +216,20 @@ async def test_leaving_an_event_room_is_acknowledged_with_the_room_left(connect)
     # `customer` is what the web client sends along; it is allowed and ignored.
     ack = await ask(client, "leave-event-room", {"eventId": EVENT, "customer": "touchline"})
     assert ack == {"ok": True, "room": f"event:{EVENT}"}
+
+
+async def test_a_signed_in_viewer_in_an_event_room_counts_as_watching_it_until_they_leave(socket_server, connect):
+    alice, bob, anonymous = await connect(token_for(ALICE)), await connect(token_for(BOB)), await connect()
+    for client in (alice, bob, anonymous):
+        await ask(client, "join-event-room", {"eventId": EVENT})
+    assert await census.watching(socket_server.sio, EVENT) == {ALICE, BOB}
+    await ask(alice, "leave-event-room", {"eventId": EVENT})
+    await bob.disconnect()
+    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
+    # The server drops the connection's rooms once it hears the hang-up.
+    while await census.watching(socket_server.sio, EVENT) != set():
+        assert asyncio.get_running_loop().time() < deadline, "bob still counts as watching"
+        await asyncio.sleep(0.02)
 
 
 INVALID_REQUESTS = {

@@ -96,6 +96,7 @@ async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_t
         renewal_interval_seconds=0,
         payment_cleanup_interval_seconds=0,
         notices_interval_seconds=0,
+        live_alerts_interval_seconds=0,
         analytics_retention_interval_seconds=0,
         outbox_audit_retention_interval_seconds=0,
         media_sweep_interval_seconds=0,

@@ -3309,8 +3309,8 @@ export interface components {
             closed: string | null;
         };
         /**
-         * @description The viewer's settings kept with the account, under their names (`spoilerFree`), and survey
-         *     records keyed by survey name (at most 20 of them). Any other key holds a survey record: a
+         * @description The viewer's settings kept with the account, under their names (`spoilerFree`,
+         *     `liveAlertMail`), and survey records keyed by survey name (at most 20 of them). Any other key holds a survey record: a
          *     boolean there is a 400 (`validation_error`). The other values may be booleans in this
          *     schema only so that the generated client's type admits a setting beside the records.
          */
@@ -3320,6 +3320,13 @@ export interface components {
              *     `spoilers=hide`) until the viewer reveals one. Absent until the viewer chooses.
              */
             spoilerFree?: boolean;
+            /**
+             * @description Go-live alerts by mail: when an event of a team, league or category the viewer follows
+             *     goes live, one mail (never while its page is open in their browser; only to a
+             *     confirmed address). Every open tab shows the alert (`followed-event-live` on the
+             *     socket) either way. Absent (off) until the viewer chooses.
+             */
+            liveAlertMail?: boolean;
         } & {
             [key: string]: components["schemas"]["SurveyRecord"] | boolean;
         };
@@ -4820,7 +4827,7 @@ export interface components {
                 }[];
                 jobs: {
                     /** @enum {string} */
-                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "analytics-retention" | "outbox-audit-retention" | "media-sweep";
+                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "live-alerts" | "analytics-retention" | "outbox-audit-retention" | "media-sweep";
                     intervalSeconds: number;
                     enabled: boolean;
                     /**
@@ -4896,7 +4903,7 @@ export interface components {
              *     this list equal to that document's server-to-client messages).
              * @enum {string}
              */
-            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change";
+            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change" | "followed-event-live";
             /** @description `event:{_id}`, `user:{userId}`, `ingest:{_id}` or `media:{_id}` (as the message's `x-room` says). */
             room: string;
             /** @description The message's payload, validated against its AsyncAPI schema. */
@@ -4911,7 +4918,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed" | "email_verification" | "signup_attempt";
+        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed" | "email_verification" | "signup_attempt" | "live_alert";
         OutboxMail: {
             _id: components["schemas"]["Id"];
             to: string;

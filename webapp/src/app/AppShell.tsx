@@ -16,6 +16,12 @@ import { storePlatformOf } from "@/ui/storePlatform";
 
 // Toasts are never part of the first paint: their library loads right after it.
 const AppToaster = lazy(() => import("@/ui/Toaster").then((module) => ({ default: module.AppToaster })));
+// Go-live alerts of what a signed-in viewer follows, with their texts, after the first paint.
+const LiveAlerts = lazy(() =>
+  Promise.all([import("@/features/following/alerts/LiveAlerts"), loadNamespace("following")]).then(
+    ([module]) => module,
+  ),
+);
 // The survey (signed-in viewers only, when a form is configured) loads with its translations.
 const SurveyPrompt = lazy(() =>
   Promise.all([import("@/features/survey/SurveyPrompt"), loadNamespace("survey")]).then(([module]) => ({
@@ -87,6 +93,11 @@ export function AppShell() {
       <Suspense fallback={null}>
         <AppToaster />
       </Suspense>
+      {isAuthenticated && (
+        <Suspense fallback={null}>
+          <LiveAlerts />
+        </Suspense>
+      )}
       {surveyOffered && (
         <Suspense fallback={null}>
           <SurveyPrompt routeName={routeName} />

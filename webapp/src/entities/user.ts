@@ -25,13 +25,15 @@ export interface UserProfile {
   options: Record<string, SurveyRecord>;
   /** Spoiler-free mode as the account keeps it (options.spoilerFree); null when never chosen. */
   spoilerFree: boolean | null;
+  /** Go-live alerts by mail for what the viewer follows (options.liveAlertMail); off when never chosen. */
+  liveAlertMail: boolean;
   identity: string | null;
   identityItem: string | null;
   role: UserRole;
 }
 
 export function mapUserProfile(profile: ApiProfile): UserProfile {
-  const { spoilerFree, ...records } = profile.options ?? {};
+  const { spoilerFree, liveAlertMail, ...records } = profile.options ?? {};
   return {
     id: profile.userId,
     added: profile.added,
@@ -47,6 +49,7 @@ export function mapUserProfile(profile: ApiProfile): UserProfile {
     postalCode: profile.postalCode,
     options: records as Record<string, SurveyRecord>,
     spoilerFree: typeof spoilerFree === "boolean" ? spoilerFree : null,
+    liveAlertMail: liveAlertMail === true,
     identity: profile.identity,
     identityItem: profile.identityItem,
     role: profile.role,
@@ -72,11 +75,14 @@ export interface UserProfileChanges {
   identity?: string | null;
   identityItem?: string | null;
   dateOfBirth?: string | null;
+  liveAlertMail?: boolean;
 }
 
 export function toProfileUpdate(changes: UserProfileChanges): components["schemas"]["ProfileUpdate"] {
-  const { fullName, ...rest } = changes;
+  const { fullName, liveAlertMail, ...rest } = changes;
   const update: components["schemas"]["ProfileUpdate"] = { ...rest };
   if (fullName !== undefined) update.displayName = fullName.trim();
+  // A setting kept in the profile's options, beside the survey records (merged by the server).
+  if (liveAlertMail !== undefined) update.options = { liveAlertMail };
   return update;
 }

@@ -16,6 +16,8 @@ export interface NotifyOptions {
   /** Reusing an id replaces the toast instead of stacking a second one. */
   id?: string | number;
   description?: string;
+  /** A button in the toast ("Watch now"); the toast closes when it is pressed. */
+  action?: { label: string; onClick: () => void };
 }
 
 const POSITIONS: Record<ToastPosition, NonNullable<ExternalToast["position"]>> = {
@@ -28,7 +30,7 @@ const POSITIONS: Record<ToastPosition, NonNullable<ExternalToast["position"]>> =
 };
 
 export function toToastOptions(options: NotifyOptions = {}): ExternalToast {
-  const { duration = TOAST_DURATION_MS, position, dismissible = true, id, description } = options;
+  const { duration = TOAST_DURATION_MS, position, dismissible = true, id, description, action } = options;
   return {
     duration: duration === "none" ? Infinity : duration,
     dismissible,
@@ -36,6 +38,7 @@ export function toToastOptions(options: NotifyOptions = {}): ExternalToast {
     ...(position && { position: POSITIONS[position] }),
     ...(id !== undefined && { id }),
     ...(description && { description }),
+    ...(action && { action }),
   };
 }
 
@@ -48,4 +51,6 @@ export const notify = {
     sonner().then(({ toast }) => void toast.success(message, toToastOptions(options))),
   danger: (message: string, options?: NotifyOptions) =>
     sonner().then(({ toast }) => void toast.error(message, toToastOptions(options))),
+  info: (message: string, options?: NotifyOptions) =>
+    sonner().then(({ toast }) => void toast.info(message, toToastOptions(options))),
 };

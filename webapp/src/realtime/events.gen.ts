@@ -122,6 +122,14 @@ export interface UserPurchaseStatusPayload {
   eventId?: Id;
 }
 
+export interface FollowedEventLivePayload {
+  eventId: Id;
+  /** The event's title as this user may see it (no score when spoiler-free). */
+  title: string;
+  /** When the alert went out (close to when the event went on air). */
+  wentLiveAt: string;
+}
+
 export interface Comment {
   _id: Id;
   text: string;
@@ -178,6 +186,8 @@ export interface ServerToClientEvents {
   "remove-user-device": (payload: RemoveUserDevicePayload) => void;
   /** A purchase of the user moved to a new state. */
   "user-purchase-status": (payload: UserPurchaseStatusPayload) => void;
+  /** An event of a team, league or category the user follows has just gone live. */
+  "followed-event-live": (payload: FollowedEventLivePayload) => void;
   /** The account `userId` was created (declared by the web client, which takes no action yet). */
   "register-user": (payload: UserRef) => void;
   /** The account `userId` was deleted (declared by the web client, which takes no action yet). */

@@ -125,6 +125,11 @@ export function spoilerFree(): boolean {
   return state.on;
 }
 
+/** Whether `eventId`'s scores are hidden now (outside React: a toast's text). */
+export function scoresHidden(eventId: string): boolean {
+  return state.on && !state.revealed.has(eventId);
+}
+
 /**
  * Turns the mode on or off, and keeps it with the account of a signed-in viewer. Answers a
  * promise that fails when the account could not keep it (the tab keeps it anyway).

@@ -47,6 +47,18 @@ describe("the user profile mapper", () => {
     expect(mapUserProfile(API_PROFILE).spoilerFree).toBeNull();
   });
 
+  it("reads the go-live mail opt-in apart from the survey records, off when the account never chose", () => {
+    const user = mapUserProfile({ ...API_PROFILE, options: { liveAlertMail: true } });
+    expect(user.liveAlertMail).toBe(true);
+    expect(user.options).toEqual({});
+    expect(mapUserProfile(API_PROFILE).liveAlertMail).toBe(false);
+  });
+
+  it("sends the go-live mail opt-in as a setting of options", () => {
+    expect(toProfileUpdate({ liveAlertMail: true })).toEqual({ options: { liveAlertMail: true } });
+    expect(toProfileUpdate({ city: "Leeds" })).not.toHaveProperty("options");
+  });
+
   it("sends fullName back as a trimmed displayName", () => {
     expect(toProfileUpdate({ fullName: "  Ada King ", city: "Leeds" })).toEqual({
       displayName: "Ada King",

@@ -12,6 +12,12 @@ describe("toast options", () => {
     expect(toToastOptions({ duration: "none" }).duration).toBe(Infinity);
   });
 
+  it("carry an action button when one is given", () => {
+    const onClick = vi.fn();
+    expect(toToastOptions({ action: { label: "Watch now", onClick } }).action).toEqual({ label: "Watch now", onClick });
+    expect(toToastOptions()).not.toHaveProperty("action");
+  });
+
   it("map the spec's positions onto the toaster's", () => {
     expect(toToastOptions({ position: "top" }).position).toBe("top-center");
     expect(toToastOptions({ position: "bottom-left" }).position).toBe("bottom-left");

@@ -68,6 +68,7 @@ export const USER: UserProfile = {
   postalCode: null,
   options: {},
   spoilerFree: null,
+  liveAlertMail: false,
   identity: null,
   identityItem: null,
   role: "viewer",

@@ -310,6 +310,7 @@ async def test_support_reads_the_monitoring_snapshot(client, support):
         "payment-cleanup",
         "kickoff",
         "notices",
+        "live-alerts",
         "analytics-retention",
         "outbox-audit-retention",
         "media-sweep",

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import {
   useForm,
   type FieldErrors,
@@ -45,6 +45,7 @@ export default function GeneralSection() {
       {/* A new form per viewer: its defaults are that viewer's profile. */}
       <ProfileForm key={user.id} user={user} />
       <SpoilerPreference />
+      <LiveAlertPreference key={`alerts-${user.id}`} on={user.liveAlertMail} />
       <CalendarFeedBlock />
       <DeleteAccount />
     </>
@@ -55,6 +56,26 @@ export default function GeneralSection() {
 function SpoilerPreference() {
   const { t } = useTranslation(["account", "common"]);
   const on = useSpoilerFree();
+  return (
+    <PreferenceCheckbox
+      label={t("general.spoiler_free")}
+      hint={t("general.spoiler_free_hint")}
+      checked={on}
+      onChange={(checked) => {
+        setSpoilerFree(checked).catch(() => notify.danger(t("common:header.spoilers_not_saved")));
+      }}
+    />
+  );
+}
+
+/** A setting of the account: a checkbox with the words that explain it. */
+function PreferenceCheckbox(props: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children?: ReactNode;
+}) {
   const hintId = useId();
   return (
     <section className="account-preferences">
@@ -62,18 +83,39 @@ function SpoilerPreference() {
         <input
           type="checkbox"
           className="form-check__input"
-          checked={on}
+          checked={props.checked}
           aria-describedby={hintId}
-          onChange={(change) => {
-            setSpoilerFree(change.target.checked).catch(() => notify.danger(t("common:header.spoilers_not_saved")));
-          }}
+          onChange={(change) => props.onChange(change.target.checked)}
         />
-        <span>{t("general.spoiler_free")}</span>
+        <span>{props.label}</span>
       </label>
       <p id={hintId} className="form-field__hint">
-        {t("general.spoiler_free_hint")}
+        {props.hint}
       </p>
+      {props.children}
     </section>
+  );
+}
+
+/** Go-live alerts by mail (issue 31 §4), an opt-in kept in the profile's options. */
+function LiveAlertPreference({ on }: { on: boolean }) {
+  const { t } = useTranslation("account");
+  const errorText = useErrorText();
+  const update = useUpdateProfile();
+  // The box shows the choice at once; the stored profile takes over once it is saved (or refused).
+  const [choice, setChoice] = useState<boolean | null>(null);
+  return (
+    <PreferenceCheckbox
+      label={t("general.live_alert_mail")}
+      hint={t("general.live_alert_mail_hint")}
+      checked={choice ?? on}
+      onChange={(wanted) => {
+        setChoice(wanted);
+        update.mutate({ liveAlertMail: wanted }, { onSettled: () => setChoice(null) });
+      }}
+    >
+      {update.error && <FormAlert tone="danger">{errorText(update.error)}</FormAlert>}
+    </PreferenceCheckbox>
   );
 }
 
