@@ -33,6 +33,7 @@ SERVER_MESSAGES = {
     "ingest-state-change",  # issue 28 §5: staff are told when a live input changes state
     "media-job-change",  # issue 29 §4: staff follow the transcoding queue without polling
     "followed-event-live",  # issue 31 §4: go-live alerts of what the viewer follows
+    "tags-change",  # issue 31 §2: key plays update as tags are added
 }
 
 URI = "urn:touchline:asyncapi"

@@ -103,6 +103,24 @@ async def _prepare_database(url: str) -> dict:
                 Event.home_team_id.is_not(None),
                 Event.away_team_id.is_not(None),
             )
+            # A live game anyone may play (catch up on), and one a signed-out caller may not.
+            free_live = next(
+                row.id
+                for row in await db.execute(
+                    select(Event.id, Event.regions)
+                    .where(
+                        Event.media_type == "event",
+                        Event.status == "live",
+                        Event.commerce_type == "commerce_free_media",
+                        Event.hls_stream.like("/media/%"),
+                    )
+                    .order_by(Event.event_date.desc())
+                )
+                if not row.regions  # watchable everywhere
+            )
+            paid_live = await first(
+                Event.media_type == "event", Event.status == "live", Event.commerce_type != "commerce_free_media"
+            )
             identity = (
                 await db.execute(select(Identity.id).where(Identity.media_type == "identity_item").limit(1))
             ).scalar_one()
@@ -120,6 +138,8 @@ async def _prepare_database(url: str) -> dict:
         "allAccess": stable_id("product", "svod:all-access"),
         "adminEvent": admin_event,
         "freeArchived": free_archived,
+        "freeLive": free_live,
+        "paidLive": paid_live,
     }
 
 
@@ -235,6 +255,7 @@ SCHEMATHESIS_IDS = {
     "get_identity_by_id": "identity",
     "get_event_stats": "eventWithStats",
     "get_channel_programme": "channel",
+    "get_catch_up": "freeLive",
     "get_event_calendar": "event",
     "get_related_videos": "clip",
     "get_subscription_by_id": "allAccess",

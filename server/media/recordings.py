@@ -28,6 +28,7 @@ import os
 import re
 import secrets
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from itertools import accumulate
@@ -201,21 +202,27 @@ class Recording:
         last = min(len(self.segments), bisect_right(offsets, max(start_ms, end_ms - 1)))
         return range(first, last) if start_ms < offsets[-1] else range(0)
 
-    def range_playlist(self, start_ms: int, end_ms: int) -> str:
+    def range_playlist(self, start_ms: int, end_ms: int, *, more: Sequence[tuple[int, int]] = ()) -> str:
         """A clip of the recording: the segments covering [start_ms, end_ms) as VOD, the player
-        started at `start_ms` (EXT-X-START), the encoder's drops kept as discontinuities. Raises
-        ValueError when no segment covers it."""
+        started at `start_ms` (EXT-X-START), the encoder's drops kept as discontinuities. `more`:
+        the later ranges of a catch-up, each after a discontinuity (segments two ranges share are
+        listed once). Raises ValueError when no segment covers the first range."""
         numbers = self.covering(start_ms, end_ms)
         if not numbers:
             raise ValueError("no part of the recording is in that range")
         lines = [f"#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:{self.target_duration}\n"]
         lines.append("#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n")
         lines.append(self.start_tag(start_ms, numbers) + "\n")
-        for i in numbers:
-            segment = self.segments[i]
-            if segment.discontinuous and i != numbers[0]:
-                lines.append("#EXT-X-DISCONTINUITY\n")
-            lines.append(f"#EXTINF:{segment.duration:.6f},\n{segment.uri}\n")
+        last: int | None = None
+        for start, end in ((start_ms, end_ms), *more):
+            for i in self.covering(start, end):
+                if last is not None and i <= last:
+                    continue
+                segment = self.segments[i]
+                if last is not None and (segment.discontinuous or i != last + 1):
+                    lines.append("#EXT-X-DISCONTINUITY\n")
+                lines.append(f"#EXTINF:{segment.duration:.6f},\n{segment.uri}\n")
+                last = i
         lines.append("#EXT-X-ENDLIST\n")
         return "".join(lines)
 

@@ -102,6 +102,17 @@ async def announce_change(change: Change, out: Emitter | None = None) -> None:
         live_alerts.default.soon(event_id)
 
 
+async def announce_tags_change(event_id: str, tag_ids: list[str], change: str, out: Emitter | None = None) -> None:
+    """Global tags of an event were saved or removed (committed): its room hears `tags-change`,
+    and pages fetch its tags and key plays again. Never raises: the change stands."""
+    if not tag_ids:
+        return
+    try:
+        await (out or emitter.default).emit_tags_change(event_id, tag_ids, change)
+    except Exception:
+        log.exception("could not tell the room of event %s that its tags changed", event_id)
+
+
 async def announce_ingest_state(
     event_id: str, state: str, previous: str, asset_id: str | None, out: Emitter | None = None
 ) -> None:

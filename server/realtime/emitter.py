@@ -116,6 +116,10 @@ class Emitter:
         """`fields`: changed Event fields with their REST wire names (status, title, content...)."""
         return await self.emit("update-event", {**fields, "eventId": event_id}, event_room(event_id))
 
+    async def emit_tags_change(self, event_id: str, tag_ids: Iterable[str], change: str) -> bool:
+        payload = {"eventId": event_id, "tagIds": list(tag_ids), "change": change}
+        return await self.emit("tags-change", payload, event_room(event_id))
+
     async def emit_remove_user_device(self, user_id: str, device_id: str, code: str | None = None) -> bool:
         payload: dict[str, Any] = {"deviceId": device_id}
         if code is not None:

@@ -306,6 +306,17 @@ async def update_tag(db: AsyncSession, user_id: str, tag_id: str, values: dict, 
     return tag
 
 
+async def global_targets(db: AsyncSession, ids: Sequence[str]) -> dict[str, list[str]]:
+    """Target id -> the listed tags of it that are global (what a removal would announce)."""
+    found: dict[str, list[str]] = {}
+    if ids:
+        for tag_id, target_id in await db.execute(
+            select(Tag.id, Tag.target_id).where(Tag.id.in_(list(ids)), Tag.is_global.is_(True))
+        ):
+            found.setdefault(target_id, []).append(tag_id)
+    return found
+
+
 async def remove_tags(db: AsyncSession, user_id: str, ids: Sequence[str]) -> list[str]:
     """Deletes the listed tags the viewer may change; commits. Ids of absent tags, of other
     viewers' and official tags, and of the viewer's global tags while they may not create global

@@ -40,6 +40,14 @@ module.exports = {
     400: (t) => setPath(t, `/event/epg/${ids.channel}?from=yesterday`), // `from` is a date-time
     404: (t) => setPath(t, `/event/epg/${NOBODY}`),
   },
+  get_catch_up: {
+    200: (t) => setPath(t, `/event/catch_up/${ids.freeLive}`),
+    400: (t) => setPath(t, `/event/catch_up/${'x'.repeat(65)}`), // longer than maxLength 64
+    401: (t) => { setPath(t, `/event/catch_up/${ids.freeLive}`); forgedToken(t); },
+    403: (t) => setPath(t, `/event/catch_up/${ids.paidLive}`), // signed out: a paid live event
+    404: (t) => setPath(t, `/event/catch_up/${NOBODY}`),
+    409: (t) => setPath(t, `/event/catch_up/${ids.freeArchived}`), // not live
+  },
   get_related_videos: {
     200: (t) => setPath(t, `/vod/get_related_videos?id=${ids.clip}&page=1&size=10`),
     400: (t) => setPath(t, `/vod/get_related_videos?id=${ids.clip}&size=0`), // size is at least 1

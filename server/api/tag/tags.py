@@ -3,6 +3,7 @@
 Requests send times in seconds; the tags stored and answered carry milliseconds."""
 
 from ...media.assets.store import store_of
+from ...realtime.announcements import announce_tags_change
 from ...services import tags
 from ...services.paging import PageQuery
 from ...services.spoilers import SHOW, Spoilers
@@ -52,6 +53,8 @@ async def save_tag(body: dict):
             media_root=_media_root(),
             limit=tags.save_limit(settings()),
         )
+    if saved.is_global:
+        await announce_tags_change(saved.target_id, [saved.id], "saved")
     return ok(present(saved))
 
 
@@ -59,11 +62,16 @@ async def update_tag(body: dict):
     principal = await signed_in()
     async with db_write_session() as db:
         updated = await tags.update_tag(db, principal.user_id, body["_id"], _columns(body), media_root=_media_root())
+    if updated.is_global:
+        await announce_tags_change(updated.target_id, [updated.id], "saved")
     return ok(present(updated))
 
 
 async def remove_tags(body: dict):
     principal = await signed_in()
     async with db_write_session() as db:
+        shared = await tags.global_targets(db, body["ids"])
         removed = await tags.remove_tags(db, principal.user_id, body["ids"])
+    for target_id, tag_ids in shared.items():
+        await announce_tags_change(target_id, [i for i in tag_ids if i in removed], "removed")
     return ok({"removed": len(removed), "ids": removed})

@@ -19,6 +19,8 @@ Made playlists (the URL layout: server.media.delivery.urls), each in a directory
                                                      the segments that cover [from, to) ms: the first
                                                      listed contains the start, the last the end,
                                                      and EXT-X-START points the player at the start
+    vod/<sample>/keys-<ranges>/...                   a catch-up (issue 31 §2): the segments of each
+                                                     range in turn, a discontinuity between them
 
 Each media playlist is a VOD playlist (EXT-X-PLAYLIST-TYPE:VOD, EXT-X-ENDLIST) whose segment URIs
 are `seg-<j>.ts`, segment j of the timeline, beside it; the media route serves it as the
@@ -45,11 +47,11 @@ import math
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from pathlib import Path
 
 from ..playlists import MASTER_PLAYLIST, Ladder, Segment, VodPlaylist, load_vod_playlist, parse_vod_playlist
-from .urls import CLIP_NAME, GAME_NAME, segment_file
+from .urls import CLIP_NAME, GAME_NAME, KEYS_NAME, keys_ranges, segment_file
 
 MAX_GAME_SECONDS = 7 * 24 * 3600
 MAX_RANGE_MS = 60 * 60 * 1000
@@ -152,27 +154,69 @@ def game_master(ladder: Ladder) -> str:
     return ladder.render(lambda variant: f"{variant.rendition}/{MASTER_PLAYLIST}")
 
 
+def keys_playlist(vod: VodPlaylist, ranges: tuple[tuple[int, int], ...]) -> str:
+    """A catch-up's media playlist: the segments of each range in turn, a discontinuity where one
+    range's segments do not follow the last one's (or the sample starts over), the player started
+    at the first range's start. Ranges sharing segments play them once."""
+    timeline = Timeline.of(vod)
+    n = len(vod.segments)
+    target = max(vod.target_duration, math.ceil(max(s.duration for s in vod.segments) - 1e-6))
+    first = clip_segments(timeline, *ranges[0])
+    out = [
+        "#EXTM3U\n#EXT-X-VERSION:3\n",
+        f"#EXT-X-TARGETDURATION:{target}\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n",
+        _start(timeline, first, ranges[0][0]) + "\n",
+    ]
+    extinf = [f"#EXTINF:{s.duration:.6f},\n" for s in vod.segments]
+    last: int | None = None
+    for start_ms, end_ms in ranges:
+        for j in clip_segments(timeline, start_ms, end_ms):
+            if last is not None and j <= last:
+                continue  # listed with the range before
+            if last is not None and (j != last + 1 or j % n == 0):
+                out.append("#EXT-X-DISCONTINUITY\n")  # another moment, or the sample starts over
+            out.append(extinf[j % n])
+            out.append(f"{segment_file(j)}\n")
+            last = j
+    out.append("#EXT-X-ENDLIST\n")
+    return "".join(out)
+
+
 @dataclass(frozen=True)
 class Made:
     """A made playlist's name read: the range of the timeline it plays, and whether it is a clip
-    (which starts at `start_ms` exactly) or a game (from 0)."""
+    (which starts at `start_ms` exactly) or a game (from 0). A catch-up plays several ranges
+    (`ranges`, in order: `start_ms` is the first's start, `end_ms` the last's end) as a clip does."""
 
     start_ms: int
     end_ms: int
     clip: bool
+    ranges: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The ranges it plays, in order."""
+        return self.ranges or ((self.start_ms, self.end_ms),)
+
+    def covers(self, timeline: Timeline, j: int) -> bool:
+        """Whether segment j of the timeline is one it lists."""
+        return any(j in clip_segments(timeline, start, end) for start, end in self.spans)
 
     def media_playlist(self, vod: VodPlaylist) -> str:
+        if self.ranges:
+            return keys_playlist(vod, self.ranges)
         return range_playlist(vod, self.start_ms, self.end_ms, start_tag=self.clip)
 
     def master(self, ladder: Ladder, timeline: VodPlaylist) -> str:
         if self.clip:
-            return clip_master(ladder, timeline, self.start_ms, self.end_ms)
+            return clip_master(ladder, timeline, self.start_ms, self.spans[0][1])
         return game_master(ladder)
 
 
 def made(name: str) -> Made | None:
-    """The made playlist a file name asks for (`clip-<from>-<to>.m3u8`, `game-<seconds>.m3u8`)
-    within the bounds, else None (not one, or out of bounds: the route answers 404)."""
+    """The made playlist a file name asks for (`clip-<from>-<to>.m3u8`, `game-<seconds>.m3u8`,
+    `keys-<ranges>.m3u8`) within the bounds, else None (not one, or out of bounds: the route
+    answers 404). A catch-up's ranges each lie within the range bounds, in time order, apart."""
     clip = CLIP_NAME.fullmatch(name)
     if clip is not None:
         start, end = int(clip[1]), int(clip[2])
@@ -181,12 +225,17 @@ def made(name: str) -> Made | None:
     if game is not None:
         seconds = int(game[1])
         return Made(0, seconds * 1000, False) if 0 < seconds <= MAX_GAME_SECONDS else None
+    ranges = keys_ranges(name)
+    if ranges is not None:
+        ordered = all(a_end <= b_start for (_, a_end), (b_start, _) in pairwise(ranges))
+        bounded = all(0 <= start < end <= start + MAX_RANGE_MS for start, end in ranges)
+        return Made(ranges[0][0], ranges[-1][1], True, tuple(ranges)) if ordered and bounded else None
     return None
 
 
 def is_made_name(name: str) -> bool:
     """Whether `name` has the shape of a made playlist (whatever its bounds)."""
-    return CLIP_NAME.fullmatch(name) is not None or GAME_NAME.fullmatch(name) is not None
+    return any(pattern.fullmatch(name) is not None for pattern in (CLIP_NAME, GAME_NAME, KEYS_NAME))
 
 
 @lru_cache(maxsize=32)

@@ -45,8 +45,9 @@ from .edge_tokens import EDGE_COOKIE, TOKEN_PARAMETER, EdgeGrant, cookie_header,
 from .reach import parts_ok, reach_of
 from .routes import SEGMENT_MAX_AGE, MediaServer, error_answer
 from .signing import StreamDenied, StreamGrant
+from .urls import MADE_PATTERN
 
-MADE_DIRECTORY = re.compile(r"(?:clip-[0-9]{1,13}-[0-9]{1,13}|game-[0-9]{1,7})")
+MADE_DIRECTORY = re.compile(MADE_PATTERN)
 FROM = re.compile(r"from-([0-9]{1,12})")
 
 

@@ -55,6 +55,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from .urls import MADE_PATTERN
+
 if TYPE_CHECKING:
     from ...settings import Settings
 
@@ -67,14 +69,15 @@ TOKEN_PARAMETER = "token"
 _KEY_LABEL = b"touchline-edge-v1"
 
 # One path part, as server.media.delivery.reach.PART: no empty, `.` or `..` parts.
-_PART = r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}"
+_PART = r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,239}"
 # The scopes, most specific first (the nginx map tries its regular expressions in this order):
 #   vod/<asset>/clip-<from>-<to>/   a clip or highlight: its own playlists and its range's segments
 #   vod/<asset>/game-<seconds>/     an archived game: a sample looped for its length
+#   vod/<asset>/keys-<ranges>/      a catch-up: its playlists and its ranges' segments
 #   vod/<asset>/                    the asset as stored: its master, renditions, files and previews
 #   live/<asset>/                   its live stream, from any kickoff (`from-<start>/`)
 SCOPE_PATTERNS = (
-    rf"(?:vod/{_PART}/(?:clip-[0-9]{{1,13}}-[0-9]{{1,13}}|game-[0-9]{{1,7}})/)",
+    rf"(?:vod/{_PART}/{MADE_PATTERN}/)",
     rf"(?:(?:vod|live)/{_PART}/)",
 )
 _SCOPE = re.compile(rf"^(?P<scope>{'|'.join(SCOPE_PATTERNS)})")

@@ -8,6 +8,7 @@ not another event's playlist there (server.media.delivery.signing puts the store
                                         no playlist (the segments the live playlists list)
     vod/<s>/game-<seconds>.m3u8         itself; vod/<s>/<r>/<the same name>; vod/<s>/<r>/seg-<j>.ts
     vod/<s>/clip-<from>-<to>.m3u8       for j among the segments of its range only (the caller
+    vod/<s>/keys-<ranges>.m3u8          (a catch-up: of its ranges)
                                         checks j against the timeline: `Place.segment`)
     vod/<s>/<name>.m3u8 (a file)        itself; vod/<s>/<r>/<name>.m3u8; the files of <r> that are
                                         no playlist (or of <s> itself, a sample of one rendition)
@@ -43,7 +44,8 @@ from .clips import Made, is_made_name, made
 from .urls import LIVE_VARIANT, SEGMENT_NAME
 
 # One path part of a stream path: no empty, `.` or `..` parts, nothing to escape.
-PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
+# Up to 240 characters: a catch-up's name holds its ranges (server.media.delivery.urls.KEYS_NAME).
+PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,239}$")
 PLAYLIST_SUFFIX = ".m3u8"
 # The sprite sheets' names (previews.SHEET_TEMPLATE, `thumbs-%03d.jpg`: three digits, more past 999).
 _SHEET_HEAD, _, _SHEET_TAIL = SHEET_TEMPLATE.partition("%03d")
@@ -100,7 +102,9 @@ class Reach:
     @property
     def clip(self) -> tuple[int, int] | None:
         """A clip's or highlight's [from, to) ms; None for anything else."""
-        return (self.made.start_ms, self.made.end_ms) if self.made is not None and self.made.clip else None
+        if self.made is None or not self.made.clip or self.made.ranges:  # a catch-up has no previews
+            return None
+        return (self.made.start_ms, self.made.end_ms)
 
     def opens_preview(self, name: str) -> bool:
         """Whether `name`, at the asset's root, is a seek preview this token opens: every one for

@@ -134,7 +134,9 @@ class MediaServer:
         made, recording = grant.reach.made, self.recordings.recording(grant.stream, rendition)
         if made is None or recording is None:
             return False
-        return any(recording.segments[i].uri == name for i in recording.covering(made.start_ms, made.end_ms))
+        return any(
+            recording.segments[i].uri == name for start, end in made.spans for i in recording.covering(start, end)
+        )
 
     def within(self, grant: StreamGrant, place: Place, *, issued: bool = False, media_path_name: str = "") -> bool:
         """The checks of a place that need the sample: a game's or clip's segment lies in its
@@ -150,11 +152,7 @@ class MediaServer:
             return issued or place.rendition in recording.rendition_names
         if place.segment is not None:
             made, timeline = grant.reach.made, timeline_of(self.root, grant.stream)
-            return (
-                made is not None
-                and timeline is not None
-                and place.segment in clip_segments(timeline, made.start_ms, made.end_ms)
-            )
+            return made is not None and timeline is not None and made.covers(timeline, place.segment)
         if place.file and place.rendition:
             if grant.reach.live:  # a live segment: the hot path, no file system to ask
                 live = self.live_stream(grant.stream)
@@ -353,7 +351,7 @@ class MediaServer:
         def render() -> str:
             assert ladder is not None and recording is not None
             if directory:
-                return recording.range_playlist(wanted.start_ms, wanted.end_ms)
+                return recording.range_playlist(*wanted.spans[0], more=wanted.spans[1:])
             start = recording.start_tag(wanted.start_ms, numbers)
             return ladder.render(lambda v: f"{v.rendition}/{MASTER_PLAYLIST}", extra=(start,))
 

@@ -93,6 +93,14 @@ def live_variant_uri(rendition: str) -> str:
 # Names of the playlists and segments made per request (server.media.delivery.clips), as path segments.
 CLIP_NAME = re.compile(r"clip-(\d{1,13})-(\d{1,13})\.m3u8")
 GAME_NAME = re.compile(r"game-(\d{1,7})\.m3u8")
+# A catch-up (issue 31 §2): up to MAX_KEY_RANGES ranges of the timeline played one after the
+# other, each `<start>.<length>` in base-36 ms, joined by `_` (in time order).
+MAX_KEY_RANGES = 15
+KEYS_RANGE = r"[0-9a-z]{1,9}\.[0-9a-z]{1,5}"
+KEYS_MADE = rf"keys-{KEYS_RANGE}(?:_{KEYS_RANGE}){{0,{MAX_KEY_RANGES - 1}}}"
+KEYS_NAME = re.compile(rf"({KEYS_MADE})\.m3u8")
+# Every made playlist's directory name in the edge layout (edge tokens' scopes, edge routes).
+MADE_PATTERN = rf"(?:clip-[0-9]{{1,13}}-[0-9]{{1,13}}|game-[0-9]{{1,7}}|{KEYS_MADE})"
 SEGMENT_NAME = re.compile(r"seg-(\d{1,13})\.ts")
 
 
@@ -121,6 +129,37 @@ def clip_url(asset: str, start_ms: int, end_ms: int) -> str:
     return f"{MEDIA_PREFIX}/vod/{asset}/{clip_file(start_ms, end_ms)}"
 
 
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def keys_file(ranges: list[tuple[int, int]]) -> str:
+    """A catch-up playlist's name: [start, end) ms ranges of the timeline, played in this order."""
+    return "keys-" + "_".join(f"{_base36(start)}.{_base36(end - start)}" for start, end in ranges) + ".m3u8"
+
+
+def keys_ranges(name: str) -> list[tuple[int, int]] | None:
+    """The ranges a catch-up playlist's name holds (`keys_file` read back), or None."""
+    found = KEYS_NAME.fullmatch(name)
+    if found is None:
+        return None
+    ranges = []
+    for part in found[1].removeprefix("keys-").split("_"):
+        start, _, length = part.partition(".")
+        ranges.append((int(start, 36), int(start, 36) + int(length, 36)))
+    return ranges
+
+
+def keys_url(asset: str, ranges: list[tuple[int, int]]) -> str:
+    return f"{MEDIA_PREFIX}/vod/{asset}/{keys_file(ranges)}"
+
+
 def edge_path(media_path: str, start: int | None = None) -> str | None:
     """The edge layout's path (server.media.delivery.edge_routes) of a stored media path (without
     `/media/`), or None when it names no stream of this server: a game's or clip's playlist gets a
@@ -137,7 +176,7 @@ def edge_path(media_path: str, start: int | None = None) -> str | None:
     directory, _, name = rest.rpartition("/")
     if not directory or "/" in directory:
         return None
-    if CLIP_NAME.fullmatch(name) or GAME_NAME.fullmatch(name):
+    if CLIP_NAME.fullmatch(name) or GAME_NAME.fullmatch(name) or KEYS_NAME.fullmatch(name):
         return f"vod/{directory}/{name.removesuffix('.m3u8')}/index.m3u8"
     return media_path
 

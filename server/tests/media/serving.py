@@ -19,6 +19,11 @@ def media_app(settings, database):
     return with_state(static_app(settings), {"database": database, "settings": settings})
 
 
+def media_client(settings, database) -> httpx.AsyncClient:
+    """The media routes as one viewer's browser reaches them (use it as `async with`)."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE)
+
+
 async def played(media: httpx.AsyncClient, url: str) -> list[str]:
     """Every address a player fetches for the signed address `url`, each checked to play: the
     master, each rendition's playlist and its first and last segment, resolved against the

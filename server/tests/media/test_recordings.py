@@ -157,6 +157,17 @@ def test_a_clip_of_the_recording_lists_the_segments_that_cover_it_and_starts_at_
         recording.range_playlist(9000, 9500)
 
 
+def test_a_catch_up_of_the_recording_plays_its_ranges_in_turn_apart_by_a_discontinuity():
+    recording = Recording.parse(WRITTEN)
+    reel = recording.range_playlist(500, 1500, more=[(7500, 8500)])
+    assert uris(reel) == ["rec-00000.ts", "rec-00004.ts"]
+    assert reel.count("#EXT-X-DISCONTINUITY\n") == 1 and reel.endswith("#EXT-X-ENDLIST\n")
+    assert "#EXT-X-START:TIME-OFFSET=0.500,PRECISE=YES" in reel
+    # Ranges that share a segment list it once, and follow on without a discontinuity.
+    touching = recording.range_playlist(0, 2500, more=[(2100, 3500)])
+    assert uris(touching) == ["rec-00000.ts", "rec-00001.ts"] and "#EXT-X-DISCONTINUITY" not in touching
+
+
 def test_a_run_dated_later_than_its_first_segment_was_written_is_dated_back_by_the_difference():
     run = Recording.parse(WRITTEN)
     # Its first segment (2 s from START) was complete 1.5 s after START: ffmpeg dated it 0.5 s late.

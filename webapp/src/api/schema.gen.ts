@@ -173,6 +173,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/catch_up/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live event's key plays so far, as one playlist to catch up on
+         * @description For a viewer joining a live match late: the key plays so far and `url`, one VOD playlist
+         *     (HLS, `EXT-X-ENDLIST`) that plays them in order, cut from the live stream, with a
+         *     discontinuity between them; when it ends the player joins the live edge (`HLSStream` of
+         *     the event). Ask again for the key plays added since: the address names its ranges.
+         *
+         *     **Key plays** are the event's global tags whose subtype is one of its sport's: football
+         *     `goal`, `own_goal`, `penalty` (a kick), `red_card`; ice hockey `goal`, `penalty_shot`;
+         *     basketball `buzzer_beater`, `dunk`, `three_pointer`, `ejection`; volleyball `ace`, `block`,
+         *     `set_point`, `match_point`; tennis `ace`, `break_point`, `set_point`, `match_point`; any
+         *     other sport `goal`. Each plays from its tag's start to its end (15 s without an end), within
+         *     what the live stream still offers (its rewind window, up to the live edge); overlapping
+         *     ones play once, and one playlist holds at most the 15 latest stretches. `keyPlays` lists
+         *     those in it, in stream order; `url` is null while there is none.
+         *
+         *     `url` carries a token like the event's stream (`TOUCHLINE_STREAM_TOKEN_SECONDS`), which opens
+         *     this playlist and the segments of its key plays alone. A viewer who may not play the event
+         *     now (no entitlement, region) gets 403 `forbidden`; an event that is not live, or has no
+         *     stream of this server, 409 `catch_up_unavailable`. With `spoilers=hide` the key plays'
+         *     titles carry no score.
+         */
+        get: operations["get_catch_up"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/epg/{id}": {
         parameters: {
             query?: never;
@@ -3070,6 +3108,29 @@ export interface components {
             /** Format: date-time */
             updated?: string;
         };
+        CatchUpResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["CatchUp"];
+        };
+        CatchUp: {
+            eventId: components["schemas"]["Id"];
+            /** @description The signed playlist of the key plays; null while there is none. */
+            url: string | null;
+            /** @description The live edge now, in ms since the event's start (where the live stream is). */
+            liveEdgeMs: number;
+            keyPlays: components["schemas"]["KeyPlay"][];
+        };
+        /** @description One key play of a catch-up; `_id` is its tag's. */
+        KeyPlay: {
+            _id: components["schemas"]["Id"];
+            subtype: string;
+            title: string;
+            /** @description Where it begins in the event's stream, ms since its start (the tag's `startTime`). */
+            startTime: number;
+            /** @description Where it ends, ms since the event's start. */
+            endTime: number;
+            /** @description Seconds into the catch-up playlist where it begins (before segment rounding). */
+            reelOffset: number;
+        };
         EventResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["Event"];
         };
@@ -4903,7 +4964,7 @@ export interface components {
              *     this list equal to that document's server-to-client messages).
              * @enum {string}
              */
-            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change" | "followed-event-live";
+            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change" | "followed-event-live" | "tags-change";
             /** @description `event:{_id}`, `user:{userId}`, `ingest:{_id}` or `media:{_id}` (as the message's `x-room` says). */
             room: string;
             /** @description The message's payload, validated against its AsyncAPI schema. */
@@ -6229,6 +6290,73 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    get_catch_up: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `hide`: answers carry no score or result: titles, descriptions and other free text have
+                 *     their scores replaced ("Highlights: Harbor City Mariners 3-1 Northfield Rovers" becomes
+                 *     "Highlights: Harbor City Mariners vs Northfield Rovers"; a score is 1-3 digits, a hyphen or
+                 *     dash and 1-3 digits standing as a word of its own, so dates and "U-21" stay; a bracketed
+                 *     result such as "(sets 3-1)" is left out and a set's winner is not named), the stats carry
+                 *     neither `game-scores` nor `game-overview`, an archived match (not a highlight or clip)
+                 *     answers `duration: null` (a match's length gives overtime away), and a tag marking how a
+                 *     set or period ended names no team. `show` (the default) answers everything. The webapp
+                 *     asks with `hide` in spoiler-free mode, and with `show` for an event whose score the viewer
+                 *     reveals.
+                 * @example hide
+                 */
+                spoilers?: components["parameters"]["Spoilers"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's id (see `idType` where offered).
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["MediaId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key plays so far and the playlist of them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "eventId": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                     *         "url": "/media/vod/6a1c0a8e2b3d4c5e6f7a8b01/keys-mz3k1x2a.bk0_mz3k5c9e.bk0/index.m3u8?token=1795000000.AbCdEfGhIjKlMnOpQrStUv",
+                     *         "liveEdgeMs": 1500000,
+                     *         "keyPlays": [
+                     *           {
+                     *             "_id": "6a1c0a8e2b3d4c5e6f7a8b02",
+                     *             "subtype": "goal",
+                     *             "title": "Goal 12' - Harbor City Mariners",
+                     *             "startTime": 702000,
+                     *             "endTime": 717000,
+                     *             "reelOffset": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CatchUpResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     get_channel_programme: {

@@ -122,6 +122,12 @@ export interface UserPurchaseStatusPayload {
   eventId?: Id;
 }
 
+export interface TagsChangePayload {
+  eventId: Id;
+  tagIds: Id[];
+  change: "saved" | "removed";
+}
+
 export interface FollowedEventLivePayload {
   eventId: Id;
   /** The event's title as this user may see it (no score when spoiler-free). */
@@ -182,6 +188,8 @@ export interface ServerToClientEvents {
   "event-url-change": (payload: EventUrlChangePayload) => void;
   /** Some fields of an event changed; only those fields are sent. */
   "update-event": (payload: UpdateEventPayload) => void;
+  /** Global tags of the event (its key plays among them) were added, changed or removed. */
+  "tags-change": (payload: TagsChangePayload) => void;
   /** The user's device `deviceId` lost its session. */
   "remove-user-device": (payload: RemoveUserDevicePayload) => void;
   /** A purchase of the user moved to a new state. */

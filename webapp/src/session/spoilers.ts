@@ -33,6 +33,7 @@ export const SPOILER_OPERATIONS: ReadonlySet<string> = new Set([
   "/event/get_by_id/id/{id}",
   "/event/stats",
   "/event/epg/{id}",
+  "/event/catch_up/{id}",
   "/clip/list",
   "/clip/get_by_id/id/{id}",
   "/vod/get_related_videos",

@@ -15,6 +15,7 @@ from server.seed.catalogue import build_catalogue, table_of
 from server.seed.loader import upsert
 from server.tests.accounts import sign_up
 from server.tests.conftest import with_state
+from server.tests.mailbox import recording_socket
 
 NOBODY = "f" * 24
 SAMPLE_SECONDS = 24  # fixtures/media/football: what the test catalogue's archived game plays
@@ -228,6 +229,23 @@ async def test_making_a_tag_global_needs_the_permission(client, catalogue, datab
     assert_error(await update_tag(client, tagger, theirs["_id"], title="Changed"), 403, "global_tags_not_allowed")
     assert (await remove(client, tagger, theirs["_id"])).json()["content"] == {"removed": 0, "ids": []}
     assert await listed_ids(client, viewer, catalogue["archived"], global_=True) == [theirs["_id"]]
+
+
+async def test_saving_editing_and_removing_a_global_tag_tells_the_events_room_and_a_private_one_does_not(
+    client, catalogue, tagger
+):
+    with recording_socket() as socket:
+        shared = await saved(client, tagger, catalogue["live"], title="Goal", subtype="goal", **{"global": True})
+        await saved(client, tagger, catalogue["live"], title="Note to self")  # private: nobody is told
+        assert (await update_tag(client, tagger, shared["_id"], title="Goal - header")).status_code == 200
+        assert (await remove(client, tagger, shared["_id"])).status_code == 200
+    told = [(data["tagIds"], data["change"], room) for name, data, room in socket.sent if name == "tags-change"]
+    room = f"event:{catalogue['live']}"
+    assert told == [
+        ([shared["_id"]], "saved", room),
+        ([shared["_id"]], "saved", room),
+        ([shared["_id"]], "removed", room),
+    ]
 
 
 # --- changing and removing ----------------------------------------------------------------------

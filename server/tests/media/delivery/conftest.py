@@ -7,7 +7,6 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from server.media.assets.store import store_of
@@ -15,7 +14,7 @@ from server.media.packaging import previews
 from server.media.recordings import RECORDING_FILE, RecordingInfo
 from server.models import new_id
 
-from ..serving import BASE, media_app
+from ..serving import media_client
 
 RENDITIONS = (("360p", "640x360"), ("234p", "416x234"))
 JPEG = b"\xff\xd8\xff\xe0 a sprite sheet \xff\xd9"
@@ -86,7 +85,5 @@ async def media(settings, database):
     """The media routes as one viewer's browser reaches them, a test's own: the cookie a stream's
     first answer sets goes with the requests after it. (Modules that share one client over their
     tests define `media` of their own.)"""
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=media_app(settings, database)), base_url=BASE
-    ) as http:
+    async with media_client(settings, database) as http:
         yield http

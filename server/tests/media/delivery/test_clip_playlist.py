@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import delete
 
 from server import clock
-from server.media.delivery.clips import MAX_RANGE_MS, Timeline, clip_playlist, clip_segments
+from server.media.delivery.clips import MAX_RANGE_MS, Made, Timeline, clip_playlist, clip_segments, made
 from server.media.delivery.edge_tokens import issue_edge_token
 from server.media.delivery.live import LiveSample, load_vod_playlist, parse_vod_playlist
-from server.media.delivery.urls import live_url
+from server.media.delivery.urls import MAX_KEY_RANGES, keys_file, keys_ranges, live_url
 from server.models import Event
 from server.services.commerce import grants
 from server.services.user_clips import USER_MEDIA_TYPES
@@ -310,3 +310,39 @@ async def test_a_clips_token_opens_nothing_of_its_stream_but_the_clip(client, me
         assert refused(await media.get(f"{asset_dir}/{elsewhere}?token={token}")), elsewhere
     for nowhere in ("360p/index0.ts", "360p/clip-0-4000.m3u8", "poster.jpg"):  # in its directory: no such file
         assert (await media.get(f"{clip_dir}/{nowhere}?token={token}")).status_code == 404, nowhere
+
+
+# --- catch-ups: several ranges in one playlist (issue 31 §2) ---------------------------------------
+
+
+def test_a_catch_up_name_holds_its_ranges_and_reads_back():
+    ranges = [(1_795_000_000_123, 1_795_000_015_000), (1_795_000_300_000, 1_795_000_320_500)]
+    name = keys_file(ranges)
+    assert len(name) < 40 and keys_ranges(name) == ranges
+    assert made(name) == Made(ranges[0][0], ranges[-1][1], True, tuple(ranges))
+
+
+@pytest.mark.parametrize(
+    "ranges",
+    [
+        [(60_000, 75_000), (10_000, 20_000)],  # out of order
+        [(10_000, 30_000), (20_000, 40_000)],  # overlapping
+        [(0, MAX_RANGE_MS + 1)],  # longer than a range may be
+    ],
+)
+def test_a_catch_up_whose_ranges_are_out_of_order_overlap_or_too_long_is_no_playlist(ranges):
+    assert made(keys_file(ranges)) is None
+
+
+def test_a_catch_up_of_more_ranges_than_a_name_may_hold_is_no_playlist():
+    ranges = [(i * 60_000, i * 60_000 + 10_000) for i in range(MAX_KEY_RANGES + 1)]
+    assert made(keys_file(ranges)) is None and made(keys_file(ranges[:MAX_KEY_RANGES])) is not None
+
+
+def test_a_catch_up_plays_its_ranges_in_turn_with_a_discontinuity_between_and_shared_segments_once():
+    vod = parse_vod_playlist(VOD_TEXT)  # 10 segments of 2 s
+    reel = Made(1_000, 24_000, True, ((1_000, 3_000), (2_500, 4_500), (21_000, 24_000))).media_playlist(vod)
+    assert re.findall(r"seg-(\d+)\.ts", reel) == ["0", "1", "2", "10", "11"]
+    # 2 -> 10 jumps (and the sample starts over at 10): one discontinuity, none inside 0..2.
+    assert reel.count("#EXT-X-DISCONTINUITY") == 1
+    assert "#EXT-X-START:TIME-OFFSET=1.000,PRECISE=YES" in reel and reel.endswith("#EXT-X-ENDLIST\n")

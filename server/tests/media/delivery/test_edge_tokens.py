@@ -30,6 +30,7 @@ NOW = 1_800_000_000
         ("vod/a1/clip-1000-9000/index.m3u8", "vod/a1/clip-1000-9000/"),
         ("vod/a1/clip-1000-9000/360p/seg-3.ts", "vod/a1/clip-1000-9000/"),
         ("vod/a1/game-5400/720p/index.m3u8", "vod/a1/game-5400/"),
+        ("vod/a1/keys-ru.bk0_1dr.bk0/360p/seg-3.ts", "vod/a1/keys-ru.bk0_1dr.bk0/"),  # a catch-up
         ("live/a1/from-1800000000/index.m3u8", "live/a1/"),
         ("live/a1/from-1800000000/360p/live.m3u8", "live/a1/"),
         # Not a clip's directory: the asset's (its route answers 404 for what is no file).

@@ -387,7 +387,9 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     const onWaiting = () => {
       lastMoved.current = { at: Date.now(), time: video.currentTime };
     };
+    const onEnded = () => latest.current.onEnded?.();
     const listeners: [string, () => void][] = [
+      ["ended", onEnded],
       ["timeupdate", onTime],
       ["seeked", onTime],
       ["durationchange", onTime],

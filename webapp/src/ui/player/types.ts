@@ -46,6 +46,8 @@ export interface PlayerProps {
   renewSource?: () => Promise<string | null>;
   /** Stream seconds as playback advances, at most about four times a second. */
   onStreamTimeChange?: (seconds: number) => void;
+  /** A VOD source played to its end (a catch-up, then live). */
+  onEnded?: () => void;
   /** More controls for the control bar (e.g. a choice of view). */
   extraControls?: ReactNode;
   /**

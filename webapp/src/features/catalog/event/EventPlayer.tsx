@@ -41,6 +41,8 @@ export interface EventPlayerProps {
   onStreamTimeChange?: (seconds: number) => void;
   /** Shown over the video while the stream sends nothing for a reason the page knows (its feed is away). */
   notice?: ReactNode;
+  /** What plays instead of the event (`playClip`) played to its end: a catch-up goes live then. */
+  onClipEnded?: () => void;
 }
 
 type View = "main" | "pano";
@@ -65,7 +67,7 @@ function isLiveStream(url: string, event: CatalogEvent): boolean {
  * its pre-roll, and a new signed address from a fresh event answer before the token expires.
  */
 export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(function EventPlayer(
-  { event, markers, startAt = null, onStreamTimeChange, notice },
+  { event, markers, startAt = null, onStreamTimeChange, notice, onClipEnded },
   ref,
 ) {
   const { t } = useTranslation("player");
@@ -170,6 +172,7 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       hideDuration={scoresHidden && !clip && !event.isClip}
       renewSource={renewSource}
       onStreamTimeChange={onStreamTimeChange}
+      onEnded={clip ? onClipEnded : undefined}
       extraControls={viewToggle}
       // A clip of the viewer's plays from its recording: the live feed's state is not its own.
       notice={clip ? null : notice}

@@ -55,6 +55,7 @@ export function EventStage({
   startAt,
   onStreamTimeChange,
   onRetryStream,
+  onClipEnded,
 }: {
   event: CatalogEvent;
   state: EventPageState;
@@ -64,6 +65,7 @@ export function EventStage({
   startAt: number | null;
   onStreamTimeChange: (seconds: number) => void;
   onRetryStream: () => void;
+  onClipEnded?: () => void;
 }) {
   const { t } = useTranslation("event");
   const available = accessOf(event).kind === "available";
@@ -85,6 +87,7 @@ export function EventStage({
         markers={markers}
         startAt={startAt}
         onStreamTimeChange={onStreamTimeChange}
+        onClipEnded={onClipEnded}
         notice={event.isLive && event.liveFeed ? <LiveFeedNotice feed={event.liveFeed} /> : null}
       />
     );

@@ -2,6 +2,12 @@ import { createContext, useContext } from "react";
 import type { UserClip } from "@/entities/clip";
 import type { StreamClock } from "./streamClock";
 
+/** A catch-up to play: its signed playlist, and a fresh address for it before its token expires. */
+export interface Reel {
+  url: string;
+  renew: () => Promise<string | null>;
+}
+
 /** What the panels around the player may do with it (the page wires it to the player's handle). */
 export interface PlayerControls {
   /** Where playback is, in stream seconds; null before playback has started. */
@@ -14,6 +20,14 @@ export interface PlayerControls {
   backToEvent(): void;
   /** The clip playing now, if any. */
   playingClipId: string | null;
+  /** Plays the catch-up (a live event's key plays so far), then the live edge by itself. */
+  playReel(reel: Reel): void;
+  /** Seconds into the catch-up while it plays, else null. */
+  reelTime(): number | null;
+  /** Goes to `seconds` into the catch-up playing now. */
+  seekReel(seconds: number): void;
+  /** Whether the catch-up plays now. */
+  reelPlaying: boolean;
   clock: StreamClock;
 }
 

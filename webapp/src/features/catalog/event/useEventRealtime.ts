@@ -6,7 +6,9 @@ import { joinEventRoom, leaveEventRoom, useSocketEvent } from "@/realtime/socket
 import { sameStream } from "@/ui/player";
 import { eventQueryOptions, type EventLookup } from "../api/getEvent";
 import { commerceOptionsQueryOptions } from "../api/getCommerceOptions";
+import { tagsKey } from "../api/listTags";
 import { useAudience, useEventMapOptions } from "../api/viewer";
+import { catchUpKey } from "./catchUp/catchUpQuery";
 import {
   applyUpdateEvent,
   purchaseConcerns,
@@ -90,6 +92,13 @@ export function useEventRealtime(
     // The message names the stored address, which plays for nobody: reload the event for the one
     // signed for this viewer (and load it at all when none is loaded yet).
     reloadStream();
+  });
+
+  // Global tags changed (staff or the data partner tagged a goal): the moments and key plays follow.
+  useSocketEvent("tags-change", (payload) => {
+    if (payload.eventId !== roomId) return;
+    void queryClient.invalidateQueries({ queryKey: tagsKey(roomId) });
+    void queryClient.invalidateQueries({ queryKey: catchUpKey(roomId) });
   });
 
   useSocketEvent("update-event", (payload) => {

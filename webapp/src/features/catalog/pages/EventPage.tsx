@@ -23,8 +23,9 @@ import type { EventPlayerHandle } from "../event/EventPlayer";
 import { EventStage } from "../event/EventStage";
 import { EventStatsPanel } from "../event/EventStatsPanel";
 import { MomentsPanel } from "../event/MomentsPanel";
+import { KeyPlaysPanel } from "../event/catchUp/KeyPlaysPanel";
 import { MyClipsPanel } from "../event/MyClipsPanel";
-import { PlayerControlsContext, type PlayerControls } from "../event/playerControls";
+import { PlayerControlsContext, type PlayerControls, type Reel } from "../event/playerControls";
 import { PlayerToolbar } from "../event/PlayerToolbar";
 import { PurchaseNotice } from "../event/PurchaseNotice";
 import { ResumeNote } from "../event/ResumeNote";
@@ -86,6 +87,8 @@ function EventView({
   const stage = useRef<HTMLDivElement>(null);
   const [clock] = useState(createStreamClock);
   const [playingClip, setPlayingClip] = useState<UserClip | null>(null);
+  const [reel, setReel] = useState<Reel | null>(null);
+  const [liveAgain, setLiveAgain] = useState(false);
   const resume = usePlaybackPosition({
     event,
     player,
@@ -93,7 +96,7 @@ function EventView({
     root: stage,
     signedIn,
     startAt,
-    suspended: !!playingClip,
+    suspended: !!playingClip || !!reel,
   });
 
   const available = accessOf(event).kind === "available";
@@ -119,20 +122,28 @@ function EventView({
   );
   const markers = useMemo(
     () =>
-      playingClip ? [] : shownTags.map((tag) => ({ id: tag.id, time: tag.time, label: tag.title, global: tag.global })),
-    [shownTags, playingClip],
+      playingClip || reel
+        ? []
+        : shownTags.map((tag) => ({ id: tag.id, time: tag.time, label: tag.title, global: tag.global })),
+    [shownTags, playingClip, reel],
   );
 
   const backToEvent = () => {
     player.current?.playClip(null);
     setPlayingClip(null);
+    setReel(null);
+  };
+  // The catch-up played to its end: the live edge, by itself.
+  const caughtUp = () => {
+    backToEvent();
+    setLiveAgain(true);
   };
   const controls: PlayerControls = {
     currentTime: () => (playingClip ? null : (player.current?.streamTime() ?? null)),
     seek: (seconds) => {
       const handle = player.current;
       if (!handle) return;
-      if (playingClip) backToEvent();
+      if (playingClip || reel) backToEvent();
       handle.seekTo(seconds);
       void handle.play().catch(() => undefined);
       scrollIntoViewGently(stage.current);
@@ -147,6 +158,18 @@ function EventView({
     },
     backToEvent,
     playingClipId: playingClip?.id ?? null,
+    playReel: (next) => {
+      if (!player.current) return;
+      player.current.playClip({ url: next.url, title: t("catch_up.player_title"), renew: next.renew });
+      setPlayingClip(null);
+      setReel(next);
+      setLiveAgain(false);
+      void player.current.play().catch(() => undefined);
+      scrollIntoViewGently(stage.current);
+    },
+    reelTime: () => (reel ? (player.current?.streamTime() ?? null) : null),
+    seekReel: (seconds) => player.current?.seekTo(seconds),
+    reelPlaying: reel !== null,
     clock,
   };
 
@@ -163,7 +186,13 @@ function EventView({
             startAt={startAt}
             onStreamTimeChange={clock.set}
             onRetryStream={onRetryStream}
+            onClipEnded={reel ? caughtUp : undefined}
           />
+          {liveAgain && (
+            <p className="event-live-again" role="status">
+              {t("catch_up.live_again")}
+            </p>
+          )}
           {playingClip && <ClipBanner clip={playingClip} onBack={backToEvent} />}
           <ResumeNote resume={resume} />
           <PurchaseNotice notice={state.purchase} dispatch={dispatch} />
@@ -181,6 +210,7 @@ function EventView({
         {/* Moments and clips are cut from what plays: nothing to tag before kick-off. */}
         {!event.isChannel && event.status !== "upcoming" && (
           <div className="event-page__panels">
+            {event.isLive && available && <KeyPlaysPanel eventId={event.id} scoresHidden={scoresHidden} />}
             <MomentsPanel tags={personal ? { ...tags, tags: shownTags } : null} />
             {personal && !event.isClip && <MyClipsPanel clips={clips.data ?? []} isPending={clips.isLoading} />}
           </div>
