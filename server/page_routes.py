@@ -47,6 +47,7 @@ PAGE_PATTERNS: tuple[str, ...] = (
     "recommendation",
     "selected/clips",
     "selected/videos",
+    "multiview",
     "account",
     "account/general",
     "account/password",

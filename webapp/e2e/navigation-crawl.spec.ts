@@ -40,6 +40,7 @@ const ROUTE_KINDS: [kind: string, pattern: RegExp][] = [
   ["/recommendation", /^\/recommendation$/],
   ["/selected/clips", /^\/selected\/clips$/],
   ["/selected/videos", /^\/selected\/videos$/],
+  ["/multiview", /^\/multiview$/],
   ["/account/{section}", /^\/account(\/(general|password|devices|billing|ppv|subscription))?$/],
   ["/account/{section}/{id}", /^\/account\/(ppv|subscription|subscription\/buy)\/[^/]+$/],
   ["/auth/login", /^\/auth\/login$/],

@@ -2,12 +2,13 @@
 // page (gzip, what Chromium actually downloads), the Lighthouse performance score and LCP of the
 // home page and of a live event's page under mobile emulation, the event page's JavaScript and
 // the time from navigation to the first playing frame of a live event, and of the match when its
-// pre-roll fails (issue: player); and live latency through the real ingest (issue 28). Runs the
-// built webapp on a freshly seeded server.
+// pre-roll fails (issue: player); live latency through the real ingest (issue 28); and the time
+// until four multiview tiles play (issue: multiview). Runs the built webapp on a freshly seeded server.
 //
 // BENCH_URL: measure a server already running there instead (seeded like e2e/serve.sh does). The
 // latency part always starts servers of its own: it sets their ingest's segment length.
-// BENCH_ONLY: some parts only, comma-separated: js, ttff, ads, lighthouse, latency (all by default).
+// BENCH_ONLY: some parts only, comma-separated: js, ttff, ads, lighthouse, latency, multiview (all by
+// default). BENCH_MULTIVIEW_RUNS: multiview openings timed, cold and warm each (5 by default).
 // BENCH_LIGHTHOUSE_RUNS: Lighthouse runs per page (5 by default; each report keeps its median).
 // BENCH_LATENCY_SECONDS: how long the latency is sampled (60 by default); BENCH_LATENCY_RESOLUTION:
 // the published test pattern's size (1280x720 by default).
@@ -22,7 +23,7 @@ import { ingestServerSettings, publishTestPattern, startSeededServer, STAFF } fr
 const port = Number(process.env.BENCH_PORT ?? 18790);
 const base = process.env.BENCH_URL?.replace(/\/$/, "") ?? `http://127.0.0.1:${port}`;
 const parts = new Set(
-  (process.env.BENCH_ONLY ?? "js,ttff,ads,lighthouse,latency").split(",").map((part) => part.trim()),
+  (process.env.BENCH_ONLY ?? "js,ttff,ads,lighthouse,latency,multiview").split(",").map((part) => part.trim()),
 );
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -43,6 +44,11 @@ const LCP_AIM_MS = 2500;
 const TTFF_COLD_AIM_MS = 1000;
 const TTFF_WARM_AIM_MS = 500;
 const TTFF_RUNS = Number(process.env.BENCH_TTFF_RUNS ?? 7);
+// Multiview (issue: multiview): from opening a shared address of four live events to all four
+// tiles playing (each tile's `multiview:tile-playing` mark), signed in as the seeded fan.
+const MULTIVIEW_RUNS = Number(process.env.BENCH_MULTIVIEW_RUNS ?? 5);
+const MULTIVIEW_TILES = 4;
+const FAN = { email: "fan@touchline.test", password: "touchline-fan-2026" };
 // A pre-roll that fails never holds the match up (issue: event page and player): the first frame
 // within 3.5 s of navigation, whatever the VAST does. The player drops a VAST at 2 s (src/ui/player/ads.ts).
 const AD_FAILURE_AIM_MS = 3500;
@@ -171,32 +177,41 @@ async function firstFrameOn(page, url) {
 }
 
 /**
- * Time to first frame on a live event page, each run a new navigation: cold in a new browser
- * profile every time (empty cache), warm in one profile that has seen the page (cached code).
+ * Times `measure(page)` `runs` times each way: cold in a new browser profile every run (empty
+ * cache; `prepare(page)` first, e.g. a sign-in), warm in one profile that has done it once already
+ * (cached code), each run a new navigation.
  */
-async function timeToFirstFrame(runs) {
-  const url = `${base}/events/${await liveEventId()}`;
+async function coldAndWarm(runs, measure, { prepare = async () => undefined, contextOptions = {} } = {}) {
   const browser = await chromium.launch({ executablePath: chromePath, args: flags.slice(1) });
   try {
     const cold = [];
     for (let run = 0; run < runs; run++) {
-      const context = await browser.newContext();
-      cold.push(await firstFrameOn(await context.newPage(), url));
+      const context = await browser.newContext(contextOptions);
+      const page = await context.newPage();
+      await prepare(page);
+      cold.push(await measure(page));
       await context.close();
     }
     const warm = [];
-    const context = await browser.newContext();
+    const context = await browser.newContext(contextOptions);
     const page = await context.newPage();
-    await firstFrameOn(page, url);
+    await prepare(page);
+    await measure(page);
     for (let run = 0; run < runs; run++) {
       await page.goto("about:blank");
-      warm.push(await firstFrameOn(page, url));
+      warm.push(await measure(page));
     }
     await context.close();
-    return { url, cold, warm, coldMedianMs: median(cold), warmMedianMs: median(warm) };
+    return { cold, warm, coldMedianMs: median(cold), warmMedianMs: median(warm) };
   } finally {
     await browser.close();
   }
+}
+
+/** Time to first frame on a live event page, cold and warm (coldAndWarm). */
+async function timeToFirstFrame(runs) {
+  const url = `${base}/events/${await liveEventId()}`;
+  return { url, ...(await coldAndWarm(runs, (page) => firstFrameOn(page, url))) };
 }
 
 /**
@@ -229,20 +244,81 @@ async function adFailures(runs) {
   }
 }
 
+/** Four live events the seeded fan may watch (longest live first: none ends during the runs). */
+async function multiviewEventIds() {
+  const token = await accessToken(base, FAN);
+  const answer = await fetch(`${base}/api/event/list`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      page: 0,
+      size: 100,
+      sort: "event_date",
+      order: "asc",
+      filters: { status: ["live"], media_type: ["event"] },
+    }),
+  });
+  const ids = (await answer.json()).content.entries
+    .filter((entry) => entry.availableForUser && entry.content.HLSStream)
+    .map((entry) => entry._id)
+    .slice(0, MULTIVIEW_TILES);
+  if (ids.length < MULTIVIEW_TILES) throw new Error(`fewer than ${MULTIVIEW_TILES} live events the fan may watch`);
+  return ids;
+}
+
+/** Signs the seeded fan in on the login page of `page`'s browser context (the session is kept there). */
+async function signInAsFan(page) {
+  await page.goto(`${base}/auth/login`);
+  await page.getByLabel(/e-?mail/i).fill(FAN.email);
+  await page.getByLabel(/password/i).fill(FAN.password);
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/auth/login"), { timeout: 20_000 });
+}
+
+/** Milliseconds from navigating to `url` to the last of the multiview tiles' first playing frames. */
+async function tilesPlayingOn(page, url) {
+  await page.goto(url);
+  const handle = await page.waitForFunction(
+    (count) => {
+      const marks = performance.getEntriesByName("multiview:tile-playing");
+      return marks.length >= count && Math.max(...marks.map((mark) => mark.startTime));
+    },
+    MULTIVIEW_TILES,
+    { timeout: 60_000, polling: 50 },
+  );
+  return Math.round(await handle.jsonValue());
+}
+
+/**
+ * Four multiview tiles starting: a shared address of four live events opened by the signed-in fan
+ * on a full-HD screen, cold (a new profile each run, signed in first) and warm (coldAndWarm).
+ */
+async function multiviewStart(runs) {
+  const url = `${base}/multiview?events=${(await multiviewEventIds()).join(",")}`;
+  const timed = await coldAndWarm(runs, (page) => tilesPlayingOn(page, url), {
+    prepare: signInAsFan,
+    contextOptions: { viewport: { width: 1920, height: 1080 } },
+  });
+  return { url, ...timed };
+}
+
 /** The seeded staff account's access token on `server`. */
-async function staffToken(server) {
+const staffToken = (server) => accessToken(server, STAFF);
+
+/** A seeded account's access token on `server`. */
+async function accessToken(server, account) {
   const answer = await fetch(`${server}/api/user/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
-      username: STAFF.email,
-      password: STAFF.password,
+      username: account.email,
+      password: account.password,
       device_id: "bench",
       device_name: "bench",
       strategy: "refresh",
     }),
   });
-  if (!answer.ok) throw new Error(`staff sign-in answered ${answer.status}`);
+  if (!answer.ok) throw new Error(`${account.email}'s sign-in answered ${answer.status}`);
   return (await answer.json()).content.tokenData.access_token;
 }
 
@@ -515,7 +591,7 @@ function lighthouse(name, url, runs) {
 }
 
 // The latency part brings servers of its own (with the ingest on).
-const needsSeeded = ["js", "ttff", "ads", "lighthouse"].some((part) => parts.has(part));
+const needsSeeded = ["js", "ttff", "ads", "lighthouse", "multiview"].some((part) => parts.has(part));
 const server =
   process.env.BENCH_URL || !needsSeeded
     ? null
@@ -560,6 +636,15 @@ try {
       console.log(
         `    ${name.padEnd(13)} ${runs.join(", ")}; median ${medianMs} ms, worst ${worstMs} ms; aim ${AD_FAILURE_AIM_MS} ms: ${worstMs < AD_FAILURE_AIM_MS ? "met" : "MISSED"}`,
       );
+  }
+  if (parts.has("multiview")) {
+    const multiview = await multiviewStart(MULTIVIEW_RUNS);
+    report.multiview = multiview;
+    const seconds = (ms) => (ms / 1000).toFixed(2);
+    console.log(
+      `  four multiview tiles start playing in ${seconds(multiview.warmMedianMs)} s (median of ${MULTIVIEW_RUNS} warm runs; cold, new profile: ${seconds(multiview.coldMedianMs)} s) from opening ${multiview.url}`,
+    );
+    console.log(`    cold: ${multiview.cold.join(", ")} ms; warm: ${multiview.warm.join(", ")} ms`);
   }
   if (parts.has("lighthouse")) {
     // The home page, and the page of the live event the first-frame timing plays (its poster, then its video).

@@ -77,6 +77,10 @@ const info = {
   info: page(() => import("@/features/info/pages/InfoPage"), "info"),
   openApp: page(() => import("@/features/info/pages/OpenAppPage"), "info"),
 };
+// Multiview (the watching feature) shows the catalogue's paywall in its tiles: src/app/pages joins them.
+const watching = {
+  multiview: page(() => import("./pages/MultiviewRoute"), "watching", "event", "player", "errors"),
+};
 const auth = {
   login: page(() => import("@/features/auth/pages/LoginPage"), "auth", "errors"),
   loginLimit: page(() => import("@/features/auth/pages/LoginLimitPage"), "auth", "errors"),
@@ -178,6 +182,7 @@ export function pageRoutes(): RouteObject[] {
     r("recommendation", "recommendation", "default", following.recommendation, LOGIN),
     r("selected/clips", "selected-clips", "default", following.clips, LOGIN),
     r("selected/videos", "selected-videos", "default", following.videos, LOGIN),
+    r("multiview", "multiview", "default", watching.multiview, LOGIN),
 
     // The account area: /account is its general section.
     r(

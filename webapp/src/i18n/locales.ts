@@ -34,6 +34,7 @@ export const NAMESPACES = [
   "commerce",
   "following",
   "survey",
+  "watching",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -3,7 +3,7 @@ interface IconProps {
   size?: number;
 }
 
-function Icon({ size = 20, children }: IconProps & { children: React.ReactNode }) {
+export function Icon({ size = 20, children }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       width={size}

@@ -35,10 +35,12 @@ import { applyChromeLanguage } from "./chromeStrings";
 import { fractionOf, isAtLive, secondsBehindLive, toStreamTime } from "./dvr";
 import { createEngine, type EngineError, type PlaybackEngine } from "./engine";
 import { HelpDialog } from "./HelpDialog";
+import { PlaybackError, type PlaybackErrorKind } from "./PlaybackError";
 import { leaveArrowsToController, setKeyboardSeekStep } from "./keyboard";
 import { LiveControl } from "./LiveControl";
-import { renewalDelay, retryDelay } from "./schedule";
-import { parseSignedUrl, sameStream, streamClaims } from "./streamUrl";
+import { playWithFallback } from "./playback";
+import { streamClaims } from "./streamUrl";
+import { createTokenRenewal } from "./tokenRenewal";
 import {
   endLive,
   LIVE_REFRESH_MS,
@@ -57,14 +59,12 @@ const SEEK_STEP = 10;
 const STALL_MS = 15_000;
 /** The stream-time callback fires at most this often. */
 const TIME_EVENT_MS = 250;
-/** Consecutive token renewals are at least this far apart (a skewed clock must not make a loop). */
-const MIN_RENEWAL_GAP_MS = 5_000;
 /** A stream that has not started is tried again after this long when the server does not say. */
 const NOT_STARTED_RETRY_S = 10;
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
 type AdPhase = "loading" | "playing" | "done";
-type PlayerError = EngineError | { kind: "stalled"; retryAfterSeconds: null };
+type PlayerError = EngineError | { kind: Extract<PlaybackErrorKind, "stalled">; retryAfterSeconds: null };
 
 /** The live control's and the markers' view of playback, refreshed a few times a second. */
 interface Progress {
@@ -85,32 +85,6 @@ function markFirstFrame(video: HTMLVideoElement): void {
   const mark = () => performance.mark("player:first-frame");
   if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(() => mark());
   else mark();
-}
-
-/** Resolves once `video` has its first frame's metadata (at once when it has). */
-function metadataOf(video: HTMLVideoElement): Promise<void> {
-  if (video.readyState >= HTMLMediaElement.HAVE_METADATA) return Promise.resolve();
-  return new Promise((resolve) => video.addEventListener("loadedmetadata", () => resolve(), { once: true }));
-}
-
-/**
- * Plays, muted if the browser refuses sound without a gesture; resolves either way. A play() that
- * came before the source (the engine attaching its MediaSource) or that a new source interrupted
- * is tried again once the media has its metadata.
- */
-async function playWithFallback(video: HTMLVideoElement, attempt = 0): Promise<void> {
-  try {
-    await video.play();
-  } catch (error) {
-    if (!(error instanceof DOMException)) return;
-    if (error.name === "NotAllowedError") {
-      video.muted = true;
-      await video.play().catch(() => undefined);
-    } else if (attempt < 2) {
-      await metadataOf(video);
-      return playWithFallback(video, attempt + 1);
-    }
-  }
 }
 
 const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(props, ref) {
@@ -159,32 +133,22 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   });
   /** The address playing now (its token may be newer than the prop's). */
   const currentUrl = useRef<string | null>(null);
-  const renewing = useRef<Promise<void> | null>(null);
-  const lastRenewal = useRef(0);
 
   // --- the engine -------------------------------------------------------------------------------
 
-  const renewNow = useCallback((): Promise<void> => {
-    if (renewing.current) return renewing.current;
-    const renew = latest.current.renewSource;
-    const playing = currentUrl.current;
-    if (!renew || !playing) return Promise.resolve();
-    lastRenewal.current = Date.now();
-    const attempt = renew()
-      .then((url) => {
-        if (currentUrl.current !== playing) return; // another stream meanwhile
-        // Nothing newer (a cached answer, the stream gone): a failure, tried again later.
-        if (!url || !sameStream(url, playing) || !isNewer(url, playing)) throw new Error("no newer stream address");
+  // The stream token is renewed before it expires and when the server refuses it (./tokenRenewal).
+  const [renewal] = useState(() =>
+    createTokenRenewal({
+      playing: () => currentUrl.current,
+      renewSource: () => latest.current.renewSource,
+      adopt: (url) => {
         currentUrl.current = url;
         engineRef.current?.swapToken(url);
         setLoadedUrl(url);
-      })
-      .finally(() => {
-        renewing.current = null;
-      });
-    renewing.current = attempt;
-    return attempt;
-  }, []);
+      },
+    }),
+  );
+  const renewNow = renewal.renewNow;
 
   // Layout effects: the stream starts loading in the commit that shows the player, not a frame or
   // more later (every millisecond here is one before the first frame).
@@ -220,14 +184,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     const engine = engineRef.current;
     const next = latest.current.source;
     if (!engineReady || !engine || !next) return;
-    if (currentUrl.current && sameStream(currentUrl.current, next.url)) {
-      if (next.url !== currentUrl.current && isNewer(next.url, currentUrl.current)) {
-        currentUrl.current = next.url;
-        engine.swapToken(next.url);
-        setLoadedUrl(next.url);
-      }
-      return;
-    }
+    if (renewal.offer(next.url)) return;
     currentUrl.current = next.url;
     setError(null);
     setProgress(NO_PROGRESS);
@@ -237,28 +194,10 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       { url: next.url, live: next.live, originMs: next.originMs ?? streamOrigin(next.url) },
       latest.current.startAt ?? null,
     );
-  }, [engineReady, sourceUrl]);
+  }, [engineReady, sourceUrl, renewal]);
 
   // Renew the stream token before it expires (and again after each renewal).
-  useEffect(() => {
-    if (!loadedUrl || !latest.current.renewSource) return;
-    const exp = streamClaims(loadedUrl)?.exp;
-    if (!exp || !parseSignedUrl(loadedUrl)) return;
-    const receivedAt = Date.now();
-    let failures = 0;
-    let timer: ReturnType<typeof setTimeout>;
-    const schedule = (delay: number) => {
-      timer = setTimeout(run, Math.max(delay, lastRenewal.current + MIN_RENEWAL_GAP_MS - Date.now()));
-    };
-    const run = () => {
-      renewNow().catch(() => {
-        const wait = retryDelay(++failures, exp * 1000, Date.now());
-        if (wait !== null) schedule(wait);
-      });
-    };
-    schedule(renewalDelay(exp * 1000, receivedAt, receivedAt));
-    return () => clearTimeout(timer);
-  }, [loadedUrl, renewNow]);
+  useEffect(() => (loadedUrl ? renewal.keepFresh(loadedUrl) : undefined), [loadedUrl, renewal]);
 
   // Seek previews of the stream playing, with its current token (./thumbnails): the track's address
   // carries it, and sets the cookie its sprite sheets then go with.
@@ -589,14 +528,7 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
           </>
         )}
         {error && !waitingForSource && (
-          <div slot="centered-chrome" className="player__error" role="alert">
-            <p>{t(`error.${error.kind === "not-started" ? "not_started" : error.kind}`)}</p>
-            {error.kind !== "unsupported" && (
-              <button type="button" className="btn" onClick={retry}>
-                {t("retry")}
-              </button>
-            )}
-          </div>
+          <PlaybackError slot="centered-chrome" className="player__error" kind={error.kind} onRetry={retry} />
         )}
       </MediaController>
       {waitingForSource && (
@@ -632,13 +564,6 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     </div>
   );
 });
-
-/** Whether `url`'s token outlives `than`'s (an address without a token is never newer). */
-function isNewer(url: string, than: string): boolean {
-  const next = streamClaims(url)?.exp;
-  const current = streamClaims(than)?.exp;
-  return next != null && (current == null || next > current);
-}
 
 /** Live streams count from the kickoff in their path (where the server cut the stream). */
 function streamOrigin(url: string): number | null {

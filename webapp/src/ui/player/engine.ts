@@ -8,6 +8,7 @@
  * statically from anything a first page load needs.
  */
 import HlsJs, {
+  CapLevelController,
   ErrorTypes,
   Events,
   type ErrorData,
@@ -60,6 +61,12 @@ export interface EngineOptions {
   onError: (error: EngineError | null) => void;
   /** The server refused the stream token (expired while the tab slept): a new address is needed now. */
   onTokenRefused: () => void;
+  /**
+   * The highest rendition automatic selection may play, as an index into the stream's bitrates
+   * (lowest first), on top of the cap to the player's size (hls.js only; without it the size alone
+   * caps it). Read whenever the player's size changes, and on `refreshLevelCap()`.
+   */
+  levelCap?: (bitrates: readonly number[]) => number;
 }
 
 export interface PlaybackEngine {
@@ -76,6 +83,10 @@ export interface PlaybackEngine {
   livePosition(): number | null;
   /** The height of the rendition playing, if known. */
   playingHeight(): number | null;
+  /** The bitrate of the rendition playing (its BANDWIDTH, bits per second), if known. */
+  playingBitrate(): number | null;
+  /** Applies the options' `levelCap` again now (what it depends on changed, the player's size did not). */
+  refreshLevelCap(): void;
   seekToLive(): void;
   /** Seeks to a stream time; false when the stream's clock is not known yet (it is kept for later). */
   seekStream(streamSeconds: number): boolean;
@@ -157,6 +168,34 @@ function rewritingPlaylistLoader(rewrite: (text: string) => string): PlaylistLoa
   return RewritingLoader as unknown as PlaylistLoaderConstructor;
 }
 
+/** What the engine keeps of hls.js's cap-level controller: the check it runs on each change of size. */
+interface SizeCap {
+  detectPlayerSize(): void;
+}
+
+/**
+ * hls.js's cap to the player's size (`capLevelToPlayerSize`), lowered further to `cap` of the
+ * stream's bitrates (hls.js sorts its levels lowest first). `created` hears of the controller, so
+ * the cap can be applied again when `cap`'s own inputs change.
+ */
+function cappedLevelController(
+  cap: (bitrates: readonly number[]) => number,
+  created: (controller: SizeCap) => void,
+): typeof CapLevelController {
+  return class CappedLevelController extends CapLevelController {
+    readonly #hls: HlsJs;
+    constructor(hls: HlsJs) {
+      super(hls);
+      this.#hls = hls;
+      created(this);
+    }
+    getMaxLevel(capLevelIndex: number): number {
+      const bySize = super.getMaxLevel(capLevelIndex);
+      return Math.min(bySize, cap(this.#hls.levels.map((level) => level.bitrate)));
+    }
+  };
+}
+
 /**
  * Gives a <video> what media-chrome reads from a media element beyond the standard ones: the
  * stream type, the live window, where "live" begins and the renditions; and keeps seeks on a live
@@ -223,6 +262,7 @@ class HlsEngine implements PlaybackEngine {
   #pendingStart: number | null = null;
   #recoveries: number[] = [];
   #unprobe: () => void = () => undefined;
+  #sizeCap: SizeCap | null = null;
   readonly #video: HTMLVideoElement;
   readonly #options: EngineOptions;
 
@@ -240,7 +280,11 @@ class HlsEngine implements PlaybackEngine {
 
   #config(startPosition: number): Partial<HlsConfig> {
     const forbidden = () => this.#options.onTokenRefused();
+    const levelCap = this.#options.levelCap;
     return {
+      ...(levelCap && {
+        capLevelController: cappedLevelController(levelCap, (controller) => (this.#sizeCap = controller)),
+      }),
       // The ESM build bundles no transmux worker; segments here are small: main thread it is.
       enableWorker: false,
       // The lowest rendition first (the smallest first segment, so the first frame comes soonest),
@@ -363,10 +407,21 @@ class HlsEngine implements PlaybackEngine {
     return this.#hls?.liveSyncPosition ?? null;
   }
 
-  playingHeight(): number | null {
+  #playingLevel() {
     const hls = this.#hls;
-    const level = hls && hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : null;
-    return level?.height || null;
+    return hls && hls.currentLevel >= 0 ? hls.levels[hls.currentLevel] : null;
+  }
+
+  playingHeight(): number | null {
+    return this.#playingLevel()?.height || null;
+  }
+
+  playingBitrate(): number | null {
+    return this.#playingLevel()?.bitrate || null;
+  }
+
+  refreshLevelCap(): void {
+    if (this.#hls) this.#sizeCap?.detectPlayerSize();
   }
 
   seekToLive(): void {
@@ -415,6 +470,7 @@ class HlsEngine implements PlaybackEngine {
     this.#unprobe();
     this.#hls?.destroy();
     this.#hls = null;
+    this.#sizeCap = null;
     this.#details = null;
     this.#anchors = [];
     this.#recoveries = [];
@@ -543,6 +599,16 @@ class NativeEngine implements PlaybackEngine {
 
   playingHeight(): number | null {
     return this.#video.videoHeight || null;
+  }
+
+  /** The browser does not tell which rendition it plays. */
+  playingBitrate(): number | null {
+    return null;
+  }
+
+  /** The browser picks its renditions itself. */
+  refreshLevelCap(): void {
+    // Nothing to apply: no cap reaches the browser's own HLS.
   }
 
   seekToLive(): void {

@@ -76,6 +76,13 @@ export function tokenClaims(token: string): Pick<StreamClaims, "exp"> | null {
   return match ? { exp: Number(match[1]) } : null;
 }
 
+/** Whether `url`'s token outlives `than`'s (an address without a token is never newer). */
+export function isNewer(url: string, than: string): boolean {
+  const next = streamClaims(url)?.exp;
+  const current = streamClaims(than)?.exp;
+  return next != null && (current == null || next > current);
+}
+
 /** The claims of a signed address; null for an unsigned address or an unreadable token. */
 export function streamClaims(url: string | null | undefined): StreamClaims | null {
   const signed = url ? parseSignedUrl(url) : null;

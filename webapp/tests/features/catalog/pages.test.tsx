@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import ArchivePage from "@/features/catalog/pages/ArchivePage";
 import EventPage from "@/features/catalog/pages/EventPage";
 import EventStatsPage from "@/features/catalog/pages/EventStatsPage";
 import LeaguePage from "@/features/catalog/pages/LeaguePage";
 import LivePage from "@/features/catalog/pages/LivePage";
 import RedirectEventPage from "@/features/catalog/pages/RedirectEventPage";
+import { signIn, signOutQuietly } from "../../session/fakeServer";
 import { apiEvent, apiLeague, pageOf, testConfig } from "./fixtures";
 import { renderPage } from "./renderPage";
 
@@ -144,6 +145,24 @@ describe("LivePage", () => {
     const tabs = await screen.findByRole("navigation", { name: "Sports" });
     expect(within(tabs).getByRole("link", { name: "hockey" }).getAttribute("aria-current")).toBe("page");
     expect(await screen.findByText(/Nothing is live/i)).toBeTruthy();
+  });
+
+  it("offers a signed-in viewer multiview, and a visitor nothing they would have to sign in for", async () => {
+    stubApi((url) => (url.pathname === "/api/event/grouped_sport_count" ? json(counts) : json(pageOf([]))));
+    const multiview = /in Multiview/;
+    await renderPage(<LivePage />, { path: "/live/:sportType?", route: "/live" });
+    await screen.findByText(/Nothing is live/i);
+    expect(screen.queryByRole("link", { name: multiview })).toBeNull();
+    cleanup();
+
+    signIn();
+    try {
+      await renderPage(<LivePage />, { path: "/:locale/live/:sportType?", route: "/de/live" });
+      const link = await screen.findByRole("link", { name: multiview });
+      expect(link.getAttribute("href")).toBe("/de/multiview");
+    } finally {
+      signOutQuietly();
+    }
   });
 });
 

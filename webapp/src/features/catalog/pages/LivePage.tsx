@@ -1,6 +1,8 @@
 import { useMemo } from "react";
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLocalePath } from "@/i18n/useLocalePath";
+import { useIsAuthenticated } from "@/session/store";
 import { useInfiniteEventList } from "../api/listEvents";
 import { useSportCounts } from "../api/getSportCounts";
 import { CatalogPage } from "../components/CatalogPage";
@@ -10,9 +12,14 @@ import { LIVE_EVENTS } from "../lib/lists";
 
 const ALL = "all";
 
-/** /live and /live/:sportType: what is on now, with one tab per sport that has something live. */
+/**
+ * /live and /live/:sportType: what is on now, with one tab per sport that has something live; a
+ * signed-in viewer is also offered multiview (several live events at once), by its address only.
+ */
 export default function LivePage() {
   const { t } = useTranslation("catalog");
+  const localePath = useLocalePath();
+  const signedIn = useIsAuthenticated();
   const { sportType } = useParams();
   const counts = useSportCounts();
   const params = useMemo(
@@ -36,7 +43,17 @@ export default function LivePage() {
   return (
     <CatalogPage
       title={t("live.title")}
-      intro={t("live.intro")}
+      intro={
+        <>
+          {t("live.intro")}
+          {signedIn && (
+            <>
+              {" "}
+              <Link to={localePath("/multiview")}>{t("live.multiview")}</Link>
+            </>
+          )}
+        </>
+      }
       toolbar={<FilterTabs label={t("live.sports")} tabs={tabs} current={sportType ?? ALL} />}
     >
       <InfiniteEventList query={events} empty={t("live.empty")} label={t("live.title")} />
