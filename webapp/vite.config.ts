@@ -57,9 +57,31 @@ function scriptsAfterFirstPaint(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * What the production build resolves differently:
+ * - react-router's package exports name its development build only (warnings and checks for
+ *   developers in every route change); its own production build is beside it.
+ * - react-i18next imports the `use-sync-external-store` shim, which React 18+ has built in.
+ */
+const productionAliases = [
+  {
+    find: /^react-router$/,
+    replacement: fileURLToPath(new URL("./node_modules/react-router/dist/production/index.mjs", import.meta.url)),
+  },
+  {
+    find: /^use-sync-external-store\/shim$/,
+    replacement: fileURLToPath(new URL("./src/lib/syncExternalStore.ts", import.meta.url)),
+  },
+];
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), nonBlockingStylesheet(), scriptsAfterFirstPaint()],
-  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) },
+      ...(command === "build" ? productionAliases : []),
+    ],
+  },
   server: {
     port: 5173,
     proxy: {
@@ -82,6 +104,9 @@ export default defineConfig({
     // one request instead of a dozen, and it compresses better than its parts apart.
     rolldownOptions: {
       output: {
+        // The lazy chunks by their hash alone: the first load carries the name of every file a
+        // page preloads, and the names of the modules added nothing a browser needs.
+        chunkFileNames: "assets/[hash].js",
         codeSplitting: {
           groups: [
             {
@@ -104,4 +129,4 @@ export default defineConfig({
     // whose main thread then mostly waits. Two keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
-});
+}));

@@ -30,7 +30,7 @@ test("editing the profile validates first, saves, and shows the new values after
   await expect(page.getByRole("heading", { level: 2, name: "General" })).toBeVisible();
   const name = page.getByLabel("Full name");
   await expect(name).toHaveValue("ada-profile");
-  await expect(page.getByLabel("E-mail")).toHaveValue(viewer.email);
+  await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue(viewer.email);
 
   // Checked before anything is sent.
   await name.fill("  ");

@@ -312,11 +312,15 @@ test("spoiler-free mode takes the scores off the tiles", async ({ page, request 
   const score = tile(page, 0).locator(".mv-tile__score");
   await expect(score).toHaveText(/^\d+ – \d+/);
 
-  await page
+  // The header's switch, pressed until it says so (a click before the page settles may be lost).
+  const toggle = page
     .locator("header")
     .getByRole("button", { name: /spoiler/i })
-    .first()
-    .click();
+    .first();
+  await expect(async () => {
+    if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-pressed", "true", { timeout: 1000 });
+  }).toPass();
   await expect(score).toHaveCount(0);
   await expect(tile(page, 0).locator(".mv-tile__bar")).not.toHaveText(/\d+\s?[-–]\s?\d+/);
   // Still none once the tile is opened afresh with the mode on.

@@ -55,7 +55,7 @@ const catalog = {
     "errors",
     "player",
   ),
-  eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog"),
+  eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog", "stats"),
   // The player's code (hls.js, media-chrome) starts loading with the page, not after it.
   event: page(
     () => {
@@ -64,6 +64,7 @@ const catalog = {
     },
     "catalog",
     "event",
+    "stats",
     "errors",
     "player",
   ),
@@ -111,6 +112,10 @@ function r(
   return { path, lazy: lazy(), handle, loader: guardLoader(handle), errorElement: <RouteErrorScreen /> };
 }
 
+/** A route named after its path ("events/:eventId" is "events-eventId"), as most are. */
+const route = (path: string, layout: LayoutName, lazy: Page, middleware?: Middleware[], prefetch?: Prefetch) =>
+  r(path, path.replaceAll(":", "").replaceAll("/", "-"), layout, lazy, middleware, prefetch);
+
 const prefetchHome: Prefetch = (config, isAuthenticated) =>
   prefetchHomeRails(queryClient, config, isAuthenticated ? "viewer" : "guest");
 
@@ -154,158 +159,142 @@ function followingRoutes(prefix: string, namePrefix: string): RouteObject[] {
 export function pageRoutes(): RouteObject[] {
   return [
     index(),
-    r("home", "home", "home", catalog.home, undefined, prefetchHome),
-    r("about", "about", "default", info.about),
-    r("faq", "faq", "default", info.faq),
-    r("terms", "terms", "default", info.terms),
-    r("privacy", "privacy", "default", info.privacy),
-    r("latest", "latest", "default", catalog.latest),
-    r("search", "search", "default", catalog.search),
-    r("archive", "archive", "default", catalog.archive),
-    r("upcoming", "upcoming", "default", catalog.upcoming),
-    r("highlight", "highlight", "default", catalog.highlight),
-    r("suggested", "suggested", "default", catalog.suggested),
-    r("live", "live", "default", catalog.live),
-    r("live/:sportType", "live-sportType", "default", catalog.live),
-    r("open-app", "open-app", "default", info.openApp),
-    r("info/:type", "info-type", "default", info.info),
-    r("events/stats/:eventId", "events-stats-eventId", "default", catalog.eventStats),
-    r("events/:eventId", "events-eventId", "default", catalog.event, undefined, prefetchEvent),
-    r("channels/:eventId", "channels-eventId", "default", catalog.channel),
-    r("league/:leagueId", "league-leagueId", "default", catalog.league),
-    r("category/:mainId", "category-mainId", "default", catalog.category),
-    r("category/:mainId/sub-category/:subId", "category-mainId-sub-category-subId", "default", catalog.subCategory),
-    r("team/:teamId", "team-teamId", "default", catalog.team, ["disable-team-page"]),
-    r("redirect/events/:referenceId", "redirect-events-referenceId", "default", catalog.redirectEvent),
+    route("home", "home", catalog.home, undefined, prefetchHome),
+    route("about", "default", info.about),
+    route("faq", "default", info.faq),
+    route("terms", "default", info.terms),
+    route("privacy", "default", info.privacy),
+    route("latest", "default", catalog.latest),
+    route("search", "default", catalog.search),
+    route("archive", "default", catalog.archive),
+    route("upcoming", "default", catalog.upcoming),
+    route("highlight", "default", catalog.highlight),
+    route("suggested", "default", catalog.suggested),
+    route("live", "default", catalog.live),
+    route("live/:sportType", "default", catalog.live),
+    route("open-app", "default", info.openApp),
+    route("info/:type", "default", info.info),
+    route("events/stats/:eventId", "default", catalog.eventStats),
+    route("events/:eventId", "default", catalog.event, undefined, prefetchEvent),
+    route("channels/:eventId", "default", catalog.channel),
+    route("league/:leagueId", "default", catalog.league),
+    route("category/:mainId", "default", catalog.category),
+    route("category/:mainId/sub-category/:subId", "default", catalog.subCategory),
+    route("team/:teamId", "default", catalog.team, ["disable-team-page"]),
+    route("redirect/events/:referenceId", "default", catalog.redirectEvent),
 
-    r("club", "club", "default", following.club, LOGIN),
-    r("recommendation", "recommendation", "default", following.recommendation, LOGIN),
-    r("selected/clips", "selected-clips", "default", following.clips, LOGIN),
-    r("selected/videos", "selected-videos", "default", following.videos, LOGIN),
-    r("multiview", "multiview", "default", watching.multiview, LOGIN),
+    route("club", "default", following.club, LOGIN),
+    route("recommendation", "default", following.recommendation, LOGIN),
+    route("selected/clips", "default", following.clips, LOGIN),
+    route("selected/videos", "default", following.videos, LOGIN),
+    route("multiview", "default", watching.multiview, LOGIN),
 
     // The account area: /account is its general section.
-    r(
-      "account",
+    route(
       "account",
       ACCOUNT,
       page(() => import("@/features/account/pages/GeneralSection"), "account", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/general",
-      "account-general",
       ACCOUNT,
       page(() => import("@/features/account/pages/GeneralSection"), "account", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/password",
-      "account-password",
       ACCOUNT,
       page(() => import("@/features/account/pages/PasswordSection"), "account", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/devices",
-      "account-devices",
       ACCOUNT,
       page(() => import("@/features/account/pages/DevicesSection"), "account", "errors"),
       LOGIN,
     ),
     // What the viewer bought, and buying.
-    r(
+    route(
       "account/billing",
-      "account-billing",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/BillingPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/ppv",
-      "account-ppv",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/PpvListPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/ppv/:id",
-      "account-ppv-id",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/PpvPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/subscription",
-      "account-subscription",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/SubscriptionPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/subscription/:id",
-      "account-subscription-id",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/ContractPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "account/subscription/buy/:id",
-      "account-subscription-buy-id",
       ACCOUNT,
       page(() => import("@/features/commerce/pages/BuySubscriptionPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "payment/failure",
-      "payment-failure",
       "auth",
       page(() => import("@/features/commerce/pages/PaymentFailurePage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "payment/success",
-      "payment-success",
       "auth",
       page(() => import("@/features/commerce/pages/PaymentSuccessPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "payment/processing",
-      "payment-processing",
       "auth",
       page(() => import("@/features/commerce/pages/PaymentProcessingPage"), "commerce", "errors"),
       LOGIN,
     ),
 
-    r("auth/login", "auth-login", "auth", auth.login),
-    r("auth/login/limit", "auth-login-limit", "auth", auth.loginLimit),
-    r("auth/sign-up", "auth-sign-up", "auth", auth.signUp),
-    r("auth/sign-up/personalization", "auth-sign-up-personalization", "auth", following.personalization, LOGIN),
-    r(
+    route("auth/login", "auth", auth.login),
+    route("auth/login/limit", "auth", auth.loginLimit),
+    route("auth/sign-up", "auth", auth.signUp),
+    route("auth/sign-up/personalization", "auth", following.personalization, LOGIN),
+    route(
       "auth/sign-up/subscription",
-      "auth-sign-up-subscription",
       "auth",
       page(() => import("@/features/commerce/pages/SubscriptionListPage"), "commerce", "errors"),
     ),
-    r(
+    route(
       "auth/sign-up/subscription/buy/:id",
-      "auth-sign-up-subscription-buy-id",
       "auth",
       page(() => import("@/features/commerce/pages/SignUpBuySubscriptionPage"), "commerce", "errors"),
       LOGIN,
     ),
-    r(
+    route(
       "auth/sign-up/subscription/code",
-      "auth-sign-up-subscription-code",
       "auth",
       page(() => import("@/features/commerce/pages/RedeemCodePage"), "commerce", "errors"),
       LOGIN,
     ),
-    r("auth/password/reset", "auth-password-reset", "auth", auth.reset),
-    r("auth/password/forgot", "auth-password-forgot", "auth", auth.forgot),
-    r("auth/verify", "auth-verify", "auth", auth.verify),
-    r("auth/oauth2/callback/:provider", "auth-oauth2-callback-provider", "auth", auth.callback),
+    route("auth/password/reset", "auth", auth.reset),
+    route("auth/password/forgot", "auth", auth.forgot),
+    route("auth/verify", "auth", auth.verify),
+    route("auth/oauth2/callback/:provider", "auth", auth.callback),
 
     ...followingRoutes("following", "following"),
     ...followingRoutes("auth/sign-up/following", "auth-sign-up-following"),

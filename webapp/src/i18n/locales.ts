@@ -26,6 +26,8 @@ export const NAMESPACES = [
   "common",
   "errors",
   "catalog",
+  // The names of match statistics: only the stats panel and page show them.
+  "stats",
   "auth",
   "info",
   "event",

@@ -1,10 +1,9 @@
 import { useMemo, useSyncExternalStore } from "react";
 import type { Middleware } from "openapi-fetch";
 import type { QueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "@/api/client";
+import { api } from "@/api/client";
 import type { CatalogEvent } from "@/entities/event";
 import { spoilerFreeEvent } from "@/entities/spoilers";
-import { mapUserProfile } from "@/entities/user";
 import { sessionStore } from "./store";
 
 /**
@@ -138,8 +137,8 @@ export function scoresHidden(eventId: string): boolean {
 export async function setSpoilerFree(on: boolean): Promise<void> {
   adopt(on);
   if (!sessionStore.getState().user) return;
-  const answer = await unwrap(api.POST("/user/update_profile", { body: { data: { options: { spoilerFree: on } } } }));
-  sessionStore.setState({ user: mapUserProfile(answer.content) });
+  const { keepWithAccount } = await import("./spoilerAccount");
+  await keepWithAccount(on);
 }
 
 /** "Show score": this event's answers carry its score again, in this tab (`client`'s answers asked again). */

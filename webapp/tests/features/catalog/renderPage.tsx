@@ -12,6 +12,7 @@ import common from "@/i18n/locales/en/common.json";
 import errors from "@/i18n/locales/en/errors.json";
 import event from "@/i18n/locales/en/event.json";
 import following from "@/i18n/locales/en/following.json";
+import stats from "@/i18n/locales/en/stats.json";
 import { testConfig } from "./fixtures";
 
 /** Stands in for the app's route error screen: says which not-found context was thrown. */
@@ -30,9 +31,9 @@ export async function renderPage(
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: "en",
-    ns: ["catalog", "event", "errors", "common", "following"],
+    ns: ["catalog", "event", "errors", "common", "following", "stats"],
     defaultNS: "catalog",
-    resources: { en: { catalog, event, errors, common, following } },
+    resources: { en: { catalog, event, errors, common, following, stats } },
     interpolation: { escapeValue: false },
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });

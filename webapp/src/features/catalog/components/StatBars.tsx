@@ -10,10 +10,10 @@ import "./StatBars.css";
  */
 export function metricNames(
   metric: Pick<StatMetric, "id" | "name" | "shortName">,
-  t: TFunction<"catalog">,
+  t: TFunction<"stats">,
   language: string,
 ): { name: string; shortName: string } {
-  const key = `stats.metrics.${metric.id}` as const;
+  const key = `metrics.${metric.id}` as const;
   const known = t(key, { defaultValue: "" });
   if (!known) return { name: metric.name, shortName: metric.shortName };
   return { name: known, shortName: language === "en" ? metric.shortName : known };
@@ -32,7 +32,8 @@ export function StatBars({
   homeName: string;
   awayName: string;
 }) {
-  const { t, i18n } = useTranslation("catalog");
+  // Their own namespace, loaded with the pages that show stats (src/app/routes.tsx).
+  const { t: names, i18n } = useTranslation("stats");
   return (
     <table className="stat-bars">
       <thead className="visually-hidden">
@@ -40,7 +41,7 @@ export function StatBars({
           <th scope="col" dir="auto">
             {homeName}
           </th>
-          <th scope="col">{t("stats.metric")}</th>
+          <th scope="col">{names("metric")}</th>
           <th scope="col" dir="auto">
             {awayName}
           </th>
@@ -48,7 +49,7 @@ export function StatBars({
       </thead>
       <tbody>
         {metrics.map((metric) => {
-          const { name, shortName } = metricNames(metric, t, i18n.language);
+          const { name, shortName } = metricNames(metric, names, i18n.language);
           return (
             <tr key={metric.id} className="stat-bars__row">
               <td className="stat-bars__value stat-bars__value--home">

@@ -18,7 +18,7 @@ import "../components/CatalogPage.css";
 import "./EventPage.css";
 
 function Stats({ event }: { event: CatalogEvent }) {
-  const { t } = useTranslation("catalog");
+  const { t } = useTranslation(["catalog", "stats"]);
   // Stats are shown only where the app offers them and the event has a stats partner feed.
   const offered = useAppConfig().options.match_stats && event.statsEnabled;
   // Spoiler-free: the score and the stats only after "Show score".
@@ -26,7 +26,7 @@ function Stats({ event }: { event: CatalogEvent }) {
   const stats = useEventStats(event.id, offered && !hidden);
   const teams = event.teams;
 
-  if (!offered) return <EmptyState>{t("stats.unavailable")}</EmptyState>;
+  if (!offered) return <EmptyState>{t("stats:unavailable")}</EmptyState>;
   if (hidden) return <SpoilerSwitch eventId={event.id} />;
   if (stats.isPending) {
     return (
@@ -39,7 +39,7 @@ function Stats({ event }: { event: CatalogEvent }) {
   if (stats.isError) {
     // A game without partner data is not an error for the viewer (404 stats_not_found).
     if (stats.error instanceof ApiError && stats.error.status === 404)
-      return <EmptyState>{t("stats.none")}</EmptyState>;
+      return <EmptyState>{t("stats:none")}</EmptyState>;
     return <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
   }
   const { scores, metrics } = stats.data;
@@ -52,7 +52,7 @@ function Stats({ event }: { event: CatalogEvent }) {
         <EventTeams teams={teams} score={scores ? { home: scores.home.score, away: scores.away.score } : undefined} />
       )}
       {metrics.length === 0 ? (
-        <EmptyState>{t("stats.none")}</EmptyState>
+        <EmptyState>{t("stats:none")}</EmptyState>
       ) : (
         <section className="catalog-section" aria-labelledby="stats-group">
           <h2 id="stats-group" className="catalog-section__title">
@@ -71,15 +71,15 @@ function Stats({ event }: { event: CatalogEvent }) {
 
 function StatsHeader({ event: answered }: { event: CatalogEvent }) {
   const event = useSpoilerSafe(answered);
-  const { t } = useTranslation("catalog");
+  const { t } = useTranslation(["catalog", "stats"]);
   const localePath = useLocalePath();
-  useDocumentTitle(t("stats.title", { title: event.title }));
+  useDocumentTitle(t("stats:title", { title: event.title }));
   return (
     <header className="catalog-page__header">
       <p className="event-page__meta">
-        <Link to={localePath(`/events/${encodeURIComponent(event.id)}`)}>{t("stats.back_to_event")}</Link>
+        <Link to={localePath(`/events/${encodeURIComponent(event.id)}`)}>{t("stats:back_to_event")}</Link>
       </p>
-      <h1 className="page__title">{t("stats.title", { title: event.title })}</h1>
+      <h1 className="page__title">{t("stats:title", { title: event.title })}</h1>
       <EventStatus event={event} />
     </header>
   );

@@ -10,6 +10,14 @@ const catalog = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/*/c
   eager: true,
   import: "default",
 });
+const stats = import.meta.glob<Record<string, unknown>>("/src/i18n/locales/*/stats.json", {
+  eager: true,
+  import: "default",
+});
+const namespaces = (locale: string) => ({
+  catalog: catalog[`/src/i18n/locales/${locale}/catalog.json`]!,
+  stats: stats[`/src/i18n/locales/${locale}/stats.json`]!,
+});
 
 const metric = (shortName: string, name: string, filterId: string) =>
   mapStatMetric({
@@ -25,11 +33,8 @@ async function rows(locale: Locale, metrics = [metric("POS", "Possession", "poss
   await i18n.use(initReactI18next).init({
     lng: locale,
     fallbackLng: "en",
-    resources: {
-      en: { catalog: catalog["/src/i18n/locales/en/catalog.json"]! },
-      [locale]: { catalog: catalog[`/src/i18n/locales/${locale}/catalog.json`]! },
-    },
-    ns: ["catalog"],
+    resources: { en: namespaces("en"), [locale]: namespaces(locale) },
+    ns: ["catalog", "stats"],
     defaultNS: "catalog",
     interpolation: { escapeValue: false },
     initAsync: false,
