@@ -70,6 +70,8 @@ BROADCAST_LADDER = (
     Rendition("360p", 640, 360, "3.0", crf=27, maxrate_k=400),
     Rendition("234p", 416, 234, "2.1", crf=27, maxrate_k=200),
     Rendition("720p", 1280, 720, "3.1", crf=26, maxrate_k=900),
+    # Last: never where a player starts; what a multiview tile of four plays (issue 31 §3).
+    Rendition("144p", 256, 144, "1.3", crf=33, maxrate_k=48),
 )
 PANO_LADDER = (
     Rendition("360p", 1280, 360, "3.1", crf=27, maxrate_k=600),

@@ -24,7 +24,7 @@ from server.tests.media.hls import read_master_playlist, read_media_playlist
 MEDIA = Path(__file__).resolve().parents[2] / "fixtures" / "media"
 SAMPLES = sorted(sample_video.SAMPLES)
 # H.264 constrained baseline (profile 66, constraint_set0 and set1) at the level each size needs.
-CODEC_BY_LEVEL = {"2.1": "avc1.42c015", "3.0": "avc1.42c01e", "3.1": "avc1.42c01f"}
+CODEC_BY_LEVEL = {"1.3": "avc1.42c00d", "2.1": "avc1.42c015", "3.0": "avc1.42c01e", "3.1": "avc1.42c01f"}
 AAC_LC = "mp4a.40.2"
 
 
@@ -210,7 +210,7 @@ def test_ffmpeg_command_encodes_every_rendition_alike_in_one_run(tmp_path):
         assert f"{rendition.name}/index%d.ts {rendition.name}/index.m3u8" in joined
         assert f"-level {rendition.level}" in joined
     graph = cmd[cmd.index("-filter_complex") + 1]
-    assert "split=3" in graph and "scale=416:234" in graph and "scale=640:360" in graph
+    assert "split=4" in graph and "scale=416:234" in graph and "scale=640:360" in graph and "scale=256:144" in graph
     assert "color=c=0x2e7d32:s=1280x720" in joined  # drawn once, at the top rendition's size
     for part in (
         "-profile:v baseline",

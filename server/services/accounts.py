@@ -32,6 +32,7 @@ from ..models import (
     Follow,
     IdempotencyKey,
     LimitTicket,
+    LiveAlertDelivery,
     OutboxMail,
     PasswordReset,
     PaymentCharge,
@@ -183,6 +184,7 @@ ERASURE: tuple[Erase, ...] = (
     Erase(WatchlistItem),
     Erase(PlaybackPosition),  # where the viewer stopped in each video
     Erase(CalendarFeed),  # the calendar feed's address stops working
+    Erase(LiveAlertDelivery),  # which go-live alerts reached the viewer
     Erase(IdempotencyKey),  # recorded answers of money-moving calls
     Erase(AnalyticsEvent),  # what the viewer did, and the traits an identify carried
     Erase(CardHandle, owner="owner_id"),  # card tokens and stored cards

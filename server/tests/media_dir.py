@@ -14,6 +14,9 @@ MEDIA_DIR = tempfile.mkdtemp(prefix="touchline-test-media-")
 os.environ["TOUCHLINE_MEDIA_DIR"] = MEDIA_DIR
 atexit.register(shutil.rmtree, MEDIA_DIR, ignore_errors=True)
 
+# The broadcast samples' renditions (fixtures/media/<sport>), in their masters' order.
+SAMPLE_LADDER = ("360p", "234p", "720p", "144p")
+
 
 def _assets_named_after_the_samples() -> None:
     """Delivery tests sign stored paths by hand (`/media/vod/football/game-7200.m3u8`): the test

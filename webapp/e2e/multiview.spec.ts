@@ -170,32 +170,27 @@ test.describe("on a full-HD screen", () => {
     await expectHeard(page, 2, four[2].title);
 
     // Bandwidth: each tile capped to its size and to a quarter of one full-screen stream's (its top
-    // rendition's) bitrate × 1.5. A ladder whose lowest rendition is already over a quarter of that
-    // (the seeded one: 117 of 271 kbit/s) leaves each tile on its lowest rendition: then the lowest
-    // renditions' sum is the bound.
+    // rendition's) bitrate × 1.5; the samples' smallest rung (144p) fits that share.
     let figures = await renditions(page);
+    const within = () => {
+      const sum = figures.reduce((total, { playing }) => total + playing, 0);
+      const top = Math.max(...figures.map((figure) => figure.top));
+      return { sum, top, ok: sum < top * 1.5 };
+    };
     await expect
       .poll(
         async () => {
           figures = await renditions(page);
-          if (figures.some(({ playing }) => !Number.isFinite(playing))) return false;
-          const sum = figures.reduce((total, { playing }) => total + playing, 0);
-          const top = Math.max(...figures.map((figure) => figure.top));
-          const floor = figures.reduce((total, { lowest }) => total + lowest, 0);
-          return sum <= Math.max(top * 1.5, floor);
+          return figures.every(({ playing }) => Number.isFinite(playing)) && within().ok;
         },
-        { timeout: 30_000, message: "the four tiles' renditions within the budget" },
+        { timeout: 30_000, message: "the four tiles' renditions under the top rendition's bitrate × 1.5" },
       )
       .toBe(true);
-    const sum = figures.reduce((total, { playing }) => total + playing, 0);
-    const top = Math.max(...figures.map((figure) => figure.top));
+    const { sum, top } = within();
     test.info().annotations.push({
       type: "bitrates",
-      description: `tiles play ${figures.map(({ playing }) => playing).join(" + ")} = ${sum} bit/s; top rendition ${top} bit/s × 1.5 = ${top * 1.5}; lowest renditions together ${figures.reduce((total, { lowest }) => total + lowest, 0)}`,
+      description: `tiles play ${figures.map(({ playing }) => playing).join(" + ")} = ${sum} bit/s; top rendition ${top} bit/s × 1.5 = ${top * 1.5}`,
     });
-    // None of the four plays more than the smallest rendition the budget or its size allows: on this
-    // ladder, no tile is above its lowest rendition when the lowest alone exceeds its share.
-    for (const { playing, lowest, top: own } of figures) if (lowest > (own * 1.5) / 4) expect(playing).toBe(lowest);
 
     // Full view: one tile fills the grid; Escape goes back. Then by the buttons.
     const gridWidth = (await page.locator(".mv-grid").boundingBox())!.width;
@@ -312,15 +307,10 @@ test("spoiler-free mode takes the scores off the tiles", async ({ page, request 
   const score = tile(page, 0).locator(".mv-tile__score");
   await expect(score).toHaveText(/^\d+ – \d+/);
 
-  // The header's switch, pressed until it says so (a click before the page settles may be lost).
-  const toggle = page
-    .locator("header")
-    .getByRole("button", { name: /spoiler/i })
-    .first();
-  await expect(async () => {
-    if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
-    await expect(toggle).toHaveAttribute("aria-pressed", "true", { timeout: 1000 });
-  }).toPass();
+  // The header's switch (not the account menu, which the viewer's name labels "multiview-spoilers").
+  const toggle = page.locator("header").getByRole("button", { name: /^Spoiler-free/ });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
   await expect(score).toHaveCount(0);
   await expect(tile(page, 0).locator(".mv-tile__bar")).not.toHaveText(/\d+\s?[-–]\s?\d+/);
   // Still none once the tile is opened afresh with the mode on.

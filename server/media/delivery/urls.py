@@ -19,7 +19,7 @@ What events store (and the catalogue seeds):
                                              sample played as live (delivery.live)
 
 A ladder is a set of aligned renditions (server.media.playlists; the samples: scripts/sample_video.py):
-each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`; the panoramic
+each rendition has its own directory, `<rendition>` (`360p`, `234p`, `720p`, `144p`; the panoramic
 `football-pano`: `360p`, `180p`), with the same segments at the same times.
 
 What viewers get (server.media.delivery.signing signs the stored URL for them: `edge_path` with a

@@ -22,7 +22,7 @@ from .hls import MasterPlaylist, read_master_playlist, read_media_playlist
 from .serving import media_app
 
 BASE = "http://touchline.test"
-LADDER = ["360p", "234p", "720p"]  # in the master's order: players start with the first
+LADDER = ["360p", "234p", "720p", "144p"]  # in the master's order: players start with the first
 
 
 @pytest.fixture(scope="module")
@@ -88,19 +88,21 @@ def assert_aligned(playlists) -> None:
 # --- VOD --------------------------------------------------------------------------------------------
 
 
-async def test_a_vod_master_lists_three_renditions_with_their_attributes(settings, media):
+async def test_a_vod_master_lists_four_renditions_with_their_attributes(settings, media):
     _, master = await master_of(media, free(settings, vod_url("football")))
     assert master.uris == [f"{r}/index.m3u8" for r in LADDER]
     assert "EXT-X-INDEPENDENT-SEGMENTS" in master.tags
     resolutions = [v.resolution for v in master.variants]
-    assert resolutions == [(640, 360), (416, 234), (1280, 720)]
+    assert resolutions == [(640, 360), (416, 234), (1280, 720), (256, 144)]
     for variant in master.variants:
         assert set(variant.attributes) >= {"BANDWIDTH", "AVERAGE-BANDWIDTH", "CODECS", "RESOLUTION", "FRAME-RATE"}
         video, audio = variant.attributes["CODECS"].split(",")
         assert video.startswith("avc1.42") and audio == "mp4a.40.2"
         assert variant.attributes["FRAME-RATE"] == "30.000"
     bandwidths = {v.resolution: v.bandwidth for v in master.variants}
-    assert bandwidths[(416, 234)] < bandwidths[(640, 360)] < bandwidths[(1280, 720)]
+    assert bandwidths[(256, 144)] < bandwidths[(416, 234)] < bandwidths[(640, 360)] < bandwidths[(1280, 720)]
+    # Four tiles of multiview on the smallest stay under one full-screen stream and a half.
+    assert 4 * bandwidths[(256, 144)] < 1.5 * bandwidths[(1280, 720)]
 
 
 @pytest.mark.parametrize("sample", ["football", "basketball", "hockey", "volleyball"])

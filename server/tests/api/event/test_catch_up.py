@@ -156,7 +156,7 @@ async def test_overlapping_key_plays_play_once(client, database):
     content = await caught_up(client, game.id)
     assert len(content["keyPlays"]) == 2
     assert [play["reelOffset"] for play in content["keyPlays"]] == [0, 10]
-    assert content["url"].count("_") == 0  # one range
+    assert content["url"].split("?")[0].count("_") == 0  # one range (the token may hold one)
 
 
 async def test_a_key_play_past_the_live_edge_is_not_in_it_yet(client, database):

@@ -20,6 +20,7 @@ from server.services.commerce import grants
 from server.services.user_clips import USER_MEDIA_TYPES
 from server.tests.accounts import sign_up
 from server.tests.commerce import paid_event, product
+from server.tests.media_dir import SAMPLE_LADDER
 
 from ..hls import read_master_playlist
 from ..serving import media_app
@@ -197,7 +198,7 @@ async def test_a_clips_url_plays_its_range_of_the_parents_segments(client, media
     assert cache == "public, max-age=3600"  # the same for everyone: as long as a VOD playlist lives
     # A master over the sample's renditions, each its own clip playlist, starting where the clip does.
     master = read_master_playlist(playlist.text)
-    assert master.uris == [f"{r}/index.m3u8" for r in ("360p", "234p", "720p")]
+    assert master.uris == [f"{r}/index.m3u8" for r in SAMPLE_LADDER]
     assert start_offset(playlist.text) == pytest.approx(1.0)
     assert url.split("?")[0].endswith("/clip-3000-9500/index.m3u8")
     clip_dir = url.split("?")[0].rsplit("/", 1)[0]

@@ -22,6 +22,7 @@ from server.media.delivery import edge_nginx as edge_config
 from server.media.delivery.edge_tokens import EDGE_COOKIE, edge_key, issue_edge_token, scope_of
 from server.settings import Settings
 from server.tests.conftest import with_state
+from server.tests.media_dir import SAMPLE_LADDER
 from server.tests.realtime.support import free_port
 from server.tests.serving import uvicorn_serving
 from server.web import static_app
@@ -199,7 +200,7 @@ async def test_a_player_plays_an_asset_through_the_edge_with_the_cookie_alone(ed
     status, headers, body = await get(http, f"{edge}/media/{master}", query=viewer)
     assert status == 200 and headers["Content-Type"].startswith("application/vnd.apple.mpegurl")
     variants = [line for line in body.decode().splitlines() if line and not line.startswith("#")]
-    assert len(variants) == 3
+    assert len(variants) == len(SAMPLE_LADDER)
     for variant in variants:
         status, _, playlist = await get(http, f"{edge}/media/vod/football/{variant}", cookie=viewer)
         assert status == 200

@@ -13,6 +13,7 @@ from server.media.assets.store import store_of
 from server.media.delivery.edge_tokens import EDGE_COOKIE, issue_edge_token, scope_of
 from server.media.delivery.urls import edge_path
 from server.media.packaging.made_playlists import MADE_DIRECTORY
+from server.tests.media_dir import SAMPLE_LADDER
 
 from ..hls import read_master_playlist, read_media_playlist
 from ..serving import played
@@ -41,7 +42,7 @@ def refused(response: httpx.Response, code: str = "stream_access_denied") -> boo
 async def test_an_asset_plays_with_its_token_in_the_query_once_then_in_the_cookie(settings, media):
     url = edge_url(settings, "vod/football/index.m3u8")
     addresses = await played(media, url)
-    assert len(addresses) == 1 + 3 + 6  # the master, three renditions, a first and a last segment each
+    assert len(addresses) == 1 + 3 * len(SAMPLE_LADDER)  # the master; each rendition, its first and last segment
     assert all(a.startswith("/media/vod/football/") for a in addresses)
     [cookie] = [c for c in media.cookies.jar if c.name == EDGE_COOKIE]
     assert cookie.path == "/media/vod/football/"
@@ -69,7 +70,7 @@ async def test_a_game_and_a_clip_play_from_directories_of_their_own(settings, me
     for stored, name in ((GAME, "game-5400"), (CLIP, "clip-60000-90000")):
         addresses = await played(media, edge_url(settings, stored))
         assert all(a.startswith(f"/media/vod/football/{name}/") for a in addresses), addresses
-        assert sum(a.endswith("/index.m3u8") for a in addresses) == 3
+        assert sum(a.endswith("/index.m3u8") for a in addresses) == len(SAMPLE_LADDER)
 
 
 async def test_a_clips_directory_serves_the_segments_of_its_range_to_no_one(settings, media):
@@ -127,7 +128,7 @@ async def test_a_live_stream_plays_from_its_kickoff_in_a_directory_per_kickoff(s
     url = edge_url(settings, "live/football.m3u8", start=kickoff)
     assert url.startswith(f"/media/live/football/from-{kickoff}/index.m3u8?token=")
     addresses = await played(media, url)
-    assert sum(a.endswith("/live.m3u8") for a in addresses) == 3
+    assert sum(a.endswith("/live.m3u8") for a in addresses) == len(SAMPLE_LADDER)
     assert all(a.startswith(f"/media/live/football/from-{kickoff}/") for a in addresses)
     window = read_media_playlist((await media.get(f"/media/live/football/from-{kickoff}/360p/live.m3u8")).text)
     assert 0 < len(window.uris) <= 600 // 2 + 1  # from the kickoff, not the whole rewind window before it

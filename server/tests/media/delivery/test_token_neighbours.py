@@ -19,7 +19,7 @@ from server.media.delivery.signing import sign_stream
 from server.media.delivery.urls import clip_url, game_url, live_url, vod_url
 from server.tests.accounts import sign_up
 from server.tests.commerce import buy, paid_event
-from server.tests.media_dir import as_sample
+from server.tests.media_dir import SAMPLE_LADDER, as_sample
 
 from ..serving import BASE, media_app, played
 
@@ -122,7 +122,7 @@ async def test_a_free_archived_games_token_opens_none_of_the_paid_live_events_on
         # The live master, each rendition's live.m3u8 and its segments, as the paid event's viewers play them...
         addresses = await played(media, signed(settings, paid.hls_stream, start=kickoff.timestamp()))
         assert any(path_of(a).startswith(f"live/{asset_of(paid.hls_stream)}/") for a in addresses)
-        assert sum(a.endswith("/live.m3u8") for a in addresses) == 3
+        assert sum(a.endswith("/live.m3u8") for a in addresses) == len(SAMPLE_LADDER)
         # ...and none of them under the free game's token.
         for address in addresses:
             assert refused(await media.get(with_token_of(free_archived_game, path_of(address)))), commerce_type
@@ -145,7 +145,7 @@ async def test_a_free_archived_games_token_does_not_open_a_paid_ppv_game_of_anot
 
 async def test_a_free_archived_game_still_plays_all_of_itself(media, free_archived_game):
     addresses = await played(media, free_archived_game)
-    assert sum(f"/game-{FREE_GAME_S}/" in a and ".m3u8" in a for a in addresses) == 4  # master, 3 renditions
+    assert sum(f"/game-{FREE_GAME_S}/" in a and ".m3u8" in a for a in addresses) == 1 + len(SAMPLE_LADDER)
     assert any(a.endswith(f"/seg-{FREE_GAME_S // 2 - 1}.ts") for a in addresses)  # its last segment
 
 
@@ -246,7 +246,7 @@ async def test_a_streams_directory_serves_nothing_that_is_no_part_of_it(settings
 async def test_a_token_still_plays_its_own_playlist_renditions_and_segments(settings, media, stored):
     url = signed(settings, stored, start=start_of(stored))
     addresses = await played(media, url)
-    assert len(addresses) == 1 + 3 * 3  # the master; three renditions, each with two segments
+    assert len(addresses) == 1 + 3 * len(SAMPLE_LADDER)  # the master; each rendition with two segments
 
 
 async def test_a_clips_own_first_and_last_segments_play(settings, media):
@@ -272,7 +272,7 @@ async def test_a_buyers_token_for_a_paid_game_opens_neither_the_live_stream_nor_
     await buy(database, fan["profile"]["userId"], game.id)
     url = (await client.get(f"/api/event/get_by_id/id/{game.id}", headers=fan["headers"])).json()["content"]
     url = url["content"]["HLSStream"]
-    assert len(await played(media, url)) == 1 + 3 * 3
+    assert len(await played(media, url)) == 1 + 3 * len(SAMPLE_LADDER)
     own = asset_of(game.hls_stream)
     for neighbour in (
         f"live/{own}/from-0/index.m3u8",  # its own asset's live stream
@@ -302,4 +302,4 @@ async def test_two_events_on_the_same_bytes_each_open_their_own_asset_alone(sett
     assert first_url is not None and second_url is not None
     for address in await played(media, second_url):
         assert refused(await media.get(with_token_of(first_url, path_of(address))))
-    assert len(await played(media, first_url)) == 1 + 3 * 3
+    assert len(await played(media, first_url)) == 1 + 3 * len(SAMPLE_LADDER)
