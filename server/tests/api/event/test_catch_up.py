@@ -6,6 +6,7 @@ those ranges alone (issue 31 §2).
 played as live; its tags are official ones written straight into the database, removed with it."""
 
 import re
+import shutil
 from datetime import timedelta
 from urllib.parse import urljoin
 
@@ -206,3 +207,64 @@ async def test_a_viewer_who_may_not_watch_the_event_may_not_catch_up(client, dat
 
 async def test_an_unknown_event_is_not_found(client):
     refusal(await catch_up(client, new_id()), 404, "event_not_found")
+
+
+# --- a live input's recording ---------------------------------------------------------------------
+
+RECORDED_SEGMENT_S = 4
+
+
+@pytest.fixture
+def recording(settings):
+    """A live input's recording of the last five minutes (75 segments of 4 s, dated), as the ingest
+    writes it: one rendition, its measured master and recording.json; removed after the test."""
+    from server.media.assets.store import store_of
+    from server.media.recordings import RECORDING_FILE, RecordingInfo
+
+    asset, started = new_id(), clock.now() - timedelta(minutes=5)
+    directory = store_of(settings).root / asset
+    (directory / "360p").mkdir(parents=True)
+    lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:4", "#EXT-X-MEDIA-SEQUENCE:0"]
+    lines.append("#EXT-X-PLAYLIST-TYPE:EVENT")
+    for k in range(75):
+        moment = started + timedelta(seconds=k * RECORDED_SEGMENT_S)
+        lines += [f"#EXTINF:{RECORDED_SEGMENT_S}.000000,", f"#EXT-X-PROGRAM-DATE-TIME:{moment.isoformat()}"]
+        lines.append(f"rec-{k:05d}.ts")
+        (directory / "360p" / f"rec-{k:05d}.ts").write_bytes(b"G" * 188)
+    (directory / "360p" / "index.m3u8").write_text("\n".join([*lines, ""]))
+    master = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+    master += [
+        '#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"',
+        "360p/index.m3u8",
+    ]
+    (directory / "index.m3u8").write_text("\n".join([*master, ""]))
+    (directory / RECORDING_FILE).write_bytes(RecordingInfo(7200, 4.0, ({"name": "360p"},)).dumps())
+    yield asset, started
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+async def test_a_live_recordings_key_plays_are_cut_from_its_own_files_and_no_others(client, database, media, recording):
+    asset, started = recording
+    game = await paid_event(
+        database,
+        commerce_type="commerce_free_media",
+        modes=(),
+        status="live",
+        when=started,
+        hls_stream=live_url(asset),
+        sport_type="football",
+        game_start_date=started,
+    )
+    for at in (20, 200):  # each 15 s: segments 5-8 and 50-53 of the recording
+        await tag(database, game, "goal", at)
+    content = await caught_up(client, game.id)
+    assert [play["startTime"] for play in content["keyPlays"]] == [20_000, 200_000]
+    text, segments = await playlist_of(media, content["url"])
+    files = [address.rsplit("/", 1)[1].split("?")[0] for address in segments]
+    assert files == [f"rec-{k:05d}.ts" for k in (5, 6, 7, 8, 50, 51, 52, 53)]
+    assert text.count("#EXT-X-DISCONTINUITY") == 1 and text.rstrip().endswith("#EXT-X-ENDLIST")
+    assert (await media.get(segments[0])).status_code == 200
+    token = content["url"].split("?token=", 1)[1]
+    for outside in ("rec-00004.ts", "rec-00009.ts", "rec-00030.ts"):
+        answer = await media.get(f"{segments[0].rsplit('/', 1)[0]}/{outside}?token={token}")
+        assert answer.status_code in (403, 404), outside
