@@ -86,13 +86,17 @@ function PanelSignUp() {
   );
 }
 
-/** The slim header of sign-in, account and payment pages: logo and language only. */
+/**
+ * The slim header of sign-in, account and payment pages: logo, spoiler-free mode (which says it
+ * is on, on every page) and language.
+ */
 export function SlimHeader() {
   return (
     <header className="site-header site-header--slim">
       <div className="site-header__bar">
         <HomeLink />
         <div className="site-header__prefs">
+          <SpoilerToggle />
           <LocaleSwitcher />
         </div>
       </div>
