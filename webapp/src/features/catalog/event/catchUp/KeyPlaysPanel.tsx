@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { useErrorText } from "@/api/errors";
+import { isApiError } from "@/api/client";
 import { formatDuration } from "../../lib/kickoff";
 import { useLogFailure } from "../../lib/useLogFailure";
 import { usePlayerControls } from "../playerControls";
 import { usePlayedSeconds } from "../streamClock";
-import { catchUpQuery, fetchCatchUp } from "./catchUpQuery";
+import { NO_CATCH_UP, catchUpQuery, fetchCatchUp } from "./catchUpQuery";
 import { playingKeyPlay, visibleKeyPlays } from "./keyPlays";
 
 /**
@@ -17,12 +17,12 @@ import { playingKeyPlay, visibleKeyPlays } from "./keyPlays";
  */
 export function KeyPlaysPanel({ eventId, scoresHidden }: { eventId: string; scoresHidden: boolean }) {
   const { t } = useTranslation("event");
-  const errorText = useErrorText();
   const titleId = useId();
   const queryClient = useQueryClient();
   const controls = usePlayerControls();
   const catchUp = useQuery(catchUpQuery(eventId));
-  useLogFailure(catchUp.error, "Catch-up");
+  // 409 catch_up_unavailable: nothing played yet, or a stream of another host.
+  useLogFailure(isApiError(catchUp.error, NO_CATCH_UP) ? null : catchUp.error, "Catch-up");
   // The clock reports what plays: the catch-up's own time while it plays, the event's after.
   const clockTime = usePlayedSeconds(controls.clock, scoresHidden || controls.reelPlaying);
   const reelTime = controls.reelPlaying ? (controls.reelTime() ?? clockTime) : null;
@@ -70,35 +70,37 @@ export function KeyPlaysPanel({ eventId, scoresHidden }: { eventId: string; scor
           {t("catch_up.start")}
         </button>
       )}
-      {catchUp.error ? (
-        <p className="event-panel__note" role="alert">
-          {errorText(catchUp.error)}
-        </p>
-      ) : catchUp.isPending ? (
-        <p className="event-panel__note">{t("catch_up.loading")}</p>
-      ) : plays.length === 0 ? (
-        <p className="event-panel__note">{t("catch_up.none_yet")}</p>
-      ) : (
-        <ol className="event-list key-plays__list">
-          {shown.map((play) => (
-            <li key={play.id} className="event-list__item" aria-current={play === current ? "true" : undefined}>
-              <button
-                type="button"
-                className="event-list__main event-moment"
-                onClick={() => (controls.reelPlaying ? controls.seekReel(play.reelOffset) : controls.seek(play.start))}
-              >
-                <span className="visually-hidden">{t("moments.seek")}</span>{" "}
-                <time className="event-moment__time" dateTime={`PT${Math.floor(play.start)}S`}>
-                  {formatDuration(play.start)}
-                </time>{" "}
-                <span className="event-moment__title" dir="auto">
-                  {play.title}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ol>
-      )}
+      {/* One row of a fixed height, whatever the answer: the key plays arriving (or none) never
+          move what is below the panel, and a stream with nothing to cut yet is no error. */}
+      <div className="key-plays__body">
+        {catchUp.isPending ? (
+          <p className="event-panel__note">{t("catch_up.loading")}</p>
+        ) : plays.length === 0 ? (
+          <p className="event-panel__note">{t("catch_up.none_yet")}</p>
+        ) : (
+          <ol className="key-plays__list">
+            {shown.map((play) => (
+              <li key={play.id} className="key-plays__item" aria-current={play === current ? "true" : undefined}>
+                <button
+                  type="button"
+                  className="event-moment key-plays__play"
+                  onClick={() =>
+                    controls.reelPlaying ? controls.seekReel(play.reelOffset) : controls.seek(play.start)
+                  }
+                >
+                  <span className="visually-hidden">{t("moments.seek")}</span>{" "}
+                  <time className="event-moment__time" dateTime={`PT${Math.floor(play.start)}S`}>
+                    {formatDuration(play.start)}
+                  </time>{" "}
+                  <span className="event-moment__title key-plays__title" dir="auto">
+                    {play.title}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
     </section>
   );
 }

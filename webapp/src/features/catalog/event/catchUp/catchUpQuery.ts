@@ -41,6 +41,9 @@ export async function fetchCatchUp(eventId: string, signal?: AbortSignal): Promi
   return mapCatchUp(answer.content);
 }
 
+/** The answer of an event with nothing to cut yet (or a stream of another host). */
+export const NO_CATCH_UP = "catch_up_unavailable";
+
 /** Every catch-up answer of one event starts with this key (a `tags-change` invalidates it). */
 export const catchUpKey = (eventId: string) => ["watching", "catch-up", eventId] as const;
 
