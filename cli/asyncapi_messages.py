@@ -14,7 +14,7 @@ from typing import Any
 from server.realtime.contract import ContractError, contract
 from server.realtime.emitter import checked, with_room_key
 
-ROOM = re.compile(r"(event|user|ingest|media):[0-9a-f]{24}")
+ROOM = re.compile(r"(event|user|ingest|media|qoe):[0-9a-f]{24}")
 ROOM_TEMPLATE = re.compile(r"(\w+):\{(\w+)\}")
 
 

@@ -7,6 +7,7 @@ from .commands import (
     billing,
     cluster,
     codes,
+    credit,
     db,
     devices,
     events,
@@ -16,6 +17,7 @@ from .commands import (
     login,
     media,
     outbox,
+    qoe,
     seed,
     serve,
     sessions,
@@ -40,6 +42,8 @@ app.add_typer(codes.app, name="codes")
 app.add_typer(billing.app, name="billing")
 app.add_typer(events.app, name="events")
 app.add_typer(ingest.app, name="ingest")
+app.command("qoe")(qoe.qoe)
+app.add_typer(credit.app, name="credit")
 app.add_typer(media.app, name="media")
 app.add_typer(jobs.app, name="jobs")
 app.command("login")(login.login)

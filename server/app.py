@@ -129,6 +129,14 @@ def _with_audit(connexion: list) -> list:
     return connexion
 
 
+@contextlib.asynccontextmanager
+async def _cmcd_log(settings: Settings):
+    from .media.delivery import cmcd
+
+    with cmcd.writing(settings.var_dir / "log"):
+        yield
+
+
 def create_app(settings: Settings | None = None, database: Database | None = None):
     from .realtime import emitter, live_alerts
     from .realtime.socket import close_socket_server, create_socket_server, start_socket_server, token_authenticator
@@ -145,6 +153,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         try:
             async with (
                 gc_policy.running(settings.gc_full_collection_interval),
+                _cmcd_log(settings),
                 # Before the jobs: their live-alerts rounds send through it.
                 live_alerts.running(database, settings, sio),
                 jobs.running(settings, database),

@@ -22,6 +22,9 @@
   batches (server.services.mail.purge_old, server.services.audit.purge_old);
 - media sweep every `media_sweep_interval_seconds`: asset directories no asset names any more
   are removed an hour after they last changed (server.media.assets.sweep).
+- outage credit every `outage_interval_seconds`: live pay-per-view events are watched for
+  outages, and the buyers of an event whose outages added up are credited once, each told on the
+  socket and by mail (server.services.outage_credit).
 
 An interval of 0 turns that job off. Every server process schedules them, but each round runs
 in one process only: the one holding the job's lease (server.services.job_runs), which also
@@ -147,9 +150,31 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
             log.warning("live alerts: event %s's alert was due; %d told by this job", report.event_id, report.told)
 
     async def retain_analytics() -> None:
+        from .services import qoe_beacons
+
         deleted = await analytics_retention.delete_expired(database, settings)
-        if deleted:
-            log.info("analytics retention: %d events deleted", deleted)
+        beacons = await qoe_beacons.delete_expired(database, settings)
+        if deleted or beacons:
+            log.info("analytics retention: %d events and %d QoE beacons deleted", deleted, beacons)
+
+    async def qoe_alerts() -> None:
+        from .realtime.qoe_alerts import check_live_events
+
+        await check_live_events(database, settings)
+
+    async def outage_credit() -> None:
+        from .ingest import live_inputs
+        from .realtime.announcements import announce_purchase_credited
+        from .services import outage_credit as credits
+
+        inputs = live_inputs.current()  # this process's feeds know an interruption first
+        await credits.run_round(
+            database,
+            provider,
+            settings,
+            feeds=inputs.health if inputs is not None else None,
+            announce=announce_purchase_credited,
+        )
 
     async def retain_outbox_and_audit() -> None:
         from .services import audit
@@ -177,6 +202,8 @@ def jobs_for(settings: Settings, database: Database) -> dict[str, tuple[float, C
         "analytics-retention": (settings.analytics_retention_interval_seconds, retain_analytics),
         "outbox-audit-retention": (settings.outbox_audit_retention_interval_seconds, retain_outbox_and_audit),
         "media-sweep": (settings.media_sweep_interval_seconds, sweep_media),
+        "qoe-alerts": (settings.qoe_alert_interval_seconds, qoe_alerts),
+        "outage-credit": (settings.outage_interval_seconds, outage_credit),
     }
     return {name: job for name, job in planned.items() if job[0] > 0}
 

@@ -93,6 +93,32 @@ class Settings(BaseSettings):
     # analytics_retention_interval_seconds (one process of a cluster; 0 turns it off).
     analytics_retention_days: int = Field(default=90, ge=1, le=3650)
     analytics_retention_interval_seconds: float = Field(default=3600.0, ge=0)
+    # Quality of experience (issue 32): the share of views whose player sends beacons
+    # (POST /api/qoe/beacons; 0 for none) and how often it sends a batch; what one client may send
+    # (server/services/qoe_beacons.py), as for analytics; beacons are deleted after
+    # qoe_retention_days by the analytics-retention job.
+    qoe_sample_rate: float = Field(default=1.0, ge=0, le=1)
+    qoe_batch_seconds: int = Field(default=10, ge=1, le=300)
+    qoe_batches_per_address: int = Field(default=240, ge=1)
+    qoe_batches_per_view: int = Field(default=30, ge=1)
+    qoe_batch_window: int = Field(default=60, ge=1, le=3600)
+    qoe_retention_days: int = Field(default=90, ge=1, le=3650)
+    # Staff alerts (`qoe-alert`, server/realtime/qoe_alerts.py): thresholds over a live event's
+    # last five minutes, once it has qoe_alert_min_plays plays; the job's interval (0: off).
+    qoe_rebuffering_alert: float = Field(default=0.05, gt=0, le=1)
+    qoe_start_failure_alert: float = Field(default=0.2, gt=0, le=1)
+    qoe_alert_min_plays: int = Field(default=5, ge=1)
+    qoe_alert_interval_seconds: float = Field(default=10.0, ge=0)
+    # Automatic credit of a pay-per-view event's buyers (server/services/outage_credit.py): after
+    # this many minutes of outages in all (an interrupted ingest, or technical start failures above
+    # outage_start_failure_rate), a credit runs outage_credit_delay_seconds later (staff may
+    # cancel it meanwhile): a refund, or an access code of outage_credit_product (access_code).
+    outage_credit_minutes: float = Field(default=10.0, gt=0, le=24 * 60)
+    outage_credit_delay_seconds: float = Field(default=300.0, ge=0, le=24 * 3600)
+    outage_credit_kind: Literal["refund", "access_code"] = "refund"
+    outage_credit_product: str | None = Field(default=None, pattern=r"^[0-9a-f]{24}$")
+    outage_start_failure_rate: float = Field(default=0.5, gt=0, le=1)
+    outage_interval_seconds: float = Field(default=15.0, ge=0)
     # Personal calendar feeds (server/services/calendar_feeds.py): a finished event stays in them
     # this many days after its end; reads per client address per window (seconds), so a feed's
     # secret cannot be guessed by asking.
@@ -377,6 +403,12 @@ class Settings(BaseSettings):
                 value = getattr(self, name)
                 if value and not value.startswith("https://"):
                     raise ValueError(f"TOUCHLINE_{name.upper()} must be an https:// URL in production")
+        return self
+
+    @model_validator(mode="after")
+    def _outage_credit_code_needs_its_product(self) -> "Settings":
+        if self.outage_credit_kind == "access_code" and self.outage_credit_product is None:
+            raise ValueError("TOUCHLINE_OUTAGE_CREDIT_KIND=access_code needs TOUCHLINE_OUTAGE_CREDIT_PRODUCT")
         return self
 
     @model_validator(mode="after")

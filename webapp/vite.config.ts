@@ -113,6 +113,13 @@ export default defineConfig(({ command }) => ({
               name: "catalog-cards",
               test: /src[\\/](features[\\/]catalog[\\/](components[\\/](EventCard|Rail|IdentityCard|States|icons|useAccessLabel)|lib[\\/](kickoff|lists)|api[\\/](listEvents|listClips|listIdentities|page|viewer)|homeRails)|entities[\\/](event|identity))\./,
             },
+            // The player's QoE reporting (src/ui/player/qoe): a chunk of its own, fetched beside the
+            // player's (whose code imports it), so scripts/bench.mjs can weigh it. What describes
+            // each request for CMCD stays with the engine (multiview plays without the reporting).
+            {
+              name: "player-qoe",
+              test: /src[\\/]ui[\\/]player[\\/]qoe[\\/](?!mediaRequests\.)/,
+            },
           ],
         },
       },

@@ -34,6 +34,8 @@ SERVER_MESSAGES = {
     "media-job-change",  # issue 29 §4: staff follow the transcoding queue without polling
     "followed-event-live",  # issue 31 §4: go-live alerts of what the viewer follows
     "tags-change",  # issue 31 §2: key plays update as tags are added
+    "qoe-alert",  # issue 32 §2: staff are told when an event's playback crosses a threshold
+    "user-purchase-credited",  # issue 32 §3: a buyer credited for a failed stream
 }
 
 URI = "urn:touchline:asyncapi"
@@ -138,7 +140,7 @@ def test_join_event_room_ack_has_the_ok_flag():
 def test_server_messages_name_their_room(name):
     room = ALL_MESSAGES[name][1]["x-room"]
     kind, _, key = room.partition(":")
-    assert kind in {"user", "event", "ingest", "media"} and key.startswith("{") and key.endswith("}"), room
+    assert kind in {"user", "event", "ingest", "media", "qoe"} and key.startswith("{") and key.endswith("}"), room
 
 
 def test_server_security_schemes_exist():

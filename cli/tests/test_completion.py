@@ -112,6 +112,20 @@ def test_ingest_commands_complete_event_ids_with_the_options_typed_before_either
     assert events[1] in completions(line)
 
 
+def test_the_qoe_command_and_the_credit_group_complete_event_ids(server, events):
+    assert events[0] in completions(f"touchline qoe {events[0][:20]}", **signed_in(server))
+    assert events[1] in completions(f"touchline credit show {events[1][:20]}", **signed_in(server))
+
+
+def test_qoe_stands_alone_and_still_reads_the_staff_options_typed_before_the_word(server, events):
+    line = (
+        f"touchline qoe --api-url {server.url} --staff-email {server.staff} "
+        f"--staff-password {shlex.quote(PASSWORD)} {events[2][:20]}"
+    )
+    assert events[2] in completions(line)
+    assert completions(f"touchline qoe --api-url {server.url} {events[2][:20]}") == []  # signed in as nobody
+
+
 def test_an_e_mail_address_completes_from_the_accounts_starting_with_it(server):
     staff = server.staff
     offered = completions(f"touchline outbox list --to {staff[:6]}", **signed_in(server))

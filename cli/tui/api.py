@@ -13,6 +13,7 @@ from typing import Any
 from ..admin_client import AdminApiError, AdminClient
 from ..room_watch import RoomMessage, RoomWatch
 from ..terminal_text import visible_data
+from .quiet_rooms import QuietRoomsWatch
 from .rooms import RoomsWatch
 
 __all__ = ["ADMIN_ONLY", "AdminApi", "AdminApiError", "ConsoleOptions"]
@@ -150,6 +151,28 @@ class AdminApi:
         """How the event's feed goes live (`autostart`) and its rewind window (`dvrSeconds`)."""
         await self._ensure_signed_in()
         return visible_data(await self.client.request("PATCH", f"/admin/events/{event_id}/ingest", body=body))
+
+    # --- quality of experience and outage credit ---
+
+    async def qoe(self, event_id: str, since: str | None = None) -> dict:
+        """How the event's playback went from `since` (ISO 8601; the server's default: two hours) to now."""
+        return await self.get(f"/admin/events/{event_id}/qoe", {"since": since} if since else None)
+
+    async def outage_credit(self, event_id: str) -> dict:
+        """The pay-per-view event's outages and the credit of its buyers (`credit` null until scheduled)."""
+        return await self.get(f"/admin/events/{event_id}/outage_credit")
+
+    async def trigger_outage_credit(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/outage_credit")
+
+    async def cancel_outage_credit(self, event_id: str) -> dict:
+        return await self.post(f"/admin/events/{event_id}/outage_credit/cancel")
+
+    def qoe_alerts(self, event_ids: Sequence[str]) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
+        """What the events' `qoe:{id}` rooms receive (`qoe-alert`), on one socket (at most MAX_ROOMS
+        rooms: cli/tui/rooms.py); a staff token, not an API key. The console opens it by itself, so
+        it leaves no line in the audit log (cli/tui/quiet_rooms.py)."""
+        return _visible_messages(QuietRoomsWatch(self.client, [f"qoe:{event_id}" for event_id in event_ids]))
 
     def watch_room(self, room: str) -> AbstractAsyncContextManager[AsyncIterator[RoomMessage]]:
         """The socket messages `room` receives (cli/room_watch.py); a staff token, not an API key."""

@@ -3,6 +3,10 @@ the next kickoffs, the latest purchases, redemptions and sign-ins, and the jobs'
 that fails (the server is down) says so and the timer keeps trying; the next answer clears it.
 Each refresh also asks each live event's ingest health (one call per live event) and flags the
 feeds that are interrupted or transcoded slower than real time: a marked row and a warning line.
+Live events whose viewers' QoE alert is raised (rebuffering or start failures past the server's
+thresholds) are marked "QoE ⚠" and named on a line of their own: each refresh asks each live
+event's QoE over the last five minutes, and a socket on their `qoe:{eventId}` rooms brings each
+`qoe-alert` in between (cli/tui/qoe_alerts.py).
 Admin staff put the selected upcoming event live (l) or finish the selected live event (f).
 
 While the media library transcodes, a small table shows the queue (running jobs, then the queued
@@ -27,6 +31,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 from .api import ADMIN_ONLY, AdminApi, AdminApiError
 from .ingest_health import trouble_of
 from .media_jobs import ENDED, MEDIA_REFRESH_SECONDS, JobFollower, apply_change, clock, percent_of
+from .qoe_alerts import MARK as QOE_MARK
+from .qoe_alerts import AlertWatch, alert_of_message, alert_of_report, alert_since
 from .widgets import ConfirmScreen, PaletteAction, selected_row_key, short_time
 
 REFRESH_SECONDS = 3.0
@@ -55,6 +61,9 @@ class DashboardScreen(Screen[None]):
     DashboardScreen #ingest-trouble { height: auto; padding: 0 1; background: $warning-muted; color: $text; }
     DashboardScreen #ingest-trouble { display: none; }
     DashboardScreen #ingest-trouble.shown { display: block; }
+    DashboardScreen #qoe-alert { height: auto; padding: 0 1; background: $warning-muted; color: $text; }
+    DashboardScreen #qoe-alert { display: none; }
+    DashboardScreen #qoe-alert.shown { display: block; }
     DashboardScreen #media-failed { height: auto; padding: 0 1; background: $error-muted; color: $text; }
     DashboardScreen #media-failed { display: none; }
     DashboardScreen #media-failed.shown { display: block; }
@@ -72,6 +81,8 @@ class DashboardScreen(Screen[None]):
         self.snapshot: dict | None = None
         self.down: str | None = None  # the error of the last refresh, while it fails
         self.troubles: dict[str, str] = {}  # live event id → what is wrong with its ingest
+        self.qoe_alerts: dict[str, str] = {}  # live event id → what its raised QoE alert says
+        self.alert_watch = AlertWatch(self, api, self.qoe_alert_changed)
         self.queue: dict[str, dict] = {}  # the running, then the queued transcoding jobs by id
         self.failed: list[dict] = []  # the latest failed jobs
         self.asked_about: set[str] = set()  # jobs heard of on the socket before the queue had them
@@ -85,6 +96,7 @@ class DashboardScreen(Screen[None]):
         yield Header()
         yield Static(f"Connecting to {self.api.base_url}…", id="status")
         yield Static("", id="ingest-trouble")
+        yield Static("", id="qoe-alert")
         yield Static("", id="media-failed")
         queue = self._table("media-queue", "Transcoding", ("Title", "State", "Done", "Left"), first_width=44)
         # Only to read: the focus and the cursor stay with the event tables that l and f act on.
@@ -137,8 +149,10 @@ class DashboardScreen(Screen[None]):
         self.refresh_bindings()  # the role may be known only now
         self._show_failed()  # "recently" is by the clock of this snapshot
         live = snapshot.get("liveEvents") or []
-        self.troubles = await self._ingest_troubles(live)
+        self.troubles, alerts = await asyncio.gather(self._ingest_troubles(live), self._qoe_alerts(live))
+        self._alerts_read(live, alerts)
         self._show_live(live)
+        self.alert_watch.follow(e["_id"] for e in live)
 
     async def _ingest_troubles(self, live: list[dict]) -> dict[str, str]:
         """What is wrong with each live event's ingest; an event whose health cannot be read is left unflagged."""
@@ -151,6 +165,46 @@ class DashboardScreen(Screen[None]):
 
         found = await asyncio.gather(*(trouble(e["_id"]) for e in live))
         return {e["_id"]: t for e, t in zip(live, found, strict=True) if t}
+
+    async def _qoe_alerts(self, live: list[dict]) -> dict[str, str]:
+        """Each live event's raised QoE alert, over the window the server's alerts judge; an event
+        whose QoE cannot be read is left unflagged."""
+        since = alert_since(datetime.now(UTC))
+
+        async def alert(event_id: str) -> str | None:
+            try:
+                return alert_of_report(await self.api.qoe(event_id, since))
+            except AdminApiError:
+                return None
+
+        found = await asyncio.gather(*(alert(e["_id"]) for e in live))
+        return {e["_id"]: a for e, a in zip(live, found, strict=True) if a}
+
+    def _alerts_read(self, live: list[dict], alerts: dict[str, str]) -> None:
+        """The flags as a refresh read them; an alert new since the last flags is also a notification."""
+        titles = {e["_id"]: str(e.get("title", "")) for e in live}
+        for event_id in alerts.keys() - self.qoe_alerts.keys():
+            self._notify_alert(titles.get(event_id, event_id), alerts[event_id])
+        self.qoe_alerts = alerts
+
+    def qoe_alert_changed(self, payload: dict) -> None:
+        """A `qoe-alert` from a live event's room: its flag changes at once, before the next refresh."""
+        event_id = str(payload.get("eventId"))
+        live = (self.snapshot or {}).get("liveEvents") or []
+        title = next((str(e.get("title", "")) for e in live if e["_id"] == event_id), None)
+        if title is None:
+            return  # no longer live here: the next refresh says what there is
+        said = alert_of_message(payload)
+        if said is None:
+            self.qoe_alerts.pop(event_id, None)
+        else:
+            if event_id not in self.qoe_alerts:
+                self._notify_alert(title, said)
+            self.qoe_alerts[event_id] = said
+        self._show_live(live)
+
+    def _notify_alert(self, title: str, said: str) -> None:
+        self.notify(f"{title}: {said}", title="QoE alert", severity="warning", timeout=8, markup=False)
 
     def _show_down(self, error: AdminApiError) -> None:
         first = self.down is None
@@ -213,21 +267,27 @@ class DashboardScreen(Screen[None]):
         self._fill("jobs", jobs)
 
     def _show_live(self, live: list[dict]) -> None:
-        """The live events, those whose ingest is in trouble marked and named in the warning line."""
+        """The live events, those whose ingest is in trouble or whose QoE alert is raised marked and
+        named in a warning line each."""
         rows = [
             (e["_id"], (self._live_title(e), short_time(e.get("event_date")), str(e.get("sockets", 0)))) for e in live
         ]
         self._fill("live", rows)
-        said = [f"{e.get('title', '')}: {self.troubles[e['_id']]}" for e in live if e["_id"] in self.troubles]
-        line = self.query_one("#ingest-trouble", Static)
-        line.update(Text("Ingest: " + " · ".join(said)) if said else "")
+        self._warn("#ingest-trouble", "Ingest: ", live, self.troubles)
+        self._warn("#qoe-alert", QOE_MARK, live, self.qoe_alerts)
+
+    def _warn(self, line_id: str, heading: str, live: list[dict], said_of: dict[str, str]) -> None:
+        said = [f"{e.get('title', '')}: {said_of[e['_id']]}" for e in live if e["_id"] in said_of]
+        line = self.query_one(line_id, Static)
+        line.update(Text(heading + " · ".join(said)) if said else "")
         line.set_class(bool(said), "shown")
 
     def _live_title(self, event: dict) -> str | Text:
         title = str(event.get("title", ""))
-        if event["_id"] not in self.troubles:
-            return title
-        return Text.assemble(TROUBLE_MARK, title, style="bold red")
+        marks = (TROUBLE_MARK if event["_id"] in self.troubles else "") + (
+            QOE_MARK if event["_id"] in self.qoe_alerts else ""
+        )
+        return Text.assemble(marks, title, style="bold red") if marks else title
 
     def _fill(self, table_id: str, rows: Sequence[tuple[str | None, Sequence[str | Text]]]) -> None:
         table = self.query_one(f"#{table_id}", DataTable)

@@ -40,8 +40,9 @@ from .commerce import (
 from .jobs import JobLease
 from .media import MediaAsset, MediaJob, StreamKey, Upload
 from .notices import StatusNotice
-from .payments import CardHandle, IdempotencyKey, PaymentCharge
+from .payments import CardHandle, IdempotencyKey, PaymentCharge, PaymentRefund
 from .playback import PlaybackPosition
+from .qoe import EventOutage, OutageCredit, OutageCreditGrant, QoeAlertState, QoeBeacon, QoeStep, QoeView
 from .staff import ApiKey, AuditEntry
 from .viewer_content import Tag
 
@@ -62,6 +63,7 @@ __all__ = [
     "EpgProgramme",
     "Event",
     "EventIdentity",
+    "EventOutage",
     "EventStats",
     "FederatedIdentity",
     "Follow",
@@ -74,12 +76,19 @@ __all__ = [
     "LiveAlertDelivery",
     "MediaAsset",
     "MediaJob",
+    "OutageCredit",
+    "OutageCreditGrant",
     "OutboxMail",
     "PasswordReset",
     "PaymentCharge",
+    "PaymentRefund",
     "PlaybackPosition",
     "Product",
     "Purchase",
+    "QoeAlertState",
+    "QoeBeacon",
+    "QoeStep",
+    "QoeView",
     "RateLimitBucket",
     "RefreshToken",
     "StatusNotice",

@@ -81,3 +81,19 @@ class PaymentCharge(Base):
     resolves_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class PaymentRefund(Base):
+    """A refund of (part of) a charge as the provider recorded it. `reference` is the caller's
+    idempotency reference: refunding again with it returns this row and moves no money."""
+
+    __tablename__ = "payment_refunds"
+    __table_args__ = (UniqueConstraint("provider", "reference", name="uq_payment_refunds_provider_reference"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    provider: Mapped[str] = mapped_column(String(20))
+    reference: Mapped[str] = mapped_column(String(255))
+    charge_id: Mapped[str] = mapped_column(ForeignKey("payment_charges.id", ondelete="CASCADE"), index=True)
+    amount_minor: Mapped[int] = mapped_column(Integer)
+    currency: Mapped[str] = mapped_column(String(3))
+    created: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -47,7 +47,7 @@ class AuditEntry(IdMixin, Base):
     )
 
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # `user`, `key`, or `anonymous` (refused before anyone was recognised).
+    # `user`, `key`, `anonymous` (refused before anyone was recognised), or `system` (a job's work).
     actor_type: Mapped[str] = mapped_column(String(10))
     actor_id: Mapped[str | None] = mapped_column(String(24))
     actor_label: Mapped[str | None] = mapped_column(String(254))

@@ -20,6 +20,8 @@ from .provider import (
     InvalidCardToken,
     PaymentFailed,
     PaymentProvider,
+    Refund,
+    RefundRefused,
     StoredCardRef,
 )
 from .sandbox import SandboxProvider
@@ -43,6 +45,8 @@ __all__ = [
     "InvalidCardToken",
     "PaymentFailed",
     "PaymentProvider",
+    "Refund",
+    "RefundRefused",
     "SandboxProvider",
     "StoredCardRef",
     "provider_for",

@@ -6,6 +6,7 @@ about the card. A token pays once (`charge`) or becomes a reusable stored-card r
 `requires_action`, which stays processing until the provider decides; `charge_status` tells the
 final outcome. Failures of the card details are errors (400 `invalid_card`, `invalid_card_token`);
 refused charges are outcomes, turned into the 402 errors of the contract by `Charge.failure()`.
+A succeeded charge may be refunded (`refund`), in parts, never beyond its amount in all.
 """
 
 from dataclasses import dataclass
@@ -119,6 +120,21 @@ class Charge:
         return PaymentFailed(message, code=code)
 
 
+@dataclass(frozen=True)
+class Refund:
+    id: str
+    charge_id: str
+    amount_minor: int
+    currency: str
+    reference: str
+    created: datetime
+
+
+class RefundRefused(ValueError):
+    """The charge cannot be refunded this much: it did not succeed, or the refunds would add up
+    to more than it took."""
+
+
 @runtime_checkable
 class PaymentProvider(Protocol):
     """A card processor. Implementations keep whatever they need shared across processes (the
@@ -143,4 +159,11 @@ class PaymentProvider(Protocol):
     async def charge_status(self, charge_id: str) -> Charge:
         """The charge as it stands now (a requires_action charge becomes final when decided).
         Raises LookupError for an unknown id."""
+        ...
+
+    async def refund(self, charge_id: str, *, amount_minor: int, reference: str) -> Refund:
+        """Give back `amount_minor` of a succeeded charge. `reference` is the caller's idempotency
+        reference: refunding again with it returns the first refund and moves no money. Raises
+        LookupError for an unknown charge, RefundRefused when the charge did not succeed or the
+        refunds of it would add up to more than its amount."""
         ...

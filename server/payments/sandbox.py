@@ -17,19 +17,23 @@ Test cards (any future expiry, any CVC; the same numbers as the tokenize operati
 
 Any other number that passes the checks succeeds. Only the outcome class of the number is kept
 with a token, never its digits. Time is `server.clock`, so tests move it instead of sleeping.
+
+Refunds are rows of their own (`payment_refunds`), each under its caller's reference: a reference
+refunds once, and a charge's refunds never add up to more than it took, however many processes
+refund it at once.
 """
 
 import hashlib
 import secrets
 from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import clock
 from ..db import Database, referenced, rows_changed
-from ..models import CardHandle, PaymentCharge
+from ..models import CardHandle, PaymentCharge, PaymentRefund
 from . import cards
 from .provider import (
     CardDetails,
@@ -38,6 +42,8 @@ from .provider import (
     Charge,
     ChargeStatus,
     InvalidCardToken,
+    Refund,
+    RefundRefused,
     StoredCardRef,
 )
 
@@ -82,6 +88,17 @@ def _charge(row: PaymentCharge) -> Charge:
         currency=row.currency,
         card=_summary(row),
         resolves_at=row.resolves_at,
+    )
+
+
+def _refund(row: PaymentRefund) -> Refund:
+    return Refund(
+        id=row.id,
+        charge_id=row.charge_id,
+        amount_minor=row.amount_minor,
+        currency=row.currency,
+        reference=row.reference,
+        created=row.created,
     )
 
 
@@ -191,6 +208,65 @@ class SandboxProvider:
             decided = await referenced(db, PaymentCharge, charge_id)
             await db.refresh(decided)
             return _charge(decided)
+
+    async def refund(self, charge_id: str, *, amount_minor: int, reference: str) -> Refund:
+        if not isinstance(amount_minor, int) or amount_minor <= 0:
+            raise ValueError("amount_minor must be a positive integer")
+        existing = await self._refund_by_reference(reference)
+        if existing is not None:
+            return existing
+        try:
+            async with self.database.write_session() as db:
+                # The charge's row lock (SQLite: the write lock) queues the refunds of one charge,
+                # so each sees what the others committed before it counts the total.
+                charge = await db.get(PaymentCharge, charge_id, with_for_update=True)
+                if charge is None or charge.provider != self.name:
+                    raise LookupError(f"no charge {charge_id}")
+                earlier = await self._refund_row(db, reference)
+                if earlier is not None:
+                    return _refund(earlier)
+                if charge.status != ChargeStatus.SUCCEEDED:
+                    raise RefundRefused(f"charge {charge_id} did not succeed ({charge.status})")
+                refunded = await db.scalar(
+                    select(func.coalesce(func.sum(PaymentRefund.amount_minor), 0)).where(
+                        PaymentRefund.charge_id == charge_id
+                    )
+                )
+                if (refunded or 0) + amount_minor > charge.amount_minor:
+                    raise RefundRefused(
+                        f"charge {charge_id} took {charge.amount_minor}; {refunded} is refunded already"
+                    )
+                row = PaymentRefund(
+                    id=f"re_{self.name}_{secrets.token_hex(12)}",
+                    provider=self.name,
+                    reference=reference,
+                    charge_id=charge_id,
+                    amount_minor=amount_minor,
+                    currency=charge.currency,
+                    created=clock.now(),
+                )
+                db.add(row)
+                await db.commit()
+                return _refund(row)
+        except IntegrityError:
+            # The same reference refunded another charge at the same moment and inserted first:
+            # its refund is the answer, as a processor answers a repeated idempotency key.
+            existing = await self._refund_by_reference(reference)
+            if existing is not None:
+                return existing
+            raise
+
+    async def _refund_by_reference(self, reference: str) -> Refund | None:
+        async with self.database.session() as db:
+            row = await self._refund_row(db, reference)
+            return _refund(row) if row is not None else None
+
+    async def _refund_row(self, db: AsyncSession, reference: str) -> PaymentRefund | None:
+        return (
+            await db.execute(
+                select(PaymentRefund).where(PaymentRefund.provider == self.name, PaymentRefund.reference == reference)
+            )
+        ).scalar_one_or_none()
 
     async def _by_reference(self, reference: str) -> Charge | None:
         async with self.database.session() as db:

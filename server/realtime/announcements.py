@@ -16,6 +16,7 @@ from ..services import status_notices
 from ..services.commerce.settlement import Announcement
 from ..services.event_admin import LIVE, Change
 from ..services.media_jobs import JobView
+from ..services.outage_credit import Credited
 from ..services.sessions import SessionsEnded
 from . import emitter, live_alerts, signals
 from .emitter import Emitter
@@ -84,6 +85,26 @@ async def _mark_sent(database: Database, ids: list[str]) -> None:
         await status_notices.mark_sent(database, ids)
     except Exception:  # the notices job sends them again: a duplicate, never a loss
         log.exception("could not mark %d status notices sent", len(ids))
+
+
+async def announce_purchase_credited(credited: Credited, out: Emitter | None = None) -> bool:
+    """A purchase was credited for its event's outage (committed): `user-purchase-credited` to the
+    buyer's room; False when nothing was sent (an erased account, or the socket failed). Never
+    raises: the credit stands."""
+    if credited.user_id is None:
+        return False
+    try:
+        return await (out or emitter.default).emit_user_purchase_credited(
+            credited.user_id,
+            purchase_id=credited.purchase_id,
+            event_id=credited.event_id,
+            kind=credited.kind,
+            amount_minor=credited.amount_minor,
+            currency=credited.currency,
+        )
+    except Exception:
+        log.exception("could not send user-purchase-credited for %s", credited.purchase_id)
+        return False
 
 
 async def announce_change(change: Change, out: Emitter | None = None) -> None:

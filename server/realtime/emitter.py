@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from . import contract, signals
 from .fanout import WriteOnlyRedisManager
 from .session_rooms import session_room
-from .socket import REDIS_CHANNEL, event_room, ingest_room, media_room, user_room
+from .socket import REDIS_CHANNEL, event_room, ingest_room, media_room, qoe_room, user_room
 from .staff_watches import watcher_room
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,25 @@ class Emitter:
             payload["eventId"] = event_id
         return await self.emit("user-purchase-status", payload, user_room(user_id))
 
+    async def emit_user_purchase_credited(
+        self,
+        user_id: str,
+        *,
+        purchase_id: str,
+        event_id: str,
+        kind: str,
+        amount_minor: int,
+        currency: str | None,
+    ) -> bool:
+        payload = {
+            "purchaseId": purchase_id,
+            "eventId": event_id,
+            "kind": kind,
+            "amountMinor": amount_minor,
+            "currency": currency,
+        }
+        return await self.emit("user-purchase-credited", payload, user_room(user_id))
+
     async def emit_followed_event_live(self, user_id: str, payload: Mapping[str, Any]) -> bool:
         """`payload`: {eventId, title, wentLiveAt}."""
         return await self.emit("followed-event-live", payload, user_room(user_id))
@@ -162,6 +181,10 @@ class Emitter:
 
     async def emit_media_job_change(self, payload: dict[str, Any]) -> bool:
         return await self.emit("media-job-change", payload, media_room(payload["eventId"]))
+
+    async def emit_qoe_alert(self, payload: Mapping[str, Any]) -> bool:
+        """`payload`: QoeAlertPayload (asyncapi.yaml), to the staff watching the event's QoE."""
+        return await self.emit("qoe-alert", payload, qoe_room(payload["eventId"]))
 
     async def catalogue_changed(self) -> bool:
         """Every process drops its cached catalogue answers (server.realtime.signals): this one at

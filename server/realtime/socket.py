@@ -96,6 +96,11 @@ def media_room(event_id: str) -> str:
     return f"media:{event_id}"
 
 
+def qoe_room(event_id: str) -> str:
+    """Staff watching an event's viewers' playback quality (`watch-room` only)."""
+    return f"qoe:{event_id}"
+
+
 def _ok(room: str) -> str:
     # Acks are JSON *strings*: that is what the web client already parses (see asyncapi x-ack).
     return json.dumps({"ok": True, "room": room})

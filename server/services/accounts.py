@@ -33,6 +33,8 @@ from ..models import (
     IdempotencyKey,
     LimitTicket,
     LiveAlertDelivery,
+    OutageCredit,
+    OutageCreditGrant,
     OutboxMail,
     PasswordReset,
     PaymentCharge,
@@ -195,6 +197,9 @@ ERASURE: tuple[Erase, ...] = (
     Erase(Purchase, scrub={"user_id": None}),
     Erase(Contract, scrub={"user_id": None, "auto_renew": False}),  # never charged again
     Erase(AccessCodeRedemption, scrub={"user_id": None}),
+    Erase(OutageCreditGrant, scrub={"user_id": None}),  # a credit of a purchase: kept, like the purchase
+    Erase(OutageCredit, owner="created_by", scrub={"created_by": None}),  # staff who triggered one
+    Erase(OutageCredit, owner="cancelled_by", scrub={"cancelled_by": None}),
     Erase(AccessCode, owner="created_by", scrub={"created_by": None}),
     # A staff account's API keys stop working with it (a key without its account is refused).
     Erase(ApiKey, owner="created_by", scrub={"created_by": None}),

@@ -4,8 +4,10 @@ operation and status (`count` says how many), so a flood of them cannot grow the
 than a row a minute per source and operation.
 
 Entries are recorded by the API layer (server/api/http/audit.py) and only read back here; the
-API changes none. Entries older than `audit_retention_days` are removed by `purge_old()` (a
-cluster-wide job, server.jobs). Text that came from a request (target, label) is stored with its
+API changes none. The server's own work that staff must be able to trace (an outage credit of a
+buyer) adds its entry inside the transaction that does it (`add`), as actor `system`. Entries
+older than `audit_retention_days` are removed by `purge_old()` (a cluster-wide job,
+server.jobs). Text that came from a request (target, label) is stored with its
 control characters escaped, so an entry never carries ESC or NUL to a staff terminal.
 """
 
@@ -33,12 +35,16 @@ PURGE_BATCH = 1000
 
 @dataclass(frozen=True)
 class Actor:
-    type: str  # user, key, anonymous
+    type: str  # user, key, anonymous, system
     id: str | None = None
     label: str | None = None
 
 
 ANONYMOUS = Actor("anonymous")
+# The server itself (a background job): no account, no key. Its entries' method is JOB_METHOD and
+# their path the job's name.
+SYSTEM = Actor("system")
+JOB_METHOD = "JOB"
 
 
 @dataclass(frozen=True)
@@ -64,9 +70,47 @@ async def record(
 ) -> None:
     """Append one entry, in a transaction of its own (after the request's own work); an
     anonymous caller's is counted into its minute's entry instead (`_count_anonymous`)."""
-    now = clock.now()
-    values = {
-        "at": now,
+    values = _values(actor, action, method, path, target, client_address, status, detail)
+    if actor.type == ANONYMOUS.type:
+        await _count_anonymous(database, values)
+        return
+    async with database.session() as db:
+        db.add(AuditEntry(id=new_id(), count=1, **values))
+        await db.commit()
+
+
+def add(
+    db: AsyncSession,
+    *,
+    action: str,
+    job: str,
+    target: str | None,
+    detail: dict[str, Any] | None = None,
+    status: int = 200,
+) -> None:
+    """Add an entry of the server's own work (`job`) to the caller's transaction, so it exists
+    exactly when what it records was committed; the caller commits."""
+    db.add(
+        AuditEntry(
+            id=new_id(),
+            count=1,
+            **_values(SYSTEM, action, JOB_METHOD, job, target, None, status, detail),
+        )
+    )
+
+
+def _values(
+    actor: Actor,
+    action: str,
+    method: str,
+    path: str,
+    target: str | None,
+    client_address: str | None,
+    status: int,
+    detail: dict[str, Any] | None,
+) -> dict[str, Any]:
+    return {
+        "at": clock.now(),
         "actor_type": actor.type,
         "actor_id": actor.id,
         "actor_label": visible(actor.label or "")[:254] or None,
@@ -78,12 +122,6 @@ async def record(
         "status": status,
         "detail": _visible_json(detail) if detail else None,
     }
-    if actor.type == ANONYMOUS.type:
-        await _count_anonymous(database, values)
-        return
-    async with database.session() as db:
-        db.add(AuditEntry(id=new_id(), count=1, **values))
-        await db.commit()
 
 
 def visible(text: str) -> str:

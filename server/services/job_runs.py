@@ -39,6 +39,8 @@ INTERVAL_SETTINGS = {
     "analytics-retention": "analytics_retention_interval_seconds",
     "outbox-audit-retention": "outbox_audit_retention_interval_seconds",
     "media-sweep": "media_sweep_interval_seconds",
+    "qoe-alerts": "qoe_alert_interval_seconds",
+    "outage-credit": "outage_interval_seconds",
 }
 # A lease outlives its holder's next round by this much at least (a slow round, a busy database).
 LEASE_GRACE_SECONDS = 5.0

@@ -55,6 +55,7 @@ class MailKind(StrEnum):
     EMAIL_VERIFICATION = "email_verification"  # a sign-up's link: a working secret
     SIGNUP_ATTEMPT = "signup_attempt"  # someone signed up with an address that has an account
     LIVE_ALERT = "live_alert"  # an event of something the viewer follows went live (opt-in)
+    OUTAGE_CREDIT = "outage_credit"  # a paid stream failed: the purchase was refunded, or a code given
 
 
 # Kinds whose text carries a working secret: written without naming it in `secrets` is a bug.
@@ -156,6 +157,28 @@ def live_alert_message(*, title: str, link: str) -> Message:
         f"Watch it now: {link}\n\n"
         "You get this mail because you follow a team or league of this event and asked for go-live\n"
         "alerts by mail. Turn them off in your account's settings.\n",
+    )
+
+
+def outage_credit_refund_message(*, title: str, amount: str, card: str | None) -> Message:
+    """A pay-per-view purchase refunded because the event's stream failed (issue 32 §3)."""
+    return Message(
+        f"We refunded your Touchline purchase: {title}",
+        f"The stream of {title} failed for too long, so we refunded what you paid for it.\n\n"
+        f"Refunded: {amount}\n" + (f"To: {card}\n" if card else "") + "\n"
+        "Your bank may take a few days to show it. You keep watching the event as before.\n",
+    )
+
+
+def outage_credit_code_message(*, title: str, product: str, code: str, link: str) -> Message:
+    """A code for `product` given because the stream of `title` failed; `code` works once, so it
+    is a secret staff never see."""
+    return Message(
+        f"A code for you after the stream of {title} failed",
+        f"The stream of {title} failed for too long. To make up for it, here is a code for {product}:\n\n"
+        f"{code}\n\n"
+        f"Redeem it once, signed in: {link}\n",
+        secrets=(code,),
     )
 
 

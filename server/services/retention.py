@@ -1,7 +1,7 @@
 """Rows kept for a bounded time: deleted in batches, each its own short transaction, so a
 backlog never holds a long lock on a table (or SQLite's one writer) while the site serves."""
 
-from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import InstrumentedAttribute
@@ -9,10 +9,9 @@ from sqlalchemy.orm import InstrumentedAttribute
 from ..db import Database, rows_changed
 
 
-async def delete_older_than(
-    database: Database, stamp: InstrumentedAttribute[datetime], cutoff: datetime, *, batch: int
-) -> int:
-    """Delete the rows of `stamp`'s table whose `stamp` is before `cutoff`; answers how many."""
+async def delete_older_than(database: Database, stamp: InstrumentedAttribute[Any], cutoff: Any, *, batch: int) -> int:
+    """Delete the rows of `stamp`'s table whose `stamp` (an instant, or epoch milliseconds) is before
+    `cutoff`; answers how many."""
     table = stamp.class_
     deleted = 0
     while True:

@@ -18,7 +18,7 @@ from server import clock
 from server.db import Database
 from server.migrate import upgrade
 from server.models import Contract, PaymentCharge, Product, Purchase, StoredCard, User
-from server.payments import CardDetails, CardToken, Charge, PaymentProvider, SandboxProvider, StoredCardRef
+from server.payments import CardDetails, CardToken, Charge, PaymentProvider, Refund, SandboxProvider, StoredCardRef
 from server.services.commerce import grants
 from server.tests.accounts import create_user
 from server.tests.commerce import paid_event, product
@@ -50,6 +50,9 @@ class UnexpectedCalls:
 
     async def charge_status(self, charge_id: str) -> Charge:
         raise AssertionError("unexpected provider call: charge_status")
+
+    async def refund(self, charge_id: str, *, amount_minor: int, reference: str) -> Refund:
+        raise AssertionError("unexpected provider call: refund")
 
 
 def card(number: str = GOOD_CARD) -> CardDetails:

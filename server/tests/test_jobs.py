@@ -45,6 +45,8 @@ def fast(database_url: str, **overrides) -> Settings:
         "analytics_retention_interval_seconds": 0,  # tested in server/tests/services/test_analytics_retention.py
         "outbox_audit_retention_interval_seconds": 0,  # tested in server/tests/services/test_outbox_audit_retention.py
         "media_sweep_interval_seconds": 0,  # tested in server/tests/media/assets/test_sweep.py
+        "qoe_alert_interval_seconds": 0,  # the QoE alerts' job, tested with its own module
+        "outage_interval_seconds": 0,  # tested in server/tests/services/test_outage_credit.py
     }
     return Settings(environment="test", database_url=database_url, **{**intervals, **overrides})
 

@@ -38,6 +38,10 @@ const flags = [
   "--disable-sync",
 ];
 const BUDGET_KB = 150;
+// The player's quality-of-experience reporting (issue 32 §1: beacons and CMCD), a chunk of its own
+// fetched with the player's: what it adds to the event page's JavaScript, but for the engine's
+// hooks (each media request described for CMCD: under 1 KB, in the player's chunk).
+const QOE_BUDGET_KB = 5;
 const SCORE_AIM = 95;
 const LCP_AIM_MS = 2500;
 // Time to first frame on a live event page: aims for the median, cold (a new profile) and warm.
@@ -107,8 +111,9 @@ function firstLoadFromManifest() {
 
 /**
  * The event page's JavaScript, from Vite's manifest: what the first load needs, the page's chunk
- * and its static imports, the player's chunk (hls.js, media-chrome: fetched as the route starts)
- * and the English messages the page shows. The VAST client is apart: only events with an ad load it.
+ * and its static imports, the player's chunk (hls.js, media-chrome, the QoE reporting: fetched as
+ * the route starts) and the English messages the page shows. The VAST client is apart: only
+ * events with an ad load it.
  */
 function eventRouteFromManifest() {
   const manifest = JSON.parse(readFileSync("dist/.vite/manifest.json", "utf8"));
@@ -126,8 +131,15 @@ function eventRouteFromManifest() {
   const kb = (list) => +(list.reduce((sum, file) => sum + gz(file), 0) / 1024).toFixed(1);
   const js = [...files].filter((file) => file.endsWith(".js"));
   const player = manifest["src/ui/player/PlayerView.tsx"]?.file;
+  // A chunk of its own (vite.config.ts `player-qoe`), which the player's imports: counted above too.
+  const qoe = Object.values(manifest).find((chunk) => chunk.name === "player-qoe")?.file;
   const vast = Object.entries(manifest).find(([key]) => key.includes("@dailymotion/vast-client"))?.[1]?.file;
-  return { gzipKb: kb(js), playerChunkKb: player ? kb([player]) : null, vastChunkKb: vast ? kb([vast]) : null };
+  return {
+    gzipKb: kb(js),
+    playerChunkKb: player ? kb([player]) : null,
+    qoeChunkKb: qoe ? kb([qoe]) : null,
+    vastChunkKb: vast ? kb([vast]) : null,
+  };
 }
 
 /** A free live event without a pre-roll, to time the first frame on. */
@@ -618,6 +630,10 @@ try {
     );
     console.log(
       `  event page JavaScript: ${eventRoute.gzipKb} KB gzip, of which the player (hls.js, media-chrome) ${eventRoute.playerChunkKb} KB; the VAST client ${eventRoute.vastChunkKb} KB more when an event has an ad`,
+    );
+    const qoe = eventRoute.qoeChunkKb;
+    console.log(
+      `  the player's QoE reporting (beacons, CMCD; its own chunk, in the figure above): ${qoe} KB gzip; budget ${QOE_BUDGET_KB} KB: ${qoe !== null && qoe < QOE_BUDGET_KB ? "met" : "MISSED"}`,
     );
   }
   if (parts.has("ttff")) {

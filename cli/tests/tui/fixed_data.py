@@ -268,6 +268,53 @@ STREAM_KEYS: list[dict[str, Any]] = [
 ]
 
 
+# --- quality of experience: the live event's last 30 minutes, a point a minute ---
+QOE_VIEWERS = [180, 196, 205, 214, 230, 238, 241, 250, 256, 251, 248, 256]
+QOE_REBUFFERING = [0.004, 0.006, None, 0.008, 0.012, 0.031, 0.018, 0.009, 0.007, 0.008, 0.006, 0.008]
+QOE_REPORT: dict[str, Any] = {
+    "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+    "status": "live",
+    "ingest": "live",
+    "since": "2026-11-24T17:30:00Z",
+    "until": "2026-11-24T18:00:00Z",
+    "plays": 412,
+    "uniqueViewers": 380,
+    "startFailures": {"technical": 6, "business": 21},
+    "exitsBeforeVideoStart": 9,
+    "startupMs": {"p50": 1180, "p95": 3420},
+    "rebufferingRatio": 0.012,
+    "averageBitrateKbps": 2840,
+    "watchedSeconds": 183400,
+    "rebufferSeconds": 2228,
+    "concurrentViewers": 256,
+    "alerts": {"rebuffering": False, "startFailures": False},
+    "series": {
+        "stepSeconds": 150,
+        "points": [
+            {"at": f"2026-11-24T17:{30 + 2 * i:02d}:30Z", "viewers": viewers, "rebufferingRatio": ratio}
+            for i, (viewers, ratio) in enumerate(zip(QOE_VIEWERS, QOE_REBUFFERING, strict=True))
+        ],
+    },
+}
+OUTAGE_CREDIT: dict[str, Any] = {
+    "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+    "outageSeconds": 660,
+    "thresholdSeconds": 600,
+    "outages": [{"start": "2026-11-24T17:40:00Z", "end": "2026-11-24T17:51:00Z", "cause": "ingest"}],
+    "credit": {
+        "status": "scheduled",
+        "kind": "refund",
+        "reason": "automatic",
+        "due": "2026-11-24T17:56:00Z",
+        "cutoff": "2026-11-24T17:51:00Z",
+        "buyers": 3,
+        "credited": 0,
+        "createdBy": None,
+        "cancelledBy": None,
+    },
+}
+
+
 # --- audit log ---
 def _audit(id_: str, at: str, action: str, target: str | None, status: int = 200, **fields) -> dict:
     return {
@@ -583,6 +630,25 @@ class FixedApi(AdminApi):
             for message in ROOM_MESSAGES:
                 yield message
             await asyncio.Event().wait()  # nothing more, until the watch stops
+
+        yield received()
+
+    # --- quality of experience: every live event's is QOE_REPORT, none with an alert ---
+
+    async def qoe(self, event_id: str, since: str | None = None) -> dict:
+        return {**QOE_REPORT, "event": event_id}
+
+    async def outage_credit(self, event_id: str) -> dict:
+        return {**OUTAGE_CREDIT, "event": event_id}
+
+    @asynccontextmanager
+    async def qoe_alerts(self, event_ids) -> AsyncIterator[AsyncIterator[RoomMessage]]:
+        # No alert, and the watch ends at once: tests that settle on the workers finishing do.
+        nothing: tuple[RoomMessage, ...] = ()
+
+        async def received() -> AsyncIterator[RoomMessage]:
+            for message in nothing:
+                yield message
 
         yield received()
 

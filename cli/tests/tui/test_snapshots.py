@@ -8,7 +8,7 @@ from textual.widgets import DataTable, TabbedContent
 
 from cli.tui.app import TouchlineAdmin
 
-from .fixed_data import MEDIA_ASSETS, FixedApi, MediaLibraryApi
+from .fixed_data import MEDIA_ASSETS, QOE_REPORT, FixedApi, MediaLibraryApi
 from .test_admin_tui import wait_until
 
 SIZE = (80, 24)
@@ -179,3 +179,42 @@ def test_the_media_screen_of_a_support_session_on_a_failed_upload(snap_compare):
         terminal_size=SIZE,
         run_before=failed_selected,
     )
+
+
+class StallingApi(FixedApi):
+    """The live event's viewers stall: its QoE alert is raised."""
+
+    async def qoe(self, event_id: str, since: str | None = None) -> dict:
+        alerts = {"rebuffering": True, "startFailures": False}
+        return {**QOE_REPORT, "event": event_id, "rebufferingRatio": 0.08, "alerts": alerts}
+
+
+def test_the_dashboard_with_a_qoe_alert(snap_compare):
+    async def flagged(pilot: Pilot) -> None:
+        await dashboard_loaded(pilot)
+        await wait_until(pilot, lambda: pilot.app.screen.query_one("#qoe-alert").display)
+        pilot.app.clear_notifications()  # the toast would hide the tables' corner
+        await pilot.pause()
+
+    assert snap_compare(TouchlineAdmin(StallingApi(), refresh_seconds=3600), terminal_size=SIZE, run_before=flagged)
+
+
+def test_the_qoe_screen(snap_compare):
+    async def opened(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("Q")
+        await settled(pilot)
+
+    assert snap_compare(console(), terminal_size=SIZE, run_before=opened)
+
+
+def test_the_qoe_screen_of_a_support_session_with_an_alert(snap_compare):
+    async def opened(pilot: Pilot) -> None:
+        await settled(pilot)
+        await pilot.press("Q")
+        await settled(pilot)
+        pilot.app.clear_notifications()  # the dashboard's toast of the alert would hide the ingest panel
+        await pilot.pause()
+
+    app = TouchlineAdmin(StallingApi(role="support"), refresh_seconds=3600)
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened)

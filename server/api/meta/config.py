@@ -46,6 +46,7 @@ async def get_app_config():
                 "skip_delay_minutes": config.survey_skip_delay_minutes,
             },
             "analytics": {"enabled": config.analytics_on, "tenant": config.tenant},
+            "qoe": {"sample_rate": config.qoe_sample_rate, "batch_seconds": config.qoe_batch_seconds},
             "error_reporting": {
                 "dsn": config.webapp_sentry_dsn,
                 "environment": config.sentry_environment or config.environment,

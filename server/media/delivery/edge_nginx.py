@@ -78,6 +78,9 @@ http {{
     # `$upstream_addr` is "-" for an answer the origin never heard of.
     log_format edge '$remote_addr "$request" $status $upstream_cache_status $upstream_addr $request_time';
     access_log {edge}/access.log edge;
+    # What players say of each media request (CTA-5004 CMCD, query mode): server.media.delivery.cmcd.
+    log_format cmcd '$time_iso8601 $remote_addr $uri $status "$arg_CMCD"';
+    access_log {edge}/cmcd.log cmcd if=$arg_CMCD;
     client_body_temp_path {edge}/temp/body;
     proxy_temp_path {edge}/temp/proxy;
     fastcgi_temp_path {edge}/temp/fastcgi;

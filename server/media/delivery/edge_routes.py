@@ -41,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ... import clock
 from ...settings import Settings
 from ..playlists import MASTER_PLAYLIST
+from . import cmcd
 from .edge_tokens import EDGE_COOKIE, TOKEN_PARAMETER, EdgeGrant, cookie_header, signer_of
 from .reach import parts_ok, reach_of
 from .routes import SEGMENT_MAX_AGE, MediaServer, error_answer
@@ -127,6 +128,7 @@ class EdgeMedia(MediaServer):
         """Answer for the edge path `path` (below /media/)."""
         head = scope["method"] == "HEAD"
         now = clock.timestamp()
+        cmcd.record(scope, path)
         query_token = _query_token(scope)
         token = query_token or _cookie_token(scope)
         try:

@@ -100,6 +100,8 @@ async def test_the_kickoff_job_runs_with_the_server_tells_the_room_and_empties_t
         analytics_retention_interval_seconds=0,
         outbox_audit_retention_interval_seconds=0,
         media_sweep_interval_seconds=0,
+        qoe_alert_interval_seconds=0,
+        outage_interval_seconds=0,
     )
     assert set(jobs.jobs_for(settings, database)) == {"kickoff"}
     cache = ResponseCache(ttl_seconds=300)

@@ -2303,6 +2303,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/events/{id}/qoe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How viewers' playback of an event went over a period (quality of experience)
+         * @description Computed from the players' beacons (`record_qoe_beacons`) received in the period, which is
+         *     `since` to `until` (both optional: `until` is now, `since` two hours before it; at most
+         *     seven days). Following Conviva's dictionary, one **view** is one play attempt (a beacon
+         *     `view` id):
+         *     - `plays`: views that began (a `start` beacon); `uniqueViewers`: the distinct viewer
+         *       sessions among them (a signed-in session, or an anonymous browser's id; never an account);
+         *     - `startFailures`: views that ended in a fatal error before their first frame, split into
+         *       `technical` and `business` (a refusal by design: no entitlement, region, device limit);
+         *     - `exitsBeforeVideoStart`: views left before their first frame without a fatal error;
+         *     - `startupMs`: the time from play intent to first frame, `p50` and `p95` by nearest rank
+         *       (the smallest value with at least that share of views at or below it), null without one;
+         *     - `rebufferingRatio`: stalled time / (stalled + watched time), null with neither;
+         *       `averageBitrateKbps`: the bitrate weighted by the time watched at it;
+         *     - `series`: `points` at every `stepSeconds` (a period in at most 120 steps of a multiple of
+         *       10 s): `viewers` the views heard in the step (between their first and last beacon; a
+         *       view sends one at least every 15 s while it plays), and the step's `rebufferingRatio`.
+         *     Stalled and watched time are kept by 10 s steps of the server's clock: a period's count
+         *     from the step its `since` falls in.
+         *
+         *     `alerts` says whether the period's figures cross the thresholds that raise a `qoe-alert`
+         *     (asyncapi/asyncapi.yaml): `TOUCHLINE_QOE_REBUFFERING_ALERT` (0.05) and
+         *     `TOUCHLINE_QOE_START_FAILURE_ALERT` (0.2, technical failures per play), once at least
+         *     `TOUCHLINE_QOE_ALERT_MIN_PLAYS` (5) plays began. `ingest` is the event's live input's state
+         *     now (`get_event_ingest`), so a stall can be traced to the encoder or to delivery.
+         *     Needs the `support` role (admin staff may too); others get 403 `forbidden_role`.
+         */
+        get: operations["get_event_qoe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/outage_credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pay-per-view event's outages and the credit of its buyers
+         * @description While a pay-per-view event is live the server watches its stream: it is **unavailable**
+         *     while its live input is `interrupted` (the encoder stayed away past
+         *     `TOUCHLINE_INGEST_RECONNECT_SECONDS`), or while the technical start failures of the last
+         *     five minutes exceed `TOUCHLINE_OUTAGE_START_FAILURE_RATE` (0.5 of at least
+         *     `TOUCHLINE_QOE_ALERT_MIN_PLAYS` plays). `outages` are those stretches (`end` null while one
+         *     lasts). Once they add up to `TOUCHLINE_OUTAGE_CREDIT_MINUTES` (10) a credit is scheduled
+         *     for `TOUCHLINE_OUTAGE_CREDIT_DELAY_SECONDS` (300) later, which staff may cancel until then.
+         *
+         *     When it runs, every purchase of the event paid before the outage ended (`cutoff`), and not
+         *     refunded, is credited exactly once: its price refunded through the payment provider
+         *     (`TOUCHLINE_OUTAGE_CREDIT_KIND` `refund`), or a single-use access code of the product
+         *     `TOUCHLINE_OUTAGE_CREDIT_PRODUCT` (`access_code`). The buyer gets a mail and a
+         *     `user-purchase-credited` socket message; each credit is in the audit log. `credit` is null
+         *     until one is scheduled; `credited` counts the purchases credited, `buyers` those to credit.
+         *     Needs the `support` role (admin staff may too).
+         */
+        get: operations["get_outage_credit"];
+        put?: never;
+        /**
+         * Credit a pay-per-view event's buyers now, whatever its outages add up to
+         * @description Schedules the event's credit to run at once (reason `staff`), or brings a scheduled one
+         *     forward; a cancelled one is scheduled again. Buyers who paid before now are credited
+         *     (`cutoff`). A credit that is running or done answers 409 `credit_started`; an event
+         *     without a pay-per-view product 409 `not_pay_per_view`. Needs the `admin` role.
+         */
+        post: operations["trigger_outage_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/outage_credit/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pay-per-view event's scheduled credit before it runs
+         * @description Nobody is credited. Outages that follow do not schedule another credit by themselves
+         *     (staff may trigger one). No scheduled credit answers 409 `no_scheduled_credit`; one that
+         *     has started 409 `credit_started`. Needs the `admin` role.
+         */
+        post: operations["cancel_outage_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/products": {
         parameters: {
             query?: never;
@@ -2889,6 +2996,50 @@ export interface paths {
          *     Events are deleted `TOUCHLINE_ANALYTICS_RETENTION_DAYS` (90) after they arrived.
          */
         post: operations["record_analytics_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qoe/beacons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a batch of the player's quality-of-experience beacons
+         * @description The webapp's player (`webapp/src/ui/player/qoe/`) reports how each view goes, in batches
+         *     of at most 50 beacons sent every `qoe.batch_seconds` of `GET /config` (and when the page
+         *     is hidden), for the share `qoe.sample_rate` of views it samples; it never waits for the
+         *     answer. A **view** (`view`) is one play attempt of one event's media; it is also the CMCD
+         *     session id (`sid`) on the view's media requests. Beacons by `type`:
+         *     - `start`: play intent (the view begins);
+         *     - `startup`: the first frame played; `ms` from play intent, `bitrateKbps` the first level's;
+         *     - `rebuffer`: a stall ended (or the view left during one); `ms` its duration;
+         *     - `bitrate`: the level changed; `bitrateKbps` the new one's;
+         *     - `error`: `code`, `fatal` (the view ended) and `business` (a refusal by design: no
+         *       entitlement, region, device limit) rather than technical;
+         *     - `watched`: at least every 15 s while playing, `ms` played since the last one at
+         *       `bitrateKbps`;
+         *     - `exit`: the view ended; `ms` played since the last `watched`, `beforeStart` when no frame
+         *       played.
+         *
+         *     The server attaches the viewer's session: the signed-in session of the bearer token (an
+         *     invalid token is a 401), else the browser's `anonymousId`; never the account.
+         *
+         *     Anyone may call this, so it is bounded like `record_analytics_events`: each batch's beacons
+         *     name at most 4 views of one event each; 429 `too_many_requests` (with `Retry-After`) past
+         *     `TOUCHLINE_QOE_BATCHES_PER_ADDRESS` (240) or `TOUCHLINE_QOE_BATCHES_PER_VIEW` (30) batches
+         *     over `TOUCHLINE_QOE_BATCH_WINDOW` seconds (60); an unknown event answers 400
+         *     `validation_error`. Beacons are deleted `TOUCHLINE_QOE_RETENTION_DAYS` (90) after they
+         *     arrived.
+         */
+        post: operations["record_qoe_beacons"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4054,6 +4205,131 @@ export interface components {
         AppConfigResponse: components["schemas"]["Envelope"] & {
             content: components["schemas"]["AppConfig"];
         };
+        QoeBatch: {
+            /** @description The browser's random id (the analytics one), the viewer's session when signed out. */
+            anonymousId: string;
+            beacons: components["schemas"]["QoeBeacon"][];
+        };
+        QoeBeacon: {
+            /** @description The view's random id (its CMCD `sid`). */
+            view: string;
+            /** @enum {string} */
+            type: "start" | "startup" | "rebuffer" | "bitrate" | "error" | "watched" | "exit";
+            event: components["schemas"]["Id"];
+            /** @description The media asset played (the id in its address), null when the address names none. */
+            asset: string | null;
+            /** @description The rendition playing (`720p`), null before one is chosen. */
+            rendition: string | null;
+            player: string;
+            playerVersion: string;
+            /**
+             * Format: date-time
+             * @description When it happened, by the browser's clock.
+             */
+            at: string;
+            /** @description `startup`: time to first frame; `rebuffer`: the stall; `watched`, `exit`: time played since the last. */
+            ms?: number | null;
+            bitrateKbps?: number | null;
+            /** @description `error`: the player's or the API's error code. */
+            code?: string | null;
+            fatal?: boolean | null;
+            business?: boolean | null;
+            beforeStart?: boolean | null;
+        };
+        QoeAccepted: components["schemas"]["Envelope"] & {
+            content: {
+                accepted: number;
+            };
+        };
+        /** @description An event's quality of experience over a period (`GET /admin/events/{id}/qoe`). */
+        QoeReport: {
+            event: components["schemas"]["Id"];
+            /** @enum {string} */
+            status: "upcoming" | "live" | "archived";
+            /**
+             * @description The live input's state now (`IngestHealth.state`).
+             * @enum {string}
+             */
+            ingest: "idle" | "starting" | "preview" | "live" | "reconnecting" | "interrupted" | "finished";
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            plays: number;
+            uniqueViewers: number;
+            startFailures: {
+                technical: number;
+                business: number;
+            };
+            exitsBeforeVideoStart: number;
+            startupMs: {
+                p50: number | null;
+                p95: number | null;
+            };
+            rebufferingRatio: number | null;
+            averageBitrateKbps: number | null;
+            watchedSeconds: number;
+            rebufferSeconds: number;
+            /** @description The views that sent a beacon in the last 30 s of the period and had not ended (an exit, a fatal error). */
+            concurrentViewers: number;
+            alerts: {
+                rebuffering: boolean;
+                startFailures: boolean;
+            };
+            series: {
+                stepSeconds: number;
+                points: {
+                    /**
+                     * Format: date-time
+                     * @description The step's start.
+                     */
+                    at: string;
+                    viewers: number;
+                    rebufferingRatio: number | null;
+                }[];
+            };
+        };
+        QoeReportResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["QoeReport"];
+        };
+        /** @description A pay-per-view event's outages and the credit of its buyers. */
+        OutageCredit: {
+            event: components["schemas"]["Id"];
+            /** @description The outages' length together, the one that lasts counted up to now. */
+            outageSeconds: number;
+            thresholdSeconds: number;
+            outages: {
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string | null;
+                /** @enum {string} */
+                cause: "ingest" | "start_failures";
+            }[];
+            credit: {
+                /** @enum {string} */
+                status: "scheduled" | "running" | "done" | "cancelled";
+                /** @enum {string} */
+                kind: "refund" | "access_code";
+                /** @enum {string} */
+                reason: "automatic" | "staff";
+                /** Format: date-time */
+                due: string;
+                /**
+                 * Format: date-time
+                 * @description Purchases paid before this are credited.
+                 */
+                cutoff: string;
+                buyers: number;
+                credited: number;
+                /** @description The staff account that triggered it (its e-mail address); null when automatic. */
+                createdBy: string | null;
+                cancelledBy: string | null;
+            } | null;
+        };
+        OutageCreditResponse: components["schemas"]["Envelope"] & {
+            content: components["schemas"]["OutageCredit"];
+        };
         AppConfig: {
             name_short: string;
             app_config: {
@@ -4095,6 +4371,14 @@ export interface components {
             analytics: {
                 enabled: boolean;
                 tenant: string;
+            };
+            /**
+             * @description The player's quality-of-experience beacons (POST /qoe/beacons): the share of views
+             *     that report (`TOUCHLINE_QOE_SAMPLE_RATE`, 0 for none) and how often a batch is sent.
+             */
+            qoe: {
+                sample_rate: number;
+                batch_seconds: number;
             };
             /**
              * @description Where the webapp reports errors (a Sentry DSN). Null: nothing is reported and no SDK is
@@ -4770,8 +5054,12 @@ export interface components {
             _id: components["schemas"]["Id"];
             /** Format: date-time */
             at: string;
-            /** @enum {string} */
-            actorType: "user" | "key" | "anonymous";
+            /**
+             * @description `system` is the server's own work, a background job's (an outage credit of a buyer):
+             *     `method` is `JOB` and `path` the job's name.
+             * @enum {string}
+             */
+            actorType: "user" | "key" | "anonymous" | "system";
             actorId: string | null;
             /** @description The account's e-mail address, or the key's name and prefix. */
             actor: string | null;
@@ -4811,8 +5099,15 @@ export interface components {
                 job?: string;
                 /** @description append_upload, the asset a complete upload became. */
                 asset?: string;
-                /** @description attach_media_asset and cut_media_asset, the event that plays the asset now. */
+                /**
+                 * @description attach_media_asset and cut_media_asset, the event that plays the asset now;
+                 *     outage_credit_granted, the event whose stream failed.
+                 */
                 event?: string;
+                /** @description outage_credit_granted, how the buyer was credited (`refund` or `access_code`). */
+                kind?: string;
+                /** @description outage_credit_granted, what was refunded (0 for an access code). */
+                amountMinor?: number;
                 /** @description attach_media_asset and cut_media_asset, what it was published as. */
                 as?: string;
                 /** @description delete_media_asset, the assets deleted. */
@@ -4888,7 +5183,7 @@ export interface components {
                 }[];
                 jobs: {
                     /** @enum {string} */
-                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "live-alerts" | "analytics-retention" | "outbox-audit-retention" | "media-sweep";
+                    name: "settlement" | "renewals" | "payment-cleanup" | "kickoff" | "notices" | "live-alerts" | "analytics-retention" | "outbox-audit-retention" | "media-sweep" | "qoe-alerts" | "outage-credit";
                     intervalSeconds: number;
                     enabled: boolean;
                     /**
@@ -4964,8 +5259,8 @@ export interface components {
              *     this list equal to that document's server-to-client messages).
              * @enum {string}
              */
-            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change" | "followed-event-live" | "tags-change";
-            /** @description `event:{_id}`, `user:{userId}`, `ingest:{_id}` or `media:{_id}` (as the message's `x-room` says). */
+            event: "event-url-change" | "update-event" | "remove-user-device" | "user-purchase-status" | "register-user" | "unregister-user" | "comment-on-media" | "comment-on-media-deleted" | "comment-on-media-updated" | "ingest-state-change" | "media-job-change" | "followed-event-live" | "tags-change" | "qoe-alert" | "user-purchase-credited";
+            /** @description `event:{_id}`, `user:{userId}`, `ingest:{_id}`, `media:{_id}` or `qoe:{_id}` (as the message's `x-room` says). */
             room: string;
             /** @description The message's payload, validated against its AsyncAPI schema. */
             payload: Record<string, never>;
@@ -4979,7 +5274,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed" | "email_verification" | "signup_attempt" | "live_alert";
+        MailKind: "password_reset" | "password_changed" | "account_deleted" | "purchase_receipt" | "renewal_failed" | "email_verification" | "signup_attempt" | "live_alert" | "outage_credit";
         OutboxMail: {
             _id: components["schemas"]["Id"];
             to: string;
@@ -14049,6 +14344,298 @@ export interface operations {
             };
         };
     };
+    get_event_qoe: {
+        parameters: {
+            query?: {
+                /** @description The period's start (ISO 8601); two hours before `until` by default. */
+                since?: string;
+                /** @description The period's end (ISO 8601); now by default. */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's quality of experience over the period. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "status": "live",
+                     *         "ingest": "live",
+                     *         "since": "2026-11-30T18:00:00Z",
+                     *         "until": "2026-11-30T20:00:00Z",
+                     *         "plays": 412,
+                     *         "uniqueViewers": 380,
+                     *         "startFailures": {
+                     *           "technical": 6,
+                     *           "business": 21
+                     *         },
+                     *         "exitsBeforeVideoStart": 9,
+                     *         "startupMs": {
+                     *           "p50": 1180,
+                     *           "p95": 3420
+                     *         },
+                     *         "rebufferingRatio": 0.012,
+                     *         "averageBitrateKbps": 2840,
+                     *         "watchedSeconds": 183400,
+                     *         "rebufferSeconds": 2228,
+                     *         "concurrentViewers": 256,
+                     *         "alerts": {
+                     *           "rebuffering": false,
+                     *           "startFailures": false
+                     *         },
+                     *         "series": {
+                     *           "stepSeconds": 60,
+                     *           "points": [
+                     *             {
+                     *               "at": "2026-11-30T19:58:00Z",
+                     *               "viewers": 251,
+                     *               "rebufferingRatio": 0.008
+                     *             },
+                     *             {
+                     *               "at": "2026-11-30T19:59:00Z",
+                     *               "viewers": 256,
+                     *               "rebufferingRatio": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QoeReportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    get_outage_credit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's outages and its credit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "outageSeconds": 660,
+                     *         "thresholdSeconds": 600,
+                     *         "outages": [
+                     *           {
+                     *             "start": "2026-11-30T19:10:00Z",
+                     *             "end": "2026-11-30T19:21:00Z",
+                     *             "cause": "ingest"
+                     *           }
+                     *         ],
+                     *         "credit": {
+                     *           "status": "scheduled",
+                     *           "kind": "refund",
+                     *           "reason": "automatic",
+                     *           "due": "2026-11-30T19:25:00Z",
+                     *           "cutoff": "2026-11-30T19:21:00Z",
+                     *           "buyers": 3,
+                     *           "credited": 0,
+                     *           "createdBy": null,
+                     *           "cancelledBy": null
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutageCreditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    trigger_outage_credit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's outages and its credit, scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "outageSeconds": 660,
+                     *         "thresholdSeconds": 600,
+                     *         "outages": [
+                     *           {
+                     *             "start": "2026-11-30T19:10:00Z",
+                     *             "end": "2026-11-30T19:21:00Z",
+                     *             "cause": "ingest"
+                     *           }
+                     *         ],
+                     *         "credit": {
+                     *           "status": "scheduled",
+                     *           "kind": "refund",
+                     *           "reason": "automatic",
+                     *           "due": "2026-11-30T19:25:00Z",
+                     *           "cutoff": "2026-11-30T19:21:00Z",
+                     *           "buyers": 3,
+                     *           "credited": 0,
+                     *           "createdBy": null,
+                     *           "cancelledBy": null
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutageCreditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The credit has started or is done, or the event is not pay-per-view. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "This event's credit has already started",
+                     *       "messageErrorCode": "credit_started"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_outage_credit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The item's `_id`.
+                 * @example 5f1c0a8e2b3d4c5e6f7a8b9c
+                 */
+                id: components["parameters"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's outages and its credit, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "event": "5f1e0c2e9b3d4e5f60718293",
+                     *         "outageSeconds": 660,
+                     *         "thresholdSeconds": 600,
+                     *         "outages": [
+                     *           {
+                     *             "start": "2026-11-30T19:10:00Z",
+                     *             "end": "2026-11-30T19:21:00Z",
+                     *             "cause": "ingest"
+                     *           }
+                     *         ],
+                     *         "credit": {
+                     *           "status": "scheduled",
+                     *           "kind": "refund",
+                     *           "reason": "automatic",
+                     *           "due": "2026-11-30T19:25:00Z",
+                     *           "cutoff": "2026-11-30T19:21:00Z",
+                     *           "buyers": 3,
+                     *           "credited": 0,
+                     *           "createdBy": null,
+                     *           "cancelledBy": null
+                     *         }
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutageCreditResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description No credit is scheduled, or it has started. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": true,
+                     *       "message": "This event has no scheduled credit",
+                     *       "messageErrorCode": "no_scheduled_credit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_products: {
         parameters: {
             query?: {
@@ -15902,6 +16489,10 @@ export interface operations {
                      *           "enabled": true,
                      *           "tenant": "touchline"
                      *         },
+                     *         "qoe": {
+                     *           "sample_rate": 1,
+                     *           "batch_seconds": 10
+                     *         },
                      *         "error_reporting": {
                      *           "dsn": null,
                      *           "environment": "production",
@@ -16011,6 +16602,71 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    record_qoe_beacons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "anonymousId": "3f9c1e0a7b2d4c6e",
+                 *       "beacons": [
+                 *         {
+                 *           "view": "v-8c1e0a7b2d4c6e3f",
+                 *           "type": "start",
+                 *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                 *           "asset": null,
+                 *           "rendition": null,
+                 *           "player": "hls.js",
+                 *           "playerVersion": "1.6.15",
+                 *           "at": "2026-11-30T19:00:00.000Z"
+                 *         },
+                 *         {
+                 *           "view": "v-8c1e0a7b2d4c6e3f",
+                 *           "type": "startup",
+                 *           "event": "5f1c0a8e2b3d4c5e6f7a8b9c",
+                 *           "asset": null,
+                 *           "rendition": "720p",
+                 *           "player": "hls.js",
+                 *           "playerVersion": "1.6.15",
+                 *           "at": "2026-11-30T19:00:01.180Z",
+                 *           "ms": 1180,
+                 *           "bitrateKbps": 2800
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["QoeBatch"];
+            };
+        };
+        responses: {
+            /** @description The beacons were stored. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": {
+                     *         "accepted": 2
+                     *       },
+                     *       "error": false,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QoeAccepted"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -12,7 +12,7 @@ export interface UserRoomRequest {
 }
 
 export interface WatchRoomRequest {
-  /** `user:{userId}`, `event:{eventId}`, `ingest:{eventId}` or `media:{eventId}`. */
+  /** `user:{userId}`, `event:{eventId}`, `ingest:{eventId}`, `media:{eventId}` or `qoe:{eventId}`. */
   room: string;
 }
 
@@ -175,6 +175,26 @@ export interface MediaJobChangePayload {
   error: string | null;
 }
 
+export interface QoeAlertPayload {
+  eventId: Id;
+  /** True while either threshold is crossed. */
+  raised: boolean;
+  rebuffering: boolean;
+  startFailures: boolean;
+  rebufferingRatio: number | null;
+  startFailureRate: number | null;
+  plays: number;
+}
+
+export interface UserPurchaseCreditedPayload {
+  purchaseId: Id;
+  eventId: Id;
+  kind: "refund" | "access_code";
+  /** What was refunded (0 for an access code). */
+  amountMinor: number;
+  currency: string | null;
+}
+
 export interface IngestStateChangePayload {
   eventId: Id;
   state: IngestState;
@@ -208,6 +228,10 @@ export interface ServerToClientEvents {
   "ingest-state-change": (payload: IngestStateChangePayload) => void;
   /** Job `jobId` of event `eventId` is now `state`, `percent` done. */
   "media-job-change": (payload: MediaJobChangePayload) => void;
+  /** Event `eventId`'s rebuffering ratio or start failures of the last five minutes crossed a threshold. */
+  "qoe-alert": (payload: QoeAlertPayload) => void;
+  /** The user's pay-per-view purchase `purchaseId` was credited because the event's stream failed. */
+  "user-purchase-credited": (payload: UserPurchaseCreditedPayload) => void;
 }
 
 /** Messages the client emits; the server acknowledges each with a JSON string. */

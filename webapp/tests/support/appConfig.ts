@@ -7,8 +7,8 @@ type Patch = Partial<Omit<AppConfig, "options" | "app_config">> & {
 
 /**
  * The configuration GET /api/config gives with the defaults of server/settings.py (realtime,
- * sign-on providers and the app banner off, for tests), changed by `patch`. The one place tests
- * build a configuration.
+ * sign-on providers, the app banner and the player's QoE beacons off, for tests), changed by
+ * `patch`. The one place tests build a configuration.
  */
 export function appConfigFixture(patch: Patch = {}): AppConfig {
   const { options, app_config, ...rest } = patch;
@@ -46,6 +46,7 @@ export function appConfigFixture(patch: Patch = {}): AppConfig {
       skip_delay_minutes: 1440,
     },
     analytics: { enabled: false, tenant: "touchline" },
+    qoe: { sample_rate: 0, batch_seconds: 10 },
     error_reporting: { dsn: null, environment: "test", max_breadcrumbs: 25, max_events: 10 },
     smart_banner: { enabled: false, android_url: null, ios_url: null, closed_cookie_minutes: 60 },
     store_url_hosts: [],

@@ -314,6 +314,8 @@ async def test_support_reads_the_monitoring_snapshot(client, support):
         "analytics-retention",
         "outbox-audit-retention",
         "media-sweep",
+        "qoe-alerts",
+        "outage-credit",
     }
     assert len(content["signIns"]) <= 3 and content["signIns"]
 

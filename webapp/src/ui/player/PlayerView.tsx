@@ -39,6 +39,7 @@ import { PlaybackError, type PlaybackErrorKind } from "./PlaybackError";
 import { leaveArrowsToController, setKeyboardSeekStep } from "./keyboard";
 import { LiveControl } from "./LiveControl";
 import { playWithFallback } from "./playback";
+import { reportPlayer, type PlayerReport } from "./qoe";
 import { streamClaims } from "./streamUrl";
 import { createTokenRenewal } from "./tokenRenewal";
 import {
@@ -133,6 +134,8 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
   });
   /** The address playing now (its token may be newer than the prop's). */
   const currentUrl = useRef<string | null>(null);
+  /** The quality-of-experience report of what plays (./qoe), when the page asked for one. */
+  const qoe = useRef<PlayerReport | null>(null);
 
   // --- the engine -------------------------------------------------------------------------------
 
@@ -163,11 +166,17 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
       onUpdate: () => refresh(),
       onError: (next) => setError(next),
       onTokenRefused: () => void renewNow().catch(() => undefined),
+      requestAddress: (url, request) => qoe.current?.address(url, request) ?? url,
+      onRecovered: (detail) => qoe.current?.recovered(detail),
     });
     engineRef.current = engine;
     if (engine) setEngineKind(engine.kind);
     else setError({ kind: "unsupported", retryAfterSeconds: null });
+    const settings = latest.current.qoe;
+    qoe.current = engine && settings ? reportPlayer(video, engine, settings) : null;
     return () => {
+      qoe.current?.destroy();
+      qoe.current = null;
       engine?.destroy();
       engineRef.current = null;
       currentUrl.current = null;
@@ -186,6 +195,8 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     if (!engineReady || !engine || !next) return;
     if (renewal.offer(next.url)) return;
     currentUrl.current = next.url;
+    // A view of its own, begun before its first request goes (that carries the view's CMCD).
+    qoe.current?.begin(next.url, latest.current.qoe?.eventId ?? null);
     setError(null);
     setProgress(NO_PROGRESS);
     setLoadedUrl(next.url);
@@ -367,6 +378,11 @@ const PlayerView = forwardRef<PlayerHandle, PlayerProps>(function PlayerView(pro
     if (error?.kind === "forbidden") void renewNow().then(restart, restart);
     else restart();
   }, [error, renewNow, video]);
+
+  // Every error the viewer is shown is reported; the report knows which end the view (./qoe/errors).
+  useEffect(() => {
+    if (error) qoe.current?.error(error);
+  }, [error]);
 
   // A stream that has not started yet is tried again by itself, when the server said it would be.
   useEffect(() => {

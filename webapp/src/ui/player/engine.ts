@@ -12,11 +12,14 @@ import HlsJs, {
   ErrorTypes,
   Events,
   type ErrorData,
+  type FragmentLoaderConstructor,
+  type FragmentLoaderContext,
   type HlsConfig,
   type LevelDetails,
   type Loader,
   type LoaderCallbacks,
   type LoaderConfiguration,
+  type LoaderContext,
   type LoaderResponse,
   type PlaylistLoaderContext,
   type PlaylistLoaderConstructor,
@@ -35,6 +38,7 @@ import {
 } from "./dvr";
 import { discontinuityRebaser } from "./playlists";
 import { exposeProbe, type ProbeHost } from "./probe";
+import { describeRequest, type MediaRequest } from "./qoe/mediaRequests";
 import { RenditionList } from "./renditions";
 import { renewStreamCookie } from "./streamUrl";
 
@@ -52,6 +56,8 @@ export interface EngineError {
   kind: EngineErrorKind;
   /** `not-started`: when to try again (the server's Retry-After). */
   retryAfterSeconds: number | null;
+  /** hls.js's name for what failed (`fragLoadError`), for the QoE report (./qoe). */
+  detail?: string;
 }
 
 export interface EngineOptions {
@@ -67,10 +73,19 @@ export interface EngineOptions {
    * caps it). Read whenever the player's size changes, and on `refreshLevelCap()`.
    */
   levelCap?: (bitrates: readonly number[]) => number;
+  /**
+   * Where each media request (playlist, segment) goes, given what it is as it goes out: the QoE
+   * report adds its CMCD there (./qoe). hls.js only: the browser's own HLS has no such hook.
+   */
+  requestAddress?: (url: string, request: MediaRequest) => string;
+  /** A fatal media error hls.js recovered from in place (hls.js's name for it): for the QoE report. */
+  onRecovered?: (detail: string) => void;
 }
 
 export interface PlaybackEngine {
   readonly kind: "hls" | "native";
+  /** What plays the stream and its version, as the QoE beacons name it. */
+  readonly player: { name: "hls.js" | "native"; version: string };
   readonly renditions: RenditionList;
   /** Plays `source` from its start (VOD), its live position (live), or `startAt` stream seconds. */
   load(source: PlaybackSource, startAt?: number | null): void;
@@ -143,12 +158,31 @@ function anchorsOf(details: LevelDetails): TimeAnchor[] {
   return anchors;
 }
 
+type LoaderClass<C extends LoaderContext> = new (config: HlsConfig) => Loader<C>;
+
 /**
- * hls.js's playlist loader with every playlist's text passed through `rewrite` before hls.js
+ * hls.js's default loader sending each request where `address` says (null: where hls.js says).
+ * As hls.js's own CMCD controller does, the context's address is replaced before it goes out.
+ */
+function addressingLoader<C extends LoaderContext>(address: ((context: C) => string) | null): LoaderClass<C> {
+  const Base = HlsJs.DefaultConfig.loader as unknown as LoaderClass<C>;
+  if (!address) return Base;
+  return class AddressingLoader extends Base {
+    load(context: C, config: LoaderConfiguration, callbacks: LoaderCallbacks<C>): void {
+      context.url = address(context);
+      super.load(context, config, callbacks);
+    }
+  };
+}
+
+/**
+ * A playlist loader (`Base`) with every playlist's text passed through `rewrite` before hls.js
  * parses it (one loader class per stream: the rewrite keeps state).
  */
-function rewritingPlaylistLoader(rewrite: (text: string) => string): PlaylistLoaderConstructor {
-  const Base = HlsJs.DefaultConfig.loader as unknown as new (config: HlsConfig) => Loader<PlaylistLoaderContext>;
+function rewritingPlaylistLoader(
+  rewrite: (text: string) => string,
+  Base: LoaderClass<PlaylistLoaderContext>,
+): PlaylistLoaderConstructor {
   class RewritingLoader extends Base {
     load(
       context: PlaylistLoaderContext,
@@ -254,6 +288,7 @@ function announceShape(video: HTMLVideoElement): void {
 
 class HlsEngine implements PlaybackEngine {
   readonly kind = "hls" as const;
+  readonly player = { name: "hls.js" as const, version: HlsJs.version };
   readonly renditions = new RenditionList();
   #hls: HlsJs | null = null;
   #source: PlaybackSource | null = null;
@@ -278,9 +313,21 @@ class HlsEngine implements PlaybackEngine {
     };
   }
 
-  #config(startPosition: number): Partial<HlsConfig> {
+  /** Where each request of `hls()` goes (./qoe's CMCD); null when nobody asked. */
+  #addressing(hls: () => HlsJs | null): ((context: LoaderContext) => string) | null {
+    const address = this.#options.requestAddress;
+    if (!address) return null;
+    return (context) => {
+      const current = hls();
+      if (!current) return context.url;
+      return address(context.url, describeRequest(context, current, this.#video, this.#source?.live ?? false));
+    };
+  }
+
+  #config(startPosition: number, hls: () => HlsJs | null): Partial<HlsConfig> {
     const forbidden = () => this.#options.onTokenRefused();
     const levelCap = this.#options.levelCap;
+    const addressing = this.#addressing(hls);
     return {
       ...(levelCap && {
         capLevelController: cappedLevelController(levelCap, (controller) => (this.#sizeCap = controller)),
@@ -307,7 +354,10 @@ class HlsEngine implements PlaybackEngine {
       playlistLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.playlistLoadPolicy, forbidden),
       fragLoadPolicy: withTokenRetry(HlsJs.DefaultConfig.fragLoadPolicy, forbidden),
       // Live playlists count discontinuities since 1970: small numbers keep hls.js fast.
-      pLoader: rewritingPlaylistLoader(discontinuityRebaser()),
+      pLoader: rewritingPlaylistLoader(discontinuityRebaser(), addressingLoader<PlaylistLoaderContext>(addressing)),
+      ...(addressing && {
+        fLoader: addressingLoader<FragmentLoaderContext>(addressing) as unknown as FragmentLoaderConstructor,
+      }),
     };
   }
 
@@ -315,7 +365,10 @@ class HlsEngine implements PlaybackEngine {
     this.#teardown();
     this.#source = source;
     this.#pendingStart = source.live ? startAt : null;
-    const hls = new HlsJs(this.#config(!source.live && startAt != null ? Math.max(0, startAt) : -1));
+    // The loaders read this stream's own hls.js (a replaced one's late requests are its, not this one's).
+    let created: HlsJs | null = null;
+    const hls = new HlsJs(this.#config(!source.live && startAt != null ? Math.max(0, startAt) : -1, () => created));
+    created = hls;
     this.#hls = hls;
     // Live latency for the benchmark and e2e tests, only on a page that asked for it (./probe).
     this.#unprobe = exposeProbe(window as ProbeHost, hls);
@@ -369,19 +422,22 @@ class HlsEngine implements PlaybackEngine {
         this.#recoveries.push(now);
         if (last !== undefined && now - last < MEDIA_RECOVERY_SWAP_MS) hls.swapAudioCodec();
         hls.recoverMediaError();
+        this.#options.onRecovered?.(data.details);
         return;
       }
-      this.#options.onError({ kind: "media", retryAfterSeconds: null });
+      this.#options.onError({ kind: "media", retryAfterSeconds: null, detail: data.details });
       return;
     }
+    const detail = data.details;
     if (data.type === ErrorTypes.NETWORK_ERROR) {
       const status = data.response?.code;
-      if (status === 409) this.#options.onError({ kind: "not-started", retryAfterSeconds: retryAfter(data) });
-      else if (status === 403 || status === 401) this.#options.onError({ kind: "forbidden", retryAfterSeconds: null });
-      else this.#options.onError({ kind: "network", retryAfterSeconds: null });
+      if (status === 409) this.#options.onError({ kind: "not-started", retryAfterSeconds: retryAfter(data), detail });
+      else if (status === 403 || status === 401)
+        this.#options.onError({ kind: "forbidden", retryAfterSeconds: null, detail });
+      else this.#options.onError({ kind: "network", retryAfterSeconds: null, detail });
       return;
     }
-    this.#options.onError({ kind: "media", retryAfterSeconds: null });
+    this.#options.onError({ kind: "media", retryAfterSeconds: null, detail });
   }
 
   swapToken(url: string): void {
@@ -490,6 +546,8 @@ class HlsEngine implements PlaybackEngine {
  */
 class NativeEngine implements PlaybackEngine {
   readonly kind = "native" as const;
+  // The browser's own player says no version of its own.
+  readonly player = { name: "native" as const, version: "native" };
   readonly renditions = new RenditionList();
   #source: PlaybackSource | null = null;
   #pendingStart: number | null = null;

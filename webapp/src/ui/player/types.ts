@@ -56,6 +56,20 @@ export interface PlayerProps {
    * say why, the player cannot. Playback resumes by itself once it is gone.
    */
   notice?: ReactNode;
+  /**
+   * Reports how each play of the source goes, as views of this event: the quality-of-experience
+   * beacons and CMCD on its media requests (./qoe). Without it, nothing is reported.
+   */
+  qoe?: QoeSettings | null;
+}
+
+/** What the QoE report needs: the event played and the server's settings (GET /api/config `qoe`). */
+export interface QoeSettings {
+  eventId: string;
+  /** The share of views that report: 0 for none. */
+  sampleRate: number;
+  /** How often a batch of beacons goes. */
+  batchSeconds: number;
 }
 
 export interface PlayerHandle {

@@ -73,10 +73,14 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
   const { t } = useTranslation("player");
   const mapOptions = useEventMapOptions();
   const scoresHidden = useScoresHidden(event.id);
-  const { ads } = useAppConfig();
+  const { ads, qoe } = useAppConfig();
   const adDeadlines = useMemo(
     () => ({ vastMs: ads.vast_deadline_ms, startMs: ads.start_deadline_ms }),
     [ads.vast_deadline_ms, ads.start_deadline_ms],
+  );
+  const qoeSettings = useMemo(
+    () => ({ eventId: event.id, sampleRate: qoe.sample_rate, batchSeconds: qoe.batch_seconds }),
+    [event.id, qoe.sample_rate, qoe.batch_seconds],
   );
   const player = useRef<PlayerHandle>(null);
   const [view, setView] = useState<View>("main");
@@ -176,6 +180,7 @@ export const EventPlayer = forwardRef<EventPlayerHandle, EventPlayerProps>(funct
       extraControls={viewToggle}
       // A clip of the viewer's plays from its recording: the live feed's state is not its own.
       notice={clip ? null : notice}
+      qoe={qoeSettings}
     />
   );
 });

@@ -1,0 +1,1 @@
+"""Handlers of the `qoe` tag: the player's quality-of-experience beacons."""
