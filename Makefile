@@ -154,6 +154,7 @@ bench: system-deps-bench install
 	$(BIN)/python -m server.bench.ingest
 	$(BIN)/python -m server.bench.edge
 	$(BIN)/python -m server.bench.live_alerts
+	$(BIN)/python -m server.bench.qoe
 	$(MAKE) webapp
 	cd webapp && node scripts/bench.mjs
 
