@@ -115,6 +115,7 @@ def _fail(code: str, message: str, details: list[dict[str, str]] | None = None) 
 
 SESSION_ENDED = "Your session has ended, please sign in again"
 UNAVAILABLE = "The server cannot check your session right now, please try again"
+CLOSED = "The connection has closed"
 
 
 def _refuse(message: str, code: str = "unauthorized") -> socketio.exceptions.ConnectionRefusedError:
@@ -291,6 +292,11 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
     def sent_as_message(sid: str) -> bool:
         return sio.manager.is_connected(sid, NAMESPACE)
 
+    def hung_up(sid: str) -> bool:
+        # Asked after a handler's awaits (the session or role check): a connection that has gone
+        # meanwhile hears no answer, and a room or count kept for it would outlive it.
+        return not sio.manager.is_connected(sid, NAMESPACE)
+
     session_alive = getattr(authenticate, "session_alive", None)
     current_role = getattr(authenticate, "current_role", None)
 
@@ -354,6 +360,8 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
                     if not alive:
                         return _fail("forbidden", SESSION_ENDED)
             room = room_of(payload)
+            if hung_up(sid):
+                return _fail("validation_error", CLOSED)
             if join:
                 if not caps.join(sid, room):
                     return _fail(TOO_MANY_ROOMS, TOO_MANY_ROOMS_MESSAGE)
@@ -397,6 +405,8 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         if role not in STAFF_ROLES:
             return _fail("forbidden", WATCH_FORBIDDEN)
         room = payload["room"]
+        if hung_up(sid):
+            return _fail("validation_error", CLOSED)
         if not caps.join(sid, room):
             return _fail(TOO_MANY_ROOMS, TOO_MANY_ROOMS_MESSAGE)
         # Closed when the account loses its staff role: the watch then ends (staff_watches).

@@ -12,7 +12,13 @@ import socketio
 
 from server.realtime import census, contract
 from server.realtime.room_book import COMPACT_FROM
-from server.realtime.socket import caps_of, close_socket_server, create_socket_server, start_socket_server
+from server.realtime.socket import (
+    SocketUser,
+    caps_of,
+    close_socket_server,
+    create_socket_server,
+    start_socket_server,
+)
 from server.tests.realtime.test_socket import PAGE_ORIGIN, TIMEOUT_S, ask, open_client, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -47,8 +53,8 @@ async def refused(url: str, headers: dict[str, str] | None = None) -> dict[str, 
 
 
 class Server:
-    def __init__(self, settings: SimpleNamespace):
-        self.sio = create_socket_server(settings)
+    def __init__(self, settings: SimpleNamespace, authenticate: Any = None):
+        self.sio = create_socket_server(settings, authenticate=authenticate)
         self.clients: list[socketio.AsyncClient] = []
 
     async def __aenter__(self) -> "Server":
@@ -146,3 +152,48 @@ async def test_the_rooms_bookkeeping_returns_to_its_size_once_the_sockets_have_l
         # The namespace's dict of rooms is sized for the rooms left, not for the thousand it held.
         left = server.sio.manager.rooms[NAMESPACE]
         assert sys.getsizeof(left) <= sys.getsizeof(dict.fromkeys(range(COMPACT_FROM)))
+
+
+class SlowSessionCheck:
+    """Lets every handshake in; a join's check of the session (or a watch's of the role) waits
+    until the test answers it."""
+
+    def __init__(self) -> None:
+        self.checking = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def __call__(self, token: str) -> SocketUser:
+        return SocketUser(token, "session-1")
+
+    async def session_alive(self, user: SocketUser) -> bool:
+        self.checking.set()
+        await self.answer.wait()
+        return True
+
+    async def current_role(self, user: SocketUser) -> str:
+        await self.session_alive(user)
+        return "support"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [("join-user-room", {"userId": event_id(7)}), ("watch-room", {"room": f"event:{event_id(8)}"})],
+    ids=["join-user-room", "watch-room"],
+)
+async def test_a_connection_that_hangs_up_during_its_join_leaves_no_room_or_count_behind(message):
+    check = SlowSessionCheck()
+    async with Server(capped(), authenticate=check) as server:
+        before = bookkeeping(server.sio)
+        client = await open_client(server.url, token=event_id(7))
+        await client.emit(*message)
+        await asyncio.wait_for(check.checking.wait(), TIMEOUT_S)
+        await client.disconnect()
+        for _ in range(100):
+            if not server.sio.eio.sockets:
+                break
+            await asyncio.sleep(0.05)
+
+        check.answer.set()  # the join goes on after the hang-up
+        await asyncio.sleep(0.2)
+
+        assert bookkeeping(server.sio) == before
