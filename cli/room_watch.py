@@ -52,8 +52,7 @@ class RoomWatch:
     async def __aenter__(self) -> "RoomWatch":
         if self.client.api_key:
             raise AdminApiError(API_KEY_CANNOT_WATCH, "api_key_cannot_watch")
-        # A staff call first: it signs in (or refreshes a stored sign-in) and checks the account is staff.
-        await self.client.get("/admin/outbox", {"size": 1})
+        await self._check_staff()
         await self._connect()
         try:
             await self._watch()
@@ -79,6 +78,11 @@ class RoomWatch:
                 "socket_closed",
             )
         return message
+
+    async def _check_staff(self) -> None:
+        """A staff call before the socket: it signs in (or refreshes a stored sign-in) and checks the
+        account is staff."""
+        await self.client.get("/admin/outbox", {"size": 1})
 
     async def _connect(self) -> None:
         try:

@@ -8,23 +8,21 @@ with `--json` it prints one JSON document a line, each time.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import typer
 from rich import box
 from rich.console import Group, RenderableType
-from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..admin_client import AdminClient, run
+from ..admin_client import AdminClient
 from ..ingest_figures import autostart_of, bitrate_of, input_of, rewind_of
-from ..terminal_text import json_text
-from . import staff_completion
+from . import staff_completion, watch_loop
 from .staff_api import NONE, api_call, new_console, object_id, print_json, print_rows
 from .staff_options import StaffOptions, options_of
+from .watch_loop import Read
 
 WATCH_SECONDS = 2.0
 ON_AIR_STATUSES = ("live", "channel")  # the events whose ingest the overview shows
@@ -34,7 +32,6 @@ NO_EVENT_ON_AIR = "No event is live and no channel is on. Give an EVENT_ID for a
 ELSEWHERE = "Only the server process that runs the transcoder knows\nthe input, speed, frames, restarts and reconnects."
 
 Report = Any  # one event's ingest (the API's content), or the overview's list
-Read = Callable[[AdminClient], Awaitable[Report]]
 
 OptionalEventId = Annotated[
     str | None,
@@ -60,10 +57,7 @@ def status(ctx: typer.Context, event_id: OptionalEventId = None, watch: Watch = 
     if not watch:
         _print(options, api_call(options, read))
         return
-    try:
-        run(_watching(options, read))
-    except KeyboardInterrupt:
-        typer.echo("Stopped watching.", err=True)
+    watch_loop.watch(options, read, _renderable, WATCH_SECONDS)
 
 
 def _event(value: str) -> str:
@@ -93,23 +87,6 @@ async def _on_air(api: AdminClient) -> Report:
         {"_id": e["_id"], "title": e["title"], "status": e["status"], "ingest": ingest}
         for e, ingest in zip(events, ingests, strict=True)
     ]
-
-
-async def _watching(options: StaffOptions, read: Read) -> None:
-    async with options.client() as api:
-        if options.as_json:
-            while True:
-                typer.echo(json_text(await read(api)))
-                await _pause()
-        with Live(console=new_console(), auto_refresh=False) as live:
-            while True:
-                live.update(_renderable(await read(api)), refresh=True)
-                await _pause()
-
-
-async def _pause() -> None:
-    """Between two looks (tests end the watch here, as Ctrl-C would)."""
-    await asyncio.sleep(WATCH_SECONDS)
 
 
 def _print(options: StaffOptions, report: Report) -> None:

@@ -11,19 +11,16 @@ or an age (instant_or_age.py); the server's default period is the two hours befo
 JSON document a line, each time.
 """
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import typer
 from rich.console import Group, RenderableType
-from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..admin_client import AdminClient, run
+from ..admin_client import AdminClient
 from ..block_sparkline import sparkline
 from ..qoe_figures import (
     alert_of,
@@ -37,11 +34,11 @@ from ..qoe_figures import (
     startups_of,
     viewers_of,
 )
-from ..terminal_text import json_text
-from . import lone_staff_command
+from . import lone_staff_command, watch_loop
 from .instant_or_age import InstantOrAge, instant_or_age
 from .staff_api import NONE, api_call, new_console, object_id, print_json, when
 from .staff_options import ApiKey, ApiUrl, Json, StaffEmail, StaffOptions, StaffPassword
+from .watch_loop import Read
 
 WATCH_SECONDS = 5.0  # players send a batch of beacons every 10 s: a look every 5 s misses none
 SPARKLINE_WIDTH = 48
@@ -49,7 +46,6 @@ ALERT_STYLE = "bold red"
 TRENDS = "Over the period (rebuffering is blank where nothing played):"
 
 Report = dict[str, Any]
-Read = Callable[[AdminClient], Awaitable[Report]]
 
 EventId = Annotated[
     str,
@@ -105,10 +101,7 @@ def qoe(
     if not watch:
         _print(options, api_call(options, read))
         return
-    try:
-        run(_watching(options, read))
-    except KeyboardInterrupt:
-        typer.echo("Stopped watching.", err=True)
+    watch_loop.watch(options, read, panel, WATCH_SECONDS)
 
 
 def _reader(event: str, since: InstantOrAge | None, until: InstantOrAge | None) -> Read:
@@ -120,23 +113,6 @@ def _reader(event: str, since: InstantOrAge | None, until: InstantOrAge | None) 
         return await api.get(f"/admin/events/{event}/qoe", period or None)
 
     return read
-
-
-async def _watching(options: StaffOptions, read: Read) -> None:
-    async with options.client() as api:
-        if options.as_json:
-            while True:
-                typer.echo(json_text(await read(api)))
-                await _pause()
-        with Live(console=new_console(), auto_refresh=False) as live:
-            while True:
-                live.update(panel(await read(api)), refresh=True)
-                await _pause()
-
-
-async def _pause() -> None:
-    """Between two looks (tests end the watch here, as Ctrl-C would)."""
-    await asyncio.sleep(WATCH_SECONDS)
 
 
 def _print(options: StaffOptions, report: Report) -> None:

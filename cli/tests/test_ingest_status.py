@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from cli.commands import ingest_status
+from cli.commands import watch_loop
 from cli.main import app
 from cli.tests.conftest import PASSWORD, SQLITE, server_settings, threaded_server
 from server.settings import Settings
@@ -117,7 +117,7 @@ def ctrl_c_after(looks: int):
     """A pause between looks that is Ctrl-C once `looks` looks were taken."""
     taken = 0
 
-    async def pause() -> None:
+    async def pause(seconds: float) -> None:
         nonlocal taken
         taken += 1
         if taken >= looks:
@@ -128,7 +128,7 @@ def ctrl_c_after(looks: int):
 
 def test_watch_prints_one_json_line_per_look_until_ctrl_c(live_server, monkeypatch):
     event = create(live_server)
-    monkeypatch.setattr(ingest_status, "_pause", ctrl_c_after(2))
+    monkeypatch.setattr(watch_loop, "pause", ctrl_c_after(2))
     result = status(live_server, "--json", event["_id"], "--watch")
     assert result.exit_code == 0, result.output
     looks = [json.loads(line) for line in result.stdout.splitlines()]
@@ -138,7 +138,7 @@ def test_watch_prints_one_json_line_per_look_until_ctrl_c(live_server, monkeypat
 
 def test_watch_draws_the_panel_until_ctrl_c(live_server, monkeypatch):
     event = create(live_server)
-    monkeypatch.setattr(ingest_status, "_pause", ctrl_c_after(1))
+    monkeypatch.setattr(watch_loop, "pause", ctrl_c_after(1))
     result = status(live_server, event["_id"], "--watch")
     assert result.exit_code == 0, result.output
     assert f"Ingest of event {event['_id']}" in result.stdout and "Stopped watching." in result.stderr

@@ -5,13 +5,14 @@ API's JSON for scripts, periods given as instants or ages, and failures in one l
 
 import json
 import socket
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.block_sparkline import BLOCKS
 from cli.commands import qoe as qoe_command
+from cli.commands import watch_loop
 from cli.main import app
 from cli.tests.conftest import PASSWORD
 
@@ -147,12 +148,19 @@ def test_an_age_asks_for_the_period_that_long_before_now(live_server, played):
 
 
 def test_instants_ask_for_exactly_that_period(live_server, played):
-    result = qoe(
-        live_server, played, "--since", "2026-11-30T19:00:00+01:00", "--until", "2026-11-30T20:00:00Z", "--json"
-    )
+    # Two hours that ended a day ago, the start written at +01:00: the scripted evening was played
+    # now, by the server's clock, so none of it falls inside.
+    until = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
+    since = until - timedelta(hours=2)
+    at_plus_one = since.astimezone(timezone(timedelta(hours=1))).isoformat()
+    result = qoe(live_server, played, "--since", at_plus_one, "--until", zulu(until), "--json")
     report = json.loads(result.stdout)
-    assert (report["since"], report["until"]) == ("2026-11-30T18:00:00Z", "2026-11-30T20:00:00Z")
-    assert report["plays"] == 0  # the scripted evening was played now, by the server's clock
+    assert (report["since"], report["until"]) == (zulu(since), zulu(until))
+    assert report["plays"] == 0
+
+
+def zulu(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 UNREACHABLE = "http://127.0.0.1:9"
@@ -201,7 +209,7 @@ def test_a_malformed_event_id_stops_before_any_request():
 
 
 def test_watch_prints_one_json_line_per_look_until_ctrl_c(live_server, played, monkeypatch):
-    monkeypatch.setattr(qoe_command, "_pause", ctrl_c_after(2))
+    monkeypatch.setattr(watch_loop, "pause", ctrl_c_after(2))
     result = qoe(live_server, "--json", played, "--since", "30m", "--watch")
     assert result.exit_code == 0, result.output
     looks = [json.loads(line) for line in result.stdout.splitlines()]
@@ -212,7 +220,7 @@ def test_watch_prints_one_json_line_per_look_until_ctrl_c(live_server, played, m
 
 
 def test_watch_draws_the_panel_until_ctrl_c(live_server, played, monkeypatch):
-    monkeypatch.setattr(qoe_command, "_pause", ctrl_c_after(1))
+    monkeypatch.setattr(watch_loop, "pause", ctrl_c_after(1))
     result = qoe(live_server, played, "--watch")
     assert result.exit_code == 0, result.output
     assert f"QoE of event {played}" in result.stdout and "Stopped watching." in result.stderr

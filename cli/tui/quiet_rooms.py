@@ -7,20 +7,9 @@ That is fair when staff ask to watch a room; the dashboard watches the live even
 by itself at every opening, and the log would fill with mail its staff never read. QuietRoomsWatch
 makes its staff call with the events' list instead, which is not audited."""
 
-from ..admin_client import AdminApiError
-from ..room_watch import API_KEY_CANNOT_WATCH
 from .rooms import RoomsWatch
 
 
 class QuietRoomsWatch(RoomsWatch):
-    async def __aenter__(self) -> "QuietRoomsWatch":
-        if self.client.api_key:
-            raise AdminApiError(API_KEY_CANNOT_WATCH, "api_key_cannot_watch")
+    async def _check_staff(self) -> None:
         await self.client.get("/admin/events", {"size": 1})
-        await self._connect()
-        try:
-            await self._watch()
-        except BaseException:
-            await self._disconnect()
-            raise
-        return self
