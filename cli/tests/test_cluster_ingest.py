@@ -125,7 +125,8 @@ async def test_a_killed_transcoding_process_hands_its_feed_to_another_and_staff_
                 async def transcoders_gone():
                     return not any(alive(p) for p in transcoders)
 
-                assert await eventually(transcoders_gone, timeout=5), "the killed process's ffmpeg went on"
+                # SIGTERM lets ffmpeg close its files: seconds on a busy two-core machine, so the bound is loose
+                assert await eventually(transcoders_gone, timeout=30), "the killed process's ffmpeg went on"
 
                 async def taken_over():
                     now_holder = await lease_holder()

@@ -69,7 +69,7 @@ def events(server) -> list[str]:
     for title in ("Completion derby", "Completion cup final", "Completion friendly"):
         result = runner.invoke(
             app,
-            ["events", "--json", "create", title, "--date", "2026-12-05T15:00:00Z", "--sport", "football"],
+            ["events", "--json", "create", title, "--date", "2030-12-05T15:00:00Z", "--sport", "football"],
             env={**CLEAN_ENV, **signed_in(server)},
         )
         assert result.exit_code == 0, result.output

@@ -21,7 +21,7 @@ CLEAN_ENV = {
     "TOUCHLINE_STAFF_PASSWORD": None,
     "COLUMNS": "300",
 }
-KICKOFF = "2026-12-05T15:00:00Z"
+KICKOFF = "2030-12-05T15:00:00Z"
 
 
 def touchline(server, *args: str, **env: str | None):
@@ -57,7 +57,7 @@ def test_create_makes_an_upcoming_event_and_prints_it(live_server):
         "create",
         "Harbor City Mariners vs Riverside Rovers",
         "--date",
-        "2026-12-05T16:00:00+01:00",
+        "2030-12-05T16:00:00+01:00",
         "--sport",
         "football",
         "--description",
@@ -72,7 +72,7 @@ def test_create_makes_an_upcoming_event_and_prints_it(live_server):
         "upcoming",
         KICKOFF,
     )
-    for cell in ("Harbor City Mariners vs Riverside Rovers", "2026-12-05 15:00", "football", "commerce_free_media"):
+    for cell in ("Harbor City Mariners vs Riverside Rovers", "2030-12-05 15:00", "football", "commerce_free_media"):
         assert cell in result.output
 
 
@@ -119,12 +119,12 @@ def test_update_changes_only_the_options_given(live_server):
             "--title",
             "Mariners vs Rovers (rescheduled)",
             "--date",
-            "2026-12-06T15:00:00Z",
+            "2030-12-06T15:00:00Z",
         )
     )
     assert (updated["title"], updated["event_date"], updated["status"]) == (
         "Mariners vs Rovers (rescheduled)",
-        "2026-12-06T15:00:00Z",
+        "2030-12-06T15:00:00Z",
         "upcoming",
     )
 
@@ -255,7 +255,7 @@ def test_list_shows_events_with_their_state_and_stored_stream(live_server):
     result = touchline(live_server, "list", "--size", "100")
     assert result.exit_code == 0, result.output
     [row] = [line for line in result.output.splitlines() if event["_id"] in line]
-    assert "upcoming" in row and "/media/live/football.m3u8" in as_sample(row) and "2026-12-05 15:00" in row
+    assert "upcoming" in row and "/media/live/football.m3u8" in as_sample(row) and "2030-12-05 15:00" in row
 
 
 def test_list_json_filters_by_status(live_server):

@@ -108,7 +108,7 @@ EXAMPLES = {
     "credit trigger": [NOBODY],
     "devices list": [NOBODY],
     "devices remove": [NOBODY, NOBODY],
-    "events create": ["Derby", "--date", "2026-12-05T15:00:00Z", "--sport", "football"],
+    "events create": ["Derby", "--date", "2030-12-05T15:00:00Z", "--sport", "football"],
     "events finish": [NOBODY],
     "events go-live": [NOBODY],
     "events list": [],

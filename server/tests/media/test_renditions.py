@@ -61,15 +61,16 @@ async def master_of(media, url: str, headers: dict | None = None) -> tuple[httpx
 async def variants(media, url: str, headers: dict | None = None):
     """{rendition: (response, media playlist)} of every variant of the master at `url`, all read at
     one instant of a live window: read again when the window moved on between two of them (a
-    segment boundary passed; a busy machine takes a while to read three)."""
+    segment boundary passed, at either end of the window; a busy machine takes a while to read
+    three)."""
     response, master = await master_of(media, url, headers)
-    for _attempt in range(3):
+    for _attempt in range(5):
         found = {}
         for uri in master.uris:
             variant = await media.get(urljoin(str(response.url), uri), headers=headers or {})
             assert variant.status_code == 200, variant.text
             found[uri.split("/")[-2]] = (variant, read_media_playlist(variant.text))
-        if len({playlist.media_sequence for _v, playlist in found.values()}) == 1:
+        if len({tuple(s.sequence for s in playlist.segments) for _v, playlist in found.values()}) == 1:
             break
     return found
 

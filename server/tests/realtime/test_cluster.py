@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -38,6 +39,9 @@ EVENT = "e0e000000000000000000003"
 STREAM = "/media/live/football.m3u8"
 SECRET = "cluster-test-secret-of-at-least-32-bytes"
 TIMEOUT_S = 10
+
+# Events made here stay upcoming until a test puts them live (the kickoff job starts the past ones).
+A_MONTH_AHEAD = (datetime.now(UTC) + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class ServerProcess:
@@ -399,7 +403,7 @@ async def test_a_followed_event_going_live_alerts_every_tab_on_both_servers_once
     # A staff account of its own: the shared one's devices are counted by the other tests.
     own_staff = await create_user_at(cluster.database_url, role="admin")
     staff = {"Authorization": f"Bearer {await sign_in(cluster, cluster.a, own_staff)}"}
-    body = {"title": f"Alert {new_id()[:6]}", "event_date": "2026-11-30T18:00:00Z", "sportType": "football"}
+    body = {"title": f"Alert {new_id()[:6]}", "event_date": A_MONTH_AHEAD, "sportType": "football"}
     async with cluster.http.post(
         f"{cluster.a.url}/api/admin/events", json={**body, "homeTeamId": team}, headers=staff
     ) as answer:
@@ -467,7 +471,7 @@ async def test_the_dashboard_counts_an_event_rooms_sockets_on_both_servers(clust
 async def test_a_staff_change_on_one_server_clears_the_anonymous_cache_of_the_other(cluster):
     token = await sign_in(cluster, cluster.a, cluster.staff)
     headers = {"Authorization": f"Bearer {token}"}
-    body = {"title": "Before the change", "event_date": "2026-11-30T18:00:00Z", "sportType": "football"}
+    body = {"title": "Before the change", "event_date": A_MONTH_AHEAD, "sportType": "football"}
     async with cluster.http.post(f"{cluster.a.url}/api/admin/events", json=body, headers=headers) as answer:
         event_id = (await answer.json())["content"]["_id"]
 

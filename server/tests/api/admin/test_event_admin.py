@@ -112,7 +112,7 @@ async def test_staff_create_an_upcoming_event_with_generated_ids_that_viewers_th
         database,
         staff,
         description="Matchday 12.",
-        event_date="2026-12-05T15:00:00Z",
+        event_date="2030-12-05T15:00:00Z",
         identities=[catalogue["npd"], catalogue["football"]],
         homeTeamId=catalogue["mariners"],
         awayTeamId=catalogue["rovers"],
@@ -124,7 +124,7 @@ async def test_staff_create_an_upcoming_event_with_generated_ids_that_viewers_th
     assert event["status"] == "upcoming" and event["media_type"] == "event"
     assert event["event_id"].startswith("TL-EV-") and event["reference_id"].startswith("ref-harbor-city-mariners")
     assert (event["event_date"], event["description"], event["gender"]) == (
-        "2026-12-05T15:00:00Z",
+        "2030-12-05T15:00:00Z",
         "Matchday 12.",
         "male",
     )
@@ -153,7 +153,7 @@ async def test_an_event_id_or_reference_id_another_event_has_is_refused_with_409
         answer = await client.post(
             "/api/admin/events",
             headers=staff,
-            json={"title": "Copy", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **taken},
+            json={"title": "Copy", "event_date": "2030-12-05T15:00:00Z", "sportType": "football", **taken},
         )
         assert answer.status_code == 409 and answer.json()["messageErrorCode"] == "conflict", answer.text
 
@@ -164,7 +164,7 @@ async def test_an_unknown_team_or_identity_is_refused_with_404(client, staff, fi
     answer = await client.post(
         "/api/admin/events",
         headers=staff,
-        json={"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", field: value},
+        json={"title": "A match", "event_date": "2030-12-05T15:00:00Z", "sportType": "football", field: value},
     )
     assert answer.status_code == 404 and answer.json()["messageErrorCode"] == code
 
@@ -188,7 +188,7 @@ async def test_events_created_live_or_archived_play_their_sports_sample_as_the_s
         ({"title": "   "}, "title"),
         ({"reference_id": "r" * 81}, "reference_id"),
         ({"content": {"HLSStream": "/media/" + "x" * 500}}, "content.HLSStream"),
-        ({"endDate": "2026-12-05T12:00:00Z"}, "endDate"),
+        ({"endDate": "2030-12-05T12:00:00Z"}, "endDate"),
         ({"homeTeamId": "b" * 24, "awayTeamId": "b" * 24}, "awayTeamId"),
         ({"title": "A\u0000match"}, "title"),
         ({"gameType": "cup\u0007"}, "gameType"),
@@ -207,7 +207,7 @@ async def test_what_the_schema_allows_but_an_event_cannot_hold_is_a_400_naming_t
     answer = await client.post(
         "/api/admin/events",
         headers=staff,
-        json={"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", **body},
+        json={"title": "A match", "event_date": "2030-12-05T15:00:00Z", "sportType": "football", **body},
     )
     assert answer.status_code == 400, answer.text
     assert answer.json()["messageErrorCode"] == "validation_error"
@@ -217,10 +217,10 @@ async def test_what_the_schema_allows_but_an_event_cannot_hold_is_a_400_naming_t
 @pytest.mark.parametrize(
     "body",
     [
-        {"event_date": "2026-12-05T15:00:00Z", "sportType": "football"},  # no title
-        {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "colour": "red"},
+        {"event_date": "2030-12-05T15:00:00Z", "sportType": "football"},  # no title
+        {"title": "A match", "event_date": "2030-12-05T15:00:00Z", "sportType": "football", "colour": "red"},
         {"title": "A match", "event_date": "tomorrow", "sportType": "football"},
-        {"title": "A match", "event_date": "2026-12-05T15:00:00Z", "sportType": "football", "status": "vod"},
+        {"title": "A match", "event_date": "2030-12-05T15:00:00Z", "sportType": "football", "status": "vod"},
     ],
     ids=["no-title", "unknown-field", "not-a-date", "not-an-event-status"],
 )
@@ -240,9 +240,9 @@ async def test_update_changes_only_the_fields_sent_and_tells_the_room_what_chang
             staff,
             "PATCH",
             f"/{event['_id']}",
-            {"title": "Mariners vs Rovers (rescheduled)", "event_date": "2026-12-06T15:00:00+01:00"},
+            {"title": "Mariners vs Rovers (rescheduled)", "event_date": "2030-12-06T15:00:00+01:00"},
         )
-    assert updated["title"] == "Mariners vs Rovers (rescheduled)" and updated["event_date"] == "2026-12-06T14:00:00Z"
+    assert updated["title"] == "Mariners vs Rovers (rescheduled)" and updated["event_date"] == "2030-12-06T14:00:00Z"
     for unchanged in (
         "status",
         "event_id",
@@ -260,7 +260,7 @@ async def test_update_changes_only_the_fields_sent_and_tells_the_room_what_chang
             {
                 "eventId": event["_id"],
                 "title": "Mariners vs Rovers (rescheduled)",
-                "event_date": "2026-12-06T14:00:00Z",
+                "event_date": "2030-12-06T14:00:00Z",
             },
         )
     ]
@@ -304,11 +304,10 @@ async def test_an_empty_update_is_a_400(client, database, staff):
 
 async def test_an_update_of_the_status_follows_the_status_machine(client, database, staff):
     event = await create(client, database, staff)
+    ended = soon(days=1, hours=2)  # after its kickoff, a day ahead
     with recording_socket() as socket:
         live = await ok(client, staff, "PATCH", f"/{event['_id']}", {"status": "live"})
-        archived = await ok(
-            client, staff, "PATCH", f"/{event['_id']}", {"status": "archived", "endDate": "2026-12-31T20:00:00Z"}
-        )
+        archived = await ok(client, staff, "PATCH", f"/{event['_id']}", {"status": "archived", "endDate": ended})
     assert (live["status"], as_sample(live["content"]["HLSStream"])) == ("live", LIVE_FOOTBALL)
     # Its VOD is as long as the game (capped at the longest a game may last).
     assert archived["duration"] == min(
@@ -318,7 +317,7 @@ async def test_an_update_of_the_status_follows_the_status_machine(client, databa
         "archived",
         game_url("football", archived["duration"]),
     )
-    assert archived["endDate"] == "2026-12-31T20:00:00Z"  # sent with the change: it wins over "now"
+    assert archived["endDate"] == ended  # sent with the change: it wins over "now"
     statuses = [data.get("status") for name, data in room_messages(socket, event["_id"]) if name == "update-event"]
     assert statuses == ["live", "archived"]
 
