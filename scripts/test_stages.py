@@ -6,13 +6,15 @@ Each argument is a wave of lanes, and the next wave starts when the whole wave h
 lanes of a wave (separated by spaces) run at the same time; the make targets of a lane (joined by
 `+`) run one after the other. The first lane of a wave prints as it goes; the others keep their
 output in a file, printed whole once the wave has ended (two interleaved logs cannot be read). A failing
-stage does not stop the others: the run reports every failure, then exits 1. The table at the end
-says how long each stage and the whole took.
+stage does not stop the others: the run reports every failure, then exits 1. The end of the run
+names what failed in each failed stage (its failing lines, read from the stage's output) and gives a
+table of how long each stage and the whole took, so the last screenful of a CI log says it all.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 
 @dataclass
@@ -27,6 +30,7 @@ class Stage:
     target: str
     seconds: float = 0.0
     code: int | None = None
+    output: bytes = b""
 
 
 @dataclass
@@ -48,12 +52,52 @@ def _run_lane(lane: Lane) -> None:
         for stage in lane.stages:
             began = time.monotonic()
             command = [os.environ.get("MAKE", "make"), "--no-print-directory", stage.target]
-            stage.code = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT if out else None).returncode
+            stage.code, stage.output = _run_stage(command, out or sys.stdout.buffer)
             stage.seconds = time.monotonic() - began
             print(f"\n==== {stage.target}: {_verdict(stage)} in {_duration(stage.seconds)} ====", flush=True)
     finally:
         if out is not None:
             out.close()
+
+
+def _run_stage(command: list[str], sink: BinaryIO) -> tuple[int, bytes]:
+    """Runs one stage, its output going to `sink` as it comes and kept for the failure report."""
+    kept = bytearray()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            sink.write(line)
+            sink.flush()
+            kept += line
+    return process.returncode, bytes(kept)
+
+
+# What a failing test looks like in each runner's last report: pytest's `FAILED path::test - …` and
+# `ERROR …`, Vitest's `FAIL  file > test`, Playwright's `✘` and numbered `1) [chromium] › …`, Dredd's
+# `fail:`, and a Python traceback's last line.
+_FAILING_LINE = re.compile(
+    r"^(FAILED|ERROR) |^ ?FAIL |✘|^\s+\d+\) \[|^fail: |^\w+(Error|Exception): |\b\d+ (failed|errors?)\b"
+)
+_ANSI = re.compile(rb"\x1b\[[0-9;]*m")
+_FAILING_LINES_SHOWN = 12
+
+
+def failing_lines(output: bytes) -> list[str]:
+    """The lines of a stage's output that name what failed, the last of them, each once."""
+    lines = _ANSI.sub(b"", output).decode("utf-8", "replace").splitlines()
+    found = list(dict.fromkeys(line.rstrip()[:300] for line in lines if _FAILING_LINE.search(line)))
+    if not found:
+        found = [line.rstrip()[:300] for line in lines if line.strip()]
+    return found[-_FAILING_LINES_SHOWN:]
+
+
+def failures(stages: list[Stage]) -> str:
+    parts = []
+    for stage in stages:
+        if stage.code != 0:
+            parts.append(f"\n==== {stage.target} failed: ====")
+            parts += [f"  {line}" for line in failing_lines(stage.output)]
+    return "\n".join(parts)
 
 
 def _verdict(stage: Stage) -> str:
@@ -109,7 +153,7 @@ def main(argv: list[str]) -> int:
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="touchline-stages-") as folder:
         stages = run_waves(waves, Path(folder))
-    print(summary(stages, time.monotonic() - began), flush=True)
+    print(failures(stages) + summary(stages, time.monotonic() - began), flush=True)
     return 0 if all(s.code == 0 for s in stages) else 1
 
 

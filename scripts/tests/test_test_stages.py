@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripts import test_stages as stages
+
 SCRIPT = Path(__file__).resolve().parents[1] / "test_stages.py"
 
 MAKEFILE = """\
@@ -12,7 +14,7 @@ first:
 beside:
 \t@echo beside-ran
 broken:
-\t@echo broken-ran; exit 3
+\t@echo broken-ran; echo "FAILED tests/test_x.py::test_one - assert 1 == 2"; echo "1 failed, 9 passed"; exit 3
 last:
 \t@echo last-ran
 """
@@ -62,3 +64,33 @@ def test_the_stages_of_a_lane_run_one_after_the_other_and_are_timed_apart(tmp_pa
     assert out.index("first-ran") < out.index("last-ran")
     summary = out[out.index("time per stage") :]
     assert [line.split()[0] for line in summary.splitlines()[1:]] == ["first", "last", "beside", "total"]
+
+
+def test_the_end_of_the_run_names_what_failed_in_each_failed_stage_before_the_table(tmp_path):
+    out = _run(tmp_path, "first broken", "last").stdout
+    report = out[out.index("==== broken failed: ====") :]
+    assert report.index("FAILED tests/test_x.py::test_one - assert 1 == 2") < report.index("time per stage")
+    assert "1 failed, 9 passed" in report
+    assert "first-ran" not in report and "last-ran" not in report
+
+
+def test_failing_lines_are_picked_from_each_runners_report_without_colours():
+    output = "\n".join(
+        [
+            "collected 10 items",
+            "\x1b[31mFAILED\x1b[0m server/tests/test_a.py::test_b - AssertionError: no",
+            " FAIL  tests/Page.test.tsx > shows the page",
+            "  1) [chromium] › e2e/home.spec.ts:3:1 › home shows events",
+            "ok 9 passed",
+        ]
+    ).encode()
+    assert stages.failing_lines(output) == [
+        "FAILED server/tests/test_a.py::test_b - AssertionError: no",
+        " FAIL  tests/Page.test.tsx > shows the page",
+        "  1) [chromium] › e2e/home.spec.ts:3:1 › home shows events",
+    ]
+
+
+def test_a_stage_that_fails_without_a_known_failing_line_shows_its_last_lines():
+    output = "\n".join(f"line {n}" for n in range(40)).encode()
+    assert stages.failing_lines(output) == [f"line {n}" for n in range(28, 40)]
