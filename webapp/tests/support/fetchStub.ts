@@ -38,3 +38,18 @@ export function stubApi(handlers: Record<string, Handler>) {
   );
   return { calls, callsTo: (key: string) => calls.filter((request) => keyOf(request) === key) };
 }
+
+/** Stubs fetch with `answer(url, body)` for every request; returns the calls, each with its URL and JSON body. */
+export function stubFetch(answer: (url: URL, body: unknown) => Response) {
+  const calls: { url: URL; body: unknown }[] = [];
+  vi.stubGlobal("fetch", async (request: Request) => {
+    // A request its page cancelled while the session's token was still being read (an earlier
+    // test's) is refused, as fetch refuses it, instead of reaching this test's answers.
+    if (request.signal.aborted) throw request.signal.reason;
+    const url = new URL(request.url);
+    const body = request.method === "POST" ? await request.clone().json() : undefined;
+    calls.push({ url, body });
+    return abortable(request.signal, answer(url, body));
+  });
+  return calls;
+}
