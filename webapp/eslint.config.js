@@ -19,7 +19,8 @@ import tseslint from "typescript-eslint";
  *   lib        app-wide plumbing without UI: configuration, the query client, navigation from outside
  *              React, page errors, toasts, the route handle's types
  *   entities   the app's data and its mappers from the API's shapes
- *   session    the viewer's session: store, tokens, sign-in and expiry
+ *   session    the viewer's session: store, tokens, sign-in and expiry; the catalogue's reads that
+ *              features share, asked as this viewer (session/catalog)
  *   realtime   the socket
  *   ui         shared components, hooks and styles
  *   features/* one folder per feature; a feature never imports another one

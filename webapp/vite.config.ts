@@ -111,7 +111,7 @@ export default defineConfig(({ command }) => ({
           groups: [
             {
               name: "catalog-cards",
-              test: /src[\\/](features[\\/]catalog[\\/](components[\\/](EventCard|Rail|IdentityCard|States|icons|useAccessLabel)|lib[\\/](kickoff|lists)|api[\\/](listEvents|listClips|listIdentities|page|viewer)|homeRails)|entities[\\/](event|identity))\./,
+              test: /src[\\/](features[\\/]catalog[\\/](components[\\/]IdentityCard|lib[\\/]lists|api[\\/](listEvents|listIdentities)|homeRails)|ui[\\/]catalog[\\/](EventCard|Rail|States|icons|useAccessLabel)|session[\\/]catalog[\\/](listClips|viewer)|lib[\\/]kickoff|api[\\/]page|entities[\\/](event|identity))\./,
             },
             // The player's QoE reporting (src/ui/player/qoe): a chunk of its own, fetched beside the
             // player's (whose code imports it), so scripts/bench.mjs can weigh it. What describes

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import {
   createEvent,
   goLive,
+  liveAsset,
   markPage,
   pageWasNotReloaded,
   playlistRequests,
@@ -13,13 +14,6 @@ import {
 } from "./event-support";
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
-
-/** The asset a stored live address names (`/media/live/<asset>.m3u8`): each event plays its own. */
-function liveAsset(text: string | null | undefined): string {
-  const asset = /\/media\/live\/([0-9a-f]{24})(?:\.m3u8|\/)/.exec(text ?? "")?.[1];
-  expect(asset, `a live asset in ${text}`).toBeTruthy();
-  return asset!;
-}
 
 test("a stream switch from `touchline events set-stream` changes the picture without a reload", async ({
   page,

@@ -115,6 +115,13 @@ export async function touchline(baseURL: string, args: string[]): Promise<string
 export const setStreamWithCli = (baseURL: string, eventId: string, url: string) =>
   touchline(baseURL, ["events", "--api-url", baseURL, "set-stream", eventId, url]);
 
+/** The asset a stored live address names (`/media/live/<asset>.m3u8`): each event plays its own. */
+export function liveAsset(text: string | null | undefined): string {
+  const asset = /\/media\/live\/([0-9a-f]{24})(?:\.m3u8|\/)/.exec(text ?? "")?.[1];
+  expect(asset, `a live asset in ${text}`).toBeTruthy();
+  return asset!;
+}
+
 /** The sandbox's card flow (README "Payments and commerce"): tokenize, then buy with an Idempotency-Key. */
 export async function buyPayPerView(
   request: APIRequestContext,

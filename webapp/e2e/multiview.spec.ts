@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { newViewer, signInOnPage } from "./event-support";
+import {
+  createEvent,
+  liveAsset,
+  newViewer,
+  recordTraffic,
+  roomJoined,
+  setStreamWithCli,
+  signInOnPage,
+  staffToken,
+} from "./event-support";
 import { expiryOf, signInAsFan, startServer, tokenOf, type ExtraServer } from "./player-support";
 import { freeTcpPorts } from "./seeded-server.mjs";
 
@@ -318,6 +327,55 @@ test("spoiler-free mode takes the scores off the tiles", async ({ page, request 
   await expect(tile(page, 0).getByRole("heading", { level: 2 })).toContainText("Tile 1:");
   await allPlaying(page, 1, 60_000);
   await expect(score).toHaveCount(0);
+});
+
+test("each tile follows its event's room: a staff stream switch plays at once, a finished match says so", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const token = await staffToken(request);
+  const startedAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+  const [switched, finished] = await Promise.all(
+    ["football", "hockey"].map((sample) =>
+      createEvent(request, token, {
+        title: `Multiview room ${sample} ${Date.now()}`,
+        status: "live",
+        event_date: startedAgo,
+        content: { HLSStream: `/media/live/${sample}.m3u8` },
+      }),
+    ),
+  );
+  await signInAsFan(page);
+  const traffic = recordTraffic(page);
+  const joined = [roomJoined(page, switched._id), roomJoined(page, finished._id)];
+  await page.goto(`/multiview?events=${switched._id},${finished._id}`);
+  await allPlaying(page, 2, 60_000);
+  await Promise.race([
+    Promise.all(joined),
+    page.waitForTimeout(15_000).then(() => {
+      throw new Error("the tiles did not join their events' rooms within 15 s");
+    }),
+  ]);
+
+  // The basketball sample, through a new asset of the event's own: the tile plays it without a reload.
+  const moved = liveAsset(await setStreamWithCli(baseURL!, switched._id, "/media/live/basketball.m3u8"));
+  expect(moved).not.toBe(liveAsset(switched.content.HLSStream));
+  await expect
+    .poll(() => traffic.requests.filter((url) => url.includes(`/live/${moved}/`) && url.includes(".ts")).length, {
+      message: "segments of the new stream",
+    })
+    .toBeGreaterThan(0);
+
+  // Staff finish the other match: its tile says it is no longer live; the switched one plays on.
+  const answer = await request.post(`/api/admin/events/${finished._id}/finish`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(answer.ok()).toBe(true);
+  await expect(tile(page, 1).getByText("This event is not live now.")).toBeVisible();
+  await expect(tile(page, 1).locator("video")).toHaveCount(0);
+  await expect(tile(page, 0).locator("video")).toHaveCount(1);
 });
 
 test.describe("with stream tokens that live 30 s", () => {

@@ -125,7 +125,7 @@ function eventRouteFromManifest() {
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   visit("index.html");
-  visit("src/features/catalog/pages/EventPage.tsx");
+  visit("src/features/watching/pages/EventPage.tsx");
   visit("src/ui/player/PlayerView.tsx");
   for (const ns of ["common", "catalog", "event", "errors", "player"]) visit(`src/i18n/locales/en/${ns}.json`);
   const kb = (list) => +(list.reduce((sum, file) => sum + gz(file), 0) / 1024).toFixed(1);

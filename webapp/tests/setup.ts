@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { authorizeApiCalls } from "@/session/authorization";
 
@@ -7,6 +7,10 @@ authorizeApiCalls();
 
 // findBy*/waitFor give up after 1 s by default: too short on a busy two-core CI machine.
 configure({ asyncUtilTimeout: 5000 });
+// vi.waitFor has the same 1 s default and no setting for it: every test file gets 5 s unless it asks.
+const waitFor = vi.waitFor;
+vi.waitFor = (callback, options) =>
+  waitFor(callback, typeof options === "number" ? { timeout: options } : { timeout: 5000, ...options });
 
 afterEach(() => {
   cleanup();

@@ -2,7 +2,7 @@ import type { RouteObject } from "react-router";
 import { RouteErrorScreen } from "./RouteErrorScreen";
 import { guardLoader, unmatchedLoader } from "./guardLoader";
 import { queryClient } from "@/lib/queryClient";
-import { prefetchEventAnswer } from "@/features/catalog/api/prefetchEvent";
+import { prefetchEventAnswer } from "@/features/watching/api/prefetchEvent";
 import { prefetchHomeRails } from "@/features/catalog/homeRails";
 // The module itself, not @/ui/player: the router must not pull the player into the first load.
 import { preloadPlayer } from "@/ui/player/load";
@@ -44,31 +44,6 @@ const catalog = {
   category: page(() => import("@/features/catalog/pages/CategoryPage"), "catalog"),
   subCategory: page(() => import("@/features/catalog/pages/SubCategoryPage"), "catalog"),
   team: page(() => import("@/features/catalog/pages/TeamPage"), "catalog"),
-  // A channel plays like an event: its player's code and texts come with the page.
-  channel: page(
-    () => {
-      preloadPlayer();
-      return import("@/features/catalog/pages/ChannelPage");
-    },
-    "catalog",
-    "event",
-    "errors",
-    "player",
-  ),
-  eventStats: page(() => import("@/features/catalog/pages/EventStatsPage"), "catalog", "stats"),
-  // The player's code (hls.js, media-chrome) starts loading with the page, not after it.
-  event: page(
-    () => {
-      preloadPlayer();
-      return import("@/features/catalog/pages/EventPage");
-    },
-    "catalog",
-    "event",
-    "stats",
-    "errors",
-    "player",
-  ),
-  redirectEvent: page(() => import("@/features/catalog/pages/RedirectEventPage"), "catalog"),
 };
 const info = {
   about: page(() => import("@/features/info/pages/AboutPage"), "info"),
@@ -78,8 +53,35 @@ const info = {
   info: page(() => import("@/features/info/pages/InfoPage"), "info"),
   openApp: page(() => import("@/features/info/pages/OpenAppPage"), "info"),
 };
-// Multiview (the watching feature) shows the catalogue's paywall in its tiles: src/app/pages joins them.
+// The event page, the pages that play like it or show it (a channel, an event's stats, an event found
+// by its reference) and multiview; most show the catalogue's texts ("catalog") beside their own.
 const watching = {
+  // A channel plays like an event: its player's code and texts come with the page.
+  channel: page(
+    () => {
+      preloadPlayer();
+      return import("@/features/watching/pages/ChannelPage");
+    },
+    "catalog",
+    "event",
+    "errors",
+    "player",
+  ),
+  eventStats: page(() => import("@/features/watching/pages/EventStatsPage"), "catalog", "stats"),
+  // The player's code (hls.js, media-chrome) starts loading with the page, not after it.
+  event: page(
+    () => {
+      preloadPlayer();
+      return import("@/features/watching/pages/EventPage");
+    },
+    "catalog",
+    "event",
+    "stats",
+    "errors",
+    "player",
+  ),
+  redirectEvent: page(() => import("@/features/watching/pages/RedirectEventPage"), "catalog"),
+  // Multiview with the event page's paywall in its tiles: src/app/pages joins them.
   multiview: page(() => import("./pages/MultiviewRoute"), "watching", "event", "player", "errors"),
 };
 const auth = {
@@ -174,14 +176,14 @@ export function pageRoutes(): RouteObject[] {
     route("live/:sportType", "default", catalog.live),
     route("open-app", "default", info.openApp),
     route("info/:type", "default", info.info),
-    route("events/stats/:eventId", "default", catalog.eventStats),
-    route("events/:eventId", "default", catalog.event, undefined, prefetchEvent),
-    route("channels/:eventId", "default", catalog.channel),
+    route("events/stats/:eventId", "default", watching.eventStats),
+    route("events/:eventId", "default", watching.event, undefined, prefetchEvent),
+    route("channels/:eventId", "default", watching.channel),
     route("league/:leagueId", "default", catalog.league),
     route("category/:mainId", "default", catalog.category),
     route("category/:mainId/sub-category/:subId", "default", catalog.subCategory),
     route("team/:teamId", "default", catalog.team, ["disable-team-page"]),
-    route("redirect/events/:referenceId", "default", catalog.redirectEvent),
+    route("redirect/events/:referenceId", "default", watching.redirectEvent),
 
     route("club", "default", following.club, LOGIN),
     route("recommendation", "default", following.recommendation, LOGIN),

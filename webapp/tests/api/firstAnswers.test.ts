@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { appConfigFixture } from "../support/appConfig";
-import { apiEvent, apiLeague, pageOf } from "../features/catalog/fixtures";
+import { apiEvent, apiLeague, pageOf } from "../support/fixtures";
 import { fakeServer, ok, signOutQuietly } from "../session/fakeServer";
 import shared from "./firstViewRequests.json";
 
@@ -42,11 +42,11 @@ async function app() {
     await Promise.all([
       import("@/features/catalog/homeRails"),
       import("@/features/catalog/api/listEvents"),
-      import("@/features/catalog/api/listClips"),
+      import("@/session/catalog/listClips"),
       import("@/features/catalog/api/listIdentities"),
-      import("@/features/catalog/api/viewer"),
-      import("@/features/catalog/api/prefetchEvent"),
-      import("@/features/catalog/api/getEvent"),
+      import("@/session/catalog/viewer"),
+      import("@/features/watching/api/prefetchEvent"),
+      import("@/features/watching/api/getEvent"),
       import("@/lib/config"),
       import("@/session/authorization"),
     ]);

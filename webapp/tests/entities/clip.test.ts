@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clipRangeProblem, mapUserClip } from "@/entities/clip";
-import { apiEvent } from "../features/catalog/fixtures";
+import { apiEvent } from "../support/fixtures";
 
 describe("mapUserClip", () => {
   it("reads its range in seconds, its parent event and its own signed stream", () => {

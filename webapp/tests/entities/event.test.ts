@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accessOf, eventPath, mapEvent, toEventPageModel, type EventMapOptions } from "@/entities/event";
-import { apiEvent } from "../features/catalog/fixtures";
+import { apiEvent } from "../support/fixtures";
 
 const OPTIONS: EventMapOptions = {
   realKickoff: false,

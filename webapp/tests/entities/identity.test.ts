@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { belongsToCategory, mapIdentity, type SubCategory, type Team } from "@/entities/identity";
-import { apiLeague } from "../features/catalog/fixtures";
+import { apiLeague } from "../support/fixtures";
 
 describe("mapIdentity", () => {
   it("maps a sub-category with its parents and its order within each parent", () => {

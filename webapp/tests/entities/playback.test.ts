@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isResumable, mapContinueWatchingEntry, mapPlaybackPosition } from "@/entities/playback";
-import { apiEvent } from "../features/catalog/fixtures";
+import { apiEvent } from "../support/fixtures";
 
 describe("playback positions", () => {
   it("are worth resuming from ten seconds in until 95 % of the video", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mapEvent, type EventMapOptions } from "@/entities/event";
 import { spoilerFreeEvent, withoutScore } from "@/entities/spoilers";
-import { apiEvent } from "../features/catalog/fixtures";
+import { apiEvent } from "../support/fixtures";
 
 const OPTIONS: EventMapOptions = {
   realKickoff: false,

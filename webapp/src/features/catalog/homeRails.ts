@@ -1,9 +1,9 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { AppConfig } from "@/lib/config";
 import { eventListQueryOptions, type EventListParams } from "./api/listEvents";
-import { clipListQueryOptions, type ClipListParams } from "./api/listClips";
+import { clipListQueryOptions, type ClipListParams } from "@/session/catalog/listClips";
 import { identityListQueryOptions, type IdentityListParams } from "./api/listIdentities";
-import { eventMapOptionsOf, type Audience } from "./api/viewer";
+import { eventMapOptionsOf, type Audience } from "@/session/catalog/viewer";
 import { CHANNELS, HIGHLIGHTS, LATEST_VIDEOS, LIVE_EVENTS, UPCOMING_EVENTS } from "./lib/lists";
 
 /** What the home page's rails ask for; the page and the prefetch below share it. */

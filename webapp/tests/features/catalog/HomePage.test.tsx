@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen, within } from "@testing-library/react";
 import HomePage from "@/features/catalog/pages/HomePage";
 import { HOME_RAILS } from "@/features/catalog/homeRails";
-import { apiEvent, apiLeague, pageOf } from "./fixtures";
-import { renderPage } from "./renderPage";
+import { apiEvent, apiLeague, pageOf } from "../../support/fixtures";
+import { renderPage } from "../../support/renderPage";
 
 interface Answers {
   live?: unknown[];

@@ -4,8 +4,8 @@ import { useInfiniteEventList } from "@/features/catalog/api/listEvents";
 import { InfiniteEventList, uniqueEntries } from "@/features/catalog/components/InfiniteEventList";
 import { ARCHIVED_EVENTS } from "@/features/catalog/lib/lists";
 import { mapEvent } from "@/entities/event";
-import { apiEvent, pageOf } from "./fixtures";
-import { renderPage } from "./renderPage";
+import { apiEvent, pageOf } from "../../support/fixtures";
+import { renderPage } from "../../support/renderPage";
 
 const json = (data: unknown) =>
   new Response(JSON.stringify(data), { status: 200, headers: { "Content-Type": "application/json" } });

@@ -7,8 +7,8 @@ import { clubPath, parseClub } from "@/features/catalog/api/listClubEvents";
 import HomePage from "@/features/catalog/pages/HomePage";
 import { mapEvent } from "@/entities/event";
 import { sessionStore } from "@/session/store";
-import { apiEvent, apiLeague, pageOf } from "./fixtures";
-import { renderPage } from "./renderPage";
+import { apiEvent, apiLeague, pageOf } from "../../support/fixtures";
+import { renderPage } from "../../support/renderPage";
 import { fakeServer, ok, signIn, signOutQuietly, USER, type RecordedCall } from "../../session/fakeServer";
 
 const TEAM = "70e6dd179ad8f10284e10f4b";

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { HOME_HIGHLIGHTS, HOME_LEAGUES, HOME_RAILS, prefetchHomeRails } from "@/features/catalog/homeRails";
 import { eventListQueryOptions } from "@/features/catalog/api/listEvents";
-import { clipListQueryOptions } from "@/features/catalog/api/listClips";
+import { clipListQueryOptions } from "@/session/catalog/listClips";
 import { identityListQueryOptions } from "@/features/catalog/api/listIdentities";
-import { eventMapOptionsOf } from "@/features/catalog/api/viewer";
+import { eventMapOptionsOf } from "@/session/catalog/viewer";
 import { appConfigFixture } from "../../support/appConfig";
 
 const config = appConfigFixture();

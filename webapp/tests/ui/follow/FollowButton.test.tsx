@@ -6,7 +6,7 @@ import type { FollowedItem } from "@/entities/followed";
 import { notify } from "@/lib/notify";
 import { sessionStore } from "@/session/store";
 import { FollowButton } from "@/ui/follow/FollowButton";
-import { apiLeague } from "../../features/catalog/fixtures";
+import { apiLeague } from "../../support/fixtures";
 import { failure, fakeServer, ok, signIn, signOutQuietly } from "../../session/fakeServer";
 import { renderWithApp, setUpI18n } from "../renderWithApp";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mapIdentity } from "@/entities/identity";
 import { followedItemOf } from "@/ui/follow/followedItem";
-import { apiLeague } from "../../features/catalog/fixtures";
+import { apiLeague } from "../../support/fixtures";
 
 describe("followedItemOf", () => {
   it("follows a league as an identity_item with its poster and categories", () => {

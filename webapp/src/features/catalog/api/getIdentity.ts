@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import { mapIdentity, type Identity, type IdentityMapOptions } from "@/entities/identity";
-import { useIdentityMapOptions } from "./viewer";
+import { useIdentityMapOptions } from "@/session/catalog/viewer";
 
 export async function fetchIdentity(id: string, options: IdentityMapOptions, signal?: AbortSignal): Promise<Identity> {
   const answer = await unwrap(api.GET("/identity/get_by_id/id/{id}", { params: { path: { id } }, signal }));

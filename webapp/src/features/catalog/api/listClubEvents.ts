@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CatalogEvent, EventMapOptions } from "@/entities/event";
 import { fetchEventPage, type EventFilters } from "./listEvents";
-import { useAudience, useEventMapOptions, type Audience } from "./viewer";
+import { useAudience, useEventMapOptions, type Audience } from "@/session/catalog/viewer";
 
 /** The favourite club of the profile (`favoriteClubId`, '{type}|{id}'): a team, league or category. */
 export interface Club {

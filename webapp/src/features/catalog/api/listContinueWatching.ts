@@ -2,9 +2,9 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import type { EventMapOptions } from "@/entities/event";
 import { mapContinueWatchingEntry, type ContinueWatchingItem } from "@/entities/playback";
-import { toPage, type Page } from "./page";
-import { playbackKey } from "./savePlaybackPosition";
-import { useEventMapOptions } from "./viewer";
+import { toPage, type Page } from "@/api/page";
+import { playbackKey } from "@/entities/savePlaybackPosition";
+import { useEventMapOptions } from "@/session/catalog/viewer";
 
 export async function fetchContinueWatching(
   size: number,

@@ -2,8 +2,8 @@ import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "
 import { api, unwrap } from "@/api/client";
 import type { components } from "@/api/schema.gen";
 import { mapEvent, type CatalogEvent, type EventMapOptions } from "@/entities/event";
-import { DEFAULT_PAGE_SIZE, nextPageParam, toPage, type Page } from "./page";
-import { useAudience, useEventMapOptions, type Audience } from "./viewer";
+import { DEFAULT_PAGE_SIZE, nextPageParam, toPage, type Page } from "@/api/page";
+import { useAudience, useEventMapOptions, type Audience } from "@/session/catalog/viewer";
 
 type EventListRequest = components["schemas"]["EventListRequest"];
 export type EventFilters = components["schemas"]["EventFilters"];

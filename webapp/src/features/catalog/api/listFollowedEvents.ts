@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { CatalogEvent, EventMapOptions } from "@/entities/event";
 import type { FollowedIds } from "@/entities/followed";
 import { fetchEventPage, type EventFilters } from "./listEvents";
-import { useAudience, useEventMapOptions, type Audience } from "./viewer";
+import { useAudience, useEventMapOptions, type Audience } from "@/session/catalog/viewer";
 
 /** Live games first, then the next kick-offs, each game once. */
 export function orderFollowedEvents(events: readonly CatalogEvent[], size: number): CatalogEvent[] {

@@ -2,8 +2,8 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import type { components } from "@/api/schema.gen";
 import { mapIdentity, type Identity, type IdentityMapOptions } from "@/entities/identity";
-import { toPage, type Page } from "./page";
-import { useIdentityMapOptions } from "./viewer";
+import { toPage, type Page } from "@/api/page";
+import { useIdentityMapOptions } from "@/session/catalog/viewer";
 
 type IdentityListRequest = components["schemas"]["IdentityListRequest"];
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
-import { playbackKey } from "./savePlaybackPosition";
+import { playbackKey } from "@/entities/savePlaybackPosition";
 
 /** Forgets where the viewer stopped in a video: it leaves "Continue watching". */
 export async function removePlaybackPosition(videoId: string): Promise<void> {

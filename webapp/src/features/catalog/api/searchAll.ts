@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import type { components } from "@/api/schema.gen";
-import { DEFAULT_PAGE_SIZE } from "./page";
-import { useAudience, type Audience } from "./viewer";
+import { DEFAULT_PAGE_SIZE } from "@/api/page";
+import { useAudience, type Audience } from "@/session/catalog/viewer";
 
 type Answer = components["schemas"]["SearchResponse"]["content"];
 

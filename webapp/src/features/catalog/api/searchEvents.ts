@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, type QueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 import { mapEvent, type CatalogEvent, type EventMapOptions } from "@/entities/event";
-import { DEFAULT_PAGE_SIZE, nextPageParam, toPage, type Page } from "./page";
+import { DEFAULT_PAGE_SIZE, nextPageParam, toPage, type Page } from "@/api/page";
 import { searchAllQueryOptions } from "./searchAll";
-import { useAudience, useEventMapOptions, type Audience } from "./viewer";
+import { useAudience, useEventMapOptions, type Audience } from "@/session/catalog/viewer";
 
 /** The server refuses longer queries (openapi: q maxLength 100). */
 export const SEARCH_MAX_LENGTH = 100;

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { ContinueWatchingItem } from "@/entities/playback";
 import { useScoresHidden, useSpoilerSafe } from "@/session/spoilers";
-import { formatDuration } from "../lib/kickoff";
-import { EventCard } from "./EventCard";
+import { formatDuration } from "@/lib/kickoff";
+import { EventCard } from "@/ui/catalog/EventCard";
 import "./ContinueWatchingCard.css";
 
 interface Props {

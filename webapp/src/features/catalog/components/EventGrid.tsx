@@ -1,5 +1,5 @@
 import type { CatalogEvent } from "@/entities/event";
-import { EventCard, EventCardSkeleton } from "./EventCard";
+import { EventCard, EventCardSkeleton } from "@/ui/catalog/EventCard";
 import "./EventGrid.css";
 
 /** A page's main list of cards in a responsive grid: one column on phones, as many as fit on wide screens. */

@@ -2,9 +2,9 @@ import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogEvent } from "@/entities/event";
 import { useInfiniteEventList, type EventFilters, type EventListParams } from "../api/listEvents";
-import { EventCard, EventCardSkeleton } from "./EventCard";
+import { EventCard, EventCardSkeleton } from "@/ui/catalog/EventCard";
 import { InfiniteEventList, uniqueEntries } from "./InfiniteEventList";
-import { Rail } from "./Rail";
+import { Rail } from "@/ui/catalog/Rail";
 
 const eventKey = (event: CatalogEvent) => event.id;
 const SOON_PAGE_SIZE = 12;

@@ -4,8 +4,8 @@ import type { Identity } from "@/entities/identity";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { IdentityHeaderSkeleton } from "./IdentityHeader";
 import { EventGridSkeleton } from "./EventGrid";
-import { ErrorState, LoadingNote } from "./States";
-import "./CatalogPage.css";
+import { ErrorState, LoadingNote } from "@/ui/catalog/States";
+import "@/ui/catalog/CatalogPage.css";
 
 /** Loading, error and loaded states shared by the league, category, sub-category and team pages. */
 export function IdentityPageFrame<T extends Identity>({

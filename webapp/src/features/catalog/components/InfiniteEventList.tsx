@@ -2,9 +2,9 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
 import type { CatalogEvent } from "@/entities/event";
-import type { Page } from "../api/page";
+import type { Page } from "@/api/page";
 import { EventGrid, EventGridSkeleton } from "./EventGrid";
-import { EmptyState, ErrorState, LoadingNote } from "./States";
+import { EmptyState, ErrorState, LoadingNote } from "@/ui/catalog/States";
 
 type Query = UseInfiniteQueryResult<InfiniteData<Page<CatalogEvent>>>;
 

@@ -11,12 +11,12 @@ import { useContinueWatching } from "../api/listContinueWatching";
 import { followedIdsOf } from "@/entities/followed";
 import { useFollowedEvents } from "../api/listFollowedEvents";
 import { useRemovePlaybackPosition } from "../api/removePlaybackPosition";
-import { useIdentityMapOptions } from "../api/viewer";
+import { useIdentityMapOptions } from "@/session/catalog/viewer";
 import { RAIL_SIZE } from "../homeRails";
-import { useLogFailure } from "../lib/useLogFailure";
+import { useLogFailure } from "@/lib/useLogFailure";
 import { ContinueWatchingCard } from "./ContinueWatchingCard";
-import { EventCard, EventCardSkeleton } from "./EventCard";
-import { Rail } from "./Rail";
+import { EventCard, EventCardSkeleton } from "@/ui/catalog/EventCard";
+import { Rail } from "@/ui/catalog/Rail";
 
 const eventKey = (event: CatalogEvent) => event.id;
 const itemKey = (item: ContinueWatchingItem) => item.event.id;

@@ -1,5 +1,5 @@
 import type { EventListParams } from "../api/listEvents";
-import type { ClipListParams } from "../api/listClips";
+import type { ClipListParams } from "@/session/catalog/listClips";
 
 /**
  * The event lists of the catalogue, defined once so the home rails and the "see all" pages ask

@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useInfiniteEventList } from "../api/listEvents";
-import { CatalogPage } from "../components/CatalogPage";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
 import { FilterTabs } from "../components/FilterTabs";
 import { InfiniteEventList } from "../components/InfiniteEventList";
 import { DATE_FILTERS, eventDateRange, isDateFilter, useFilterNow } from "../lib/dateFilters";

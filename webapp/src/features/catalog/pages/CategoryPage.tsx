@@ -10,8 +10,8 @@ import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
 import { IdentityEvents } from "../components/IdentityEvents";
 import { IdentityHeader } from "../components/IdentityHeader";
 import { IdentityPageFrame } from "../components/IdentityPageFrame";
-import { Rail } from "../components/Rail";
-import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
+import { Rail } from "@/ui/catalog/Rail";
+import { useEntityOrNotFound } from "@/lib/useEntityOrNotFound";
 
 const isCategory = (identity: Identity): identity is MainCategory => identity.mediaType === "identity";
 const subKey = (item: Identity) => item.id;

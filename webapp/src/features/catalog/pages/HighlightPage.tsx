@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { useInfiniteClipList } from "../api/listClips";
-import { CatalogPage } from "../components/CatalogPage";
+import { useInfiniteClipList } from "@/session/catalog/listClips";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
 import { InfiniteEventList } from "../components/InfiniteEventList";
 import { HIGHLIGHTS } from "../lib/lists";
 

@@ -6,15 +6,15 @@ import type { Identity } from "@/entities/identity";
 import { useLocalePath } from "@/i18n/useLocalePath";
 import { useDocumentTitle } from "@/ui/useDocumentTitle";
 import { useEventList } from "../api/listEvents";
-import { useClipList } from "../api/listClips";
+import { useClipList } from "@/session/catalog/listClips";
 import { useIdentityList } from "../api/listIdentities";
-import { useAudience } from "../api/viewer";
-import { EventCard, EventCardSkeleton } from "../components/EventCard";
+import { useAudience } from "@/session/catalog/viewer";
+import { EventCard, EventCardSkeleton } from "@/ui/catalog/EventCard";
 import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
-import { Rail } from "../components/Rail";
-import { EmptyState } from "../components/States";
+import { Rail } from "@/ui/catalog/Rail";
+import { EmptyState } from "@/ui/catalog/States";
 import { HOME_HIGHLIGHTS, HOME_LEAGUES, HOME_RAILS } from "../homeRails";
-import "../components/CatalogPage.css";
+import "@/ui/catalog/CatalogPage.css";
 
 // Signed-in viewers only, after the first render: anonymous visitors never download it.
 const PersonalRails = lazy(() =>

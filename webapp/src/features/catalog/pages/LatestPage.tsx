@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useInfiniteEventList } from "../api/listEvents";
-import { CatalogPage } from "../components/CatalogPage";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
 import { InfiniteEventList } from "../components/InfiniteEventList";
 import { LATEST_VIDEOS } from "../lib/lists";
 

@@ -12,8 +12,8 @@ import { IdentityCard, IdentityCardSkeleton } from "../components/IdentityCard";
 import { IdentityEvents } from "../components/IdentityEvents";
 import { IdentityHeader } from "../components/IdentityHeader";
 import { IdentityPageFrame } from "../components/IdentityPageFrame";
-import { Rail } from "../components/Rail";
-import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
+import { Rail } from "@/ui/catalog/Rail";
+import { useEntityOrNotFound } from "@/lib/useEntityOrNotFound";
 
 const isLeague = (identity: Identity): identity is SubCategory => identity.mediaType === "identity_item";
 const teamKey = (team: Identity) => team.id;

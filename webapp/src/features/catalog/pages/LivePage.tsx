@@ -5,7 +5,7 @@ import { useLocalePath } from "@/i18n/useLocalePath";
 import { useIsAuthenticated } from "@/session/store";
 import { useInfiniteEventList } from "../api/listEvents";
 import { useSportCounts } from "../api/getSportCounts";
-import { CatalogPage } from "../components/CatalogPage";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
 import { FilterTabs, type FilterTab } from "../components/FilterTabs";
 import { InfiniteEventList } from "../components/InfiniteEventList";
 import { LIVE_EVENTS } from "../lib/lists";

@@ -5,8 +5,8 @@ import { useLocalePath } from "@/i18n/useLocalePath";
 import { FallbackImage } from "@/ui/images/FallbackImage";
 import { useSearchAll, type SearchGroups, type SearchHit } from "../api/searchAll";
 import { SEARCH_MAX_LENGTH, useSearchEvents } from "../api/searchEvents";
-import { CatalogPage } from "../components/CatalogPage";
-import { EmptyState } from "../components/States";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
+import { EmptyState } from "@/ui/catalog/States";
 import { InfiniteEventList, uniqueEntries } from "../components/InfiniteEventList";
 import "./SearchPage.css";
 

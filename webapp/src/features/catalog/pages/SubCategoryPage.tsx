@@ -8,7 +8,7 @@ import { useIdentity } from "../api/getIdentity";
 import { IdentityEvents } from "../components/IdentityEvents";
 import { IdentityHeader } from "../components/IdentityHeader";
 import { IdentityPageFrame } from "../components/IdentityPageFrame";
-import { useEntityOrNotFound } from "../lib/useEntityOrNotFound";
+import { useEntityOrNotFound } from "@/lib/useEntityOrNotFound";
 
 /** /category/:mainId/sub-category/:subId: one sub-category of a category and its events. */
 export default function SubCategoryPage() {

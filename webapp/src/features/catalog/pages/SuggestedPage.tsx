@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { followedIdentitiesIds, useIsAuthenticated, useSession } from "@/session/store";
 import { useInfiniteEventList } from "../api/listEvents";
-import { CatalogPage } from "../components/CatalogPage";
+import { CatalogPage } from "@/ui/catalog/CatalogPage";
 import { InfiniteEventList } from "../components/InfiniteEventList";
 import { suggestedEvents } from "../lib/lists";
 

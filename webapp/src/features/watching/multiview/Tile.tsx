@@ -12,6 +12,7 @@ import { ExpandIcon, ShrinkIcon, SoundIcon } from "./icons";
 import type { TilePlacement } from "./layout";
 import { TileCaption } from "./TileCaption";
 import { TileVideo } from "./TileVideo";
+import { useTileRealtime } from "./useTileRealtime";
 
 /** What a tile shows for an event the viewer may not watch: the ways to watch it (the app gives it). */
 export type PaywallComponent = ComponentType<{ event: CatalogEvent }>;
@@ -54,6 +55,7 @@ export function Tile(props: TileProps) {
   const titleId = useId();
   const { query, renewStream } = useWatchedEvent(id);
   const event = query.data;
+  useTileRealtime(id, event?.status, () => void query.refetch());
   const scoresHidden = useScoresHidden(id);
   const title = event
     ? scoresHidden

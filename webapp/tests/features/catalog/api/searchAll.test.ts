@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { fetchSearchAll, searchAllQueryOptions } from "@/features/catalog/api/searchAll";
 import { searchEventsInfiniteQueryOptions } from "@/features/catalog/api/searchEvents";
-import { eventMapOptionsOf } from "@/features/catalog/api/viewer";
+import { eventMapOptionsOf } from "@/session/catalog/viewer";
 import { appConfigFixture } from "../../../support/appConfig";
-import { apiEvent, pageOf } from "../fixtures";
+import { apiEvent, pageOf } from "../../../support/fixtures";
 
 const answer = {
   content: {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import SearchPage from "@/features/catalog/pages/SearchPage";
-import { apiEvent, pageOf } from "../fixtures";
-import { renderPage } from "../renderPage";
+import { apiEvent, pageOf } from "../../../support/fixtures";
+import { renderPage } from "../../../support/renderPage";
 
 const json = (data: unknown, status = 200) =>
   new Response(JSON.stringify(data), { status, headers: { "Content-Type": "application/json" } });

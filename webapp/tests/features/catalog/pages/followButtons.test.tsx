@@ -8,8 +8,8 @@ import LeaguePage from "@/features/catalog/pages/LeaguePage";
 import SubCategoryPage from "@/features/catalog/pages/SubCategoryPage";
 import TeamPage from "@/features/catalog/pages/TeamPage";
 import { sessionStore } from "@/session/store";
-import { apiLeague, pageOf } from "../fixtures";
-import { renderPage } from "../renderPage";
+import { apiLeague, pageOf } from "../../../support/fixtures";
+import { renderPage } from "../../../support/renderPage";
 import { json, ok, signIn, signOutQuietly } from "../../../session/fakeServer";
 
 type ApiIdentity = components["schemas"]["Identity"];

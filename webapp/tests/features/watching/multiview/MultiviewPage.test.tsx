@@ -4,7 +4,7 @@ import type { components } from "@/api/schema.gen";
 import type { CatalogEvent } from "@/entities/event";
 import { MultiviewPage } from "@/features/watching/multiview/MultiviewPage";
 import { setSpoilerFree } from "@/session/spoilers";
-import { apiEvent, pageOf, testConfig } from "../../catalog/fixtures";
+import { apiEvent, pageOf, testConfig } from "../../../support/fixtures";
 import { json, stubApi } from "../../../support/fetchStub";
 import { setUpEnglish } from "../../../support/i18n";
 import { renderWithApp } from "../../../ui/renderWithApp";
@@ -65,7 +65,7 @@ function stubServer() {
   });
 }
 
-/** Stands in for the catalogue's paywall, which the app hands the page. */
+/** Stands in for the event page's paywall, which the app hands the page. */
 const Paywall = ({ event }: { event: CatalogEvent }) => <p>Paywall of {event.title}</p>;
 
 function renderMultiview(url: string) {
