@@ -13,6 +13,8 @@ vi.waitFor = (callback, options) =>
   waitFor(callback, typeof options === "number" ? { timeout: options } : { timeout: 5000, ...options });
 
 afterEach(() => {
+  // Files without a DOM (`// @vitest-environment node`) have nothing of a browser to clear.
+  if (typeof document === "undefined") return;
   cleanup();
   localStorage.clear();
   document.cookie.split(";").forEach((c) => {

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { beforeAll, describe, expect, it } from "vitest";
 import { createInstance, type TFunction } from "i18next";
 import { ApiError } from "@/api/apiError";

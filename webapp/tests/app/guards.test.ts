@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { allowedStoreUrl, runGuards, type GuardInput } from "@/app/guards";
 import { appConfigFixture } from "../support/appConfig";

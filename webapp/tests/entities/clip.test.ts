@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { clipRangeProblem, mapUserClip } from "@/entities/clip";
 import { apiEvent } from "../support/fixtures";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { accessOf, eventPath, mapEvent, toEventPageModel, type EventMapOptions } from "@/entities/event";
 import { apiEvent } from "../support/fixtures";

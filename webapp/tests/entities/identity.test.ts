@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { belongsToCategory, mapIdentity, type SubCategory, type Team } from "@/entities/identity";
 import { apiLeague } from "../support/fixtures";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { components } from "@/api/schema.gen";
 import { formatPrice, mapCommerceOptions, mapProduct, mapPurchase, productDescription } from "@/entities/product";

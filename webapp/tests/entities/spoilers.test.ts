@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { mapEvent, type EventMapOptions } from "@/entities/event";
 import { spoilerFreeEvent, withoutScore } from "@/entities/spoilers";

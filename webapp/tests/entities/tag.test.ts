@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { canEditTag, mapTag, timelineOrder, type ApiTag } from "@/entities/tag";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { mapUserProfile, toProfileUpdate } from "@/entities/user";
 import { API_PROFILE } from "../session/fakeServer";

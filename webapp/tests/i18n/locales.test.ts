@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { LOCALES, NAMESPACES, directionOf, localizePath, splitLocalePath } from "@/i18n/locales";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { captureException, flush } from "@sentry/browser";

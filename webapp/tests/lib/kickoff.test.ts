@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { calendarDayOffset, formatDay, formatDuration, formatTime } from "@/lib/kickoff";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
 import { toast } from "sonner";
 import { TOAST_DURATION_MS, notify, toToastOptions } from "@/lib/notify";

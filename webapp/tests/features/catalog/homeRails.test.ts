@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { HOME_HIGHLIGHTS, HOME_LEAGUES, HOME_RAILS, prefetchHomeRails } from "@/features/catalog/homeRails";

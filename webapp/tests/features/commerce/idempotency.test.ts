@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { ATTEMPT_LIFETIME_MS, attemptFor, currentAttempt, finishAttempt } from "@/features/commerce/lib/idempotency";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { exposeProbe, type ProbeHost, type ProbedHls } from "@/ui/player/probe";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTokenRenewal, MIN_RENEWAL_GAP_MS, type TokenRenewalHost } from "@/ui/player/tokenRenewal";
 

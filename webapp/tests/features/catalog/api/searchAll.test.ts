@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { fetchSearchAll, searchAllQueryOptions } from "@/features/catalog/api/searchAll";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { QueryClient } from "@tanstack/react-query";
 import { prefetchEventAnswer } from "@/features/watching/api/prefetchEvent";
 import { eventQueryOptions } from "@/features/watching/api/getEvent";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { Product } from "@/entities/product";
 import { formatTimeLeft, timeLeft } from "@/features/watching/event/countdown";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { cmcdOf, encodeCmcd, withCmcd } from "@/ui/player/qoe/cmcd";
 import type { MediaRequest } from "@/ui/player/qoe/mediaRequests";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { NUDGE_SECONDS, View, type Beacon, type Rendition } from "@/ui/player/qoe/view";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { mapCatchUp, type KeyPlay } from "@/features/watching/event/catchUp/catchUpQuery";
 import { playingKeyPlay, visibleKeyPlays } from "@/features/watching/event/catchUp/keyPlays";
