@@ -67,9 +67,13 @@ generate: install webapp/node_modules/.installed
 
 # In a random order (pytest-randomly: modules, then the tests in each), from a seed printed first;
 # PYTEST_SEED=N replays that order. -q leaves out the header where pytest-randomly prints it.
+# Twice as many workers as cores: many tests wait on processes they start (servers, nginx, ffmpeg),
+# and two workers left a core idle a third of the time (alone on two cores: 12:55 with 2, 9:26 with 4).
+# At most 8: a worker grows to 2-3 GB over a run.
+PYTEST_WORKERS ?= $(shell w=$$(( 2 * $$(nproc) )); echo $$(( w > 8 ? 8 : w )))
 test-python: install
 	@seed=$${PYTEST_SEED:-$$RANDOM}; echo "pytest: --randomly-seed=$$seed (PYTEST_SEED=$$seed replays this order)"; \
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --randomly-seed=$$seed
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --randomly-seed=$$seed
 
 # Dredd and Schemathesis against a freshly seeded server.
 openapi/node_modules/.installed: openapi/package.json openapi/package-lock.json
