@@ -286,23 +286,18 @@ def _unknown(event: str) -> str:
 
 
 def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | None, caps: SocketCaps) -> None:
-    # python-socketio also routes a client *message* named "connect" or "disconnect" to these
-    # handlers (the catch-all skips reserved names). The real handshake and hang-up run while the
-    # sid is still pending, never connected; a message can only come from a connected sid.
-    def sent_as_message(sid: str) -> bool:
+    def connected(sid: str) -> bool:
         return sio.manager.is_connected(sid, NAMESPACE)
-
-    def hung_up(sid: str) -> bool:
-        # Asked after a handler's awaits (the session or role check): a connection that has gone
-        # meanwhile hears no answer, and a room or count kept for it would outlive it.
-        return not sio.manager.is_connected(sid, NAMESPACE)
 
     session_alive = getattr(authenticate, "session_alive", None)
     current_role = getattr(authenticate, "current_role", None)
 
     @sio.event
     async def connect(sid: str, *args: Any) -> str | None:
-        if sent_as_message(sid):
+        # python-socketio also routes a client *message* named "connect" or "disconnect" to these
+        # handlers (the catch-all skips reserved names). The real handshake and hang-up run while the
+        # sid is still pending, never connected; a message can only come from a connected sid.
+        if connected(sid):
             return _unknown("connect")  # must not re-run the handshake and replace the session
         environ = args[0] if args and isinstance(args[0], dict) else {}
         auth = args[1] if len(args) > 1 else None  # args: environ[, auth]
@@ -322,7 +317,7 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
 
     @sio.event
     async def disconnect(sid: str, *args: Any) -> str | None:
-        if sent_as_message(sid):
+        if connected(sid):  # a message, as for connect
             return _unknown("disconnect")
         caps.forget(sid)  # python-socketio drops the connection's rooms after this
         return None
@@ -360,7 +355,9 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
                     if not alive:
                         return _fail("forbidden", SESSION_ENDED)
             room = room_of(payload)
-            if hung_up(sid):
+            # Asked after the awaits (the session check): a connection that has gone meanwhile
+            # hears no answer, and a room or count kept for it would outlive it.
+            if not connected(sid):
                 return _fail("validation_error", CLOSED)
             if join:
                 if not caps.join(sid, room):
@@ -405,7 +402,7 @@ def _register_handlers(sio: socketio.AsyncServer, authenticate: Authenticate | N
         if role not in STAFF_ROLES:
             return _fail("forbidden", WATCH_FORBIDDEN)
         room = payload["room"]
-        if hung_up(sid):
+        if not connected(sid):  # gone during the role check, as for the joins
             return _fail("validation_error", CLOSED)
         if not caps.join(sid, room):
             return _fail(TOO_MANY_ROOMS, TOO_MANY_ROOMS_MESSAGE)
