@@ -10,7 +10,7 @@ import yaml
 from connexion.json_schema import Draft4RequestValidator, Draft4ResponseValidator
 from openapi_schema_validator import OAS30Validator
 
-DOCUMENT = yaml.safe_load((Path(__file__).resolve().parents[1] / "openapi.yaml").read_text(encoding="utf-8"))
+DOCUMENT = yaml.load((Path(__file__).resolve().parents[1] / "openapi.yaml").read_bytes(), Loader=yaml.CSafeLoader)
 NULL_VALUE = DOCUMENT["components"]["schemas"]["NullValue"]
 VALIDATORS = [Draft4RequestValidator, Draft4ResponseValidator, OAS30Validator]
 

@@ -30,10 +30,10 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
-import yaml
 from sqlalchemy import func, select
 
 from .. import clock
+from ..api.http.contract_document import document
 from ..api.http.routing import OPENAPI_PATH, operations
 from ..auth.passwords import Passwords
 from ..auth.providers.local_provider import local_openid_provider
@@ -151,7 +151,7 @@ async def _prepare_database(url: str) -> dict:
 
 def _operations_index() -> dict:
     """'METHOD /path' -> {operationId, secured} for the hooks."""
-    spec = yaml.safe_load(OPENAPI_PATH.read_text())
+    spec = document()
     index = {}
     for op in operations():
         operation = spec["paths"][op.path][op.method.lower()]

@@ -70,7 +70,7 @@ def _validator(registry: Registry, pointer: str) -> Draft7Validator:
 
 
 def load(path: Path = ASYNCAPI_PATH) -> Contract:
-    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document = yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)  # libyaml: a tenth of the time
     registry = Registry().with_resource(DOCUMENT_URI, Resource.from_contents(document, default_specification=DRAFT7))
     channel = document["channels"][CHANNEL]
     messages: dict[str, Message] = {}

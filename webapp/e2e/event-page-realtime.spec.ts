@@ -13,6 +13,10 @@ import {
   touchline,
 } from "./event-support";
 
+// Each test waits on the staff CLI (a process of its own, event-support's `touchline`) as well as
+// on the page.
+test.describe.configure({ timeout: 120_000 });
+
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
 test("a stream switch from `touchline events set-stream` changes the picture without a reload", async ({

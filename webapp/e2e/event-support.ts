@@ -106,7 +106,9 @@ export async function touchline(baseURL: string, args: string[]): Promise<string
       TOUCHLINE_STAFF_EMAIL: STAFF.email,
       TOUCHLINE_STAFF_PASSWORD: STAFF.password,
     },
-    timeout: 30_000,
+    // A Python process that starts, signs in and calls the API: about 3 s of CPU, which took more
+    // than 30 s while the unit suites and three browsers shared two cores.
+    timeout: 90_000,
   });
   return stdout;
 }

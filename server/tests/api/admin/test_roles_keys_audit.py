@@ -8,18 +8,17 @@ from datetime import timedelta
 
 import pytest
 import pytest_asyncio
-import yaml
 from sqlalchemy import select
 
 from server import clock
-from server.api.http.routing import OPENAPI_PATH
+from server.api.http.contract_document import document
 from server.models import ApiKey
 from server.tests.accounts import create_user, sign_in, sign_up
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 NOBODY = "f" * 24
-SPEC = yaml.safe_load(OPENAPI_PATH.read_text())
+SPEC = document()
 
 
 def admin_operations() -> list[tuple[str, str, dict]]:

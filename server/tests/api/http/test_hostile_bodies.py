@@ -6,9 +6,9 @@ import json
 
 import httpx
 import pytest
-import yaml
 
-from server.api.http.routing import OPENAPI_PATH, operations
+from server.api.http.contract_document import document
+from server.api.http.routing import operations
 from server.api.http.validation import ECHO_CHARACTERS, MAX_JSON_DEPTH
 from server.app import create_api
 from server.tests.accounts import sign_up
@@ -32,7 +32,7 @@ def nested_arrays_in_filters(depth: int) -> str:
 
 def json_operations() -> list:
     """Every operation of the contract that takes a JSON body: (method, path with made-up ids)."""
-    spec = yaml.safe_load(OPENAPI_PATH.read_text())
+    spec = document()
     found = []
     for op in operations():
         content = (spec["paths"][op.path][op.method.lower()].get("requestBody") or {}).get("content", {})

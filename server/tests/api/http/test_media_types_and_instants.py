@@ -4,20 +4,19 @@ the ends of the range are a 400, never a 500 (issue: Content-Type in another cas
 import copy
 
 import pytest
-import yaml
 from connexion.json_schema import resolve_refs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.api.http.contract_document import document
 from server.api.http.media_types import canonical_content_type
-from server.api.http.routing import OPENAPI_PATH
 from server.instants import parse_instant
 from server.tests.mailbox import staff_headers
 
 from .test_errors import assert_envelope
 from .test_hostile_bodies import json_operations
 
-CONTRACT = resolve_refs(yaml.safe_load(OPENAPI_PATH.read_text()))
+CONTRACT = resolve_refs(document())
 SOME_ID = "5f1c0a8e2b3d4c5e6f7a8b9c"
 
 

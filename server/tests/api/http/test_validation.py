@@ -3,6 +3,7 @@
 from jsonschema import Draft4Validator
 
 from server.api.http import validation
+from server.api.http.contract_document import document
 
 
 def first_error(schema, value):
@@ -38,14 +39,12 @@ def test_field_error_is_a_plain_message_that_remembers_its_field():
 # --- the fast path for request bodies ---------------------------------------------------------
 
 import copy  # noqa: E402
-from pathlib import Path  # noqa: E402
 
-import yaml  # noqa: E402
 from connexion.json_schema import Draft4RequestValidator, resolve_refs  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-CONTRACT = resolve_refs(yaml.safe_load((Path(__file__).parents[4] / "openapi" / "openapi.yaml").read_text()))
+CONTRACT = resolve_refs(document())
 BODY_MEDIA = [
     operation["requestBody"]["content"]["application/json"]
     for path in CONTRACT["paths"].values()
