@@ -16,6 +16,8 @@ DEV_SECRET = "touchline-development-secret-change-me"
 ARGON2_MIN_MEMORY_KIB = 19 * 1024
 ARGON2_MIN_TIME_COST = 2
 # Test runs' default: about a millisecond a hash instead of 30.
+# x264's presets, fastest first (`x264 --help`), up to the slowest a live ladder keeps up with.
+X264Preset = Literal["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
 _TEST_ARGON2 = {"argon2_memory_kib": 1024, "argon2_time_cost": 1}
 # The built-in survey form (server/survey.py), the default TOUCHLINE_SURVEY_FORM_URL.
 SURVEY_DEFAULT_FORM_PATH = "/survey/user-experience/"
@@ -315,6 +317,9 @@ class Settings(BaseSettings):
     upload_retention_hours: int = Field(default=24, ge=1, le=24 * 30)
     transcode_concurrency: int = Field(default=1, ge=0, le=16)  # 0: this deployment transcodes nothing
     transcode_loudnorm: bool = True
+    # x264's speed for every ladder, live and uploaded: a faster preset spends less CPU on each
+    # rendition for a little more bitrate at the same quality (Owncast's "CPU usage" level).
+    x264_preset: X264Preset = "veryfast"
     # The VAST ad tag the seed gives a few live and archived games (`advertisements.link.vast`):
     # by default this server's own test ad (server/media/delivery/ads.py; server.media.delivery.urls.DEFAULT_VAST_URL);
     # empty: the seed gives no event an ad.

@@ -333,6 +333,7 @@ class Feed:
             self._renditions(),
             segment_seconds=self.info.segment_seconds,
             run=self._next_run(),
+            preset=self.inputs.settings.x264_preset,
             ffmpeg=self.inputs.ffmpeg,
         )
 

@@ -13,6 +13,10 @@ from typing import overload
 MEDIA_DIR = tempfile.mkdtemp(prefix="touchline-test-media-")
 os.environ["TOUCHLINE_MEDIA_DIR"] = MEDIA_DIR
 atexit.register(shutil.rmtree, MEDIA_DIR, ignore_errors=True)
+# Every ladder the tests transcode (uploads and live inputs, here and in the servers they start)
+# with x264's fastest preset: the same renditions, segments and playlists for about half the CPU
+# of the default. The default preset's command is tested on its own (tests/media/packaging).
+os.environ.setdefault("TOUCHLINE_X264_PRESET", "ultrafast")
 
 # The broadcast samples' renditions (fixtures/media/<sport>), in their masters' order.
 SAMPLE_LADDER = ("360p", "234p", "720p", "144p")

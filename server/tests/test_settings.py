@@ -1,4 +1,5 @@
-"""Settings of the survey, analytics and error reporting (server/settings.py)."""
+"""Settings of the survey, analytics, error reporting, password hashing and the ladders' encoder
+(server/settings.py)."""
 
 import pytest
 from pydantic import ValidationError
@@ -69,3 +70,13 @@ def test_a_process_using_the_clusters_nginx_must_be_told_where_its_stat_and_cont
         Settings(ingest_nginx="external", ingest_enabled=True)
     assert Settings(ingest_nginx="external", ingest_enabled=True, rtmp_control_port=8999).rtmp_control_port == 8999
     assert Settings(ingest_nginx="external", ingest_enabled=False).ingest_nginx == "external"
+
+
+def test_ladders_are_encoded_at_veryfast_unless_another_x264_preset_is_set(monkeypatch):
+    monkeypatch.delenv("TOUCHLINE_X264_PRESET", raising=False)  # the test run's own (tests/media_dir.py)
+    assert Settings().x264_preset == "veryfast"
+    monkeypatch.setenv("TOUCHLINE_X264_PRESET", "superfast")
+    assert Settings().x264_preset == "superfast"
+    monkeypatch.setenv("TOUCHLINE_X264_PRESET", "placebo-fast")
+    with pytest.raises(ValidationError, match="x264_preset"):
+        Settings()

@@ -227,6 +227,7 @@ class Transcoding:
             renditions,
             segment_seconds=self.settings.live_segment_seconds,
             loudnorm=self.settings.transcode_loudnorm,
+            preset=self.settings.x264_preset,
             ffmpeg=self.ffmpeg,
         )
         await _run_ffmpeg(command, checked.duration_seconds, progress)

@@ -20,6 +20,9 @@ export TOUCHLINE_LOGIN_ATTEMPTS_PER_ADDRESS=1000
 # shown. A VAST that answers after 10 s (e2e/player-ads.spec.ts) is still past the first.
 export TOUCHLINE_AD_VAST_DEADLINE_MS=4000
 export TOUCHLINE_AD_START_DEADLINE_MS=10000
+# The ladders the e2e tests transcode (uploads, test patterns) with x264's fastest preset: the same
+# renditions for about half the CPU, on two cores that three browsers and servers share.
+export TOUCHLINE_X264_PRESET="${TOUCHLINE_X264_PRESET:-ultrafast}"
 # Confirmation mails are also written here (test-only), for the tests to open the sign-up link
 # (playwright.config.ts sets the directory; e2e/mailbox.ts reads it).
 export TOUCHLINE_MAIL_DROP_DIR="${TOUCHLINE_MAIL_DROP_DIR:-$data/mail}"

@@ -27,6 +27,7 @@ from .ladder import AUDIO_KBPS, Rendition, keyframe_interval
 SEGMENT_TEMPLATE = "r{run}-%05d.ts"
 RUN_PLAYLIST = "run-{run}.m3u8"
 AUDIO_RATE = 48_000
+DEFAULT_PRESET = "veryfast"  # Settings.x264_preset's default
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,13 @@ def ladder_filter_graph(renditions: tuple[Rendition, ...]) -> str:
     return ";".join(chains)
 
 
-def video_options(i: int, r: Rendition, gop: int, segment_seconds: float) -> list[str]:
+def video_options(i: int, r: Rendition, gop: int, segment_seconds: float, preset: str = DEFAULT_PRESET) -> list[str]:
     # Constant-ish bitrate with a capped peak: the master's BANDWIDTH holds, players adapt smoothly.
     return [
         f"-c:v:{i}",
         "libx264",
         f"-preset:v:{i}",
-        "veryfast",
+        preset,
         f"-profile:v:{i}",
         "main",
         f"-level:v:{i}",
@@ -107,6 +108,7 @@ def live_hls_command(
     *,
     segment_seconds: float = 2.0,
     run: int = 1,
+    preset: str = DEFAULT_PRESET,
     ffmpeg: str = "ffmpeg",
 ) -> list[str]:
     """ffmpeg's argv: `source` into run `run` of each rendition, `out_dir/<rendition>/run-<run>.m3u8`
@@ -125,7 +127,7 @@ def live_hls_command(
     for i in range(len(renditions)):
         command += ["-map", f"[v{i}]", "-map", audio_input]
     for i, rendition in enumerate(renditions):
-        command += video_options(i, rendition, gop, segment_seconds)
+        command += video_options(i, rendition, gop, segment_seconds, preset)
     command += ladder_outputs(
         renditions,
         has_audio=source.has_audio,

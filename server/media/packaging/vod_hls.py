@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .ladder import Rendition, keyframe_interval
-from .live_hls import AUDIO_RATE, ladder_filter_graph, ladder_outputs, video_options
+from .live_hls import AUDIO_RATE, DEFAULT_PRESET, ladder_filter_graph, ladder_outputs, video_options
 from .measure import PLAYLIST
 
 # Not `seg-<j>.ts` (a sample's timeline) nor `r<n>-<k>.ts` (a live run): server.media.delivery.urls.
@@ -45,6 +45,7 @@ def vod_hls_command(
     *,
     segment_seconds: float = 2.0,
     loudnorm: bool = True,
+    preset: str = DEFAULT_PRESET,
     ffmpeg: str = "ffmpeg",
 ) -> list[str]:
     """ffmpeg's argv: `source` into `out_dir/<rendition>/index.m3u8` and its segments, with
@@ -62,7 +63,7 @@ def vod_hls_command(
     for i in range(len(renditions)):
         command += ["-map", f"[v{i}]", "-map", f"[a{i}]" if source.has_audio else "1:a:0"]
     for i, rendition in enumerate(renditions):
-        command += video_options(i, rendition, gop, segment_seconds)
+        command += video_options(i, rendition, gop, segment_seconds, preset)
     command += ladder_outputs(
         renditions,
         has_audio=source.has_audio,

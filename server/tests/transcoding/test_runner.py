@@ -32,6 +32,7 @@ from server.tests import factories
 from server.tests.commerce import CREATED
 from server.tests.mailbox import recording_socket
 from server.tests.media.sources.videos import make_video
+from server.transcoding import runner as runner_module
 from server.transcoding.runner import JOB_LEASE_SECONDS, Transcoding
 
 
@@ -131,6 +132,25 @@ async def test_an_upload_becomes_a_ready_asset_with_a_measured_ladder_a_poster_a
     assert (directory / "thumbs-001.jpg").exists()
     assert not UploadFiles(media_settings.media_dir).source(job_id).exists()  # the source is freed
     assert not (media_settings.media_dir / "transcoding" / job_id).exists()
+
+
+async def test_a_job_encodes_at_the_settings_x264_preset(database, media_settings, tmp_path, monkeypatch):
+    ran: list[list[str]] = []
+    real_run = runner_module._run_ffmpeg
+
+    async def recording(command, duration, progress):
+        ran.append(command)
+        await real_run(command, duration, progress)
+
+    monkeypatch.setattr(runner_module, "_run_ffmpeg", recording)
+    settings = media_settings.model_copy(update={"x264_preset": "superfast"})
+    job_id = await queued_job(database, settings, make_video(tmp_path / "a.mp4", seconds=2, size="320x180"))
+    runner = Transcoding(settings, database)
+    assert await runner.round() == [job_id]
+    await runner.idle()
+    assert (await job_row(database, job_id)).state == "done"
+    [command] = ran
+    assert command[command.index("-preset:v:0") + 1] == "superfast"
 
 
 async def test_two_processes_run_a_job_once(database, media_settings, tmp_path):

@@ -31,6 +31,12 @@ def test_every_rendition_has_a_keyframe_on_every_segment_boundary_and_none_from_
     assert option(command, "-hls_time") == ["2"]
 
 
+def test_every_rendition_is_encoded_at_veryfast_unless_another_preset_is_given():
+    assert option(live_hls_command(RTMP, Path("/m"), LADDER), "-preset:v:2") == ["veryfast"]
+    command = live_hls_command(RTMP, Path("/m"), LADDER, preset="superfast")
+    assert [option(command, f"-preset:v:{i}") for i in range(3)] == [["superfast"]] * 3
+
+
 def test_a_one_second_segment_halves_the_keyframe_interval():
     command = live_hls_command(RTMP, Path("/m"), LADDER, segment_seconds=1)
     assert option(command, "-g:v:0") == ["30"] and option(command, "-hls_time") == ["1"]

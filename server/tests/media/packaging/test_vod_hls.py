@@ -20,6 +20,13 @@ def test_a_file_becomes_vod_playlists_of_the_whole_ladder_with_its_loudness_norm
     assert command.count("-sc_threshold:v:0") == 1 and "-force_key_frames:v:2" in command
 
 
+def test_an_upload_is_encoded_at_the_preset_given_as_live_is():
+    source = VodInput(Path("in.mp4"), has_audio=True)
+    assert vod_hls_command(source, Path("out"), LADDER).count("veryfast") == 3
+    command = vod_hls_command(source, Path("out"), LADDER, preset="ultrafast")
+    assert [command[command.index(f"-preset:v:{i}") + 1] for i in range(3)] == ["ultrafast"] * 3
+
+
 def test_loudness_normalisation_can_be_turned_off():
     command = vod_hls_command(VodInput(Path("in.mp4"), has_audio=True), Path("out"), LADDER, loudnorm=False)
     assert "loudnorm" not in " ".join(command)
