@@ -160,3 +160,18 @@ def test_a_server_that_cannot_be_reached_is_one_line_naming_its_url(args, tmp_pa
     assert f"Cannot reach the Touchline API at {url}" in line
     assert "--api-url" in line and "TOUCHLINE_API_URL" in line
     assert "Traceback" not in result.stderr
+
+
+def test_a_staff_command_starts_without_the_consoles_or_the_clusters_modules():
+    # Shell completion runs the program on every Tab: Textual and the ingest's server side (over a
+    # second of CPU between them) load only for `touchline admin` and `touchline cluster`.
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, cli.main; print(' '.join(sys.modules))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    assert "cli.main" in loaded
+    assert not [name for name in loaded if name == "textual" or name.startswith("server.ingest")]

@@ -16,6 +16,8 @@ from ..terminal_text import visible_data
 from .quiet_rooms import QuietRoomsWatch
 from .rooms import RoomsWatch
 
+REFRESH_SECONDS = 3.0  # how often the console's screens ask the API again
+
 __all__ = ["ADMIN_ONLY", "AdminApi", "AdminApiError", "ConsoleOptions"]
 
 ADMIN_ONLY = "needs the admin role (this session is support staff)"

@@ -14,10 +14,10 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from .api import AdminApi
+from .api import REFRESH_SECONDS, AdminApi
 from .audit import AuditScreen
 from .codes import CodesScreen
-from .dashboard import REFRESH_SECONDS, DashboardScreen
+from .dashboard import DashboardScreen
 from .live import LiveControlScreen
 from .media import MediaScreen
 from .media_jobs import MEDIA_REFRESH_SECONDS

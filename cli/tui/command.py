@@ -3,8 +3,7 @@ environment (TOUCHLINE_API_URL, TOUCHLINE_API_KEY, TOUCHLINE_STAFF_EMAIL/_PASSWO
 `touchline login`. It starts even when the server is down: the dashboard says so and keeps trying."""
 
 from ..commands.staff_options import ApiKey, ApiUrl, StaffEmail, StaffPassword
-from .api import AdminApi, ConsoleOptions
-from .dashboard import REFRESH_SECONDS
+from .api import REFRESH_SECONDS, AdminApi, ConsoleOptions
 
 
 def admin(

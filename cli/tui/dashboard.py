@@ -28,14 +28,13 @@ from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from .api import ADMIN_ONLY, AdminApi, AdminApiError
+from .api import ADMIN_ONLY, REFRESH_SECONDS, AdminApi, AdminApiError
 from .ingest_health import trouble_of
 from .media_jobs import ENDED, MEDIA_REFRESH_SECONDS, JobFollower, apply_change, clock, percent_of
 from .qoe_alerts import MARK as QOE_MARK
 from .qoe_alerts import AlertWatch, alert_of_message, alert_of_report, alert_since
 from .widgets import ConfirmScreen, PaletteAction, selected_row_key, short_time
 
-REFRESH_SECONDS = 3.0
 EVENT_WIDTH = 14
 TROUBLE_MARK = "! "  # before the title of a live event whose ingest is in trouble
 RECENT_FAILURE = timedelta(hours=1)  # a failed job is named this long, by the server's clock

@@ -37,8 +37,7 @@ from ..asyncapi_messages import (
     server_messages,
 )
 from ..room_watch import RoomMessage
-from .api import ADMIN_ONLY, AdminApi, AdminApiError
-from .dashboard import REFRESH_SECONDS
+from .api import ADMIN_ONLY, REFRESH_SECONDS, AdminApi, AdminApiError
 from .ingest_panel import TAKES_A_FEED, IngestPanel
 from .ingest_settings import IngestSettings, IngestSettingsScreen
 from .widgets import ConfirmScreen, PaletteAction, short_time

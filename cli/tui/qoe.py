@@ -24,8 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ..qoe_figures import percent_of, startup_of
-from .api import ADMIN_ONLY, AdminApi, AdminApiError
-from .dashboard import REFRESH_SECONDS
+from .api import ADMIN_ONLY, REFRESH_SECONDS, AdminApi, AdminApiError
 from .ingest_panel import IngestPanel
 from .qoe_panel import QoePanel
 from .widgets import ConfirmScreen, PaletteAction, selected_row_key
