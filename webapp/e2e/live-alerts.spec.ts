@@ -10,21 +10,27 @@ interface OutboxPage {
   content: { entries: { to: string; subject: string; kind: string }[] };
 }
 
-/** Resolves once the page's socket has joined its viewer's room. Register before the page loads. */
-function userRoomJoined(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on("websocket", (socket) => {
-      socket.on("framereceived", ({ payload }) => {
-        if (/"ok\\?":\s*true.*user:/.test(String(payload))) resolve();
-      });
+/**
+ * Follows the page's sockets (register before the page loads): `joined()` waits until the latest
+ * socket, the one the last full page load opened, has joined its viewer's room. An alert sent
+ * while a tab's new socket has not joined yet never reaches that tab.
+ */
+function userRoom(page: Page): { joined: () => Promise<void> } {
+  let opened = 0;
+  let joinedUpTo = 0;
+  page.on("websocket", (socket) => {
+    const mine = ++opened;
+    socket.on("framereceived", ({ payload }) => {
+      if (/"ok\\?":\s*true.*user:/.test(String(payload))) joinedUpTo = Math.max(joinedUpTo, mine);
     });
   });
+  return { joined: () => expect.poll(() => opened > 0 && joinedUpTo === opened).toBe(true) };
 }
 
 async function openSignedIn(page: Page, path: string): Promise<void> {
-  const joined = userRoomJoined(page);
+  const room = userRoom(page);
   await page.goto(path);
-  await joined;
+  await room.joined();
 }
 
 async function newMatchOfTheTeam(request: APIRequestContext, staff: string, teamId: string, title: string) {
@@ -45,12 +51,13 @@ test("a followed team's match going live shows a toast in every open tab, and Wa
   request,
 }) => {
   const viewer = await newViewer(request, "alerts");
-  const joined = userRoomJoined(page);
+  const room = userRoom(page);
   await signInOnPage(page, viewer, "/");
+  // Following opens the league's page by its address: a socket of its own.
   const teamId = await followTheTeam(page, request);
   // Two tabs on other pages: the home page (reached by a click) and the live list.
   await page.getByRole("link", { name: "Home" }).first().click();
-  await joined;
+  await room.joined();
   const second = await page.context().newPage();
   await openSignedIn(second, "/live");
 
@@ -88,7 +95,7 @@ test("a viewer who opts in on the account page gets one mail per match, and spoi
   const kept = page.waitForResponse((r) => r.url().endsWith("/api/user/update_profile") && r.ok());
   await optIn.check();
   await kept;
-  const joined = userRoomJoined(page);
+  const room = userRoom(page);
   await page.reload();
   await expect(optIn).toBeChecked();
   // Spoiler-free, kept with the account, then to another page by a click.
@@ -97,7 +104,7 @@ test("a viewer who opts in on the account page gets one mail per match, and spoi
   await spoilersKept;
   await page.getByRole("link", { name: "Touchline – homepage" }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/");
-  await joined;
+  await room.joined();
 
   const staff = await staffToken(request);
   const stamp = Date.now();
