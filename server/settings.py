@@ -16,9 +16,9 @@ DEV_SECRET = "touchline-development-secret-change-me"
 ARGON2_MIN_MEMORY_KIB = 19 * 1024
 ARGON2_MIN_TIME_COST = 2
 # Test runs' default: about a millisecond a hash instead of 30.
+_TEST_ARGON2 = {"argon2_memory_kib": 1024, "argon2_time_cost": 1}
 # x264's presets, fastest first (`x264 --help`), up to the slowest a live ladder keeps up with.
 X264Preset = Literal["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
-_TEST_ARGON2 = {"argon2_memory_kib": 1024, "argon2_time_cost": 1}
 # The built-in survey form (server/survey.py), the default TOUCHLINE_SURVEY_FORM_URL.
 SURVEY_DEFAULT_FORM_PATH = "/survey/user-experience/"
 # The alternate app flavour's survey timings (spec §9): wait, show after, ask again after.
